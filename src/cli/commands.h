@@ -1,0 +1,27 @@
+/* The sub-commands main() dispatches to.  Each returns the exit status, or
+ * -1 with err filled; main() prints err and maps it to a status. */
+#ifndef PFMON_CLI_COMMANDS_H
+#define PFMON_CLI_COMMANDS_H
+
+#include <stdio.h>
+
+#include "common/config.h"
+#include "common/error.h"
+#include "event/pmu_model.h"
+
+int cmd_count(const struct pf_config *cfg, const struct pmu_model *m, struct pf_error *err);
+int cmd_list_events(const struct pf_config *cfg, const struct pmu_model *m, struct pf_error *err);
+int cmd_event_info(const struct pf_config *cfg, const struct pmu_model *m, struct pf_error *err);
+int cmd_list_pmus(const struct pf_config *cfg, struct pf_error *err);
+
+/* --check: validate every event set with the model, assign counters and
+ * print the programming (one line per event, then the other registers). */
+int cmd_check(const struct pf_config *cfg, const struct pmu_model *m, struct pf_error *err);
+/* --dump-event-table: the model's event table as TSV */
+int cmd_dump_event_table(const struct pf_config *cfg, const struct pmu_model *m, struct pf_error *err);
+
+/* sampling: record to a file and report; report later from a file */
+int cmd_record(const struct pf_config *cfg, const struct pmu_model *m, struct pf_error *err);
+int cmd_report(const struct pf_config *cfg, struct pf_error *err);
+
+#endif

@@ -1,0 +1,48 @@
+#include <config.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "util.h"
+
+void pf_config_init(struct pf_config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->smpl_entries = 2048;
+	cfg->smpl_cum_threshold = 100;
+	cfg->csv_sep = ",";
+}
+
+static void set_release(struct pf_set_config *s)
+{
+	for (size_t i = 0; i < s->n_events; i++)
+		free(s->events[i]);
+	free(s->events);
+	free(s->event_plm);
+	free(s->long_periods);
+	free(s->short_periods);
+	free(s->periods_random);
+	free(s->thresholds);
+	free(s->opc_match8);
+	free(s->opc_match9);
+	free(s->insn_sets);
+}
+
+void pf_config_release(struct pf_config *cfg)
+{
+	for (size_t i = 0; i < cfg->n_sets; i++)
+		set_release(&cfg->sets[i]);
+	free(cfg->sets);
+	cfg->sets = NULL;
+	cfg->n_sets = 0;
+}
+
+unsigned pf_config_event_plm(const struct pf_config *cfg, size_t set, size_t ev)
+{
+	const struct pf_set_config *s = &cfg->sets[set];
+
+	if (ev < s->n_event_plm && s->event_plm[ev])
+		return s->event_plm[ev];
+	return cfg->plm;
+}

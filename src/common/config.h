@@ -1,0 +1,137 @@
+/*
+ * What to measure: the command line turned into data.  The CLI fills one
+ * struct pf_config and passes it down; no layer reaches a global.
+ *
+ * Options that are model-specific (Itanium 2 opcode matchers, ranges, BTB
+ * filters) are kept as the user wrote them, and the model that understands
+ * them parses and validates them, so its error can name the rule.
+ */
+#ifndef PFMON_COMMON_CONFIG_H
+#define PFMON_COMMON_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Privilege-level mask, Itanium numbering (bit k = privilege level k).
+ * On Linux hosts PL3 is user space and PL0 the kernel; PL1/PL2 do not exist. */
+#define PF_PLM0 0x1u
+#define PF_PLM1 0x2u
+#define PF_PLM2 0x4u
+#define PF_PLM3 0x8u
+#define PF_PLM_USER PF_PLM3
+#define PF_PLM_KERNEL PF_PLM0
+
+/* Itanium 2 BTB filters (--btb-*), one bit per option */
+enum pf_btb_opt {
+	PF_BTB_TM_TK = 1u << 0,
+	PF_BTB_TM_NTK = 1u << 1,
+	PF_BTB_PTM_CORRECT = 1u << 2,
+	PF_BTB_PTM_INCORRECT = 1u << 3,
+	PF_BTB_PPM_CORRECT = 1u << 4,
+	PF_BTB_PPM_INCORRECT = 1u << 5,
+	PF_BTB_BRT_IPREL = 1u << 6,
+	PF_BTB_BRT_RET = 1u << 7,
+	PF_BTB_BRT_IND = 1u << 8,
+};
+
+enum pf_counter_format {
+	PF_FMT_PLAIN,
+	PF_FMT_US, /* 1,024 */
+	PF_FMT_EU, /* 1.024 */
+	PF_FMT_HEX, /* 0x0000000000000400 */
+};
+
+enum pf_output_kind {
+	PF_OUT_TEXT,
+	PF_OUT_CSV,
+	PF_OUT_JSON,
+};
+
+/* One event set (one -e).  Per-set options apply to the most recent -e,
+ * as in pfmon 3.x. */
+struct pf_set_config {
+	char **events; /* event strings as given */
+	size_t n_events;
+
+	/* per event, parallel to events[]; 0 = use the global plm */
+	unsigned *event_plm;
+	size_t n_event_plm;
+
+	/* sampling periods per event; 0 = not a sampling event */
+	uint64_t *long_periods;
+	size_t n_long_periods;
+	uint64_t *short_periods;
+	size_t n_short_periods;
+	char *periods_random; /* "mask:seed,..." as given */
+
+	/* Itanium 2 per-set options, raw */
+	char *thresholds; /* --event-thresholds */
+	char *opc_match8; /* --opc-match8 */
+	char *opc_match9; /* --opc-match9 */
+	unsigned btb; /* enum pf_btb_opt bits */
+	char *insn_sets; /* --insn-sets */
+	bool ia32, ia64; /* --ia32 / --ia64 */
+
+	unsigned given; /* bit per per-set option seen, to refuse twice */
+};
+
+struct pf_config {
+	struct pf_set_config *sets;
+	size_t n_sets;
+
+	unsigned plm; /* global privilege mask from -u/-k/-1/-2; 0 = default */
+	const char *pmu; /* --pmu, NULL = host */
+	bool verbose;
+	bool check; /* --check / --check-events-only: validate, print programming */
+
+	/* informational commands */
+	bool list_events;
+	bool long_list;
+	const char *list_regex; /* -l[regex] */
+	const char *event_info; /* -i */
+	bool list_pmus; /* -I */
+	bool dump_event_table;
+	bool help, version;
+
+	/* output */
+	const char *outfile;
+	bool append;
+	bool with_header;
+	enum pf_counter_format counter_format;
+	enum pf_output_kind output_kind;
+	const char *csv_sep;
+	bool no_cmd_output;
+	bool no_inherit;
+	bool show_time;
+
+	/* Itanium 2 global qualifiers, raw */
+	const char *irange, *drange, *checkpoint_func;
+	bool inverse_irange;
+	bool no_qual_check;
+	bool system_wide;
+
+	/* sampling */
+	const char *smpl_outfile;
+	uint64_t smpl_entries;
+	bool resolve_addresses;
+	uint64_t smpl_freq; /* frequency mode, Hz */
+	bool callchain;
+	bool smpl_data_addr, smpl_weight, smpl_data_src, smpl_branch_stack;
+	const char *report_file; /* report from a sample file */
+	const char *report_sort; /* function, line, binary */
+	const char *report_format; /* text, json, folded */
+	uint64_t smpl_show_top;
+	uint64_t smpl_cum_threshold;
+
+	char **command; /* argv of the command, NULL-terminated; NULL if none */
+};
+
+void pf_config_init(struct pf_config *cfg);
+void pf_config_release(struct pf_config *cfg);
+/* The privilege mask asked for an event: its own, else the global one, else
+ * 0 = nothing asked; the model applies its default (pfmon's: user level for
+ * hardware events; software events count at every level, as perf does). */
+unsigned pf_config_event_plm(const struct pf_config *cfg, size_t set, size_t ev);
+
+#endif

@@ -1,0 +1,52 @@
+#include <config.h>
+
+#include <stdio.h>
+
+#include "error.h"
+
+struct error_row {
+	const char *name;
+	int exit_status;
+	const char *format;
+};
+
+#define PF_ERR_ROW(code, status, fmt) [PF_E_##code] = { #code, status, fmt },
+static const struct error_row error_rows[PF_E_COUNT] = { PF_ERRORS(PF_ERR_ROW) };
+#undef PF_ERR_ROW
+
+const char *pf_error_format(enum pf_errcode code)
+{
+	return error_rows[code].format;
+}
+
+int pf_error_exit_status(enum pf_errcode code)
+{
+	return error_rows[code].exit_status;
+}
+
+const char *pf_error_name(enum pf_errcode code)
+{
+	return error_rows[code].name;
+}
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+int pf_error_vset(struct pf_error *err, enum pf_errcode code, va_list ap)
+{
+	if (!err)
+		return -1;
+	err->code = code;
+	vsnprintf(err->msg, sizeof(err->msg), error_rows[code].format, ap);
+	return -1;
+}
+#pragma GCC diagnostic pop
+
+int pf_error_set(struct pf_error *err, enum pf_errcode code, ...)
+{
+	va_list ap;
+
+	va_start(ap, code);
+	pf_error_vset(err, code, ap);
+	va_end(ap);
+	return -1;
+}

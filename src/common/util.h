@@ -1,0 +1,55 @@
+/* Small helpers shared by every layer: allocation, growing strings, number parsing. */
+#ifndef PFMON_COMMON_UTIL_H
+#define PFMON_COMMON_UTIL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Allocation failure is not recoverable in a measurement tool that has
+ * already started a command: these print one line and exit(1). */
+void *xmalloc(size_t n);
+void *xcalloc(size_t nmemb, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* growing NUL-terminated string */
+struct strbuf {
+	char *buf;
+	size_t len;
+	size_t cap;
+};
+#define STRBUF_INIT { NULL, 0, 0 }
+void strbuf_add(struct strbuf *sb, const char *data, size_t n);
+void strbuf_addstr(struct strbuf *sb, const char *s);
+void strbuf_addch(struct strbuf *sb, char c);
+void strbuf_addf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
+const char *strbuf_str(struct strbuf *sb); /* never NULL */
+char *strbuf_detach(struct strbuf *sb);
+void strbuf_reset(struct strbuf *sb);
+void strbuf_release(struct strbuf *sb);
+
+/* A NULL-terminated vector of strings split from s at sep; empty fields are
+ * kept (pfmon's per-event lists use them for "the default"). */
+char **str_split(const char *s, char sep, size_t *count);
+void str_vec_free(char **v);
+
+/* Strict unsigned parse: decimal, 0x hex or 0 octal, the whole string, no
+ * sign, no overflow.  Returns false on any junk. */
+bool parse_u64(const char *s, uint64_t *out);
+/* Same, with an optional k/K (1000) or m/M (1000000) suffix refused. */
+bool parse_int_range(const char *s, long min, long max, long *out);
+
+/* case-insensitive prefix test */
+bool str_has_prefix_ci(const char *s, const char *prefix);
+
+/* Levenshtein distance, for "did you mean" suggestions */
+size_t edit_distance_ci(const char *a, const char *b);
+
+#endif

@@ -1,0 +1,40 @@
+/*
+ * The event string grammar, PMU-independent:
+ *
+ *     [PMU::]NAME[.UMASK][:QUAL[=VALUE]]...
+ *
+ * NAME.UMASK is the Itanium 2 manual's spelling; ':'-separated qualifiers
+ * are libpfm4's unit masks and modifiers (INST_RETIRED:ANY_P:u=1:c=2) and
+ * perf's modifier suffixes (cycles:u).  The parser only splits; the PMU model
+ * decides what each part means.
+ */
+#ifndef PFMON_EVENT_EVENT_SPEC_H
+#define PFMON_EVENT_EVENT_SPEC_H
+
+#include <stddef.h>
+
+#include "common/error.h"
+
+#define EVENT_SPEC_MAX_QUALS 16
+
+struct event_qual {
+	char *key; /* unit mask or modifier name */
+	char *value; /* after '=', or NULL */
+};
+
+struct event_spec {
+	char *text; /* the whole string as given */
+	char *pmu; /* before "::", or NULL */
+	char *name; /* event name, without .UMASK */
+	char *dot_umask; /* after '.', or NULL */
+	struct event_qual quals[EVENT_SPEC_MAX_QUALS];
+	size_t n_quals;
+};
+
+int event_spec_parse(const char *text, struct event_spec *spec, struct pf_error *err);
+void event_spec_release(struct event_spec *spec);
+
+/* Split a -e list at commas.  Commas are never part of an event string. */
+char **event_list_split(const char *list, size_t *count, struct pf_error *err);
+
+#endif
