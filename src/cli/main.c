@@ -1,1 +1,102 @@
-int main(void){return 0;}
+/* pfmon: count and sample performance events of a command, pfmon-style. */
+#include <config.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/commands.h"
+#include "cli/options.h"
+#include "common/util.h"
+#include "kernel/perf.h"
+
+static void print_version(void)
+{
+	printf("pfmon version %s\n"
+	       "A pfmon-style performance monitor for Linux perf_events, libpfm4, libelf and libdwarf.\n",
+	       PACKAGE_VERSION);
+}
+
+/*
+ * No -e: cycles and instructions when this machine can count them, else
+ * task-clock (say why, once).  Modelled PMUs choose their own default.
+ */
+static void choose_default_events(struct pf_config *cfg, const struct pmu_model *m)
+{
+	struct pf_set_config *s = &cfg->sets[0];
+	const char *list = "cycles,instructions";
+
+	if (cfg->n_sets != 1 || s->n_events)
+		return;
+	if (strcmp(m->name, "host") != 0)
+		list = "CPU_CYCLES";
+	else if (!kperf_hw_counting_works()) {
+		list = "task-clock";
+		fprintf(stderr, "note: the kernel exposes no hardware PMU (as in most VMs): "
+				"counting task-clock instead of cycles and instructions\n");
+	}
+	s->events = str_split(list, ',', &s->n_events);
+}
+
+static int dispatch(struct pf_config *cfg, struct pf_error *err)
+{
+	const struct pmu_model *m;
+
+	if (cfg->help) {
+		options_usage(stdout);
+		return 0;
+	}
+	if (cfg->version) {
+		print_version();
+		return 0;
+	}
+	if (cfg->report_file)
+		return cmd_report(cfg, err);
+	if (cfg->list_pmus)
+		return cmd_list_pmus(cfg, err);
+	m = pmu_model_select(cfg->pmu, err);
+	if (!m)
+		return -1;
+	if (cfg->list_events)
+		return cmd_list_events(cfg, m, err);
+	if (cfg->event_info)
+		return cmd_event_info(cfg, m, err);
+	if (cfg->dump_event_table)
+		return cmd_dump_event_table(cfg, m, err);
+	choose_default_events(cfg, m);
+	if (cfg->check)
+		return cmd_check(cfg, m, err);
+	if (!cfg->command)
+		return pf_error_set(err, PF_E_NO_COMMAND);
+	if (!m->can_run)
+		return pf_error_set(err, PF_E_NOT_THIS_HOST,
+				    "this host cannot program the modelled PMU; use --check for a dry run");
+	if (cfg->smpl_outfile || cfg->smpl_freq || cfg->sets[0].n_long_periods || cfg->sets[0].n_short_periods)
+		return cmd_record(cfg, m, err);
+	return cmd_count(cfg, m, err);
+}
+
+int main(int argc, char **argv)
+{
+	struct pf_config cfg;
+	struct pf_error err = { .code = PF_E_OK };
+	int status;
+
+	pf_config_init(&cfg);
+	if (options_parse(argc, argv, &cfg, &err) == 0)
+		status = dispatch(&cfg, &err);
+	else
+		status = -1;
+	pf_config_release(&cfg);
+	if (status < 0) {
+		fflush(stdout);
+		fprintf(stderr, "error: %s\n", err.msg);
+		return pf_error_exit_status(err.code);
+	}
+	/* a full disk or a closed pipe is an error, not silence */
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "error: cannot write standard output\n");
+		return PF_EXIT_ERROR;
+	}
+	return status;
+}

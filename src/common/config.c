@@ -14,7 +14,7 @@ void pf_config_init(struct pf_config *cfg)
 	cfg->csv_sep = ",";
 }
 
-static void set_release(struct pf_set_config *s)
+void pf_set_config_release(struct pf_set_config *s)
 {
 	for (size_t i = 0; i < s->n_events; i++)
 		free(s->events[i]);
@@ -32,7 +32,7 @@ static void set_release(struct pf_set_config *s)
 void pf_config_release(struct pf_config *cfg)
 {
 	for (size_t i = 0; i < cfg->n_sets; i++)
-		set_release(&cfg->sets[i]);
+		pf_set_config_release(&cfg->sets[i]);
 	free(cfg->sets);
 	cfg->sets = NULL;
 	cfg->n_sets = 0;

@@ -129,6 +129,7 @@ struct pf_config {
 
 void pf_config_init(struct pf_config *cfg);
 void pf_config_release(struct pf_config *cfg);
+void pf_set_config_release(struct pf_set_config *s);
 /* The privilege mask asked for an event: its own, else the global one, else
  * 0 = nothing asked; the model applies its default (pfmon's: user level for
  * hardware events; software events count at every level, as perf does). */

@@ -1,0 +1,21 @@
+#!/bin/sh
+# Install everything pfmon needs to build, test and benchmark on Debian 12.
+set -eu
+PACKAGES="build-essential autoconf automake libtool pkg-config
+	libpfm4 libpfm4-dev libelf-dev libdwarf-dev zlib1g-dev
+	bats python3 groff-base util-linux
+	binutils binutils-ia64-linux-gnu elfutils linux-perf hyperfine valgrind"
+missing=
+for p in $PACKAGES; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+	if [ "$(id -u)" -ne 0 ]; then
+		echo "error: missing packages:$missing (run this script as root)" >&2
+		exit 1
+	fi
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq
+	# shellcheck disable=SC2086
+	apt-get install -y -qq --no-install-recommends $missing
+fi

@@ -1,0 +1,12 @@
+#!/bin/sh
+# The README's first command: install what pfmon needs, build it, and count
+# a sample command with the default events.
+set -eu
+cd "$(dirname "$0")/.."
+sh contrib/install-deps.sh
+[ -x configure ] || autoreconf -fi
+[ -f Makefile ] || ./configure
+make -j"$(nproc)"
+echo
+echo "\$ ./pfmon -- ls -l /usr/bin > /dev/null"
+./pfmon -- ls -l /usr/bin >/dev/null

@@ -1,0 +1,595 @@
+#include <config.h>
+
+#include <ctype.h>
+#include <getopt.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/util.h"
+#include "event/event_spec.h"
+#include "options.h"
+
+struct cli_state {
+	struct pf_config *cfg;
+	struct pf_set_config pending; /* per-set options seen before the first -e */
+};
+
+static struct pf_set_config *current_set(struct cli_state *st)
+{
+	return st->cfg->n_sets ? &st->cfg->sets[st->cfg->n_sets - 1] : &st->pending;
+}
+
+static int bad_value(const struct opt_def *o, const char *arg, const char *why, struct pf_error *err)
+{
+	return pf_error_set(err, PF_E_BAD_OPTION_VALUE, arg ? arg : "", o->long_name, why);
+}
+
+/* A per-set option may be given once per event set (pfmon 3.x). */
+static int mark_given(struct cli_state *st, const struct opt_def *o, unsigned bit, struct pf_error *err)
+{
+	struct pf_set_config *s = current_set(st);
+	int set = st->cfg->n_sets ? (int)st->cfg->n_sets - 1 : 0;
+
+	if (s->given & (1u << bit))
+		return pf_error_set(err, PF_E_OPTION_TWICE, o->long_name, set);
+	s->given |= 1u << bit;
+	return 0;
+}
+
+enum per_set_bit {
+	PS_PRIV,
+	PS_LONG,
+	PS_SHORT,
+	PS_RANDOM,
+	PS_THRESH,
+	PS_OPC8,
+	PS_OPC9,
+	PS_INSN,
+	PS_BTB, /* BTB options: PS_BTB + index of the --btb-* option */
+};
+
+/* ----- event sets ----- */
+
+static int opt_events(struct cli_state *st, const struct opt_def *o, const char *arg, struct pf_error *err)
+{
+	struct pf_config *cfg = st->cfg;
+	struct pf_set_config *s;
+	size_t n;
+	char **events = event_list_split(arg, &n, err);
+
+	if (!events)
+		return -1;
+	cfg->sets = xrealloc(cfg->sets, (cfg->n_sets + 1) * sizeof(*cfg->sets));
+	s = &cfg->sets[cfg->n_sets];
+	if (cfg->n_sets == 0) {
+		*s = st->pending; /* per-set options given before the first -e belong to it */
+		memset(&st->pending, 0, sizeof(st->pending));
+	} else {
+		memset(s, 0, sizeof(*s));
+	}
+	cfg->n_sets++;
+	s->events = events;
+	s->n_events = n;
+	return 0;
+}
+
+static int parse_plm_letters(const char *s, unsigned *plm)
+{
+	static const char letters[] = "0123uk";
+	static const unsigned bits[] = { PF_PLM0, PF_PLM1, PF_PLM2, PF_PLM3, PF_PLM_USER, PF_PLM_KERNEL };
+
+	*plm = 0;
+	for (; *s; s++) {
+		const char *p = strchr(letters, tolower((unsigned char)*s));
+
+		if (!p)
+			return -1;
+		*plm |= bits[p - letters];
+	}
+	return 0;
+}
+
+static int opt_priv_levels(struct cli_state *st, const struct opt_def *o, const char *arg, struct pf_error *err)
+{
+	struct pf_set_config *s = current_set(st);
+	size_t n;
+	char **v;
+
+	if (mark_given(st, o, PS_PRIV, err))
+		return -1;
+	v = str_split(arg, ',', &n);
+	s->event_plm = xcalloc(n, sizeof(*s->event_plm));
+	s->n_event_plm = n;
+	for (size_t i = 0; i < n; i++) {
+		if (parse_plm_letters(v[i], &s->event_plm[i])) {
+			str_vec_free(v);
+			return bad_value(o, arg, "privilege levels are letters from [0123uk], comma separated", err);
+		}
+	}
+	str_vec_free(v);
+	return 0;
+}
+
+static int parse_periods(const struct opt_def *o, const char *arg, uint64_t **out, size_t *count,
+			 struct pf_error *err)
+{
+	size_t n;
+	char **v = str_split(arg, ',', &n);
+
+	*out = xcalloc(n, sizeof(**out));
+	*count = n;
+	for (size_t i = 0; i < n; i++) {
+		/* an empty entry: that event is not a sampling event */
+		if (*v[i] && (!parse_u64(v[i], &(*out)[i]) || (*out)[i] == 0)) {
+			str_vec_free(v);
+			return bad_value(o, arg, "periods are positive integers, comma separated", err);
+		}
+	}
+	str_vec_free(v);
+	return 0;
+}
+
+static int opt_long_periods(struct cli_state *st, const struct opt_def *o, const char *arg, struct pf_error *err)
+{
+	struct pf_set_config *s = current_set(st);
+
+	if (mark_given(st, o, PS_LONG, err))
+		return -1;
+	return parse_periods(o, arg, &s->long_periods, &s->n_long_periods, err);
+}
+
+static int opt_short_periods(struct cli_state *st, const struct opt_def *o, const char *arg, struct pf_error *err)
+{
+	struct pf_set_config *s = current_set(st);
+
+	if (mark_given(st, o, PS_SHORT, err))
+		return -1;
+	return parse_periods(o, arg, &s->short_periods, &s->n_short_periods, err);
+}
+
+/* per-set options kept raw for the model to parse */
+static int set_raw(struct cli_state *st, const struct opt_def *o, unsigned bit, char **field, const char *arg,
+		   struct pf_error *err)
+{
+	if (mark_given(st, o, bit, err))
+		return -1;
+	*field = xstrdup(arg);
+	return 0;
+}
+
+static int opt_periods_random(struct cli_state *st, const struct opt_def *o, const char *arg,
+			      struct pf_error *err)
+{
+	return set_raw(st, o, PS_RANDOM, &current_set(st)->periods_random, arg, err);
+}
+
+static int opt_thresholds(struct cli_state *st, const struct opt_def *o, const char *arg, struct pf_error *err)
+{
+	return set_raw(st, o, PS_THRESH, &current_set(st)->thresholds, arg, err);
+}
+
+static int opt_opc8(struct cli_state *st, const struct opt_def *o, const char *arg, struct pf_error *err)
+{
+	return set_raw(st, o, PS_OPC8, &current_set(st)->opc_match8, arg, err);
+}
+
+static int opt_opc9(struct cli_state *st, const struct opt_def *o, const char *arg, struct pf_error *err)
+{
+	return set_raw(st, o, PS_OPC9, &current_set(st)->opc_match9, arg, err);
+}
+
+static int opt_insn_sets(struct cli_state *st, const struct opt_def *o, const char *arg, struct pf_error *err)
+{
+	return set_raw(st, o, PS_INSN, &current_set(st)->insn_sets, arg, err);
+}
+
+static int opt_ia32(struct cli_state *st, const struct opt_def *o, const char *arg, struct pf_error *err)
+{
+	current_set(st)->ia32 = true;
+	return 0;
+}
+
+static int opt_ia64(struct cli_state *st, const struct opt_def *o, const char *arg, struct pf_error *err)
+{
+	current_set(st)->ia64 = true;
+	return 0;
+}
+
+/* --btb-*: the option's name picks its bit */
+static const struct {
+	const char *name;
+	unsigned bit;
+} btb_options[] = {
+	{ "btb-tm-tk", PF_BTB_TM_TK },
+	{ "btb-tm-ntk", PF_BTB_TM_NTK },
+	{ "btb-ptm-correct", PF_BTB_PTM_CORRECT },
+	{ "btb-ptm-incorrect", PF_BTB_PTM_INCORRECT },
+	{ "btb-ppm-correct", PF_BTB_PPM_CORRECT },
+	{ "btb-ppm-incorrect", PF_BTB_PPM_INCORRECT },
+	{ "btb-brt-iprel", PF_BTB_BRT_IPREL },
+	{ "btb-brt-ret", PF_BTB_BRT_RET },
+	{ "btb-brt-ind", PF_BTB_BRT_IND },
+};
+
+static int opt_btb(struct cli_state *st, const struct opt_def *o, const char *arg, struct pf_error *err)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(btb_options); i++) {
+		if (strcmp(o->long_name, btb_options[i].name) == 0) {
+			if (mark_given(st, o, PS_BTB + (unsigned)i, err))
+				return -1;
+			current_set(st)->btb |= btb_options[i].bit;
+		}
+	}
+	return 0;
+}
+
+/* ----- global options ----- */
+
+static int opt_plm(struct cli_state *st, const struct opt_def *o, const char *arg, struct pf_error *err)
+{
+	static const struct {
+		const char *name;
+		unsigned plm;
+	} levels[] = {
+		{ "user-level", PF_PLM3 },
+		{ "kernel-level", PF_PLM0 },
+		{ "pl1", PF_PLM1 },
+		{ "pl2", PF_PLM2 },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(levels); i++)
+		if (strcmp(o->long_name, levels[i].name) == 0)
+			st->cfg->plm |= levels[i].plm; /* the level options add up */
+	return 0;
+}
+
+static int opt_counter_format(struct cli_state *st, const struct opt_def *o, const char *arg,
+			      struct pf_error *err)
+{
+	st->cfg->counter_format = o->long_name[0] == 'u' ? PF_FMT_US
+				  : o->long_name[0] == 'e' ? PF_FMT_EU
+							   : PF_FMT_HEX;
+	return 0;
+}
+
+static int opt_csv(struct cli_state *st, const struct opt_def *o, const char *arg, struct pf_error *err)
+{
+	if (arg && !*arg)
+		return bad_value(o, arg, "the separator cannot be empty", err);
+	st->cfg->output_kind = PF_OUT_CSV;
+	if (arg)
+		st->cfg->csv_sep = arg;
+	return 0;
+}
+
+static int opt_json(struct cli_state *st, const struct opt_def *o, const char *arg, struct pf_error *err)
+{
+	st->cfg->output_kind = PF_OUT_JSON;
+	return 0;
+}
+
+static int opt_show_events(struct cli_state *st, const struct opt_def *o, const char *arg, struct pf_error *err)
+{
+	st->cfg->list_events = true;
+	st->cfg->long_list = o->long_name[0] == 'l';
+	st->cfg->list_regex = arg;
+	return 0;
+}
+
+static int parse_u64_opt(const struct opt_def *o, const char *arg, uint64_t min, uint64_t max, uint64_t *out,
+			 struct pf_error *err)
+{
+	char why[96];
+
+	if (!parse_u64(arg, out) || *out < min || *out > max) {
+		snprintf(why, sizeof(why), "expected an integer from %llu to %llu", (unsigned long long)min,
+			 (unsigned long long)max);
+		return bad_value(o, arg, why, err);
+	}
+	return 0;
+}
+
+static int opt_smpl_entries(struct cli_state *st, const struct opt_def *o, const char *arg, struct pf_error *err)
+{
+	return parse_u64_opt(o, arg, 1, 1u << 24, &st->cfg->smpl_entries, err);
+}
+
+static int opt_smpl_freq(struct cli_state *st, const struct opt_def *o, const char *arg, struct pf_error *err)
+{
+	return parse_u64_opt(o, arg, 1, 1000000, &st->cfg->smpl_freq, err);
+}
+
+static int opt_show_top(struct cli_state *st, const struct opt_def *o, const char *arg, struct pf_error *err)
+{
+	return parse_u64_opt(o, arg, 1, UINT32_MAX, &st->cfg->smpl_show_top, err);
+}
+
+static int opt_cum_threshold(struct cli_state *st, const struct opt_def *o, const char *arg,
+			     struct pf_error *err)
+{
+	return parse_u64_opt(o, arg, 1, 100, &st->cfg->smpl_cum_threshold, err);
+}
+
+static int opt_report_sort(struct cli_state *st, const struct opt_def *o, const char *arg, struct pf_error *err)
+{
+	if (strcmp(arg, "function") && strcmp(arg, "line") && strcmp(arg, "binary") && strcmp(arg, "address"))
+		return bad_value(o, arg, "sort keys are function, line, binary and address", err);
+	st->cfg->report_sort = arg;
+	return 0;
+}
+
+static int opt_report_format(struct cli_state *st, const struct opt_def *o, const char *arg,
+			     struct pf_error *err)
+{
+	if (strcmp(arg, "text") && strcmp(arg, "json") && strcmp(arg, "folded"))
+		return bad_value(o, arg, "report formats are text, json and folded", err);
+	st->cfg->report_format = arg;
+	return 0;
+}
+
+#define CALL(fn) STORE_CALL, 0, fn
+#define BOOL(field) STORE_BOOL, offsetof(struct pf_config, field), NULL
+#define STR(field) STORE_STR, offsetof(struct pf_config, field), NULL
+
+static const char G_GEN[] = "Generic options";
+static const char G_OUT[] = "Output options";
+static const char G_SMPL[] = "Sampling options";
+static const char G_ITA2[] = "Itanium 2 options (--pmu=itanium2)";
+
+static const struct opt_def options[] = {
+	{ "help", "h", ARG_NONE, NULL, G_GEN, BOOL(help), "print this help and exit" },
+	{ "version", "V", ARG_NONE, NULL, G_GEN, BOOL(version), "print the version and exit" },
+	{ "verbose", "v", ARG_NONE, NULL, G_GEN, BOOL(verbose),
+	  "show each event's canonical string and perf_event_attr; with --check, decode every field" },
+	{ "events", "e", ARG_REQUIRED, "EV1,EV2,...", G_GEN, CALL(opt_events),
+	  "events of a new event set (each -e is one group; the kernel multiplexes the sets)" },
+	{ "user-level", "u3", ARG_NONE, NULL, G_GEN, CALL(opt_plm), "count at user level (default)" },
+	{ "kernel-level", "k0", ARG_NONE, NULL, G_GEN, CALL(opt_plm),
+	  "count at kernel level (adds up with -u)" },
+	{ "pl1", "1", ARG_NONE, NULL, G_GEN, CALL(opt_plm), "count at privilege level 1 (Itanium)" },
+	{ "pl2", "2", ARG_NONE, NULL, G_GEN, CALL(opt_plm), "count at privilege level 2 (Itanium)" },
+	{ "priv-levels", NULL, ARG_REQUIRED, "L1,L2,...", G_GEN, CALL(opt_priv_levels),
+	  "per-event privilege levels, letters from [0123uk]; an empty entry keeps the global setting" },
+	{ "show-events", "l", ARG_OPTIONAL, "REGEX", G_GEN, CALL(opt_show_events),
+	  "list the events (matching the case-insensitive REGEX) and exit" },
+	{ "long-show-events", "L", ARG_OPTIONAL, "REGEX", G_GEN, CALL(opt_show_events),
+	  "like -l, also listing unit-mask variants" },
+	{ "event-info", "i", ARG_REQUIRED, "EVENT", G_GEN, STR(event_info),
+	  "describe EVENT: unit masks, modifiers, canonical string and encoding" },
+	{ "pmu", NULL, ARG_REQUIRED, "NAME", G_GEN, STR(pmu),
+	  "PMU model to use: host (default; also $PFMON_PMU) or a modelled PMU such as itanium2" },
+	{ "info", "I", ARG_NONE, NULL, G_GEN, BOOL(list_pmus), "print the detected and supported PMU models" },
+	{ "list-pmus", NULL, ARG_NONE, NULL, G_GEN, BOOL(list_pmus), "same as --info" },
+	{ "check", NULL, ARG_NONE, NULL, G_GEN, BOOL(check),
+	  "validate the events, assign counters, print the programming and exit" },
+	{ "check-events-only", NULL, ARG_NONE, NULL, G_GEN, BOOL(check), "same as --check (pfmon 3.x name)" },
+	{ "no-inherit", NULL, ARG_NONE, NULL, G_GEN, BOOL(no_inherit),
+	  "do not count the command's threads and child processes" },
+	{ "no-cmd-output", NULL, ARG_NONE, NULL, G_GEN, BOOL(no_cmd_output),
+	  "send the command's output to /dev/null" },
+	{ "system-wide", NULL, ARG_NONE, NULL, G_GEN, BOOL(system_wide),
+	  "system-wide session (Itanium 2 model: sets the pm bit)" },
+
+	{ "outfile", NULL, ARG_REQUIRED, "FILE", G_OUT, STR(outfile), "write the counts to FILE" },
+	{ "append", NULL, ARG_NONE, NULL, G_OUT, BOOL(append), "append to --outfile instead of replacing it" },
+	{ "with-header", NULL, ARG_NONE, NULL, G_OUT, BOOL(with_header),
+	  "print a header: date, host, kernel, PMU, events, command" },
+	{ "us-counter-format", NULL, ARG_NONE, NULL, G_OUT, CALL(opt_counter_format), "counts as 1,234,567" },
+	{ "eu-counter-format", NULL, ARG_NONE, NULL, G_OUT, CALL(opt_counter_format), "counts as 1.234.567" },
+	{ "hex-counter-format", NULL, ARG_NONE, NULL, G_OUT, CALL(opt_counter_format),
+	  "counts as 0x000000000012d687" },
+	{ "csv", NULL, ARG_OPTIONAL, "SEP", G_OUT, CALL(opt_csv),
+	  "CSV with perf stat -x columns (default separator ',')" },
+	{ "json", NULL, ARG_NONE, NULL, G_OUT, CALL(opt_json), "JSON lines with perf stat -j keys" },
+
+	{ "long-smpl-periods", NULL, ARG_REQUIRED, "P1,P2,...", G_SMPL, CALL(opt_long_periods),
+	  "per-event sampling period; turns sampling on" },
+	{ "short-smpl-periods", NULL, ARG_REQUIRED, "P1,P2,...", G_SMPL, CALL(opt_short_periods),
+	  "per-event sampling period between samples; turns sampling on" },
+	{ "smpl-periods-random", NULL, ARG_REQUIRED, "MASK:SEED,...", G_SMPL, CALL(opt_periods_random),
+	  "randomize each event's period by the low bits in MASK" },
+	{ "smpl-freq", "F", ARG_REQUIRED, "HZ", G_SMPL, CALL(opt_smpl_freq),
+	  "sample at HZ samples per second (frequency mode)" },
+	{ "callchain", "g", ARG_NONE, NULL, G_SMPL, BOOL(callchain), "record call chains (frame pointers)" },
+	{ "smpl-outfile", NULL, ARG_REQUIRED, "FILE", G_SMPL, STR(smpl_outfile),
+	  "write the samples to FILE (see pfmon-smpl(5))" },
+	{ "smpl-entries", NULL, ARG_REQUIRED, "N", G_SMPL, CALL(opt_smpl_entries),
+	  "ring-buffer size in samples (default 2048)" },
+	{ "resolve-addresses", NULL, ARG_NONE, NULL, G_SMPL, BOOL(resolve_addresses),
+	  "symbolize addresses to function and source line" },
+	{ "smpl-data-addr", NULL, ARG_NONE, NULL, G_SMPL, BOOL(smpl_data_addr), "record data addresses" },
+	{ "smpl-weight", NULL, ARG_NONE, NULL, G_SMPL, BOOL(smpl_weight), "record access latencies" },
+	{ "smpl-data-src", NULL, ARG_NONE, NULL, G_SMPL, BOOL(smpl_data_src), "record data sources" },
+	{ "smpl-branch-stack", NULL, ARG_NONE, NULL, G_SMPL, BOOL(smpl_branch_stack),
+	  "record branch stacks (LBR)" },
+	{ "smpl-show-top", NULL, ARG_REQUIRED, "N", G_SMPL, CALL(opt_show_top), "report only the top N entries" },
+	{ "smpl-cum-threshold", NULL, ARG_REQUIRED, "PCT", G_SMPL, CALL(opt_cum_threshold),
+	  "report entries until PCT % of the samples (default 100)" },
+	{ "report", NULL, ARG_REQUIRED, "FILE", G_SMPL, STR(report_file), "report from a sample file and exit" },
+	{ "report-sort", NULL, ARG_REQUIRED, "KEY", G_SMPL, CALL(opt_report_sort),
+	  "profile by function (default), line, binary or address" },
+	{ "report-format", NULL, ARG_REQUIRED, "FMT", G_SMPL, CALL(opt_report_format),
+	  "profile as text (default), json or folded stacks" },
+
+	{ "dump-event-table", NULL, ARG_NONE, NULL, G_ITA2, BOOL(dump_event_table),
+	  "print the model's event table as TSV and exit" },
+	{ "event-thresholds", NULL, ARG_REQUIRED, "T1,T2,...", G_ITA2, CALL(opt_thresholds),
+	  "per-event threshold (0 to max increment - 1)" },
+	{ "opc-match8", NULL, ARG_REQUIRED, "[mifb]:MATCH:MASK", G_ITA2, CALL(opt_opc8),
+	  "program the opcode matcher PMC8" },
+	{ "opc-match9", NULL, ARG_REQUIRED, "[mifb]:MATCH:MASK", G_ITA2, CALL(opt_opc9),
+	  "program the opcode matcher PMC9" },
+	{ "btb-tm-tk", NULL, ARG_NONE, NULL, G_ITA2, CALL(opt_btb), "BTB: taken branches only" },
+	{ "btb-tm-ntk", NULL, ARG_NONE, NULL, G_ITA2, CALL(opt_btb), "BTB: not-taken branches only" },
+	{ "btb-ptm-correct", NULL, ARG_NONE, NULL, G_ITA2, CALL(opt_btb), "BTB: correctly predicted targets only" },
+	{ "btb-ptm-incorrect", NULL, ARG_NONE, NULL, G_ITA2, CALL(opt_btb), "BTB: mispredicted targets only" },
+	{ "btb-ppm-correct", NULL, ARG_NONE, NULL, G_ITA2, CALL(opt_btb), "BTB: correctly predicted paths only" },
+	{ "btb-ppm-incorrect", NULL, ARG_NONE, NULL, G_ITA2, CALL(opt_btb), "BTB: mispredicted paths only" },
+	{ "btb-brt-iprel", NULL, ARG_NONE, NULL, G_ITA2, CALL(opt_btb), "BTB: IP-relative branches only" },
+	{ "btb-brt-ret", NULL, ARG_NONE, NULL, G_ITA2, CALL(opt_btb), "BTB: return branches only" },
+	{ "btb-brt-ind", NULL, ARG_NONE, NULL, G_ITA2, CALL(opt_btb), "BTB: non-return indirect branches only" },
+	{ "irange", NULL, ARG_REQUIRED, "START-END", G_ITA2, STR(irange), "instruction address range restriction" },
+	{ "drange", NULL, ARG_REQUIRED, "START-END", G_ITA2, STR(drange), "data address range restriction" },
+	{ "checkpoint-func", NULL, ARG_REQUIRED, "ADDR", G_ITA2, STR(checkpoint_func),
+	  "count only at the bundle at ADDR" },
+	{ "inverse-irange", NULL, ARG_NONE, NULL, G_ITA2, BOOL(inverse_irange), "count outside the --irange" },
+	{ "ia32", NULL, ARG_NONE, NULL, G_ITA2, CALL(opt_ia32), "monitor IA-32 execution only" },
+	{ "ia64", NULL, ARG_NONE, NULL, G_ITA2, CALL(opt_ia64), "monitor IA-64 execution only" },
+	{ "insn-sets", NULL, ARG_REQUIRED, "S1,S2,...", G_ITA2, CALL(opt_insn_sets),
+	  "per-event instruction set: ia32, ia64 or both" },
+	{ "no-qual-check", NULL, ARG_NONE, NULL, G_ITA2, BOOL(no_qual_check),
+	  "skip the per-event qualifier support checks" },
+};
+
+void options_list_names(FILE *out)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(options); i++)
+		fprintf(out, "--%s\n", options[i].long_name);
+}
+
+static void usage_line(FILE *out, const struct opt_def *o)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addstr(&sb, "  ");
+	for (const char *s = o->short_names; s && *s; s++)
+		strbuf_addf(&sb, "-%c, ", *s);
+	strbuf_addf(&sb, "--%s", o->long_name);
+	if (o->arg == ARG_REQUIRED)
+		strbuf_addf(&sb, "=%s", o->arg_name);
+	else if (o->arg == ARG_OPTIONAL)
+		strbuf_addf(&sb, "[=%s]", o->arg_name);
+	if (sb.len < 30)
+		fprintf(out, "%-30s %s\n", strbuf_str(&sb), o->help);
+	else
+		fprintf(out, "%s\n%-30s %s\n", strbuf_str(&sb), "", o->help);
+	strbuf_release(&sb);
+}
+
+void options_usage(FILE *out)
+{
+	const char *group = NULL;
+
+	fputs("usage: pfmon [OPTIONS]... [--] COMMAND [ARGS]\n"
+	      "       pfmon --pmu=MODEL -e EV1,EV2 --check\n"
+	      "       pfmon -l[REGEX] | -i EVENT | -I\n",
+	      out);
+	for (size_t i = 0; i < ARRAY_SIZE(options); i++) {
+		if (options[i].group != group) {
+			group = options[i].group;
+			fprintf(out, "\n%s:\n", group);
+		}
+		usage_line(out, &options[i]);
+	}
+}
+
+/* getopt_long tables generated from the option table: val = 256 + row */
+static void build_getopt(struct option *longs, char *shorts)
+{
+	size_t s = 0;
+
+	shorts[s++] = '+'; /* stop at the command */
+	shorts[s++] = ':'; /* report a missing argument distinctly */
+	for (size_t i = 0; i < ARRAY_SIZE(options); i++) {
+		const struct opt_def *o = &options[i];
+
+		longs[i].name = o->long_name;
+		longs[i].has_arg = o->arg == ARG_NONE ? no_argument
+				   : o->arg == ARG_REQUIRED ? required_argument
+							    : optional_argument;
+		longs[i].flag = NULL;
+		longs[i].val = 256 + (int)i;
+		for (const char *c = o->short_names; c && *c; c++) {
+			shorts[s++] = *c;
+			if (o->arg != ARG_NONE)
+				shorts[s++] = ':';
+			if (o->arg == ARG_OPTIONAL)
+				shorts[s++] = ':';
+		}
+	}
+	memset(&longs[ARRAY_SIZE(options)], 0, sizeof(*longs));
+	shorts[s] = '\0';
+}
+
+static const struct opt_def *find_short(int c)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(options); i++)
+		if (options[i].short_names && strchr(options[i].short_names, c))
+			return &options[i];
+	return NULL;
+}
+
+static int apply_option(struct cli_state *st, const struct opt_def *o, const char *arg, struct pf_error *err)
+{
+	char *base = (char *)st->cfg;
+
+	switch (o->store) {
+	case STORE_BOOL:
+		*(bool *)(base + o->offset) = true;
+		return 0;
+	case STORE_STR:
+		if (o->arg == ARG_REQUIRED && !*arg)
+			return bad_value(o, arg, "the value cannot be empty", err);
+		*(const char **)(base + o->offset) = arg;
+		return 0;
+	case STORE_CALL:
+	default:
+		return o->apply(st, o, arg, err);
+	}
+}
+
+static int getopt_error(int c, char **argv, struct pf_error *err)
+{
+	const char *opt = argv[optind - 1];
+	char msg[256];
+
+	if (c == ':')
+		snprintf(msg, sizeof(msg), "option '%s' needs a value (see 'pfmon --help')", opt);
+	else if (optopt && optopt < 256)
+		snprintf(msg, sizeof(msg), "unknown option '-%c' (see 'pfmon --help')", optopt);
+	else
+		snprintf(msg, sizeof(msg), "unknown or ambiguous option '%s' (see 'pfmon --help')", opt);
+	return pf_error_set(err, PF_E_USAGE, msg);
+}
+
+static int parse_loop(int argc, char **argv, struct cli_state *st, struct pf_error *err)
+{
+	struct option longs[ARRAY_SIZE(options) + 1];
+	char shorts[3 * ARRAY_SIZE(options) + 4];
+	int c;
+
+	build_getopt(longs, shorts);
+	optind = 0; /* full re-initialisation (GNU): parse may run more than once */
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
+		const struct opt_def *o;
+
+		if (c == '?' || c == ':')
+			return getopt_error(c, argv, err);
+		o = c >= 256 ? &options[c - 256] : find_short(c);
+		if (!o)
+			return getopt_error('?', argv, err);
+		if (apply_option(st, o, optarg, err))
+			return -1;
+	}
+	return 0;
+}
+
+int options_parse(int argc, char **argv, struct pf_config *cfg, struct pf_error *err)
+{
+	struct cli_state st = { .cfg = cfg };
+	int rc = parse_loop(argc, argv, &st, err);
+
+	if (rc == 0 && cfg->n_sets == 0) {
+		/* no -e: one set of default events, chosen by the command */
+		cfg->sets = xcalloc(1, sizeof(*cfg->sets));
+		cfg->sets[0] = st.pending;
+		cfg->n_sets = 1;
+		memset(&st.pending, 0, sizeof(st.pending));
+	}
+	if (rc == 0 && optind < argc)
+		cfg->command = &argv[optind];
+	pf_set_config_release(&st.pending); /* non-empty only on error */
+	return rc;
+}

@@ -1,0 +1,47 @@
+/*
+ * The one option table.  Every option is declared once, with its pfmon 3.x
+ * name, its argument and its help line; getopt_long's tables and --help are
+ * generated from it, and the docs-drift test compares it with the man page
+ * and the shell completion.
+ */
+#ifndef PFMON_CLI_OPTIONS_H
+#define PFMON_CLI_OPTIONS_H
+
+#include <stdio.h>
+
+#include "common/config.h"
+#include "common/error.h"
+
+struct cli_state; /* parsing state: the config plus the pending per-set options */
+
+enum opt_arg {
+	ARG_NONE,
+	ARG_REQUIRED,
+	ARG_OPTIONAL,
+};
+
+enum opt_store {
+	STORE_CALL, /* apply() does the work */
+	STORE_BOOL, /* sets the bool at offset in pf_config */
+	STORE_STR, /* keeps the argument in the const char * at offset */
+};
+
+struct opt_def {
+	const char *long_name;
+	const char *short_names; /* e.g. "u3": -u and -3 are this option */
+	enum opt_arg arg;
+	const char *arg_name; /* in --help */
+	const char *group; /* section of --help */
+	enum opt_store store;
+	size_t offset; /* STORE_BOOL / STORE_STR: field of pf_config */
+	int (*apply)(struct cli_state *st, const struct opt_def *o, const char *arg, struct pf_error *err);
+	const char *help;
+};
+
+/* Parse argv into cfg (pf_config_init first).  Returns 0, or -1 with err. */
+int options_parse(int argc, char **argv, struct pf_config *cfg, struct pf_error *err);
+void options_usage(FILE *out);
+/* every long option name, one per line, for the docs-drift test */
+void options_list_names(FILE *out);
+
+#endif

@@ -1,0 +1,119 @@
+#include <config.h>
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/util.h"
+#include "event_spec.h"
+
+static bool valid_name_char(char c)
+{
+	return isalnum((unsigned char)c) || c == '_' || c == '-' || c == '.';
+}
+
+static int check_token(const char *text, const char *tok, struct pf_error *err)
+{
+	if (!*tok)
+		return pf_error_set(err, PF_E_EVENT_SYNTAX, text, "empty qualifier after ':'");
+	for (const char *p = tok; *p; p++)
+		if (!valid_name_char(*p) && *p != '=')
+			return pf_error_set(err, PF_E_EVENT_SYNTAX, text, "unexpected character in event string");
+	return 0;
+}
+
+static int parse_qual(const char *text, char *tok, struct event_spec *spec, struct pf_error *err)
+{
+	char *eq = strchr(tok, '=');
+	struct event_qual *q;
+
+	if (check_token(text, tok, err))
+		return -1;
+	if (spec->n_quals == EVENT_SPEC_MAX_QUALS)
+		return pf_error_set(err, PF_E_EVENT_SYNTAX, text, "too many qualifiers");
+	if (eq && (eq == tok || !eq[1] || strchr(eq + 1, '=')))
+		return pf_error_set(err, PF_E_EVENT_SYNTAX, text, "a modifier is written name=value");
+	q = &spec->quals[spec->n_quals++];
+	q->key = eq ? xstrndup(tok, (size_t)(eq - tok)) : xstrdup(tok);
+	q->value = eq ? xstrdup(eq + 1) : NULL;
+	return 0;
+}
+
+static int parse_name(const char *text, char *name, struct event_spec *spec, struct pf_error *err)
+{
+	char *dot = strchr(name, '.');
+
+	if (dot) {
+		*dot = '\0';
+		if (!dot[1] || strchr(dot + 1, '.'))
+			return pf_error_set(err, PF_E_EVENT_SYNTAX, text, "expected NAME.UMASK");
+		spec->dot_umask = xstrdup(dot + 1);
+	}
+	if (!*name)
+		return pf_error_set(err, PF_E_EVENT_SYNTAX, text, "missing event name");
+	for (const char *p = name; *p; p++)
+		if (!valid_name_char(*p))
+			return pf_error_set(err, PF_E_EVENT_SYNTAX, text, "unexpected character in event name");
+	spec->name = xstrdup(name);
+	return 0;
+}
+
+int event_spec_parse(const char *text, struct event_spec *spec, struct pf_error *err)
+{
+	char *copy, *rest, *tok, *sep;
+	int rc = 0;
+
+	memset(spec, 0, sizeof(*spec));
+	spec->text = xstrdup(text);
+	if (!*text)
+		return pf_error_set(err, PF_E_EVENT_SYNTAX, text, "empty event name");
+	copy = xstrdup(text);
+	rest = copy;
+	sep = strstr(rest, "::");
+	if (sep) {
+		*sep = '\0';
+		if (!*rest) {
+			free(copy);
+			return pf_error_set(err, PF_E_EVENT_SYNTAX, text, "missing PMU name before '::'");
+		}
+		spec->pmu = xstrdup(rest);
+		rest = sep + 2;
+	}
+	tok = strsep(&rest, ":");
+	rc = parse_name(text, tok, spec, err);
+	while (!rc && rest) {
+		tok = strsep(&rest, ":");
+		rc = parse_qual(text, tok, spec, err);
+	}
+	free(copy);
+	return rc;
+}
+
+void event_spec_release(struct event_spec *spec)
+{
+	free(spec->text);
+	free(spec->pmu);
+	free(spec->name);
+	free(spec->dot_umask);
+	for (size_t i = 0; i < spec->n_quals; i++) {
+		free(spec->quals[i].key);
+		free(spec->quals[i].value);
+	}
+	memset(spec, 0, sizeof(*spec));
+}
+
+char **event_list_split(const char *list, size_t *count, struct pf_error *err)
+{
+	size_t n;
+	char **v = str_split(list, ',', &n);
+
+	for (size_t i = 0; i < n; i++) {
+		if (!*v[i]) {
+			str_vec_free(v);
+			pf_error_set(err, PF_E_EVENT_SYNTAX, list, "empty event name in list");
+			return NULL;
+		}
+	}
+	*count = n;
+	return v;
+}

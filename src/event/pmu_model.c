@@ -1,0 +1,85 @@
+#include <config.h>
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "common/util.h"
+#include "pmu_model.h"
+#include "pmu/host.h"
+
+/* The models pfmon knows, host first.  Adding a PMU = one row here. */
+static const struct pmu_model *const models[] = {
+	&pmu_host,
+};
+
+const struct pmu_model *pmu_model_at(size_t i)
+{
+	return i < ARRAY_SIZE(models) ? models[i] : NULL;
+}
+
+const struct pmu_model *pmu_model_find(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(models); i++)
+		if (strcasecmp(models[i]->name, name) == 0)
+			return models[i];
+	return NULL;
+}
+
+const struct pmu_model *pmu_model_select(const char *name, struct pf_error *err)
+{
+	const struct pmu_model *m;
+
+	if (!name || !*name)
+		name = getenv("PFMON_PMU");
+	if (!name || !*name)
+		return &pmu_host;
+	m = pmu_model_find(name);
+	if (!m)
+		pf_error_set(err, PF_E_UNKNOWN_PMU, name);
+	return m;
+}
+
+void counter_prog_release(struct counter_prog *c)
+{
+	free(c->name);
+	free(c->given);
+	free(c->fstr);
+	memset(c, 0, sizeof(*c));
+}
+
+void set_prog_release(struct set_prog *prog)
+{
+	for (size_t i = 0; i < prog->n_counters; i++)
+		counter_prog_release(&prog->counters[i]);
+	free(prog->counters);
+	free(prog->regs);
+	str_vec_free(prog->notes);
+	memset(prog, 0, sizeof(*prog));
+}
+
+void event_info_add(struct event_info *info, const char *key, const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	info->lines = xrealloc(info->lines, (info->n_lines + 1) * sizeof(*info->lines));
+	info->lines[info->n_lines].key = xstrdup(key);
+	info->lines[info->n_lines].value = strbuf_detach(&sb);
+	info->n_lines++;
+}
+
+void event_info_release(struct event_info *info)
+{
+	for (size_t i = 0; i < info->n_lines; i++) {
+		free(info->lines[i].key);
+		free(info->lines[i].value);
+	}
+	free(info->lines);
+	info->lines = NULL;
+	info->n_lines = 0;
+}

@@ -1,0 +1,144 @@
+#include <config.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "perf.h"
+
+static void dump_attr(const struct perf_event_attr *a, const char *name, pid_t pid, int cpu, int group_fd)
+{
+	const char *path = getenv("PFMON_DUMP_ATTR");
+	FILE *f;
+
+	if (!path || !*path)
+		return;
+	f = fopen(path, "a");
+	if (!f)
+		return;
+	fprintf(f,
+		"event=%s pid=%d cpu=%d group_fd=%d type=%u config=%#llx config1=%#llx config2=%#llx "
+		"sample_period=%llu freq=%u sample_type=%#llx read_format=%#llx disabled=%u inherit=%u "
+		"enable_on_exec=%u exclude_user=%u exclude_kernel=%u exclude_hv=%u exclude_idle=%u "
+		"precise_ip=%u mmap=%u mmap2=%u comm=%u task=%u sample_id_all=%u bp_type=%u bp_addr=%#llx "
+		"bp_len=%llu branch_sample_type=%#llx\n",
+		name, (int)pid, cpu, group_fd, a->type, (unsigned long long)a->config,
+		(unsigned long long)a->config1, (unsigned long long)a->config2,
+		(unsigned long long)a->sample_period, a->freq, (unsigned long long)a->sample_type,
+		(unsigned long long)a->read_format, a->disabled, a->inherit, a->enable_on_exec, a->exclude_user,
+		a->exclude_kernel, a->exclude_hv, a->exclude_idle, a->precise_ip, a->mmap, a->mmap2, a->comm,
+		a->task, a->sample_id_all, a->bp_type, (unsigned long long)a->bp_addr,
+		(unsigned long long)a->bp_len, (unsigned long long)a->branch_sample_type);
+	fclose(f);
+}
+
+int kperf_open(const struct perf_event_attr *attr, const char *name, pid_t pid, int cpu, int group_fd)
+{
+	long fd;
+
+	dump_attr(attr, name, pid, cpu, group_fd);
+	fd = syscall(SYS_perf_event_open, attr, pid, cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
+	return fd < 0 ? -errno : (int)fd;
+}
+
+int kperf_read(int fd, struct kperf_count *out)
+{
+	uint64_t buf[4];
+	ssize_t n = read(fd, buf, sizeof(buf));
+
+	if (n < (ssize_t)(3 * sizeof(uint64_t)))
+		return n < 0 ? -errno : -EIO;
+	out->value = buf[0];
+	out->enabled = buf[1];
+	out->running = buf[2];
+	return 0;
+}
+
+int kperf_enable(int fd)
+{
+	return ioctl(fd, PERF_EVENT_IOC_ENABLE, 0) ? -errno : 0;
+}
+
+int kperf_disable(int fd)
+{
+	return ioctl(fd, PERF_EVENT_IOC_DISABLE, 0) ? -errno : 0;
+}
+
+void kperf_close(int fd)
+{
+	if (fd >= 0)
+		close(fd);
+}
+
+int kperf_paranoid(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
+	int level = 2;
+
+	if (f) {
+		if (fscanf(f, "%d", &level) != 1)
+			level = 2;
+		fclose(f);
+	}
+	return level;
+}
+
+bool kperf_hw_counting_works(void)
+{
+	struct perf_event_attr a = {
+		.size = sizeof(a),
+		.type = PERF_TYPE_HARDWARE,
+		.config = PERF_COUNT_HW_CPU_CYCLES,
+		.disabled = 1,
+		.exclude_kernel = 1,
+		.exclude_hv = 1,
+	};
+	long fd = syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+
+	if (fd < 0)
+		return false;
+	close((int)fd);
+	return true;
+}
+
+static bool is_hardware_attr(const struct perf_event_attr *attr)
+{
+	return attr->type != PERF_TYPE_SOFTWARE && attr->type != PERF_TYPE_TRACEPOINT &&
+	       attr->type != PERF_TYPE_BREAKPOINT;
+}
+
+int kperf_open_error(const struct perf_event_attr *attr, const char *name, int errnum, struct pf_error *err)
+{
+	int paranoid;
+
+	switch (errnum) {
+	case EACCES:
+	case EPERM:
+		paranoid = kperf_paranoid();
+		return pf_error_set(err, PF_E_PERM, name, paranoid, paranoid > 1 ? 1 : -1);
+	case ENOENT:
+	case ENODEV:
+	case EOPNOTSUPP:
+		if (is_hardware_attr(attr) && !kperf_hw_counting_works())
+			return pf_error_set(err, PF_E_NO_HW_PMU, name);
+		return pf_error_set(err, PF_E_NOT_SUPPORTED, name,
+				    errnum == EOPNOTSUPP ? "this PMU does not support the requested feature"
+							 : "the kernel does not know this event on this machine");
+	case EINVAL:
+		if (attr->type == PERF_TYPE_BREAKPOINT)
+			return pf_error_set(err, PF_E_NOT_SUPPORTED, name,
+					    "invalid breakpoint (address must be aligned to its length)");
+		return pf_error_set(err, PF_E_NOT_SUPPORTED, name, "the kernel rejected its encoding (EINVAL)");
+	case EMFILE:
+		return pf_error_set(err, PF_E_OPEN, name, "too many open files (raise 'ulimit -n')");
+	case ENOSPC:
+		return pf_error_set(err, PF_E_NOT_SUPPORTED, name, "no free debug register for the breakpoint");
+	default:
+		return pf_error_set(err, PF_E_OPEN, name, strerror(errnum));
+	}
+}

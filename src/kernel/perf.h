@@ -1,0 +1,41 @@
+/*
+ * The kernel interface: the only code that calls perf_event_open(2) and the
+ * ioctl/read calls on counter fds (the ring buffer's mmap is in ring.c).
+ *
+ * Test seam: with PFMON_DUMP_ATTR=FILE every perf_event_attr is appended to
+ * FILE, one line of key=value pairs, before the syscall is made, so the
+ * encodings of a forced libpfm4 model can be checked on a machine whose
+ * kernel could never open them.
+ */
+#ifndef PFMON_KERNEL_PERF_H
+#define PFMON_KERNEL_PERF_H
+
+#include <linux/perf_event.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "common/error.h"
+
+struct kperf_count {
+	uint64_t value;
+	uint64_t enabled; /* ns the event was enabled */
+	uint64_t running; /* ns it was on a counter (< enabled: multiplexed) */
+};
+
+/* Returns the fd, or -errno. */
+int kperf_open(const struct perf_event_attr *attr, const char *name, pid_t pid, int cpu, int group_fd);
+/* attr.read_format must be TOTAL_TIME_ENABLED | TOTAL_TIME_RUNNING (with optional ID) */
+int kperf_read(int fd, struct kperf_count *out);
+int kperf_enable(int fd);
+int kperf_disable(int fd);
+void kperf_close(int fd);
+
+/* kernel.perf_event_paranoid, or 2 (the default) if unreadable */
+int kperf_paranoid(void);
+/* does the kernel expose a core hardware PMU to count cycles? (one probe) */
+bool kperf_hw_counting_works(void);
+/* turn a failed open into advice: no PMU in a VM, paranoid level, ... */
+int kperf_open_error(const struct perf_event_attr *attr, const char *name, int errnum, struct pf_error *err);
+
+#endif

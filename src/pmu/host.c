@@ -1,0 +1,571 @@
+#include <config.h>
+
+#include <ctype.h>
+/* the kernel's header first: libpfm4's copy then stands aside */
+#include <linux/hw_breakpoint.h>
+#include <linux/perf_event.h>
+#include <perfmon/pfmlib_perf_event.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "common/util.h"
+#include "event/event_spec.h"
+#include "host.h"
+#include "perf_generic.h"
+
+/*
+ * libpfm4's initialisation probes every PMU it knows (about 2 ms), so it
+ * runs only when an event is not one of perf's generic names.
+ */
+static int pfm_ready(struct pf_error *err)
+{
+	static int state; /* 0 = not tried, 1 = ready, -1 = failed */
+	static int rc;
+
+	if (!state) {
+		rc = pfm_initialize();
+		state = rc == PFM_SUCCESS ? 1 : -1;
+	}
+	if (state < 0)
+		return pf_error_set(err, PF_E_LIBPFM, "initialisation", pfm_strerror(rc));
+	return 0;
+}
+
+static void apply_plm(struct perf_event_attr *attr, unsigned plm)
+{
+	attr->exclude_user = !(plm & PF_PLM_USER);
+	attr->exclude_kernel = !(plm & PF_PLM_KERNEL);
+	attr->exclude_hv = 1;
+}
+
+/* perf's modifier suffixes on generic events: u, k, h, in any combination */
+static int generic_modifiers(const struct event_spec *spec, unsigned *plm, struct pf_error *err)
+{
+	unsigned mods = 0;
+
+	for (size_t i = 0; i < spec->n_quals; i++) {
+		const char *k = spec->quals[i].key;
+		char why[160];
+
+		if (spec->quals[i].value || strspn(k, "ukh") != strlen(k)) {
+			snprintf(why, sizeof(why), "unknown modifier '%s' (perf's generic events take u, k or h)",
+				 k);
+			return pf_error_set(err, PF_E_BAD_MODIFIER, spec->text, why);
+		}
+		for (; *k; k++)
+			mods |= *k == 'u' ? PF_PLM_USER : *k == 'k' ? PF_PLM_KERNEL : 0;
+	}
+	if (mods)
+		*plm = mods;
+	return 0;
+}
+
+static void prog_init(struct counter_prog *out, const char *text, const char *name)
+{
+	memset(out, 0, sizeof(*out));
+	out->given = xstrdup(text);
+	out->name = xstrdup(name);
+	out->is_live = true;
+	out->pmc = out->pmd = -1;
+	out->attr.size = sizeof(out->attr);
+}
+
+static void encode_generic(const struct perf_generic_event *ev, const char *text, unsigned plm,
+			   struct counter_prog *out)
+{
+	prog_init(out, text, text);
+	out->attr.type = ev->type;
+	out->attr.config = ev->config;
+	out->is_software = perf_generic_is_software(ev);
+	/* pfmon counts hardware events at user level unless told otherwise;
+	 * software events live in the kernel and count at every level, as in perf */
+	if (!plm)
+		plm = out->is_software ? PF_PLM_USER | PF_PLM_KERNEL : PF_PLM_USER;
+	out->plm = plm;
+	apply_plm(&out->attr, plm);
+	if (out->is_software)
+		out->attr.exclude_hv = 0;
+	if (ev->libpfm_name)
+		out->fstr = xasprintf("perf::%s:u=%d:k=%d", ev->libpfm_name, !out->attr.exclude_user,
+				      !out->attr.exclude_kernel);
+}
+
+/* perf's breakpoint syntax: mem:ADDR[/LEN][:rwx] */
+static int encode_breakpoint(const char *text, unsigned plm, struct counter_prog *out, struct pf_error *err)
+{
+	const char *p = text + 4;
+	char *end;
+	unsigned long long addr, len = sizeof(long);
+	unsigned type = 0;
+
+	addr = strtoull(p, &end, 0);
+	if (end == p)
+		return pf_error_set(err, PF_E_EVENT_SYNTAX, text, "expected mem:ADDR[/LEN][:rwx]");
+	if (*end == '/') {
+		p = end + 1;
+		len = strtoull(p, &end, 0);
+		if (end == p || (len != 1 && len != 2 && len != 4 && len != 8))
+			return pf_error_set(err, PF_E_EVENT_SYNTAX, text, "breakpoint length must be 1, 2, 4 or 8");
+	}
+	if (*end == ':') {
+		for (p = end + 1; *p; p++) {
+			if (*p == 'r')
+				type |= HW_BREAKPOINT_R;
+			else if (*p == 'w')
+				type |= HW_BREAKPOINT_W;
+			else if (*p == 'x')
+				type |= HW_BREAKPOINT_X;
+			else
+				return pf_error_set(err, PF_E_EVENT_SYNTAX, text, "breakpoint access is r, w, x or rw");
+		}
+		end = (char *)p;
+	}
+	if (*end)
+		return pf_error_set(err, PF_E_EVENT_SYNTAX, text, "expected mem:ADDR[/LEN][:rwx]");
+	if (!type)
+		type = HW_BREAKPOINT_RW;
+	if ((type & HW_BREAKPOINT_X) && type != HW_BREAKPOINT_X)
+		return pf_error_set(err, PF_E_EVENT_SYNTAX, text, "an execute breakpoint cannot also watch data");
+	prog_init(out, text, text);
+	out->attr.type = PERF_TYPE_BREAKPOINT;
+	out->attr.bp_type = type;
+	out->attr.bp_addr = addr;
+	out->attr.bp_len = type == HW_BREAKPOINT_X ? sizeof(long) : len;
+	out->is_software = true; /* debug registers, not the PMU */
+	out->plm = plm ? plm : PF_PLM_USER;
+	apply_plm(&out->attr, out->plm);
+	return 0;
+}
+
+/* ----- libpfm4 events ----- */
+
+static int attr_matches(int eidx, const char *key)
+{
+	pfm_event_info_t info = { .size = sizeof(info) };
+
+	if (pfm_get_event_info(eidx, PFM_OS_PERF_EVENT_EXT, &info) != PFM_SUCCESS)
+		return 0;
+	for (int a = 0; a < info.nattrs; a++) {
+		pfm_event_attr_info_t ai = { .size = sizeof(ai) };
+
+		if (pfm_get_event_attr_info(eidx, a, PFM_OS_PERF_EVENT_EXT, &ai) == PFM_SUCCESS &&
+		    strcasecmp(ai.name, key) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+static void list_umasks(int eidx, struct strbuf *sb)
+{
+	pfm_event_info_t info = { .size = sizeof(info) };
+	int n = 0;
+
+	if (pfm_get_event_info(eidx, PFM_OS_PERF_EVENT_EXT, &info) != PFM_SUCCESS)
+		return;
+	for (int a = 0; a < info.nattrs; a++) {
+		pfm_event_attr_info_t ai = { .size = sizeof(ai) };
+
+		if (pfm_get_event_attr_info(eidx, a, PFM_OS_PERF_EVENT_EXT, &ai) != PFM_SUCCESS ||
+		    ai.type != PFM_ATTR_UMASK)
+			continue;
+		strbuf_addstr(sb, n++ ? ", " : " (valid: ");
+		strbuf_addstr(sb, ai.name);
+	}
+	if (n)
+		strbuf_addch(sb, ')');
+}
+
+/* libpfm4 says only "invalid or missing unit mask": name the culprit */
+static int umask_error(const struct event_spec *spec, struct pf_error *err)
+{
+	char *base = xasprintf("%s%s%s", spec->pmu ? spec->pmu : "", spec->pmu ? "::" : "", spec->name);
+	int eidx = pfm_find_event(base);
+	struct strbuf valid = STRBUF_INIT;
+	const char *bad = "";
+
+	free(base);
+	if (eidx >= 0) {
+		for (size_t i = 0; i < spec->n_quals; i++)
+			if (!spec->quals[i].value && !attr_matches(eidx, spec->quals[i].key)) {
+				bad = spec->quals[i].key;
+				break;
+			}
+		list_umasks(eidx, &valid);
+	}
+	if (!*bad)
+		bad = spec->n_quals ? "(combination)" : "(missing)";
+	pf_error_set(err, PF_E_BAD_UMASK, spec->text, bad, strbuf_str(&valid));
+	strbuf_release(&valid);
+	return -1;
+}
+
+/* libpfm4 says "invalid event attribute (value)": name the qualifier */
+static int attr_error(const struct event_spec *spec, int rc, struct pf_error *err)
+{
+	char *base = xasprintf("%s%s%s", spec->pmu ? spec->pmu : "", spec->pmu ? "::" : "", spec->name);
+	int eidx = pfm_find_event(base);
+	char why[256];
+
+	free(base);
+	for (size_t i = 0; eidx >= 0 && i < spec->n_quals; i++) {
+		const struct event_qual *q = &spec->quals[i];
+
+		if (!attr_matches(eidx, q->key)) {
+			if (!q->value)
+				return umask_error(spec, err);
+			snprintf(why, sizeof(why), "unknown modifier '%s' (see 'pfmon -i %s')", q->key, spec->name);
+			return pf_error_set(err, PF_E_BAD_MODIFIER, spec->text, why);
+		}
+		if (q->value && rc == PFM_ERR_ATTR_VAL) {
+			snprintf(why, sizeof(why), "invalid value '%s' for modifier '%s'", q->value, q->key);
+			return pf_error_set(err, PF_E_BAD_MODIFIER, spec->text, why);
+		}
+	}
+	return pf_error_set(err, PF_E_BAD_MODIFIER, spec->text, pfm_strerror(rc));
+}
+
+static int pfm_error(const struct event_spec *spec, int rc, struct pf_error *err)
+{
+	char *hint;
+
+	switch (rc) {
+	case PFM_ERR_NOTFOUND:
+		hint = host_suggest(spec->name);
+		pf_error_set(err, PF_E_UNKNOWN_EVENT, spec->text, hint);
+		free(hint);
+		return -1;
+	case PFM_ERR_UMASK:
+		return umask_error(spec, err);
+	case PFM_ERR_ATTR:
+	case PFM_ERR_ATTR_VAL:
+		return attr_error(spec, rc, err);
+	case PFM_ERR_ATTR_SET:
+	case PFM_ERR_FEATCOMB:
+		return pf_error_set(err, PF_E_BAD_MODIFIER, spec->text, pfm_strerror(rc));
+	default:
+		return pf_error_set(err, PF_E_LIBPFM, spec->text, pfm_strerror(rc));
+	}
+}
+
+static int encode_libpfm(const struct event_spec *spec, unsigned plm, struct counter_prog *out,
+			 struct pf_error *err)
+{
+	struct perf_event_attr attr = { .size = sizeof(attr) };
+	pfm_perf_encode_arg_t arg = { .size = sizeof(arg) };
+	char *fstr = NULL;
+	int rc;
+
+	if (pfm_ready(err))
+		return -1;
+	arg.attr = &attr;
+	arg.fstr = &fstr;
+	/* libpfm4 numbers privilege levels as pfmon does (PFM_PLM3 = user) */
+	rc = pfm_get_os_event_encoding(spec->text, plm ? (int)plm : PFM_PLM3, PFM_OS_PERF_EVENT_EXT, &arg);
+	if (rc != PFM_SUCCESS)
+		return pfm_error(spec, rc, err);
+	prog_init(out, spec->text, spec->text);
+	out->attr = attr;
+	out->attr.size = sizeof(out->attr);
+	out->fstr = fstr;
+	out->plm = (attr.exclude_user ? 0 : PF_PLM_USER) | (attr.exclude_kernel ? 0 : PF_PLM_KERNEL);
+	out->is_software = attr.type == PERF_TYPE_SOFTWARE || attr.type == PERF_TYPE_TRACEPOINT;
+	return 0;
+}
+
+int host_encode_event(const char *text, unsigned plm, struct counter_prog *out, struct pf_error *err)
+{
+	struct event_spec spec;
+	const struct perf_generic_event *gen;
+	int rc;
+
+	if (strncasecmp(text, "mem:", 4) == 0)
+		return encode_breakpoint(text, plm, out, err);
+	if (event_spec_parse(text, &spec, err)) {
+		event_spec_release(&spec);
+		return -1;
+	}
+	gen = !spec.pmu && !spec.dot_umask ? perf_generic_find(spec.name) : NULL;
+	if (gen) {
+		rc = generic_modifiers(&spec, &plm, err);
+		if (!rc)
+			encode_generic(gen, text, plm, out);
+	} else {
+		rc = encode_libpfm(&spec, plm, out, err);
+	}
+	event_spec_release(&spec);
+	return rc;
+}
+
+/* ----- suggestions, listing, info ----- */
+
+struct suggestion {
+	const char *want;
+	char best[128];
+	size_t best_dist;
+};
+
+static void consider(struct suggestion *s, const char *name)
+{
+	size_t d = edit_distance_ci(s->want, name);
+
+	if (d < s->best_dist) {
+		s->best_dist = d;
+		snprintf(s->best, sizeof(s->best), "%s", name);
+	}
+}
+
+static int consider_cb(const char *name, const char *desc, void *arg)
+{
+	const char *sep = strstr(name, "::");
+
+	consider(arg, sep ? sep + 2 : name);
+	return 0;
+}
+
+static int host_list(const struct pmu_model *m, bool long_names, event_name_cb cb, void *arg,
+		     struct pf_error *err);
+
+char *host_suggest(const char *name)
+{
+	struct suggestion s = { .want = name, .best_dist = (size_t)-1 };
+	size_t limit = strlen(name) / 3 + 1;
+
+	host_list(&pmu_host, false, consider_cb, &s, NULL);
+	if (s.best_dist > limit || !s.best[0])
+		return xstrdup(" (see 'pfmon -l')");
+	return xasprintf("; did you mean '%s'?", s.best);
+}
+
+static int list_generic(event_name_cb cb, void *arg)
+{
+	const struct perf_generic_event *ev;
+
+	for (size_t i = 0; (ev = perf_generic_at(i)); i++)
+		if (cb(ev->name, ev->desc, arg))
+			return 1;
+	return 0;
+}
+
+static int list_umask_names(int eidx, const char *full, event_name_cb cb, void *arg)
+{
+	pfm_event_info_t info = { .size = sizeof(info) };
+	int stop = 0;
+
+	pfm_get_event_info(eidx, PFM_OS_PERF_EVENT_EXT, &info);
+	for (int a = 0; a < info.nattrs && !stop; a++) {
+		pfm_event_attr_info_t ai = { .size = sizeof(ai) };
+		char *name;
+
+		if (pfm_get_event_attr_info(eidx, a, PFM_OS_PERF_EVENT_EXT, &ai) != PFM_SUCCESS ||
+		    ai.type != PFM_ATTR_UMASK)
+			continue;
+		name = xasprintf("%s:%s", full, ai.name);
+		stop = cb(name, ai.desc, arg);
+		free(name);
+	}
+	return stop;
+}
+
+static int list_pmu_events(const pfm_pmu_info_t *pinfo, bool long_names, event_name_cb cb, void *arg)
+{
+	for (int e = pinfo->first_event; e != -1; e = pfm_get_event_next(e)) {
+		pfm_event_info_t info = { .size = sizeof(info) };
+		char *full;
+		int stop;
+
+		if (pfm_get_event_info(e, PFM_OS_PERF_EVENT_EXT, &info) != PFM_SUCCESS)
+			continue;
+		full = xasprintf("%s::%s", pinfo->name, info.name);
+		stop = cb(full, info.desc, arg);
+		if (!stop && long_names)
+			stop = list_umask_names(e, full, cb, arg);
+		free(full);
+		if (stop)
+			return 1;
+	}
+	return 0;
+}
+
+static int host_list(const struct pmu_model *m, bool long_names, event_name_cb cb, void *arg,
+		     struct pf_error *err)
+{
+	int p;
+
+	if (list_generic(cb, arg))
+		return 0;
+	if (pfm_ready(err))
+		return -1;
+	pfm_for_all_pmus(p) {
+		pfm_pmu_info_t pinfo = { .size = sizeof(pinfo) };
+
+		/* perf's generic PMU is listed above under perf's own names */
+		if (pfm_get_pmu_info(p, &pinfo) != PFM_SUCCESS || !pinfo.is_present ||
+		    pinfo.pmu == PFM_PMU_PERF_EVENT || pinfo.pmu == PFM_PMU_PERF_EVENT_RAW)
+			continue;
+		if (list_pmu_events(&pinfo, long_names, cb, arg))
+			return 0;
+	}
+	return 0;
+}
+
+static void info_encoding(struct event_info *out, const struct counter_prog *c)
+{
+	if (c->fstr)
+		event_info_add(out, "Canonical", "%s", c->fstr);
+	event_info_add(out, "Encoding", "type=%u config=%#llx config1=%#llx config2=%#llx", c->attr.type,
+		       (unsigned long long)c->attr.config, (unsigned long long)c->attr.config1,
+		       (unsigned long long)c->attr.config2);
+}
+
+static const char *attr_kind(pfm_attr_t t)
+{
+	return t == PFM_ATTR_MOD_BOOL ? "boolean" : t == PFM_ATTR_MOD_INTEGER ? "integer" : "raw";
+}
+
+static void info_attrs(struct event_info *out, int eidx, int nattrs)
+{
+	for (int a = 0; a < nattrs; a++) {
+		pfm_event_attr_info_t ai = { .size = sizeof(ai) };
+
+		if (pfm_get_event_attr_info(eidx, a, PFM_OS_PERF_EVENT_EXT, &ai) != PFM_SUCCESS)
+			continue;
+		if (ai.type == PFM_ATTR_UMASK)
+			event_info_add(out, "Umask", "0x%02llx : %s%s : %s", (unsigned long long)ai.code, ai.name,
+				       ai.is_dfl ? " [default]" : "", ai.desc);
+		else
+			event_info_add(out, "Modifier", "%s (%s) : %s", ai.name, attr_kind(ai.type), ai.desc);
+	}
+}
+
+static int info_libpfm(const char *name, struct event_info *out, struct pf_error *err)
+{
+	pfm_event_info_t info = { .size = sizeof(info) };
+	pfm_pmu_info_t pinfo = { .size = sizeof(pinfo) };
+	struct counter_prog c;
+	struct event_spec spec;
+	int eidx;
+
+	if (pfm_ready(err))
+		return -1;
+	eidx = pfm_find_event(name);
+	if (eidx < 0 || pfm_get_event_info(eidx, PFM_OS_PERF_EVENT_EXT, &info) != PFM_SUCCESS) {
+		if (event_spec_parse(name, &spec, err) == 0)
+			pfm_error(&spec, PFM_ERR_NOTFOUND, err);
+		event_spec_release(&spec);
+		return -1;
+	}
+	pfm_get_pmu_info(info.pmu, &pinfo);
+	event_info_add(out, "Name", "%s", info.name);
+	event_info_add(out, "PMU", "%s (%s)", pinfo.name, pinfo.desc);
+	event_info_add(out, "Code", "0x%llx", (unsigned long long)info.code);
+	event_info_add(out, "Desc", "%s", info.desc ? info.desc : "");
+	info_attrs(out, eidx, info.nattrs);
+	if (host_encode_event(name, 0, &c, NULL) == 0) {
+		info_encoding(out, &c);
+		counter_prog_release(&c);
+	} else {
+		event_info_add(out, "Encoding", "needs a unit mask: name one of the Umask lines");
+	}
+	return 0;
+}
+
+static int host_info(const struct pmu_model *m, const char *name, struct event_info *out, struct pf_error *err)
+{
+	const struct perf_generic_event *gen = perf_generic_find(name);
+	struct counter_prog c;
+
+	if (!gen)
+		return info_libpfm(name, out, err);
+	encode_generic(gen, gen->name, 0, &c);
+	event_info_add(out, "Name", "%s", gen->name);
+	if (gen->alias)
+		event_info_add(out, "Alias", "%s", gen->alias);
+	event_info_add(out, "PMU", "%s", perf_generic_is_software(gen) ? "perf software events (kernel)"
+									 : "perf generic hardware events");
+	event_info_add(out, "Desc", "%s", gen->desc);
+	event_info_add(out, "Modifier", "u : count at user level");
+	event_info_add(out, "Modifier", "k : count at kernel level");
+	info_encoding(out, &c);
+	counter_prog_release(&c);
+	return 0;
+}
+
+/* counters (generic + fixed) of the libpfm4 PMU that encoded c, 0 if unknown */
+static int pmu_capacity(const struct counter_prog *c, char *pmu, size_t size)
+{
+	const char *sep = c->fstr ? strstr(c->fstr, "::") : NULL;
+	int p;
+
+	if (!sep || (size_t)(sep - c->fstr) >= size)
+		return 0;
+	snprintf(pmu, size, "%.*s", (int)(sep - c->fstr), c->fstr);
+	pfm_for_all_pmus(p) {
+		pfm_pmu_info_t pinfo = { .size = sizeof(pinfo) };
+
+		if (pfm_get_pmu_info(p, &pinfo) == PFM_SUCCESS && pinfo.is_present && strcmp(pinfo.name, pmu) == 0)
+			return pinfo.type == PFM_PMU_TYPE_CORE ? pinfo.num_cntrs + pinfo.num_fixed_cntrs : 0;
+	}
+	return 0;
+}
+
+/*
+ * A group is scheduled on the PMU all at once, so a set with more hardware
+ * events of one PMU than it has counters could never count at all.
+ */
+static int check_group_size(const struct set_prog *prog, size_t set, struct pf_error *err)
+{
+	for (size_t i = 0; i < prog->n_counters; i++) {
+		char pmu[64], other[64];
+		int cap = prog->counters[i].is_software ? 0 : pmu_capacity(&prog->counters[i], pmu, sizeof(pmu));
+		int n = 0;
+
+		if (!cap)
+			continue;
+		for (size_t j = 0; j < prog->n_counters; j++)
+			if (!prog->counters[j].is_software &&
+			    pmu_capacity(&prog->counters[j], other, sizeof(other)) && strcmp(pmu, other) == 0)
+				n++;
+		if (n > cap)
+			return pf_error_set(err, PF_E_TOO_MANY_EVENTS, (int)set, n, cap);
+	}
+	return 0;
+}
+
+static int host_encode_set(const struct pmu_model *m, const struct pf_config *cfg, size_t set,
+			   struct set_prog *out, struct pf_error *err)
+{
+	const struct pf_set_config *s = &cfg->sets[set];
+
+	memset(out, 0, sizeof(*out));
+	out->counters = xcalloc(s->n_events, sizeof(*out->counters));
+	for (size_t i = 0; i < s->n_events; i++) {
+		if (host_encode_event(s->events[i], pf_config_event_plm(cfg, set, i), &out->counters[i], err)) {
+			set_prog_release(out);
+			return -1;
+		}
+		out->n_counters++;
+	}
+	if (check_group_size(out, set, err)) {
+		set_prog_release(out);
+		return -1;
+	}
+	return 0;
+}
+
+static bool host_detect(const struct pmu_model *m)
+{
+	return true;
+}
+
+const struct pmu_model pmu_host = {
+	.name = "host",
+	.desc = "this machine: libpfm4's detected PMUs, perf's generic, software and breakpoint events",
+	.max_counters = 0, /* per PMU, known to the kernel */
+	.can_run = true,
+	.detect = host_detect,
+	.list_events = host_list,
+	.event_info = host_info,
+	.encode_set = host_encode_set,
+};

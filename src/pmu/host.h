@@ -1,0 +1,19 @@
+/* The host model: the PMUs libpfm4 detects on this machine plus perf's
+ * generic, software and breakpoint events.  Encodings come from libpfm4 and
+ * the kernel ABI, never from tables of our own. */
+#ifndef PFMON_PMU_HOST_H
+#define PFMON_PMU_HOST_H
+
+#include "event/pmu_model.h"
+
+extern const struct pmu_model pmu_host;
+
+/* Encode one event string for the host (exposed for the unit tests).
+ * plm 0 = nothing asked: user level for hardware events (pfmon's default),
+ * every level for software events (perf's). */
+int host_encode_event(const char *text, unsigned plm, struct counter_prog *out, struct pf_error *err);
+
+/* Names close to an unknown one, for "did you mean"; "" when none. */
+char *host_suggest(const char *name);
+
+#endif

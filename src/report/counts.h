@@ -1,0 +1,41 @@
+/* The results of a counting run and their writers: pfmon's text layout,
+ * CSV with perf stat -x columns, JSON lines with perf stat -j keys. */
+#ifndef PFMON_REPORT_COUNTS_H
+#define PFMON_REPORT_COUNTS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "common/config.h"
+
+enum count_state {
+	COUNT_OK,
+	COUNT_NOT_COUNTED, /* opened, but never on a counter */
+	COUNT_NOT_SUPPORTED, /* this machine cannot count it */
+};
+
+struct count_row {
+	const char *name;
+	int set;
+	enum count_state state;
+	bool is_clock; /* a clock event: the value is in ns */
+	uint64_t raw, enabled, running;
+	const char *fstr; /* canonical string, for -v */
+};
+
+/* value scaled for multiplexing: raw * enabled / running */
+uint64_t count_scaled(const struct count_row *r);
+/* percentage of the enabled time the event was on a counter */
+double count_running_pct(const struct count_row *r);
+
+struct count_report {
+	const struct count_row *rows;
+	size_t n_rows;
+	const char *pmu_desc;
+};
+
+void report_header(FILE *out, const struct pf_config *cfg, const char *pmu_desc);
+void report_counts(FILE *out, const struct count_report *rep, const struct pf_config *cfg);
+
+#endif

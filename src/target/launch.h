@@ -1,0 +1,41 @@
+/*
+ * Starting the measured command.  The child is forked and held before
+ * execvp() until the caller has attached its counters to the child's pid
+ * (they use enable_on_exec, so counting starts exactly at the exec).  An
+ * exec failure is reported back through a close-on-exec pipe.
+ */
+#ifndef PFMON_TARGET_LAUNCH_H
+#define PFMON_TARGET_LAUNCH_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "common/error.h"
+
+struct child {
+	pid_t pid;
+	int go_fd; /* write end: release the child */
+	int exec_err_fd; /* read end: errno of a failed exec, or EOF */
+};
+
+struct launch_opts {
+	bool no_output; /* --no-cmd-output: stdout/stderr to /dev/null */
+};
+
+int child_fork(char *const argv[], const struct launch_opts *opts, struct child *c, struct pf_error *err);
+/* Let the child exec.  Fails (PF_E_COMMAND_NOT_FOUND) if the exec failed. */
+int child_release(struct child *c, const char *cmd, struct pf_error *err);
+/* Kill a child that will not be released. */
+void child_abort(struct child *c);
+/*
+ * Wait for the child.  SIGINT, SIGTERM and SIGHUP sent to pfmon are passed
+ * on to the child, and waiting goes on until it ends, so the counts are
+ * never lost.  Returns the command's exit status: its own, or 128+N when
+ * killed by signal N.
+ */
+int child_wait(struct child *c);
+
+/* The signal that interrupted pfmon, or 0 */
+int launch_interrupted(void);
+
+#endif

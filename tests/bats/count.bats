@@ -1,0 +1,194 @@
+#!/usr/bin/env bats
+# Counting real software events of real commands.
+
+bats_require_minimum_version 1.5.0
+load helpers
+
+@test "default events: one count line, the command's output, exit 0" {
+	run --separate-stderr "$PFMON" echo hello
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "hello" ]
+	if hw_pmu_present; then
+		[[ "${lines[1]}" =~ ^\ *[0-9]+\ cycles$ ]]
+	else
+		[[ "${lines[1]}" =~ ^\ *[0-9]+\ task-clock$ ]]
+		[[ "$stderr" =~ "no hardware PMU" ]]
+	fi
+}
+
+@test "page-faults of a command touching 2000 fresh pages is at least 2000" {
+	run "$PFMON" -e page-faults "$FIXTURES/touch_pages" 2000
+	[ "$status" -eq 0 ]
+	n=$(count_of page-faults)
+	[ "$n" -ge 2000 ]
+	[ "$n" -lt 4000 ]
+}
+
+@test "task-clock of a command burning 300 ms of CPU is 300 ms within 20%" {
+	run "$PFMON" -e task-clock "$FIXTURES/burn" 300
+	[ "$status" -eq 0 ]
+	ns=$(count_of task-clock)
+	[ "$ns" -ge 280000000 ]
+	[ "$ns" -le 360000000 ]
+}
+
+@test "context-switches of a command sleeping 25 times is at least 25" {
+	run "$PFMON" -e context-switches "$FIXTURES/sleeper" 25
+	[ "$status" -eq 0 ]
+	[ "$(count_of context-switches)" -ge 25 ]
+}
+
+@test "child processes are counted by default, not with --no-inherit" {
+	run "$PFMON" -e task-clock sh -c "$FIXTURES/burn 200; $FIXTURES/burn 200"
+	[ "$status" -eq 0 ]
+	[ "$(count_of task-clock)" -ge 380000000 ]
+	run "$PFMON" --no-inherit -e task-clock sh -c "$FIXTURES/burn 200; $FIXTURES/burn 200"
+	[ "$status" -eq 0 ]
+	[ "$(count_of task-clock)" -lt 100000000 ]
+}
+
+@test "counting starts at the exec: pfmon's own work is not counted" {
+	run "$PFMON" -e page-faults true
+	[ "$status" -eq 0 ]
+	# true faults in a few dozen pages; pfmon's set-up (libraries, fork) would add hundreds
+	[ "$(count_of page-faults)" -lt 200 ]
+}
+
+@test "several events in one set, in command-line order, counts right-aligned" {
+	run "$PFMON" -e task-clock,page-faults,context-switches "$FIXTURES/sleeper" 3
+	[ "$status" -eq 0 ]
+	[ "${#lines[@]}" -eq 3 ]
+	[[ "${lines[0]}" =~ \ task-clock$ ]]
+	[[ "${lines[1]}" =~ \ page-faults$ ]]
+	[[ "${lines[2]}" =~ \ context-switches$ ]]
+	w0=$(printf '%s' "${lines[0]}" | awk '{ print index($0, $2) }')
+	w1=$(printf '%s' "${lines[1]}" | awk '{ print index($0, $2) }')
+	[ "$w0" -eq "$w1" ]
+}
+
+@test "two -e make two event sets, printed set by set" {
+	run "$PFMON" -e task-clock -e page-faults,cpu-clock "$FIXTURES/burn" 50
+	[ "$status" -eq 0 ]
+	[ "${#lines[@]}" -eq 3 ]
+	[[ "${lines[0]}" =~ task-clock$ ]]
+	[[ "${lines[2]}" =~ cpu-clock$ ]]
+}
+
+@test "the command's exit status is pfmon's" {
+	run "$PFMON" -e task-clock sh -c 'exit 3'
+	[ "$status" -eq 3 ]
+	[ -n "$(count_of task-clock)" ]
+}
+
+@test "a command killed by signal N gives 128+N and its counts" {
+	run "$PFMON" -e task-clock sh -c 'kill -TERM $$'
+	[ "$status" -eq 143 ]
+	[ -n "$(count_of task-clock)" ]
+}
+
+@test "SIGINT to pfmon stops the command and prints the counts so far" {
+	out="$BATS_TEST_TMPDIR/out"
+	"$PFMON" -e task-clock --outfile="$out" "$FIXTURES/burn" 20000 &
+	pid=$!
+	sleep 0.5
+	kill -INT "$pid"
+	status=0
+	wait "$pid" || status=$?
+	[ "$status" -eq 130 ]
+	ns=$(awk '$2 == "task-clock" { print $1 }' "$out")
+	[ "$ns" -gt 100000000 ]
+}
+
+@test "--outfile writes the counts there, --append adds to them" {
+	out="$BATS_TEST_TMPDIR/counts"
+	run "$PFMON" -e page-faults --outfile="$out" echo run1
+	[ "$status" -eq 0 ]
+	[ "$output" = "run1" ]
+	[ "$(wc -l <"$out")" -eq 1 ]
+	run "$PFMON" -e page-faults --outfile="$out" --append true
+	[ "$(wc -l <"$out")" -eq 2 ]
+	run "$PFMON" -e page-faults --outfile="$out" true
+	[ "$(wc -l <"$out")" -eq 1 ]
+}
+
+@test "--with-header prints # lines with date, host, PMU, events, command" {
+	run "$PFMON" --with-header -e page-faults true
+	[ "$status" -eq 0 ]
+	[[ "$output" =~ "# date: " ]]
+	[[ "$output" =~ "# hostname: $(hostname)" ]]
+	[[ "$output" =~ "# PMU: host" ]]
+	[[ "$output" =~ set0:\ page-faults ]]
+	[[ "$output" =~ "# command: true" ]]
+	[[ "${lines[-1]}" =~ page-faults$ ]]
+}
+
+@test "counter formats: --us, --eu and --hex" {
+	run "$PFMON" -e task-clock --us-counter-format "$FIXTURES/burn" 20
+	[[ "$output" =~ ^[0-9]{1,3}(,[0-9]{3})+\ task-clock$ ]]
+	run "$PFMON" -e task-clock --eu-counter-format "$FIXTURES/burn" 20
+	[[ "$output" =~ ^[0-9]{1,3}(\.[0-9]{3})+\ task-clock$ ]]
+	run "$PFMON" -e task-clock --hex-counter-format "$FIXTURES/burn" 20
+	[[ "$output" =~ ^0x[0-9a-f]{16}\ task-clock$ ]]
+}
+
+@test "--csv gives perf stat -x columns" {
+	run "$PFMON" --csv -e task-clock,page-faults "$FIXTURES/burn" 50
+	[ "$status" -eq 0 ]
+	IFS=, read -r value unit event runtime pcnt mv mu <<<"${lines[0]}"
+	[ "$unit" = "msec" ]
+	[ "$event" = "task-clock" ]
+	[[ "$value" =~ ^[0-9]+\.[0-9]{2}$ ]]
+	[ "$runtime" -gt 0 ]
+	[ "$pcnt" = "100.00" ]
+	IFS=, read -r value unit event runtime pcnt mv mu <<<"${lines[1]}"
+	[ "$event" = "page-faults" ]
+	[ -z "$unit" ]
+	run "$PFMON" --csv=';' -e page-faults true
+	[[ "$output" =~ ^[0-9]+\;\;page-faults\; ]]
+}
+
+@test "--json gives one perf stat -j object per event" {
+	run "$PFMON" --json -e task-clock,page-faults true
+	[ "$status" -eq 0 ]
+	printf '%s\n' "$output" | python3 -c '
+import json, sys
+rows = [json.loads(l) for l in sys.stdin]
+assert [r["event"] for r in rows] == ["task-clock", "page-faults"], rows
+for r in rows:
+    assert set(r) == {"counter-value", "unit", "event", "event-runtime", "pcnt-running", "metric-value", "metric-unit"}, r
+    assert r["pcnt-running"] == 100.0
+    float(r["counter-value"])
+assert rows[0]["unit"] == "msec"
+'
+}
+
+@test "an event the machine cannot count next to one it can: <not supported>" {
+	hw_pmu_present && skip "this machine has a hardware PMU"
+	run --separate-stderr "$PFMON" -e task-clock,cycles true
+	[ "$status" -eq 0 ]
+	[[ "$output" =~ "<not supported> cycles" ]]
+	[[ "$stderr" =~ ^warning:\ cannot\ count\ \'cycles\' ]]
+}
+
+@test "-v shows each event's canonical libpfm4 string" {
+	run "$PFMON" -v -e page-faults true
+	[[ "$output" =~ "[perf::PERF_COUNT_SW_PAGE_FAULTS:u=1:k=1]" ]]
+}
+
+@test "forced libpfm4 models: the perf_event_attr pfmon would open (skl)" {
+	dump="$BATS_TEST_TMPDIR/attr"
+	PFMON_DUMP_ATTR="$dump" LIBPFM_FORCE_PMU=skl run "$PFMON" -e INST_RETIRED:ANY_P:u=1:c=2,task-clock true
+	grep -q '^event=INST_RETIRED:ANY_P:u=1:c=2 .* type=4 config=0x20000c0 ' "$dump"
+	grep -q '^event=INST_RETIRED:ANY_P:u=1:c=2 .* read_format=0x3 disabled=1 inherit=1 enable_on_exec=1 exclude_user=0 exclude_kernel=1 ' "$dump"
+	# the second event of the set joins the first one's group
+	grep -q '^event=task-clock .* type=1 config=0x1 ' "$dump"
+}
+
+@test "forced libpfm4 models: zen4 and Skylake encodings" {
+	dump="$BATS_TEST_TMPDIR/attr"
+	PFMON_DUMP_ATTR="$dump" LIBPFM_FORCE_PMU=amd64_fam19h_zen4 run "$PFMON" -e RETIRED_INSTRUCTIONS:k=1:u=0 true
+	grep -q '^event=RETIRED_INSTRUCTIONS:k=1:u=0 .* type=4 config=0xc0 .* exclude_user=1 exclude_kernel=0 ' "$dump"
+	rm -f "$dump"
+	PFMON_DUMP_ATTR="$dump" LIBPFM_FORCE_PMU=skl run "$PFMON" -k -e BR_MISP_RETIRED:ALL_BRANCHES true
+	grep -q '^event=BR_MISP_RETIRED:ALL_BRANCHES .* config=0xc5 .* exclude_user=1 exclude_kernel=0 ' "$dump"
+}

@@ -1,0 +1,30 @@
+#!/usr/bin/env bats
+# Docs drift: the options of --help (generated from the option table), the
+# man page and the shell completion agree.
+
+load helpers
+
+help_options() {
+	"$PFMON" --help | grep -o -- '--[a-z0-9][a-z0-9-]*' | sort -u
+}
+
+@test "every option of --help is in the man page" {
+	man="$TESTS_SRCDIR/../man/pfmon.1"
+	missing=
+	for o in $(help_options); do
+		roff=$(printf '%s' "$o" | sed 's/-/\\\\-/g')
+		grep -q -- "$roff" "$man" || missing="$missing $o"
+	done
+	[ -z "$missing" ] || { echo "not in pfmon.1:$missing"; return 1; }
+}
+
+@test "every option of --help is in the bash completion, and nothing else" {
+	comp="$TESTS_SRCDIR/../contrib/pfmon.bash-completion"
+	diff <(help_options) <(grep -o -- '--[a-z0-9][a-z0-9-]*' "$comp" | sort -u)
+}
+
+@test "the man page renders without warnings" {
+	command -v groff >/dev/null || skip "groff not installed"
+	run bash -c "groff -man -Tutf8 -ww -z '$TESTS_SRCDIR/../man/pfmon.1' 2>&1"
+	[ -z "$output" ]
+}

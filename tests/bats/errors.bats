@@ -1,0 +1,133 @@
+#!/usr/bin/env bats
+# Bad input: one clear line on stderr, the right exit status, no crash.
+
+bats_require_minimum_version 1.5.0
+load helpers
+
+@test "unknown event: exit 2, suggests a near name" {
+	run --separate-stderr "$PFMON" -e task-clok true
+	[ "$status" -eq 2 ]
+	one_error_line "^error: unknown event 'task-clok'; did you mean 'task-clock'\?$"
+}
+
+@test "unknown event with nothing near: points to -l" {
+	run --separate-stderr "$PFMON" -e QQQQQQQQQQQQQQQQQQQQQQQQ true
+	[ "$status" -eq 2 ]
+	one_error_line "^error: unknown event 'QQQQQQQQQQQQQQQQQQQQQQQQ' \(see 'pfmon -l'\)$"
+}
+
+@test "bad unit mask: names it and lists the valid ones" {
+	LIBPFM_FORCE_PMU=skl run --separate-stderr "$PFMON" -e INST_RETIRED:FOO true
+	[ "$status" -eq 2 ]
+	one_error_line "^error: event 'INST_RETIRED:FOO': invalid unit mask 'FOO' \(valid: .*ANY_P.*\)$"
+}
+
+@test "missing unit mask" {
+	LIBPFM_FORCE_PMU=skl run --separate-stderr "$PFMON" -e INST_RETIRED true
+	[ "$status" -eq 2 ]
+	one_error_line "^error: event 'INST_RETIRED': invalid unit mask '\(missing\)'"
+}
+
+@test "bad modifier value and unknown modifier" {
+	LIBPFM_FORCE_PMU=skl run --separate-stderr "$PFMON" -e INST_RETIRED:ANY_P:c=zz true
+	[ "$status" -eq 2 ]
+	one_error_line "^error: event 'INST_RETIRED:ANY_P:c=zz': invalid value 'zz' for modifier 'c'$"
+	LIBPFM_FORCE_PMU=skl run --separate-stderr "$PFMON" -e INST_RETIRED:ANY_P:zz=1 true
+	[ "$status" -eq 2 ]
+	one_error_line "^error: event 'INST_RETIRED:ANY_P:zz=1': unknown modifier 'zz'"
+	run --separate-stderr "$PFMON" -e cycles:q true
+	[ "$status" -eq 2 ]
+	one_error_line "^error: event 'cycles:q': unknown modifier 'q'"
+}
+
+@test "too many events for one group" {
+	ev=INST_RETIRED:ANY_P
+	LIBPFM_FORCE_PMU=skl run --separate-stderr "$PFMON" -e $ev,$ev,$ev,$ev,$ev,$ev,$ev,$ev,$ev,$ev,$ev,$ev true
+	[ "$status" -eq 2 ]
+	one_error_line "^error: too many events in event set 0: 12 given, at most [0-9]+ fit in one group$"
+}
+
+@test "an event this machine cannot count: says there is no hardware PMU" {
+	hw_pmu_present && skip "this machine has a hardware PMU"
+	run --separate-stderr "$PFMON" -e cycles true
+	[ "$status" -eq 1 ]
+	one_error_line "^error: cannot count 'cycles': the kernel exposes no hardware PMU .*software events .* still work$"
+}
+
+@test "permission denied names perf_event_paranoid and what to change" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to switch to an unprivileged user"
+	command -v setpriv >/dev/null || skip "setpriv not installed"
+	level=$(cat /proc/sys/kernel/perf_event_paranoid)
+	[ "$level" -ge 2 ] || skip "perf_event_paranoid is $level: kernel counting is allowed to everybody"
+	run --separate-stderr setpriv --reuid=65534 --regid=65534 --clear-groups "$PFMON" -k -e task-clock true
+	[ "$status" -eq 1 ]
+	one_error_line "^error: cannot open 'task-clock': permission denied \(kernel.perf_event_paranoid = $level\); .*sysctl kernel.perf_event_paranoid=1"
+}
+
+@test "command not found: exit 127" {
+	run --separate-stderr "$PFMON" -e task-clock no-such-command-xyz
+	[ "$status" -eq 127 ]
+	one_error_line "^error: cannot execute 'no-such-command-xyz': command not found$"
+	[ -z "$output" ]
+}
+
+@test "command not executable: exit 127" {
+	f="$BATS_TEST_TMPDIR/notexec"
+	touch "$f"
+	run --separate-stderr "$PFMON" -e task-clock "$f"
+	[ "$status" -eq 127 ]
+	one_error_line "^error: cannot execute '.*notexec': Permission denied$"
+}
+
+@test "output file in a missing directory: exit 1, command not run" {
+	run --separate-stderr "$PFMON" -e task-clock --outfile=/nonexistent/dir/out touch "$BATS_TEST_TMPDIR/ran"
+	[ "$status" -eq 1 ]
+	one_error_line "^error: cannot write '/nonexistent/dir/out': No such file or directory$"
+	[ ! -e "$BATS_TEST_TMPDIR/ran" ]
+}
+
+@test "no command: usage error" {
+	run --separate-stderr "$PFMON" -e task-clock
+	[ "$status" -eq 2 ]
+	one_error_line "^error: you need to specify a command to measure$"
+}
+
+@test "malformed option values: one line each, exit 2" {
+	while IFS='|' read -r args want; do
+		run --separate-stderr "$PFMON" $args true
+		[ "$status" -eq 2 ] || { echo "$args: status $status"; return 1; }
+		one_error_line "$want" || { echo "for: $args"; return 1; }
+	done <<'LIST'
+--priv-levels=x|^error: invalid value 'x' for option '--priv-levels'
+--long-smpl-periods=abc|^error: invalid value 'abc' for option '--long-smpl-periods'
+--long-smpl-periods=0|^error: invalid value '0' for option '--long-smpl-periods'
+--smpl-entries=-5|^error: invalid value '-5' for option '--smpl-entries'
+--smpl-cum-threshold=101|^error: invalid value '101' for option '--smpl-cum-threshold'
+--csv=|^error: invalid value '' for option '--csv'
+--outfile=|^error: invalid value '' for option '--outfile'
+--no-such-option|^error: unknown or ambiguous option '--no-such-option'
+-Z|^error: unknown option '-Z'
+--pmu=vax|^error: unknown PMU model 'vax'
+-e ,|^error: invalid event ',': empty event name in list
+-e a::|^error: invalid event 'a::'
+--report-sort=size|^error: invalid value 'size' for option '--report-sort'
+LIST
+}
+
+@test "an option needing a value, given none" {
+	run --separate-stderr "$PFMON" -e
+	[ "$status" -eq 2 ]
+	one_error_line "^error: option '-e' needs a value"
+}
+
+@test "a per-set option twice for one set" {
+	run --separate-stderr "$PFMON" -e task-clock --priv-levels=u --priv-levels=k true
+	[ "$status" -eq 2 ]
+	one_error_line "^error: option '--priv-levels' given twice for event set 0$"
+}
+
+@test "a closed standard output is an error, not silence" {
+	run --separate-stderr bash -c "'$PFMON' -e task-clock true >&-"
+	[ "$status" -eq 1 ]
+	[[ "$stderr" =~ ^error:\ cannot\ write ]]
+}

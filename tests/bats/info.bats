@@ -1,0 +1,67 @@
+#!/usr/bin/env bats
+# -l, -L, -i, -I, --help, --version
+
+bats_require_minimum_version 1.5.0
+load helpers
+
+@test "-l lists perf's generic names and libpfm4's events" {
+	run "$PFMON" -l
+	[ "$status" -eq 0 ]
+	printf '%s\n' "$output" | grep -qx task-clock
+	printf '%s\n' "$output" | grep -qx cycles
+	[ "${#lines[@]}" -gt 50 ]
+}
+
+@test "-lREGEX filters, case-insensitive; no match is an error" {
+	run "$PFMON" -lTASK-CL
+	[ "$status" -eq 0 ]
+	[ "$output" = "task-clock" ]
+	run --separate-stderr "$PFMON" -lzzzzzqqq
+	[ "$status" -eq 1 ]
+	one_error_line "^error: no event matches 'zzzzzqqq'$"
+	run --separate-stderr "$PFMON" '-l(('
+	[ "$status" -eq 2 ]
+	one_error_line "^error: invalid regular expression"
+}
+
+@test "-L adds unit-mask variants of a forced model" {
+	LIBPFM_FORCE_PMU=skl run "$PFMON" -L'INST_RETIRED'
+	[ "$status" -eq 0 ]
+	printf '%s\n' "$output" | grep -qx 'skl::INST_RETIRED'
+	printf '%s\n' "$output" | grep -qx 'skl::INST_RETIRED:ANY_P'
+}
+
+@test "-i describes a generic event with its encoding" {
+	run "$PFMON" -i page-faults
+	[ "$status" -eq 0 ]
+	[[ "$output" =~ Name\ +:\ page-faults ]]
+	[[ "$output" =~ Encoding\ +:\ type=1\ config=0x2 ]]
+	[[ "$output" =~ Canonical\ +:\ perf::PERF_COUNT_SW_PAGE_FAULTS ]]
+}
+
+@test "-i describes a libpfm4 event: unit masks, modifiers, encoding" {
+	LIBPFM_FORCE_PMU=skl run "$PFMON" -i INST_RETIRED:ANY_P
+	[ "$status" -eq 0 ]
+	[[ "$output" =~ Name\ +:\ INST_RETIRED ]]
+	[[ "$output" =~ Umask\ +:\ 0x00\ :\ ANY_P ]]
+	[[ "$output" =~ Modifier\ +:\ c\ \(integer\) ]]
+	[[ "$output" =~ Encoding\ +:\ type=4\ config=0xc0 ]]
+	run --separate-stderr "$PFMON" -i NO_SUCH_EVENT_AT_ALL
+	[ "$status" -eq 2 ]
+	one_error_line "^error: unknown event 'NO_SUCH_EVENT_AT_ALL'"
+}
+
+@test "-I lists the PMU models" {
+	run "$PFMON" -I
+	[ "$status" -eq 0 ]
+	[[ "$output" =~ "supported pfmon PMU models: [host]" ]]
+}
+
+@test "--help is generated from the option table; --version" {
+	run "$PFMON" --help
+	[ "$status" -eq 0 ]
+	[[ "${lines[0]}" =~ ^usage:\ pfmon ]]
+	[[ "$output" =~ "--events=EV1,EV2,..." ]]
+	run "$PFMON" -V
+	[[ "$output" =~ ^pfmon\ version\ [0-9] ]]
+}

@@ -1,0 +1,99 @@
+/* The option table: pfmon 3.x semantics of event sets and per-set options. */
+#include <config.h>
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/options.h"
+#include "tap.h"
+
+static int parse(struct pf_config *cfg, struct pf_error *err, ...)
+{
+	static char *argv[32]; /* cfg->command points into it */
+	int argc = 0;
+	va_list ap;
+	char *a;
+
+	argv[argc++] = "pfmon";
+	va_start(ap, err);
+	while ((a = va_arg(ap, char *)) && argc < 31)
+		argv[argc++] = a;
+	va_end(ap);
+	argv[argc] = NULL;
+	pf_config_init(cfg);
+	return options_parse(argc, argv, cfg, err);
+}
+
+int main(void)
+{
+	struct pf_config cfg;
+	struct pf_error err;
+
+	ok(parse(&cfg, &err, "-e", "cycles,instructions", "-e", "task-clock", "ls", "-l", NULL) == 0,
+	   "two sets and a command");
+	ok(cfg.n_sets == 2 && cfg.sets[0].n_events == 2 && cfg.sets[1].n_events == 1, "set sizes");
+	ok(cfg.command && strcmp(cfg.command[0], "ls") == 0 && strcmp(cfg.command[1], "-l") == 0,
+	   "parsing stops at the command (its -l is its own)");
+	pf_config_release(&cfg);
+
+	ok(parse(&cfg, &err, "true", NULL) == 0 && cfg.n_sets == 1 && cfg.sets[0].n_events == 0,
+	   "no -e: one set for the default events");
+	pf_config_release(&cfg);
+
+	ok(parse(&cfg, &err, "--priv-levels=u,k", "-e", "a,b", "--long-smpl-periods=10,20", "-e", "c",
+		 "--long-smpl-periods=5", "x", NULL) == 0,
+	   "per-set options");
+	ok(cfg.sets[0].n_event_plm == 2 && cfg.sets[0].event_plm[0] == PF_PLM3 &&
+		   cfg.sets[0].event_plm[1] == PF_PLM0,
+	   "options before the first -e carry over to set 0");
+	ok(cfg.sets[0].n_long_periods == 2 && cfg.sets[0].long_periods[1] == 20, "set 0 periods");
+	ok(cfg.sets[1].n_long_periods == 1 && cfg.sets[1].long_periods[0] == 5,
+	   "per-set option applies to the most recent -e");
+	ok(pf_config_event_plm(&cfg, 1, 0) == 0, "nothing asked: 0 (model default)");
+	pf_config_release(&cfg);
+
+	ok(parse(&cfg, &err, "-e", "a", "--long-smpl-periods=1", "--long-smpl-periods=2", "x", NULL) < 0 &&
+		   err.code == PF_E_OPTION_TWICE,
+	   "a per-set option twice for one set is refused");
+	is_str(err.msg, "option '--long-smpl-periods' given twice for event set 0", "message");
+	pf_config_release(&cfg);
+
+	ok(parse(&cfg, &err, "-k", "-u", "x", NULL) == 0 && cfg.plm == (PF_PLM0 | PF_PLM3), "levels add up");
+	pf_config_release(&cfg);
+
+	ok(parse(&cfg, &err, "--us-counter", "--with-h", "x", NULL) == 0 && cfg.counter_format == PF_FMT_US &&
+		   cfg.with_header,
+	   "unique prefixes of long options");
+	pf_config_release(&cfg);
+
+	ok(parse(&cfg, &err, "--long-smpl-periods=0", "x", NULL) < 0 && err.code == PF_E_BAD_OPTION_VALUE,
+	   "period 0 refused");
+	pf_config_release(&cfg);
+	ok(parse(&cfg, &err, "--smpl-entries=many", "x", NULL) < 0, "non-numeric entries refused");
+	is_str(err.msg, "invalid value 'many' for option '--smpl-entries': expected an integer from 1 to 16777216",
+	       "message names option and range");
+	pf_config_release(&cfg);
+	ok(parse(&cfg, &err, "--outfile", NULL) < 0 && err.code == PF_E_USAGE, "missing value refused");
+	pf_config_release(&cfg);
+	ok(parse(&cfg, &err, "--nope", NULL) < 0 && err.code == PF_E_USAGE, "unknown option refused");
+	pf_config_release(&cfg);
+	ok(parse(&cfg, &err, "-e", "a,,b", "x", NULL) < 0 && err.code == PF_E_EVENT_SYNTAX, "empty event refused");
+	pf_config_release(&cfg);
+	ok(parse(&cfg, &err, "--csv=;", "--btb-tm-tk", "-e", "x", "--btb-ppm-correct", "-e", "y", "--btb-tm-ntk",
+		 "z", NULL) == 0,
+	   "csv separator and BTB options");
+	ok(strcmp(cfg.csv_sep, ";") == 0 && cfg.sets[0].btb == (PF_BTB_TM_TK | PF_BTB_PPM_CORRECT) &&
+		   cfg.sets[1].btb == PF_BTB_TM_NTK,
+	   "BTB bits gathered per set");
+	pf_config_release(&cfg);
+	ok(parse(&cfg, &err, "--btb-tm-tk", "-e", "x", "--btb-tm-tk", "z", NULL) < 0 && err.code == PF_E_OPTION_TWICE,
+	   "a BTB option before -e and again after it is given twice for set 0");
+	pf_config_release(&cfg);
+	ok(parse(&cfg, &err, "-l", NULL) == 0 && cfg.list_events && !cfg.list_regex, "-l without regex");
+	pf_config_release(&cfg);
+	ok(parse(&cfg, &err, "-lCYC", NULL) == 0 && cfg.list_regex && strcmp(cfg.list_regex, "CYC") == 0,
+	   "-lREGEX attached");
+	pf_config_release(&cfg);
+	return tap_done();
+}
