@@ -180,12 +180,12 @@ static int print_counts(const struct count_run *run, const struct pf_config *cfg
 			FILE *out, struct pf_error *err)
 {
 	struct count_row *rows = xcalloc(run->n_ctr, sizeof(*rows));
-	struct count_report rep = { .rows = rows, .n_rows = run->n_ctr, .pmu_desc = m->desc };
+	struct count_report rep = { .rows = rows, .n_rows = run->n_ctr };
 	int rc = read_rows(run, rows, err);
 
 	if (!rc) {
 		if (cfg->with_header && cfg->output_kind != PF_OUT_JSON)
-			report_header(out, cfg, m->desc);
+			report_header(out, cfg, m->name, m->desc);
 		report_counts(out, &rep, cfg);
 	}
 	free(rows);

@@ -57,8 +57,12 @@ static int dispatch(struct pf_config *cfg, struct pf_error *err)
 	m = pmu_model_select(cfg->pmu, err);
 	if (!m)
 		return -1;
-	if (cfg->list_events)
+	if (cfg->list_events) {
+		/* "pfmon -l REGEX" as well as pfmon's "-lREGEX" */
+		if (!cfg->list_regex && cfg->command)
+			cfg->list_regex = cfg->command[0];
 		return cmd_list_events(cfg, m, err);
+	}
 	if (cfg->event_info)
 		return cmd_event_info(cfg, m, err);
 	if (cfg->dump_event_table)

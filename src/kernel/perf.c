@@ -69,6 +69,21 @@ int kperf_disable(int fd)
 	return ioctl(fd, PERF_EVENT_IOC_DISABLE, 0) ? -errno : 0;
 }
 
+int kperf_set_output(int fd, int target)
+{
+	return ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, target) ? -errno : 0;
+}
+
+int kperf_id(int fd, uint64_t *id)
+{
+	return ioctl(fd, PERF_EVENT_IOC_ID, id) ? -errno : 0;
+}
+
+int kperf_set_period(int fd, uint64_t period)
+{
+	return ioctl(fd, PERF_EVENT_IOC_PERIOD, &period) ? -errno : 0;
+}
+
 void kperf_close(int fd)
 {
 	if (fd >= 0)

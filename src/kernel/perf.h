@@ -30,6 +30,12 @@ int kperf_read(int fd, struct kperf_count *out);
 int kperf_enable(int fd);
 int kperf_disable(int fd);
 void kperf_close(int fd);
+/* send fd's records into target's ring buffer (same CPU) */
+int kperf_set_output(int fd, int target);
+/* the id the kernel gives fd's records (PERF_SAMPLE_IDENTIFIER) */
+int kperf_id(int fd, uint64_t *id);
+/* change a sampling event's period while it runs */
+int kperf_set_period(int fd, uint64_t period);
 
 /* kernel.perf_event_paranoid, or 2 (the default) if unreadable */
 int kperf_paranoid(void);

@@ -143,7 +143,7 @@ static const char *plm_text(unsigned plm)
 	return names[i];
 }
 
-void report_header(FILE *out, const struct pf_config *cfg, const char *pmu_desc)
+void report_header(FILE *out, const struct pf_config *cfg, const char *pmu_name, const char *pmu_desc)
 {
 	char host[256] = "?", date[64] = "?";
 	struct utsname u;
@@ -159,7 +159,7 @@ void report_header(FILE *out, const struct pf_config *cfg, const char *pmu_desc)
 	fprintf(out, "# pfmon version: %s\n# page size: %ld\n# CPUs: %ld configured, %ld online\n",
 		PACKAGE_VERSION, sysconf(_SC_PAGESIZE), sysconf(_SC_NPROCESSORS_CONF),
 		sysconf(_SC_NPROCESSORS_ONLN));
-	fprintf(out, "# PMU: %s\n", pmu_desc);
+	fprintf(out, "# PMU: %s (%s)\n", pmu_name, pmu_desc);
 	for (size_t s = 0; s < cfg->n_sets; s++)
 		for (size_t e = 0; e < cfg->sets[s].n_events; e++)
 			fprintf(out, "#\tset%zu: %s = %s\n", s, cfg->sets[s].events[e],

@@ -32,10 +32,9 @@ double count_running_pct(const struct count_row *r);
 struct count_report {
 	const struct count_row *rows;
 	size_t n_rows;
-	const char *pmu_desc;
 };
 
-void report_header(FILE *out, const struct pf_config *cfg, const char *pmu_desc);
+void report_header(FILE *out, const struct pf_config *cfg, const char *pmu_name, const char *pmu_desc);
 void report_counts(FILE *out, const struct count_report *rep, const struct pf_config *cfg);
 
 #endif

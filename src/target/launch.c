@@ -141,6 +141,13 @@ void child_abort(struct child *c)
 	child_pid = 0;
 }
 
+static int exit_status(int status)
+{
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return WEXITSTATUS(status);
+}
+
 int child_wait(struct child *c)
 {
 	int status;
@@ -150,9 +157,24 @@ int child_wait(struct child *c)
 		r = waitpid(c->pid, &status, 0);
 	while (r < 0 && errno == EINTR);
 	child_pid = 0;
-	if (r < 0)
-		return 1;
-	if (WIFSIGNALED(status))
-		return 128 + WTERMSIG(status);
-	return WEXITSTATUS(status);
+	return r < 0 ? 1 : exit_status(status);
+}
+
+int child_poll(struct child *c, int *status)
+{
+	int st;
+	pid_t r = waitpid(c->pid, &st, WNOHANG);
+
+	if (r == 0 || (r < 0 && errno == EINTR))
+		return 0;
+	child_pid = 0;
+	*status = r < 0 ? 1 : exit_status(st);
+	return 1;
+}
+
+void child_kill(struct child *c)
+{
+	kill(c->pid, SIGKILL);
+	waitpid(c->pid, NULL, 0);
+	child_pid = 0;
 }

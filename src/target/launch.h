@@ -35,6 +35,11 @@ void child_abort(struct child *c);
  */
 int child_wait(struct child *c);
 
+/* Non-blocking: 1 and *status (as child_wait) if the child has ended, else 0 */
+int child_poll(struct child *c, int *status);
+/* End a running child (SIGKILL) and reap it, after a fatal error */
+void child_kill(struct child *c);
+
 /* The signal that interrupted pfmon, or 0 */
 int launch_interrupted(void);
 

@@ -23,9 +23,9 @@ load helpers
 }
 
 @test "missing unit mask" {
-	LIBPFM_FORCE_PMU=skl run --separate-stderr "$PFMON" -e INST_RETIRED true
+	LIBPFM_FORCE_PMU=skl run --separate-stderr "$PFMON" -e MEM_LOAD_RETIRED true
 	[ "$status" -eq 2 ]
-	one_error_line "^error: event 'INST_RETIRED': invalid unit mask '\(missing\)'"
+	one_error_line "^error: event 'MEM_LOAD_RETIRED': invalid unit mask '\(missing\)' \(valid: .*L1_HIT.*\)$"
 }
 
 @test "bad modifier value and unknown modifier" {

@@ -79,7 +79,7 @@ static void test_json(void)
 
 static char *render(const struct count_row *rows, size_t n, struct pf_config *cfg)
 {
-	struct count_report rep = { .rows = rows, .n_rows = n, .pmu_desc = "test" };
+	struct count_report rep = { .rows = rows, .n_rows = n };
 	char *buf = NULL;
 	size_t len;
 	FILE *f = open_memstream(&buf, &len);

@@ -1,0 +1,43 @@
+#include <config.h>
+
+#include <stdlib.h>
+#include <strings.h>
+
+#include "common/util.h"
+#include "pmu/host.h"
+#include "pmu/itanium2.h"
+#include "pmu_model.h"
+
+/* The models pfmon knows, host first.  Adding a PMU = one row here. */
+static const struct pmu_model *const models[] = {
+	&pmu_host,
+	&pmu_itanium2,
+};
+
+const struct pmu_model *pmu_model_at(size_t i)
+{
+	return i < ARRAY_SIZE(models) ? models[i] : NULL;
+}
+
+const struct pmu_model *pmu_model_find(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(models); i++)
+		if (strcasecmp(models[i]->name, name) == 0)
+			return models[i];
+	return NULL;
+}
+
+const struct pmu_model *pmu_model_select(const char *name, struct pf_error *err)
+{
+	const struct pmu_model *m;
+
+	if (!name || !*name)
+		name = getenv("PFMON_PMU");
+	if (!name || !*name)
+		return &pmu_host;
+	m = pmu_model_find(name);
+	if (!m)
+		pf_error_set(err, PF_E_UNKNOWN_PMU, name);
+	return m;
+}
+

@@ -1,0 +1,71 @@
+/* --check formatting of an Itanium 2 set (report/check.c). */
+#include <config.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "event/pmu_model.h"
+#include "pmu/itanium2.h"
+#include "report/check.h"
+#include "tap.h"
+
+extern const struct pmu_model pmu_itanium2;
+
+static char *render(const char *const *events, size_t n, unsigned btb, bool verbose)
+{
+	struct pf_config cfg;
+	struct pf_set_config *s = calloc(1, sizeof(*s));
+	struct set_prog p;
+	struct pf_error err = { 0 };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	pf_config_init(&cfg);
+	s->events = calloc(n, sizeof(char *));
+	for (size_t i = 0; i < n; i++)
+		s->events[s->n_events++] = strdup(events[i]);
+	s->btb = btb;
+	cfg.sets = s;
+	cfg.n_sets = 1;
+	if (pmu_itanium2.encode_set(&pmu_itanium2, &cfg, 0, &p, &err) == 0) {
+		check_print_set(f, &pmu_itanium2, 0, 1, &p, verbose);
+		set_prog_release(&p);
+	} else {
+		fprintf(f, "error: %s\n", err.msg);
+	}
+	fclose(f);
+	pf_config_release(&cfg);
+	return buf;
+}
+
+int main(void)
+{
+	const char *ev1[] = { "cpu_cycles", "L2_REFERENCES" };
+	const char *ev2[] = { "BRANCH_EVENT" };
+	char *out, *row = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	out = render(ev1, 2, 0, false);
+	ok(strstr(out, "CPU_CYCLES") && strstr(out, "PMC5/PMD5  0x001228\n"), "CPU_CYCLES line");
+	ok(strstr(out, "L2_REFERENCES") && strstr(out, "PMC4/PMD4  0x00b128\n"), "L2_REFERENCES line");
+	ok(strstr(out, "note: PMC4 is written with bit 23") != NULL, "C-REG-1 note");
+	ok(strstr(out, "CPU_CYCLES") < strstr(out, "L2_REFERENCES"), "command-line order");
+	free(out);
+	out = render(ev2, 1, PF_BTB_TM_TK, true);
+	ok(strstr(out, "PMC12") && strstr(out, "0x0000000000003e08") != NULL, "PMC12 listed");
+	ok(strstr(out, "tm=0x2 ptm=0x3 ppm=0x3 brt=0x0") != NULL, "-v decodes PMC12");
+	ok(strstr(out, "plm=0x8 ev=0x0 oi=0x1 pm=0x0 es=0x11") != NULL, "-v decodes the counter");
+	free(out);
+	f = open_memstream(&row, &len);
+	check_print_table_header(f);
+	check_print_table_row(f, ita2_event_at((size_t)ita2_find_event("L2_L3ACCESS_CANCEL.ANY")));
+	fclose(f);
+	is_str(row,
+	       "name\tcode\tumask\tgroup\tset\tear\tbtb\tiar\tdar\topc\tmaxincr\tcounters\n"
+	       "L2_L3ACCESS_CANCEL.ANY\t0xb0\t0x9\tL2\t1\tnone\tN\tY\tY\tY\t1\t4\n",
+	       "TSV header and row");
+	free(row);
+	return tap_done();
+}
