@@ -1,0 +1,28 @@
+/*
+ * Names of the record types, for messages and dumps.
+ */
+#include <config.h>
+
+#include "common/util.h"
+#include "sample/sample.h"
+
+static const char *const rec_type_names[] = {
+	[SREC_NONE] = "none",
+	[SREC_SAMPLE] = "sample",
+	[SREC_MMAP] = "mmap",
+	[SREC_COMM] = "comm",
+	[SREC_FORK] = "fork",
+	[SREC_EXIT] = "exit",
+	[SREC_LOST] = "lost",
+	[SREC_LOST_SAMPLES] = "lost-samples",
+	[SREC_THROTTLE] = "throttle",
+	[SREC_UNTHROTTLE] = "unthrottle",
+	[SREC_END] = "end",
+};
+
+const char *sample_rec_type_name(enum sample_rec_type t)
+{
+	if ((unsigned)t < ARRAY_SIZE(rec_type_names) && rec_type_names[t])
+		return rec_type_names[t];
+	return "unknown";
+}

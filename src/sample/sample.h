@@ -1,0 +1,174 @@
+/*
+ * What a sample is, independent of where it came from (a live perf ring, a
+ * pfmon sample file, a decoded IA-64 EAR/BTB register dump), plus the
+ * side-band records that say which binary an address belongs to and what was
+ * lost on the way.
+ *
+ * Variable-length parts (callchain, branch stack, file names) are pointers
+ * into storage owned by whoever filled the struct: the raw perf record for
+ * perf_record_decode(), the reader for smpl_reader_next().  They stay valid
+ * until that owner's next call.
+ */
+#ifndef PFMON_SAMPLE_SAMPLE_H
+#define PFMON_SAMPLE_SAMPLE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/*
+ * Field bits: which members of struct sample (and of struct sample_id) hold
+ * data.  The same bits are the per-event field mask of the sample file, so
+ * their values are part of the file format: never renumber them.
+ */
+#define SAMPLE_F_IP        (1u << 0)
+#define SAMPLE_F_TID       (1u << 1)  /* pid and tid */
+#define SAMPLE_F_TIME      (1u << 2)
+#define SAMPLE_F_CPU       (1u << 3)
+#define SAMPLE_F_PERIOD    (1u << 4)
+#define SAMPLE_F_ADDR      (1u << 5)  /* data address (PEBS/IBS/SPE, faults) */
+#define SAMPLE_F_WEIGHT    (1u << 6)  /* latency */
+#define SAMPLE_F_DATA_SRC  (1u << 7)
+#define SAMPLE_F_CALLCHAIN (1u << 8)
+#define SAMPLE_F_BRANCH    (1u << 9)  /* branch stack (LBR/BRBE/BTB) */
+#define SAMPLE_F_ID        (1u << 10)
+#define SAMPLE_F_STREAM_ID (1u << 11)
+#define SAMPLE_F_INS_LAT   (1u << 12) /* instruction latency (weight struct) */
+#define SAMPLE_F_PHYS_ADDR (1u << 13)
+#define SAMPLE_F_ALL       ((1u << 14) - 1)
+
+/* the sample_id fields a side-band record can carry */
+#define SAMPLE_ID_FIELDS \
+	(SAMPLE_F_TID | SAMPLE_F_TIME | SAMPLE_F_CPU | SAMPLE_F_ID | SAMPLE_F_STREAM_ID)
+
+/* cpumode: PERF_RECORD_MISC_CPUMODE_MASK values of the record header */
+#define SAMPLE_CPUMODE_MASK 7u
+
+/*
+ * One branch stack entry.  flags is the kernel's perf_branch_entry flag word
+ * (ABI, little-endian bit order); pick it apart with these, never bitfields.
+ */
+struct sample_branch {
+	uint64_t from;
+	uint64_t to;
+	uint64_t flags;
+};
+#define SAMPLE_BR_MISPRED        (1ull << 0)
+#define SAMPLE_BR_PREDICTED      (1ull << 1)
+#define SAMPLE_BR_IN_TX          (1ull << 2)
+#define SAMPLE_BR_ABORT          (1ull << 3)
+#define SAMPLE_BR_CYCLES_SHIFT   4
+#define SAMPLE_BR_CYCLES_MASK    0xffffull
+#define SAMPLE_BR_TYPE_SHIFT     20
+#define SAMPLE_BR_TYPE_MASK      0xfull
+
+struct sample {
+	uint32_t fields;  /* SAMPLE_F_* present */
+	uint32_t evidx;   /* index of the event in the session's event list */
+	uint8_t cpumode;  /* PERF_RECORD_MISC_{KERNEL,USER,...} */
+	bool exact_ip;    /* PERF_RECORD_MISC_EXACT_IP: ip is the sampled instruction */
+	uint64_t ip;
+	uint32_t pid, tid;
+	uint64_t time;
+	uint32_t cpu;
+	uint64_t period;
+	uint64_t id, stream_id;
+	uint64_t addr;      /* data address */
+	uint64_t weight;    /* latency, in cycles or the PMU's unit */
+	uint32_t ins_lat;   /* instruction latency (PERF_SAMPLE_WEIGHT_STRUCT) */
+	uint64_t data_src;  /* PERF_MEM_* encoding */
+	uint64_t phys_addr;
+	uint32_t callchain_nr;
+	const uint64_t *callchain; /* may hold PERF_CONTEXT_* markers */
+	uint32_t branch_nr;
+	const struct sample_branch *branches; /* most recent first */
+};
+
+/* the sample_id trailer of side-band records (perf's sample_id_all) */
+struct sample_id {
+	uint32_t fields; /* subset of SAMPLE_ID_FIELDS */
+	uint32_t pid, tid;
+	uint64_t time;
+	uint32_t cpu;
+	uint64_t id, stream_id;
+};
+
+struct sample_mmap {
+	uint32_t pid, tid;
+	uint64_t start, len, pgoff;
+	uint8_t cpumode;  /* kernel (modules) or user */
+	bool data;        /* non-executable mapping (PERF_RECORD_MISC_MMAP_DATA) */
+	bool has_build_id;
+	bool has_inode;   /* maj/min/ino/ino_generation valid (MMAP2 without build id) */
+	uint32_t maj, min;
+	uint64_t ino, ino_generation;
+	uint8_t build_id_size; /* <= 20 */
+	uint8_t build_id[20];
+	uint32_t prot, flags; /* PROT_*, MAP_*; 0 from a plain MMAP record */
+	const char *filename;
+};
+
+struct sample_comm {
+	uint32_t pid, tid;
+	bool exec; /* the name changed because of exec, not prctl */
+	const char *comm;
+};
+
+/* fork and exit */
+struct sample_task {
+	uint32_t pid, ppid;
+	uint32_t tid, ptid;
+	uint64_t time;
+};
+
+/* LOST (id, count) and LOST_SAMPLES (count only: id is 0) */
+struct sample_lost {
+	uint64_t id;
+	uint64_t lost;
+};
+
+/* THROTTLE and UNTHROTTLE */
+struct sample_throttle {
+	uint64_t time;
+	uint64_t id, stream_id;
+	uint32_t evidx; /* filled by whoever knows the id -> event mapping */
+};
+
+/* totals, written in the end record of a sample file */
+struct sample_totals {
+	uint64_t samples;
+	uint64_t lost;          /* sum of LOST and LOST_SAMPLES counts */
+	uint64_t throttled;     /* THROTTLE records */
+	uint64_t records;       /* every record, this one excluded */
+};
+
+enum sample_rec_type {
+	SREC_NONE = 0,    /* a perf record pfmon does not use */
+	SREC_SAMPLE,
+	SREC_MMAP,        /* MMAP and MMAP2 */
+	SREC_COMM,
+	SREC_FORK,
+	SREC_EXIT,
+	SREC_LOST,
+	SREC_LOST_SAMPLES,
+	SREC_THROTTLE,
+	SREC_UNTHROTTLE,
+	SREC_END,         /* sample files only */
+};
+
+struct sample_record {
+	enum sample_rec_type type;
+	struct sample_id sid; /* side-band records only */
+	union {
+		struct sample sample;
+		struct sample_mmap mmap;
+		struct sample_comm comm;
+		struct sample_task task;       /* SREC_FORK, SREC_EXIT */
+		struct sample_lost lost;       /* SREC_LOST, SREC_LOST_SAMPLES */
+		struct sample_throttle throttle;
+		struct sample_totals end;
+	};
+};
+
+const char *sample_rec_type_name(enum sample_rec_type t);
+
+#endif

@@ -1,0 +1,108 @@
+/*
+ * pfmon's sample file (man/pfmon-smpl.5): a fixed header, then a stream of
+ * CRC-checked chunks of self-delimiting records.  Written as a stream, so the
+ * file of a pfmon that was killed reads cleanly up to its last complete
+ * record; an end record with totals marks a file that was closed properly.
+ */
+#ifndef PFMON_SAMPLE_SMPL_FILE_H
+#define PFMON_SAMPLE_SMPL_FILE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "common/error.h"
+#include "sample/sample.h"
+
+#define SMPL_MAGIC "PFMONSMP"
+#define SMPL_VERSION_MAJOR 1
+#define SMPL_VERSION_MINOR 0
+
+#define SMPL_FIXED_HEADER_SIZE 48
+#define SMPL_HEADER_MAX (16u << 20)
+#define SMPL_CHUNK_HEADER_SIZE 12
+#define SMPL_CHUNK_TARGET (64u << 10) /* the writer emits a chunk at this size */
+#define SMPL_CHUNK_MAX (4u << 20)     /* a reader refuses larger chunks */
+#define SMPL_MAX_EVENTS 4096
+
+/* one event of the session */
+struct smpl_event {
+	char *name;
+	uint32_t fields;       /* SAMPLE_F_* stored in each sample of this event */
+	uint32_t attr_type;    /* perf_event_attr.type, .config: for reference */
+	uint64_t attr_config;
+	uint64_t sample_type;  /* perf_event_attr.sample_type */
+	bool freq;             /* period is a frequency, in Hz */
+	uint64_t period;
+};
+
+struct smpl_header {
+	uint16_t version_major, version_minor; /* of the file read; ignored by the writer */
+	uint64_t created_ns;   /* CLOCK_REALTIME, ns since the epoch; 0: the writer uses now */
+	uint64_t clock_ns;     /* sample clock at created_ns, to place samples in wall time; 0: unknown */
+	int32_t clockid;       /* clock of sample times (perf use_clockid), -1: perf's default */
+	uint32_t argc;
+	char **argv;           /* the command line of pfmon */
+	uint32_t nr_events;
+	struct smpl_event *events;
+};
+
+/* writing */
+struct smpl_writer;
+
+/* path "-" is stdout.  The header is written at once. */
+struct smpl_writer *smpl_writer_open(const char *path, const struct smpl_header *h,
+				     struct pf_error *err);
+/* Append one record (types SREC_SAMPLE .. SREC_UNTHROTTLE); SREC_NONE is ignored. */
+int smpl_write_record(struct smpl_writer *w, const struct sample_record *rec,
+		      struct pf_error *err);
+int smpl_write_sample(struct smpl_writer *w, const struct sample *s, struct pf_error *err);
+/* sid may be NULL: the record then carries no time/cpu/tid of its own */
+int smpl_write_mmap(struct smpl_writer *w, const struct sample_mmap *m,
+		    const struct sample_id *sid, struct pf_error *err);
+int smpl_write_comm(struct smpl_writer *w, const struct sample_comm *c,
+		    const struct sample_id *sid, struct pf_error *err);
+int smpl_write_fork(struct smpl_writer *w, const struct sample_task *t,
+		    const struct sample_id *sid, struct pf_error *err);
+int smpl_write_exit(struct smpl_writer *w, const struct sample_task *t,
+		    const struct sample_id *sid, struct pf_error *err);
+/* samples_only: a LOST_SAMPLES record (the PMU dropped them), else LOST (ring full) */
+int smpl_write_lost(struct smpl_writer *w, const struct sample_lost *l, bool samples_only,
+		    const struct sample_id *sid, struct pf_error *err);
+int smpl_write_throttle(struct smpl_writer *w, const struct sample_throttle *t, bool unthrottle,
+			const struct sample_id *sid, struct pf_error *err);
+/* Write out buffered records as one chunk: call it after each ring drain
+ * (or every second) so a killed pfmon loses little. */
+int smpl_writer_flush(struct smpl_writer *w, struct pf_error *err);
+/* Write the end record, flush, fsync and close; frees w even on error. */
+int smpl_writer_close(struct smpl_writer *w, struct pf_error *err);
+const struct sample_totals *smpl_writer_totals(const struct smpl_writer *w);
+
+/* reading */
+struct smpl_reader;
+
+struct smpl_status {
+	bool truncated;          /* the file ends in the middle of a chunk or record */
+	uint64_t truncated_at;   /* offset of the first byte that could not be used */
+	bool complete;           /* the end record was read */
+	struct sample_totals end;     /* from the end record, when complete */
+	struct sample_totals counted; /* what was read so far */
+};
+
+/* path "-" is stdin.  Validates the header (magic, byte order, version, checksum). */
+struct smpl_reader *smpl_reader_open(const char *path, struct pf_error *err);
+/* Read from f (owned and closed by the reader); name is used in messages. */
+struct smpl_reader *smpl_reader_fopen(FILE *f, const char *name, struct pf_error *err);
+const struct smpl_header *smpl_reader_header(const struct smpl_reader *r);
+/*
+ * 1: *out holds the next record (its pointers valid until the next call);
+ * 0: clean end -- check smpl_reader_status() for truncation or a missing end
+ *    record; -1: corrupted or unreadable file, err names the file and offset.
+ */
+int smpl_reader_next(struct smpl_reader *r, struct sample_record *out, struct pf_error *err);
+const struct smpl_status *smpl_reader_status(const struct smpl_reader *r);
+/* file offset just past the last record returned (the header size at first) */
+uint64_t smpl_reader_tell(const struct smpl_reader *r);
+void smpl_reader_close(struct smpl_reader *r);
+
+#endif

@@ -1,0 +1,72 @@
+/*
+ * Internal to the sample file code: record codes, flag bits and the delta
+ * state shared by the writer and the reader.  The values are the format
+ * (man/pfmon-smpl.5): never renumber them.
+ */
+#ifndef PFMON_SAMPLE_SMPL_FORMAT_H
+#define PFMON_SAMPLE_SMPL_FORMAT_H
+
+#include <stdint.h>
+#include <string.h>
+
+/* byte order marker: the u32 0x01020304, so the bytes read 04 03 02 01 */
+#define SMPL_BOM 0x01020304u
+
+/* record codes (the first byte of each record) */
+enum smpl_code {
+	SMPL_REC_SAMPLE = 0x01,
+	SMPL_REC_MMAP = 0x02,
+	SMPL_REC_COMM = 0x03,
+	SMPL_REC_FORK = 0x04,
+	SMPL_REC_EXIT = 0x05,
+	SMPL_REC_LOST = 0x06,
+	SMPL_REC_LOST_SAMPLES = 0x07,
+	SMPL_REC_THROTTLE = 0x08,
+	SMPL_REC_UNTHROTTLE = 0x09,
+	SMPL_REC_END = 0x0f,
+	/* codes a reader may skip when it does not know them (minor versions) */
+	SMPL_REC_OPTIONAL_MIN = 0x40,
+	SMPL_REC_OPTIONAL_MAX = 0x7f,
+};
+
+/* largest record body a writer produces (a reader accepts up to the chunk size) */
+#define SMPL_RECORD_MAX (1u << 20)
+
+/* sample record head: evidx << 4 | exact_ip << 3 | cpumode */
+#define SMPL_HEAD_CPUMODE_MASK 7u
+#define SMPL_HEAD_EXACT (1u << 3)
+#define SMPL_HEAD_EVIDX_SHIFT 4
+
+#define SMPL_EVENT_F_FREQ 1u
+
+#define SMPL_MMAP_F_BUILD_ID 1u
+#define SMPL_MMAP_F_INODE 2u
+#define SMPL_MMAP_F_DATA 4u
+#define SMPL_MMAP_F_ALL 7u
+
+#define SMPL_COMM_F_EXEC 1u
+
+/* callchain context markers (PERF_CONTEXT_*) are the top 4095 u64 values;
+ * they do not move the delta base of the following entries */
+#define SMPL_CONTEXT_MIN ((uint64_t)-4095)
+
+/*
+ * Delta bases.  Reset at the start of every chunk, so each chunk decodes on
+ * its own and a lost chunk cannot shift the values of the next one.
+ */
+struct smpl_delta {
+	uint64_t time, ip, addr;
+	uint32_t pid;
+	uint32_t nr_events;
+	uint64_t *period; /* per event */
+};
+
+static inline void smpl_delta_reset(struct smpl_delta *d)
+{
+	d->time = d->ip = d->addr = 0;
+	d->pid = 0;
+	if (d->nr_events)
+		memset(d->period, 0, d->nr_events * sizeof(*d->period));
+}
+
+#endif

@@ -1,0 +1,370 @@
+/*
+ * One ELF file: function symbols, load segments, and the way to its line
+ * tables.  The symbol table is read once into a sorted array; lookups are a
+ * binary search.  Names point into libelf's mapping of the string table, so
+ * the file stays open (and mapped) as long as the dso lives.
+ */
+#include <config.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/util.h"
+#include "symbol/sym_internal.h"
+
+static bool wanted(const GElf_Sym *s, bool data)
+{
+	int t = GELF_ST_TYPE(s->st_info);
+
+	if (s->st_shndx == SHN_UNDEF || s->st_shndx == SHN_COMMON)
+		return false;
+	/* like perf: only typed functions; NOTYPE labels in hand-written
+	 * assembly would cut real functions into pieces */
+	if (!data)
+		return t == STT_FUNC || t == STT_GNU_IFUNC;
+	return t == STT_OBJECT;
+}
+
+/* Among symbols at one address keep the most public one: a global name is
+ * what the user wrote; locals at the same address are usually aliases. */
+static int bind_rank(unsigned char info)
+{
+	switch (GELF_ST_BIND(info)) {
+	case STB_GLOBAL:
+		return 3;
+	case STB_WEAK:
+		return 2;
+	default:
+		return 1;
+	}
+}
+
+struct raw_func {
+	struct sym_func f;
+	uint64_t size;
+	int rank;
+};
+
+static int raw_cmp(const void *a, const void *b)
+{
+	const struct raw_func *x = a, *y = b;
+
+	if (x->f.addr != y->f.addr)
+		return x->f.addr < y->f.addr ? -1 : 1;
+	if (x->rank != y->rank)
+		return y->rank - x->rank; /* best first */
+	if (x->size != y->size)
+		return x->size > y->size ? -1 : 1;
+	return strcmp(x->f.name, y->f.name);
+}
+
+static size_t read_symtab(Elf *elf, Elf_Scn *scn, bool data, struct raw_func **out)
+{
+	Elf_Data *d = elf_getdata(scn, NULL);
+	GElf_Shdr sh;
+	struct raw_func *v;
+	size_t n, nr = 0;
+
+	*out = NULL;
+	if (!d || !gelf_getshdr(scn, &sh) || sh.sh_entsize == 0)
+		return 0;
+	n = sh.sh_size / sh.sh_entsize;
+	v = xmalloc((n ? n : 1) * sizeof(*v));
+	for (size_t i = 0; i < n; i++) {
+		GElf_Sym s;
+		const char *name;
+
+		if (!gelf_getsym(d, (int)i, &s) || !wanted(&s, data))
+			continue;
+		name = elf_strptr(elf, sh.sh_link, s.st_name);
+		if (!name || !*name)
+			continue;
+		v[nr].f.addr = s.st_value;
+		v[nr].f.name = name;
+		v[nr].size = s.st_size;
+		v[nr].rank = bind_rank(s.st_info);
+		nr++;
+	}
+	*out = v;
+	return nr;
+}
+
+/* End of the load segment holding addr: where a size-0 symbol must stop. */
+static uint64_t seg_end(const struct sym_dso *dso, uint64_t addr)
+{
+	for (size_t i = 0; i < dso->nr_segs; i++) {
+		const struct sym_seg *s = &dso->segs[i];
+
+		if (addr >= s->vaddr && addr < s->vaddr + s->memsz)
+			return s->vaddr + s->memsz;
+	}
+	return addr + 1;
+}
+
+/* Sort, drop duplicate addresses, give size-0 symbols an end. */
+static void load_table(struct sym_dso *dso, Elf *elf, Elf_Scn *scn, bool data,
+		       struct sym_table *t)
+{
+	struct raw_func *raw;
+	size_t n = read_symtab(elf, scn, data, &raw), nr = 0;
+
+	if (n > 1)
+		qsort(raw, n, sizeof(*raw), raw_cmp);
+	t->syms = xmalloc((n ? n : 1) * sizeof(*t->syms));
+	for (size_t i = 0; i < n; i++) {
+		struct sym_func *f = &t->syms[nr];
+		size_t j;
+
+		if (i > 0 && raw[i].f.addr == raw[i - 1].f.addr)
+			continue;
+		*f = raw[i].f;
+		if (raw[i].size) {
+			f->end = f->addr + raw[i].size;
+		} else {
+			for (j = i + 1; j < n && raw[j].f.addr == f->addr; j++)
+				;
+			f->end = j < n ? raw[j].f.addr : seg_end(dso, f->addr);
+		}
+		nr++;
+	}
+	free(raw);
+	t->nr = nr;
+	t->addrs = xmalloc((nr + 1) * sizeof(*t->addrs));
+	for (size_t i = 0; i < nr; i++)
+		t->addrs[i] = t->syms[i].addr;
+}
+
+static void free_table(struct sym_table *t)
+{
+	free(t->syms);
+	free(t->addrs);
+}
+
+static void load_segments(struct sym_dso *dso, Elf *elf)
+{
+	size_t phnum;
+
+	if (elf_getphdrnum(elf, &phnum) != 0 || phnum == 0)
+		return;
+	dso->segs = xcalloc(phnum, sizeof(*dso->segs));
+	for (size_t i = 0; i < phnum; i++) {
+		GElf_Phdr ph;
+
+		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		dso->segs[dso->nr_segs++] = (struct sym_seg){
+			.vaddr = ph.p_vaddr, .offset = ph.p_offset,
+			.filesz = ph.p_filesz, .memsz = ph.p_memsz,
+		};
+	}
+}
+
+static bool has_dwarf_lines(Elf *elf)
+{
+	return sym_elf_has_progbits(elf, ".debug_line") ||
+	       sym_elf_has_progbits(elf, ".zdebug_line");
+}
+
+/* Symbols: own .symtab, else the debug file's, else .dynsym. */
+static void choose_symbols(struct sym_dso *dso)
+{
+	Elf_Scn *scn = sym_elf_section(dso->main.elf, SHT_SYMTAB, NULL);
+
+	Elf *elf = dso->main.elf;
+
+	if (scn) {
+		dso->source = SYM_SRC_SYMTAB;
+	} else if (dso->debug.elf &&
+		   (scn = sym_elf_section(dso->debug.elf, SHT_SYMTAB, NULL)) != NULL) {
+		elf = dso->debug.elf;
+		dso->source = SYM_SRC_DEBUGFILE;
+	} else if ((scn = sym_elf_section(dso->main.elf, SHT_DYNSYM, NULL)) != NULL) {
+		dso->source = SYM_SRC_DYNSYM;
+	}
+	if (scn)
+		load_table(dso, elf, scn, false, &dso->funcs);
+	/* data objects wait for the first data address */
+	dso->sym_elf = elf;
+	dso->sym_scn = scn;
+	if (dso->funcs.nr == 0)
+		dso->source = SYM_SRC_NONE;
+}
+
+static void open_debug_file(struct sym_dso *dso, const char *debug_root)
+{
+	char *dpath;
+
+	if (sym_find_debug_file(dso->path, &dso->main, debug_root, dso->build_id,
+				dso->build_id_len, &dpath) != 0)
+		return;
+	if (sym_elf_open(dpath, &dso->debug, NULL) != 0) {
+		free(dpath);
+		return;
+	}
+	dso->debug_path = dpath;
+}
+
+static struct sym_dso *dso_alloc(const char *path)
+{
+	struct sym_dso *dso = xcalloc(1, sizeof(*dso));
+
+	dso->path = xstrdup(path);
+	dso->main.fd = dso->debug.fd = -1;
+	return dso;
+}
+
+int sym_dso_open(const char *path, const char *debug_root, struct sym_dso **out,
+		 struct pf_error *err)
+{
+	struct sym_dso *dso = dso_alloc(path);
+	struct sym_elf *lines_from = NULL;
+
+	*out = NULL;
+	if (sym_elf_open(path, &dso->main, err) != 0) {
+		sym_dso_close(dso);
+		return -1;
+	}
+	dso->machine = dso->main.machine;
+	dso->is_dyn = dso->main.type == ET_DYN;
+	load_segments(dso, dso->main.elf);
+	dso->build_id_len = sym_build_id(dso->main.elf, dso->build_id, sizeof(dso->build_id));
+	if (has_dwarf_lines(dso->main.elf))
+		lines_from = &dso->main;
+	/* Only a binary missing symbols or lines is worth a debug-file hunt. */
+	if (!lines_from || !sym_elf_section(dso->main.elf, SHT_SYMTAB, NULL)) {
+		open_debug_file(dso, debug_root);
+		if (!lines_from && dso->debug.elf && has_dwarf_lines(dso->debug.elf))
+			lines_from = &dso->debug;
+	}
+	choose_symbols(dso);
+	if (lines_from)
+		dso->dwarf = sym_dwarf_open(lines_from->elf, &dso->strings);
+	*out = dso;
+	return 0;
+}
+
+struct sym_dso *sym_dso_stub(const char *path, const char *reason)
+{
+	struct sym_dso *dso = dso_alloc(path);
+
+	dso->open_error = xstrdup(reason);
+	return dso;
+}
+
+void sym_dso_close(struct sym_dso *dso)
+{
+	if (!dso)
+		return;
+	sym_dwarf_close(dso->dwarf);
+	sym_elf_close(&dso->debug);
+	sym_elf_close(&dso->main);
+	sym_strset_free(&dso->strings);
+	free_table(&dso->funcs);
+	free_table(&dso->data);
+	free(dso->segs);
+	free(dso->open_error);
+	free(dso->debug_path);
+	free(dso->path);
+	free(dso);
+}
+
+void sym_dso_info(const struct sym_dso *dso, struct sym_dso_info *info)
+{
+	*info = (struct sym_dso_info){
+		.path = dso->path,
+		.debug_path = dso->debug_path,
+		.open_error = dso->open_error,
+		.symbols = dso->source,
+		.has_lines = dso->dwarf != NULL,
+		.machine = dso->machine,
+		.is_dyn = dso->is_dyn,
+		.nr_funcs = dso->funcs.nr,
+		.build_id = dso->build_id_len ? dso->build_id : NULL,
+		.build_id_len = dso->build_id_len,
+		.lookups = dso->lookups,
+	};
+}
+
+/*
+ * A mapping shows file offset pgoff at its start; the ELF address of a file
+ * offset comes from the PT_LOAD segment holding it (p_vaddr - p_offset is the
+ * segment's own bias, which differs between segments of one file).
+ */
+uint64_t sym_dso_offset_to_addr(const struct sym_dso *dso, uint64_t off)
+{
+	const struct sym_seg *best = NULL;
+
+	for (size_t i = 0; i < dso->nr_segs; i++) {
+		const struct sym_seg *s = &dso->segs[i];
+
+		if (off >= s->offset && off < s->offset + s->filesz)
+			return off - s->offset + s->vaddr;
+		/* past the file bytes (bss) or between segments: the nearest
+		 * segment starting before the offset */
+		if (off >= s->offset && (!best || s->offset >= best->offset))
+			best = s;
+	}
+	return best ? off - best->offset + best->vaddr : off;
+}
+
+uint64_t sym_dso_func_addr(const struct sym_dso *dso, uint64_t addr)
+{
+	return dso->machine == EM_IA_64 ? addr & ~(uint64_t)0xf : addr;
+}
+
+static const struct sym_func *find_sym(const struct sym_table *t, uint64_t addr)
+{
+	size_t lo = sym_upper_bound(t->addrs, t->nr, addr);
+
+	/* a few steps back cover a symbol nested inside a larger one */
+	for (size_t i = lo, steps = 0; i > 0 && steps < 8; i--, steps++)
+		if (addr < t->syms[i - 1].end)
+			return &t->syms[i - 1];
+	return NULL;
+}
+
+void sym_dso_lookup(struct sym_dso *dso, uint64_t addr, struct sym_result *res)
+{
+	const struct sym_func *f = find_sym(&dso->funcs, sym_dso_func_addr(dso, addr));
+
+	*res = (struct sym_result){ .binary = dso->path, .addr = addr, .offset = addr };
+	if (f) {
+		res->func = f->name;
+		/* on IA-64 the offset keeps the slot: 0x22 is bundle 0x20, slot 2 */
+		res->offset = addr - f->addr;
+	}
+	/* IA-64 line rows carry the slot (bundle + 0..2): search with it */
+	if (dso->dwarf)
+		sym_dwarf_line(dso->dwarf, addr, &res->file, &res->line);
+	dso->lookups++;
+}
+
+int sym_dso_find_func(const struct sym_dso *dso, const char *name, uint64_t *addr,
+		      uint64_t *size)
+{
+	for (size_t i = 0; i < dso->funcs.nr; i++) {
+		if (strcmp(dso->funcs.syms[i].name, name) == 0) {
+			*addr = dso->funcs.syms[i].addr;
+			*size = dso->funcs.syms[i].end - dso->funcs.syms[i].addr;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/* A data address: the variable (STT_OBJECT) holding it, no line. */
+void sym_dso_lookup_data(struct sym_dso *dso, uint64_t addr, struct sym_result *res)
+{
+	const struct sym_func *v;
+
+	if (!dso->data_loaded && dso->sym_scn)
+		load_table(dso, dso->sym_elf, dso->sym_scn, true, &dso->data);
+	dso->data_loaded = true;
+	v = find_sym(&dso->data, addr);
+	*res = (struct sym_result){ .binary = dso->path, .addr = addr, .offset = addr };
+	if (v) {
+		res->func = v->name;
+		res->offset = addr - v->addr;
+	}
+	dso->lookups++;
+}

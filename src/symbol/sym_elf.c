@@ -1,0 +1,155 @@
+/*
+ * ELF plumbing for the symbol layer: opening a file through libelf, finding
+ * sections, and the interned string set.  Everything goes through gelf_*,
+ * which translates the file's byte order and class, so an IA-64 (or any
+ * foreign) ELF file reads the same as a native one.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common/util.h"
+#include "symbol/sym_internal.h"
+
+int sym_elf_open(const char *path, struct sym_elf *e, struct pf_error *err)
+{
+	GElf_Ehdr eh;
+	struct stat st;
+
+	e->fd = -1;
+	e->elf = NULL;
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		return pf_error_set(err, PF_E_SYMBOL, path, "libelf is out of date");
+	e->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (e->fd < 0)
+		return pf_error_set(err, PF_E_INPUT, path, strerror(errno));
+	if (fstat(e->fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		sym_elf_close(e);
+		return pf_error_set(err, PF_E_SYMBOL, path, "not a regular file");
+	}
+	/* READ_MMAP: string tables stay mapped, so symbol names can point
+	 * straight into them for the life of the dso. */
+	e->elf = elf_begin(e->fd, ELF_C_READ_MMAP, NULL);
+	if (!e->elf || elf_kind(e->elf) != ELF_K_ELF || !gelf_getehdr(e->elf, &eh)) {
+		pf_error_set(err, PF_E_SYMBOL, path,
+			     e->elf ? "not an ELF file" : elf_errmsg(-1));
+		sym_elf_close(e);
+		return -1;
+	}
+	e->machine = eh.e_machine;
+	e->type = eh.e_type;
+	e->data = eh.e_ident[EI_DATA];
+	return 0;
+}
+
+void sym_elf_close(struct sym_elf *e)
+{
+	if (e->elf)
+		elf_end(e->elf);
+	if (e->fd >= 0)
+		close(e->fd);
+	e->elf = NULL;
+	e->fd = -1;
+}
+
+/* The first section of this type (and name, when name is not NULL). */
+Elf_Scn *sym_elf_section(Elf *elf, uint32_t type, const char *name)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	GElf_Shdr sh;
+
+	if (elf_getshdrstrndx(elf, &shstrndx) != 0)
+		return NULL;
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		const char *n;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != type)
+			continue;
+		if (!name)
+			return scn;
+		n = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (n && strcmp(n, name) == 0)
+			return scn;
+	}
+	return NULL;
+}
+
+/* A debug section with contents: objcopy --only-keep-debug leaves the
+ * code sections as NOBITS, strip removes the debug ones altogether. */
+bool sym_elf_has_progbits(Elf *elf, const char *name)
+{
+	Elf_Scn *scn = sym_elf_section(elf, SHT_PROGBITS, name);
+	GElf_Shdr sh;
+
+	return scn && gelf_getshdr(scn, &sh) && sh.sh_size > 0;
+}
+
+/* ---- interned strings: open addressing, FNV-1a ---- */
+
+static uint64_t str_hash(const char *s)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 1099511628211ull;
+	return h;
+}
+
+static void strset_grow(struct sym_strset *set)
+{
+	size_t ncap = set->cap ? set->cap * 2 : 64;
+	char **nslots = xcalloc(ncap, sizeof(*nslots));
+
+	for (size_t i = 0; i < set->cap; i++) {
+		char *s = set->slots[i];
+		size_t j;
+
+		if (!s)
+			continue;
+		for (j = str_hash(s) & (ncap - 1); nslots[j]; j = (j + 1) & (ncap - 1))
+			;
+		nslots[j] = s;
+	}
+	free(set->slots);
+	set->slots = nslots;
+	set->cap = ncap;
+}
+
+const char *sym_strset_intern(struct sym_strset *set, const char *s)
+{
+	size_t j;
+
+	if ((set->used + 1) * 2 > set->cap)
+		strset_grow(set);
+	for (j = str_hash(s) & (set->cap - 1); set->slots[j]; j = (j + 1) & (set->cap - 1))
+		if (strcmp(set->slots[j], s) == 0)
+			return set->slots[j];
+	set->slots[j] = xstrdup(s);
+	set->used++;
+	return set->slots[j];
+}
+
+void sym_strset_free(struct sym_strset *set)
+{
+	for (size_t i = 0; i < set->cap; i++)
+		free(set->slots[i]);
+	free(set->slots);
+	set->slots = NULL;
+	set->cap = set->used = 0;
+}
+
+const char *sym_debug_root(const char *debug_root)
+{
+	const char *env;
+
+	if (debug_root)
+		return debug_root;
+	env = getenv(SYM_DEBUG_ROOT_ENV);
+	return env && *env ? env : SYM_DEFAULT_DEBUG_ROOT;
+}

@@ -1,0 +1,120 @@
+/* Internals shared by the files of the symbol layer; not for other layers. */
+#ifndef PFMON_SYMBOL_SYM_INTERNAL_H
+#define PFMON_SYMBOL_SYM_INTERNAL_H
+
+#include <gelf.h>
+#include <libelf.h>
+
+#include "symbol/symbol.h"
+
+/* A set of strings, each stored once; pointers stay valid until freed.
+ * Source file names repeat in every CU's line header: intern them. */
+struct sym_strset {
+	char **slots;
+	size_t cap, used;
+};
+const char *sym_strset_intern(struct sym_strset *set, const char *s);
+void sym_strset_free(struct sym_strset *set);
+
+/* One function symbol; 16 bytes plus the name pointer into the mapped
+ * string table, so a 100k-symbol binary costs ~2.4 MB. */
+struct sym_func {
+	uint64_t addr;
+	uint64_t end;      /* exclusive; size-0 symbols end at the next one */
+	const char *name;
+};
+
+/* Symbols sorted by address; the binary search reads only addrs. */
+struct sym_table {
+	struct sym_func *syms;
+	uint64_t *addrs;
+	size_t nr;
+};
+
+struct sym_seg {
+	uint64_t vaddr, offset, filesz, memsz;
+};
+
+/* An open ELF file: fd, libelf handle and a few header facts. */
+struct sym_elf {
+	int fd;
+	Elf *elf;
+	uint16_t machine;
+	uint16_t type;
+	unsigned char data; /* ELFDATA2LSB / ELFDATA2MSB */
+};
+
+int sym_elf_open(const char *path, struct sym_elf *e, struct pf_error *err);
+void sym_elf_close(struct sym_elf *e);
+Elf_Scn *sym_elf_section(Elf *elf, uint32_t type, const char *name);
+bool sym_elf_has_progbits(Elf *elf, const char *name);
+
+/* Separate debug file (sym_debuglink.c). */
+size_t sym_build_id(Elf *elf, uint8_t *buf, size_t bufsz);
+/* 0 and *out (xmalloc'd path) when found, -1 otherwise */
+int sym_find_debug_file(const char *path, struct sym_elf *e, const char *debug_root,
+			const uint8_t *build_id, size_t build_id_len, char **out);
+uint32_t sym_crc32_file(int fd, bool *ok);
+
+/* DWARF line tables (sym_dwarf.c). */
+struct sym_dwarf;
+/* NULL when the file has no usable line information */
+struct sym_dwarf *sym_dwarf_open(Elf *elf, struct sym_strset *strings);
+void sym_dwarf_close(struct sym_dwarf *dw);
+/* 0 and file/line, or -1 when no line row covers addr */
+int sym_dwarf_line(struct sym_dwarf *dw, uint64_t addr, const char **file, unsigned int *line);
+
+struct sym_dso {
+	char *path;
+	char *debug_path;
+	char *open_error;
+	struct sym_elf main;   /* the file itself (fd -1 for a stub) */
+	struct sym_elf debug;  /* the separate debug file, fd -1 if none */
+	uint16_t machine;
+	bool is_dyn;
+	enum sym_source source;
+	struct sym_table funcs; /* STT_FUNC, loaded at open */
+	struct sym_table data;  /* STT_OBJECT, loaded on the first data lookup */
+	bool data_loaded;
+	Elf *sym_elf;           /* where the symbols come from */
+	Elf_Scn *sym_scn;
+	struct sym_seg *segs;
+	size_t nr_segs;
+	uint8_t build_id[64];
+	size_t build_id_len;
+	struct sym_strset strings;
+	struct sym_dwarf *dwarf;
+	uint64_t lookups;
+	uint32_t id;           /* the resolver's number for it, from 1 */
+};
+
+/* A dso that could not be read: lookups answer binary+offset. */
+struct sym_dso *sym_dso_stub(const char *path, const char *reason);
+/* IA-64 packs the slot (0..2) into the ip's low bits; symbols start on
+ * 16-byte bundles. */
+uint64_t sym_dso_func_addr(const struct sym_dso *dso, uint64_t addr);
+
+const char *sym_debug_root(const char *debug_root);
+
+/*
+ * How many of the sorted a[0..n) are <= key; the last entry at or below key
+ * is then a[result - 1].  Branch-free (the compare feeds an add, which
+ * compiles to cmov): with random addresses every branch of a classic binary
+ * search is a coin toss, and mispredictions cost more than the loads.
+ */
+static inline size_t sym_upper_bound(const uint64_t *a, size_t n, uint64_t key)
+{
+	size_t lo = 0;
+
+	if (n == 0)
+		return 0;
+	while (n > 1) {
+		size_t half = n / 2;
+
+		lo += (size_t)(a[lo + half] <= key) * half;
+		n -= half;
+	}
+	return lo + (a[lo] <= key);
+}
+
+#endif

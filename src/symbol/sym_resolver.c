@@ -1,0 +1,279 @@
+/*
+ * The resolver: the one cache between samples and the symbol tables.
+ *
+ * A profile has millions of samples but only thousands of distinct
+ * addresses, so every (dso, address) is symbolized once and its answer kept
+ * (perf's --sort srcline paid an addr2line round trip per sample).  Answers
+ * live in fixed-size chunks, so a pointer handed out stays valid while the
+ * hash table that indexes them grows.
+ */
+#include <config.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/util.h"
+#include "symbol/sym_internal.h"
+
+#define CHUNK 4096
+
+/* 16 bytes, four to a cache line: with mostly distinct addresses every
+ * probe is a cache miss, so the slot size is the cost. */
+struct cache_slot {
+	uint64_t addr;
+	uint32_t dso; /* index in dsos + 1; 0: no mapping covered the ip */
+	uint32_t res; /* result number + 1; 0: empty slot */
+};
+
+struct sym_resolver {
+	char *debug_root;
+	struct sym_maps *maps;
+	struct sym_dso **dsos; /* first-use order */
+	size_t nr_dsos, cap_dsos;
+	size_t *dso_index;     /* open-addressed by path hash: dsos index + 1 */
+	size_t dso_index_cap;
+	struct sym_dso *last_dso; /* memo: samples come in runs from one binary */
+	struct cache_slot *slots;
+	size_t cap, used;
+	struct sym_result **chunks; /* CHUNK results each: pointers stay put */
+	size_t nr_results;
+	uint64_t queries;
+};
+
+struct sym_resolver *sym_resolver_new(const char *debug_root)
+{
+	struct sym_resolver *r = xcalloc(1, sizeof(*r));
+
+	r->debug_root = xstrdup(sym_debug_root(debug_root));
+	r->maps = sym_maps_new();
+	return r;
+}
+
+void sym_resolver_free(struct sym_resolver *r)
+{
+	if (!r)
+		return;
+	for (size_t i = 0; i < r->nr_dsos; i++)
+		sym_dso_close(r->dsos[i]);
+	for (size_t i = 0; i < (r->nr_results + CHUNK - 1) / CHUNK; i++)
+		free(r->chunks[i]);
+	free(r->chunks);
+	free(r->slots);
+	free(r->dso_index);
+	free(r->dsos);
+	sym_maps_free(r->maps);
+	free(r->debug_root);
+	free(r);
+}
+
+struct sym_maps *sym_resolver_maps(struct sym_resolver *r)
+{
+	return r->maps;
+}
+
+static uint64_t mix(uint64_t x)
+{
+	/* splitmix64 finalizer: addresses differ in few low bits */
+	x ^= x >> 30;
+	x *= 0xbf58476d1ce4e5b9ull;
+	x ^= x >> 27;
+	x *= 0x94d049bb133111ebull;
+	return x ^ (x >> 31);
+}
+
+static uint64_t path_hash(const char *s)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 1099511628211ull;
+	return h;
+}
+
+static void index_dso(struct sym_resolver *r, size_t i)
+{
+	size_t mask = r->dso_index_cap - 1, j;
+
+	for (j = path_hash(r->dsos[i]->path) & mask; r->dso_index[j]; j = (j + 1) & mask)
+		;
+	r->dso_index[j] = i + 1;
+}
+
+static struct sym_dso *add_dso(struct sym_resolver *r, struct sym_dso *dso)
+{
+	if (r->nr_dsos == r->cap_dsos) {
+		r->cap_dsos = r->cap_dsos ? r->cap_dsos * 2 : 16;
+		r->dsos = xrealloc(r->dsos, r->cap_dsos * sizeof(*r->dsos));
+	}
+	dso->id = (uint32_t)r->nr_dsos + 1;
+	r->dsos[r->nr_dsos++] = dso;
+	if (r->nr_dsos * 2 > r->dso_index_cap) {
+		free(r->dso_index);
+		r->dso_index_cap = r->dso_index_cap ? r->dso_index_cap * 2 : 32;
+		r->dso_index = xcalloc(r->dso_index_cap, sizeof(*r->dso_index));
+		for (size_t i = 0; i < r->nr_dsos; i++)
+			index_dso(r, i);
+	} else {
+		index_dso(r, r->nr_dsos - 1);
+	}
+	return dso;
+}
+
+/* The dso for path, opened on first use.  A file that cannot be read
+ * ([vdso], deleted, permission) becomes a stub that still answers
+ * binary+offset and is listed with its reason. */
+static struct sym_dso *find_or_open_dso(struct sym_resolver *r, const char *path,
+				       bool from_map)
+{
+	struct pf_error err;
+	struct sym_dso *dso;
+
+	if (r->dso_index_cap) {
+		size_t mask = r->dso_index_cap - 1;
+
+		for (size_t j = path_hash(path) & mask; r->dso_index[j]; j = (j + 1) & mask)
+			if (strcmp(r->dsos[r->dso_index[j] - 1]->path, path) == 0)
+				return r->dsos[r->dso_index[j] - 1];
+	}
+	/* mapping names like [vdso], [heap], //anon are not files */
+	if (from_map && path[0] != '/')
+		return add_dso(r, sym_dso_stub(path, "not a file"));
+	if (sym_dso_open(path, r->debug_root, &dso, &err) != 0)
+		return add_dso(r, sym_dso_stub(path, err.msg));
+	return add_dso(r, dso);
+}
+
+/* Samples come in runs from one binary: try the last one before hashing. */
+static struct sym_dso *get_dso(struct sym_resolver *r, const char *path, bool from_map)
+{
+	if (!r->last_dso || strcmp(r->last_dso->path, path) != 0)
+		r->last_dso = find_or_open_dso(r, path, from_map);
+	return r->last_dso;
+}
+
+static size_t slot_hash(uint64_t addr, uint32_t dso)
+{
+	return (size_t)mix(addr + dso * 0x9e3779b97f4a7c15ull);
+}
+
+static void cache_grow(struct sym_resolver *r)
+{
+	size_t ncap = r->cap ? r->cap * 2 : 1024, mask = ncap - 1;
+	struct cache_slot *ns = xcalloc(ncap, sizeof(*ns));
+
+	for (size_t i = 0; i < r->cap; i++) {
+		const struct cache_slot *o = &r->slots[i];
+		size_t j;
+
+		if (!o->res)
+			continue;
+		for (j = slot_hash(o->addr, o->dso) & mask; ns[j].res; j = (j + 1) & mask)
+			;
+		ns[j] = *o;
+	}
+	free(r->slots);
+	r->slots = ns;
+	r->cap = ncap;
+}
+
+static struct sym_result *result(const struct sym_resolver *r, uint32_t n)
+{
+	return &r->chunks[(n - 1) / CHUNK][(n - 1) % CHUNK];
+}
+
+static uint32_t new_result(struct sym_resolver *r)
+{
+	if (r->nr_results % CHUNK == 0) {
+		size_t nc = r->nr_results / CHUNK;
+
+		r->chunks = xrealloc(r->chunks, (nc + 1) * sizeof(*r->chunks));
+		r->chunks[nc] = xmalloc(CHUNK * sizeof(struct sym_result));
+	}
+	return (uint32_t)++r->nr_results;
+}
+
+#define DATA_KEY 0x80000000u /* data lookups: a key space of their own */
+
+/* The cached answer for (dso, addr), computing it on first sight. */
+static const struct sym_result *lookup(struct sym_resolver *r, struct sym_dso *dso,
+				       uint64_t addr, bool data)
+{
+	uint32_t id = (dso ? dso->id : 0) | (data ? DATA_KEY : 0);
+	struct sym_result *res;
+	size_t mask, j;
+
+	r->queries++;
+	if ((r->used + 1) * 4 > r->cap * 3)
+		cache_grow(r);
+	mask = r->cap - 1;
+	for (j = slot_hash(addr, id) & mask; r->slots[j].res; j = (j + 1) & mask)
+		if (r->slots[j].addr == addr && r->slots[j].dso == id)
+			return result(r, r->slots[j].res);
+	r->slots[j] = (struct cache_slot){ addr, id, new_result(r) };
+	r->used++;
+	res = result(r, r->slots[j].res);
+	if (dso && data)
+		sym_dso_lookup_data(dso, addr, res);
+	else if (dso)
+		sym_dso_lookup(dso, addr, res);
+	else
+		*res = (struct sym_result){ .addr = addr, .offset = addr };
+	return res;
+}
+
+static const struct sym_result *resolve(struct sym_resolver *r, uint32_t pid, uint64_t ip,
+				      bool data)
+{
+	const struct sym_map *m = sym_maps_find(r->maps, pid, ip);
+	struct sym_dso *dso;
+	uint64_t off, addr;
+
+	if (!m)
+		return lookup(r, NULL, ip, data);
+	dso = get_dso(r, m->path, true);
+	off = ip - m->start + m->pgoff;
+	/* ET_EXEC runs where it was linked; ET_DYN (PIE, .so) is wherever the
+	 * loader put it, so go through the file offset and its segment.  A
+	 * stub reports the file offset: that is what binary+offset means. */
+	if (dso->open_error)
+		addr = off;
+	else
+		addr = dso->is_dyn ? sym_dso_offset_to_addr(dso, off) : ip;
+	return lookup(r, dso, addr, data);
+}
+
+const struct sym_result *sym_resolve(struct sym_resolver *r, uint32_t pid, uint64_t ip)
+{
+	return resolve(r, pid, ip, false);
+}
+
+const struct sym_result *sym_resolve_data(struct sym_resolver *r, uint32_t pid, uint64_t addr)
+{
+	return resolve(r, pid, addr, true);
+}
+
+const struct sym_result *sym_resolve_file(struct sym_resolver *r, const char *path,
+					  uint64_t addr)
+{
+	return lookup(r, get_dso(r, path, false), addr, false);
+}
+
+size_t sym_resolver_nr_dsos(const struct sym_resolver *r)
+{
+	return r->nr_dsos;
+}
+
+void sym_resolver_dso_info(const struct sym_resolver *r, size_t i, struct sym_dso_info *info)
+{
+	sym_dso_info(r->dsos[i], info);
+}
+
+uint64_t sym_resolver_unique(const struct sym_resolver *r)
+{
+	return r->used;
+}
+
+uint64_t sym_resolver_queries(const struct sym_resolver *r)
+{
+	return r->queries;
+}

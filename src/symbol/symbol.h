@@ -1,0 +1,127 @@
+/*
+ * Symbolization: sample addresses to binary, function and source line.
+ *
+ * Three levels, each usable on its own:
+ *
+ *   struct sym_dso       one ELF file (plus its separate debug file): the
+ *                        function symbols as a sorted array, the PT_LOAD
+ *                        segments for load-bias arithmetic, and DWARF line
+ *                        tables decoded lazily per compile unit.
+ *   struct sym_maps      process address spaces keyed by pid, filled from
+ *                        MMAP2-like records; fork copies, exec clears.
+ *   struct sym_resolver  owns the maps and one sym_dso per path, and caches
+ *                        every (dso, address) it has answered, so each unique
+ *                        address is symbolized once however many samples hit it.
+ *
+ * Nothing here prints.  Functions that can fail return 0 / -1 and fill a
+ * struct pf_error; lookups cannot fail: what is unknown is left NULL / 0.
+ */
+#ifndef PFMON_SYMBOL_SYMBOL_H
+#define PFMON_SYMBOL_SYMBOL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/error.h"
+
+#define SYM_DEFAULT_DEBUG_ROOT "/usr/lib/debug"
+/* test seam: overrides the debug root when the caller passes NULL */
+#define SYM_DEBUG_ROOT_ENV "PFMON_DEBUG_ROOT"
+
+/* The answer for one address.  Strings belong to the dso (or resolver) that
+ * produced them and live as long as it does. */
+struct sym_result {
+	const char *binary; /* mapped file path; NULL when no mapping covers the ip */
+	uint64_t addr;      /* address in the binary's own ELF address space */
+	const char *func;   /* function symbol, NULL if none covers addr */
+	uint64_t offset;    /* addr - function start; addr itself when func is NULL */
+	const char *file;   /* source file from DWARF, NULL if none */
+	unsigned int line;  /* source line, 0 if none */
+};
+
+/* Where a dso's function symbols came from, for the report's list of
+ * binaries without symbols. */
+enum sym_source {
+	SYM_SRC_NONE = 0,  /* no function symbols at all */
+	SYM_SRC_DYNSYM,    /* only the dynamic symbol table */
+	SYM_SRC_SYMTAB,    /* the file's own .symtab */
+	SYM_SRC_DEBUGFILE, /* .symtab of the separate debug file */
+};
+
+struct sym_dso_info {
+	const char *path;
+	const char *debug_path;  /* separate debug file used, or NULL */
+	const char *open_error;  /* why the file could not be read, or NULL */
+	enum sym_source symbols;
+	bool has_lines;          /* DWARF line information present */
+	uint16_t machine;        /* e_machine */
+	bool is_dyn;             /* ET_DYN (PIE or shared object) */
+	size_t nr_funcs;
+	const uint8_t *build_id; /* NULL if none */
+	size_t build_id_len;
+	uint64_t lookups;        /* unique addresses resolved in this dso */
+};
+
+/* ---- one ELF file ---- */
+struct sym_dso;
+
+/* debug_root NULL: $PFMON_DEBUG_ROOT, else /usr/lib/debug. */
+int sym_dso_open(const char *path, const char *debug_root, struct sym_dso **out,
+		 struct pf_error *err);
+void sym_dso_close(struct sym_dso *dso);
+void sym_dso_info(const struct sym_dso *dso, struct sym_dso_info *info);
+/* file offset of a mapping (pgoff + ip - start) to ELF virtual address */
+uint64_t sym_dso_offset_to_addr(const struct sym_dso *dso, uint64_t file_offset);
+/* addr is an ELF virtual address of this file; res->binary is the dso path */
+void sym_dso_lookup(struct sym_dso *dso, uint64_t addr, struct sym_result *res);
+/* addr is a data address: res->func is the variable (STT_OBJECT) holding
+ * it, res->offset the offset into it; no file/line */
+void sym_dso_lookup_data(struct sym_dso *dso, uint64_t addr, struct sym_result *res);
+/* the function symbol called name: 0 and its address/size, or -1 */
+int sym_dso_find_func(const struct sym_dso *dso, const char *name, uint64_t *addr,
+		      uint64_t *size);
+
+/* ---- process address spaces ---- */
+struct sym_map {
+	uint64_t start, end; /* [start, end) */
+	uint64_t pgoff;
+	const char *path;    /* interned in the sym_maps */
+};
+
+struct sym_maps;
+
+struct sym_maps *sym_maps_new(void);
+void sym_maps_free(struct sym_maps *maps);
+/* An MMAP2 record: replaces whatever the range overlapped before. */
+void sym_maps_add(struct sym_maps *maps, uint32_t pid, uint64_t start, uint64_t len,
+		  uint64_t pgoff, const char *path);
+/* child starts with a copy of the parent's mappings (fork) */
+void sym_maps_fork(struct sym_maps *maps, uint32_t ppid, uint32_t pid);
+/* the address space is gone or replaced (exit, exec) */
+void sym_maps_clear(struct sym_maps *maps, uint32_t pid);
+const struct sym_map *sym_maps_find(const struct sym_maps *maps, uint32_t pid, uint64_t ip);
+size_t sym_maps_count(const struct sym_maps *maps, uint32_t pid);
+
+/* ---- the cached resolver ---- */
+struct sym_resolver;
+
+/* debug_root as for sym_dso_open */
+struct sym_resolver *sym_resolver_new(const char *debug_root);
+void sym_resolver_free(struct sym_resolver *r);
+struct sym_maps *sym_resolver_maps(struct sym_resolver *r);
+/* (pid, ip) through the maps; the result lives as long as the resolver */
+const struct sym_result *sym_resolve(struct sym_resolver *r, uint32_t pid, uint64_t ip);
+/* the same for a data address (D-EAR, PEBS): the variable holding it */
+const struct sym_result *sym_resolve_data(struct sym_resolver *r, uint32_t pid, uint64_t addr);
+/* an ELF virtual address of a file, without maps (addr2line-style) */
+const struct sym_result *sym_resolve_file(struct sym_resolver *r, const char *path,
+					  uint64_t addr);
+/* every binary the resolver opened, in first-use order, for the report's
+ * "no symbols" / "no debug info" lists */
+size_t sym_resolver_nr_dsos(const struct sym_resolver *r);
+void sym_resolver_dso_info(const struct sym_resolver *r, size_t i, struct sym_dso_info *info);
+uint64_t sym_resolver_unique(const struct sym_resolver *r); /* distinct addresses */
+uint64_t sym_resolver_queries(const struct sym_resolver *r);
+
+#endif

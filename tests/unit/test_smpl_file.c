@@ -1,0 +1,838 @@
+/*
+ * pfmon sample file: round trip of every record type, truncation at every
+ * byte offset, corruption of every byte, hand-made malformed chunks, writer
+ * errors, and the bytes-per-sample figure against perf.data.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common/util.h"
+#include "sample/smpl_codec.h"
+#include "sample/smpl_file.h"
+#include "sample/smpl_format.h"
+#include "tap.h"
+
+#define F_BASIC (SAMPLE_F_IP | SAMPLE_F_TID | SAMPLE_F_TIME | SAMPLE_F_CPU | SAMPLE_F_PERIOD)
+
+static char tmpdir[] = "/tmp/pfmon-smpl-XXXXXX";
+
+static char *tmp_path(const char *name)
+{
+	return xasprintf("%s/%s", tmpdir, name);
+}
+
+static char *argv0[] = { "pfmon", "--smpl-outfile", "s.pfs", "--", "ls", "-l" };
+static struct smpl_event events0[] = {
+	{ .name = "cpu-clock", .fields = F_BASIC, .attr_type = 1, .attr_config = 0,
+	  .sample_type = 0x187, .period = 1000000 },
+	{ .name = "MEM_LOAD_RETIRED.L3_MISS", .fields = SAMPLE_F_ALL, .attr_type = 4,
+	  .attr_config = 0x1d3, .sample_type = 0x1f7ff, .freq = true, .period = 4000 },
+};
+
+static void test_header(struct smpl_header *h)
+{
+	memset(h, 0, sizeof(*h));
+	h->created_ns = 1700000000123456789ull;
+	h->clock_ns = 987654321;
+	h->clockid = -1;
+	h->argc = ARRAY_SIZE(argv0);
+	h->argv = argv0;
+	h->nr_events = ARRAY_SIZE(events0);
+	h->events = events0;
+}
+
+/* --- the records of the round trip --- */
+
+static const uint64_t chain[] = {
+	(uint64_t)-128, 0xffffffff81001234ull, 0xffffffff81000100ull, (uint64_t)-512,
+	0x401234, 0x401000, 0x7f0012345678ull, 0,
+};
+static const struct sample_branch branches[] = {
+	{ .from = 0x401100, .to = 0x401200, .flags = SAMPLE_BR_MISPRED | (12ull << SAMPLE_BR_CYCLES_SHIFT) },
+	{ .from = 0x401050, .to = 0x401090, .flags = SAMPLE_BR_PREDICTED },
+	{ .from = 0x7f0000001000ull, .to = 0x401000, .flags = 0 },
+};
+
+static struct sample_record recs[32];
+static size_t nrecs;
+
+static struct sample_record *add(enum sample_rec_type t)
+{
+	struct sample_record *r = &recs[nrecs++];
+
+	memset(r, 0, sizeof(*r));
+	r->type = t;
+	return r;
+}
+
+static void basic_sample(uint64_t ip, uint32_t pid, uint32_t tid, uint64_t time, uint32_t cpu,
+			 uint64_t period, uint8_t mode)
+{
+	struct sample *s = &add(SREC_SAMPLE)->sample;
+
+	s->fields = F_BASIC;
+	s->evidx = 0;
+	s->cpumode = mode;
+	s->ip = ip;
+	s->pid = pid;
+	s->tid = tid;
+	s->time = time;
+	s->cpu = cpu;
+	s->period = period;
+}
+
+static void full_sample(uint32_t nchain, uint32_t nbr)
+{
+	struct sample *s = &add(SREC_SAMPLE)->sample;
+
+	s->fields = SAMPLE_F_ALL;
+	s->evidx = 1;
+	s->cpumode = 2;
+	s->exact_ip = true;
+	s->ip = 0x401234;
+	s->pid = 4242;
+	s->tid = 4250;
+	s->time = 5000000123ull;
+	s->cpu = 3;
+	s->period = 100003;
+	s->id = 77;
+	s->stream_id = 78;
+	s->addr = 0x7ffd12345678ull;
+	s->weight = 245;
+	s->ins_lat = 17;
+	s->data_src = 0x68100142ull;
+	s->phys_addr = 0x12345000ull;
+	s->callchain_nr = nchain;
+	s->callchain = nchain ? chain : NULL;
+	s->branch_nr = nbr;
+	s->branches = nbr ? branches : NULL;
+}
+
+static void build_records(void)
+{
+	struct sample_record *r;
+
+	nrecs = 0;
+	r = add(SREC_COMM);
+	r->sid = (struct sample_id){ .fields = SAMPLE_F_TID | SAMPLE_F_TIME | SAMPLE_F_CPU,
+				     .pid = 4242, .tid = 4242, .time = 4999999000ull, .cpu = 1 };
+	r->comm = (struct sample_comm){ .pid = 4242, .tid = 4242, .exec = true, .comm = "ls" };
+	r = add(SREC_MMAP);
+	r->sid = (struct sample_id){ .fields = SAMPLE_F_TIME, .time = 4999999100ull };
+	r->mmap = (struct sample_mmap){ .pid = 4242, .tid = 4242, .start = 0x400000, .len = 0x21000,
+					.pgoff = 0, .cpumode = 2, .has_inode = true, .maj = 8, .min = 1,
+					.ino = 1234567, .ino_generation = 3, .prot = 5, .flags = 2,
+					.filename = "/usr/bin/ls" };
+	r = add(SREC_MMAP);
+	r->mmap = (struct sample_mmap){ .pid = UINT32_MAX, .tid = UINT32_MAX, .start = 0xffffffff81000000ull,
+					.len = 0x1000000, .pgoff = 0xffffffff81000000ull, .cpumode = 1,
+					.data = true, .has_build_id = true, .build_id_size = 20,
+					.filename = "[kernel.kallsyms]_text" };
+	memcpy(r->mmap.build_id, "\x01\x23\x45\x67\x89\xab\xcd\xef\xfe\xdc\xba\x98\x76\x54\x32\x10\x00\xff\x11\x22", 20);
+	r = add(SREC_FORK);
+	r->task = (struct sample_task){ .pid = 4242, .ppid = 4241, .tid = 4250, .ptid = 4242, .time = 5000000000ull };
+	basic_sample(0x401234, 4242, 4242, 5000001000ull, 0, 1000000, 2);
+	basic_sample(0x401290, 4242, 4250, 5000000500ull, 1, 1000000, 2); /* time goes back */
+	basic_sample(0xffffffff81001234ull, 1, 0, 5000002000ull, 3, 999, 1);
+	full_sample(ARRAY_SIZE(chain), ARRAY_SIZE(branches));
+	full_sample(0, 0);
+	r = add(SREC_LOST);
+	r->sid = (struct sample_id){ .fields = SAMPLE_F_ID | SAMPLE_F_STREAM_ID, .id = 77, .stream_id = 78 };
+	r->lost = (struct sample_lost){ .id = 77, .lost = 12345 };
+	r = add(SREC_LOST_SAMPLES);
+	r->lost = (struct sample_lost){ .lost = 3 };
+	r = add(SREC_THROTTLE);
+	r->throttle = (struct sample_throttle){ .time = 5000003000ull, .id = 77, .stream_id = 78, .evidx = 1 };
+	r = add(SREC_UNTHROTTLE);
+	r->throttle = (struct sample_throttle){ .time = 5000004000ull, .id = 77, .evidx = UINT32_MAX };
+	basic_sample(UINT64_MAX, UINT32_MAX, 0, 0, UINT32_MAX, UINT64_MAX, 7);
+	basic_sample(0, 0, UINT32_MAX, UINT64_MAX, 0, 0, 0);
+	r = add(SREC_EXIT);
+	r->sid = (struct sample_id){ .fields = SAMPLE_ID_FIELDS, .pid = 1, .tid = 2, .time = 3,
+				     .cpu = 4, .id = 5, .stream_id = 6 };
+	r->task = (struct sample_task){ .pid = 4242, .ppid = 4241, .tid = 4242, .ptid = 4241, .time = 5000009000ull };
+}
+
+/* --- comparing --- */
+
+static int verbose_diff = 1;
+
+static int diff(const char *what)
+{
+	if (verbose_diff)
+		printf("#   differs: %s\n", what);
+	return 0;
+}
+
+#define SAME(f) if (g->f != w->f) return diff(#f)
+
+static int same_sample(const struct sample *g, const struct sample *w)
+{
+	SAME(fields); SAME(evidx); SAME(cpumode); SAME(exact_ip); SAME(ip); SAME(pid); SAME(tid);
+	SAME(time); SAME(cpu); SAME(period); SAME(id); SAME(stream_id); SAME(addr);
+	SAME(weight); SAME(ins_lat); SAME(data_src); SAME(phys_addr);
+	SAME(callchain_nr); SAME(branch_nr);
+	if (g->callchain_nr && memcmp(g->callchain, w->callchain, g->callchain_nr * 8))
+		return diff("callchain");
+	if (g->branch_nr && memcmp(g->branches, w->branches, g->branch_nr * sizeof(*g->branches)))
+		return diff("branches");
+	return 1;
+}
+
+static int same_mmap(const struct sample_mmap *g, const struct sample_mmap *w)
+{
+	SAME(pid); SAME(tid); SAME(start); SAME(len); SAME(pgoff); SAME(cpumode); SAME(data);
+	SAME(has_build_id); SAME(has_inode); SAME(maj); SAME(min); SAME(ino);
+	SAME(ino_generation); SAME(build_id_size); SAME(prot); SAME(flags);
+	if (memcmp(g->build_id, w->build_id, g->build_id_size))
+		return diff("build_id");
+	if (strcmp(g->filename, w->filename))
+		return diff("filename");
+	return 1;
+}
+
+static int same_rest(const struct sample_record *gr, const struct sample_record *wr)
+{
+	switch (wr->type) {
+	case SREC_COMM: {
+		const struct sample_comm *g = &gr->comm, *w = &wr->comm;
+
+		SAME(pid); SAME(tid); SAME(exec);
+		return strcmp(g->comm, w->comm) ? diff("comm") : 1;
+	}
+	case SREC_FORK:
+	case SREC_EXIT: {
+		const struct sample_task *g = &gr->task, *w = &wr->task;
+
+		SAME(pid); SAME(ppid); SAME(tid); SAME(ptid); SAME(time);
+		return 1;
+	}
+	case SREC_LOST:
+	case SREC_LOST_SAMPLES: {
+		const struct sample_lost *g = &gr->lost, *w = &wr->lost;
+
+		SAME(id); SAME(lost);
+		return 1;
+	}
+	case SREC_THROTTLE:
+	case SREC_UNTHROTTLE: {
+		const struct sample_throttle *g = &gr->throttle, *w = &wr->throttle;
+
+		SAME(time); SAME(id); SAME(stream_id); SAME(evidx);
+		return 1;
+	}
+	default:
+		return diff("unexpected type");
+	}
+}
+
+static int same_record(const struct sample_record *gr, const struct sample_record *wr)
+{
+	if (gr->type != wr->type)
+		return diff("type");
+	if (wr->type == SREC_SAMPLE)
+		return same_sample(&gr->sample, &wr->sample);
+	{
+		const struct sample_id *g = &gr->sid, *w = &wr->sid;
+
+		SAME(fields); SAME(pid); SAME(tid); SAME(time); SAME(cpu); SAME(id); SAME(stream_id);
+	}
+	if (wr->type == SREC_MMAP)
+		return same_mmap(&gr->mmap, &wr->mmap);
+	return same_rest(gr, wr);
+}
+
+/* --- writing and reading files --- */
+
+/* write recs, flushing a chunk every flush_every records (0: never) */
+static int write_recs(const char *path, size_t flush_every, struct pf_error *err)
+{
+	struct smpl_header h;
+	struct smpl_writer *w;
+	size_t i;
+
+	test_header(&h);
+	w = smpl_writer_open(path, &h, err);
+	if (!w)
+		return -1;
+	for (i = 0; i < nrecs; i++) {
+		if (smpl_write_record(w, &recs[i], err))
+			goto fail;
+		if (flush_every && (i + 1) % flush_every == 0 && smpl_writer_flush(w, err))
+			goto fail;
+	}
+	return smpl_writer_close(w, err);
+fail:
+	smpl_writer_close(w, NULL);
+	return -1;
+}
+
+static unsigned char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	unsigned char *b;
+	struct stat st;
+
+	if (!f || fstat(fileno(f), &st))
+		return NULL;
+	b = xmalloc((size_t)st.st_size + 1);
+	*len = fread(b, 1, (size_t)st.st_size, f);
+	fclose(f);
+	return b;
+}
+
+/* a reader over the first len bytes of buf (fmemopen refuses 0 bytes) */
+static struct smpl_reader *open_mem(const unsigned char *buf, size_t len, struct pf_error *err)
+{
+	FILE *f = len ? fmemopen((void *)buf, len, "r") : fopen("/dev/null", "r");
+
+	if (!f) {
+		pf_error_set(err, PF_E_SYSTEM, "fmemopen", strerror(errno));
+		return NULL;
+	}
+	return smpl_reader_fopen(f, "mem.pfs", err);
+}
+
+/*
+ * Read everything; every record must equal recs[i] (no garbage before an
+ * error).  Returns the final smpl_reader_next() result (or -1 when open
+ * failed), the record count in *n, and the reader in *rp (caller closes).
+ */
+static int read_back(struct smpl_reader *r, size_t *n, int *all_same, uint64_t *ends,
+		     struct pf_error *err)
+{
+	struct sample_record out;
+	int rc;
+
+	*n = 0;
+	*all_same = 1;
+	while ((rc = smpl_reader_next(r, &out, err)) == 1) {
+		if (out.type == SREC_END)
+			continue;
+		if (*n >= nrecs || !same_record(&out, &recs[*n]))
+			*all_same = 0;
+		if (ends && *n < nrecs)
+			ends[*n] = smpl_reader_tell(r);
+		(*n)++;
+	}
+	return rc;
+}
+
+static void test_codec(void)
+{
+	struct obuf o = { 0 };
+	struct ibuf ib;
+	static const uint64_t u[] = { 0, 1, 127, 128, 16383, 16384, UINT32_MAX, 1ull << 63, UINT64_MAX };
+	static const int64_t sv[] = { 0, -1, 1, -64, 64, INT64_MIN, INT64_MAX };
+	static const unsigned char overlong[11] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f };
+	size_t i;
+	int good = 1;
+	uint64_t v;
+	int64_t s;
+
+	is_u64(crc32_buf("123456789", 9), 0xcbf43926, "crc32 check value");
+	for (i = 0; i < ARRAY_SIZE(u); i++)
+		ob_varint(&o, u[i]);
+	for (i = 0; i < ARRAY_SIZE(sv); i++)
+		ob_svarint(&o, sv[i]);
+	ib.p = o.b;
+	ib.end = o.b + o.len;
+	for (i = 0; i < ARRAY_SIZE(u); i++)
+		good &= !ib_varint(&ib, &v) && v == u[i];
+	for (i = 0; i < ARRAY_SIZE(sv); i++)
+		good &= !ib_svarint(&ib, &s) && s == sv[i];
+	ok(good && ib_left(&ib) == 0, "varint and zigzag round trip at the edges");
+	ib.p = overlong;
+	ib.end = overlong + 10;
+	ok(ib_varint(&ib, &v) == -1, "a 10-byte varint above 2^64 is refused");
+	ib.p = overlong;
+	ib.end = overlong + 3;
+	ok(ib_varint(&ib, &v) == -1 && ib.p == overlong, "a varint cut short is refused, cursor kept");
+	ob_free(&o);
+}
+
+static void test_round_trip(void)
+{
+	char *path = tmp_path("round.pfs");
+	struct pf_error err = { 0 };
+	struct smpl_reader *r;
+	const struct smpl_header *h;
+	const struct smpl_status *st;
+	struct sample_record out;
+	size_t i, n = 0;
+	int rc;
+
+	build_records();
+	ok(write_recs(path, 4, &err) == 0, "write every record type (%zu records) %s", nrecs, err.msg);
+	r = smpl_reader_open(path, &err);
+	ok(r != NULL, "reopen %s", err.msg);
+	if (!r) {
+		free(path);
+		return;
+	}
+	h = smpl_reader_header(r);
+	ok(h->version_major == SMPL_VERSION_MAJOR && h->version_minor == SMPL_VERSION_MINOR,
+	   "header version %u.%u", h->version_major, h->version_minor);
+	is_u64(h->created_ns, 1700000000123456789ull, "header creation time");
+	ok(h->clock_ns == 987654321 && h->clockid == -1, "header clock and clockid");
+	ok(h->argc == ARRAY_SIZE(argv0) && !strcmp(h->argv[0], "pfmon") && !strcmp(h->argv[5], "-l"),
+	   "header command line");
+	ok(h->nr_events == 2 && !strcmp(h->events[1].name, events0[1].name), "header event names");
+	ok(h->events[0].fields == F_BASIC && h->events[1].fields == SAMPLE_F_ALL &&
+	   h->events[1].sample_type == 0x1f7ff && h->events[1].freq && h->events[1].period == 4000 &&
+	   h->events[1].attr_type == 4 && h->events[1].attr_config == 0x1d3 && !h->events[0].freq,
+	   "header event fields, sample_type, attr, period/freq");
+	while ((rc = smpl_reader_next(r, &out, &err)) == 1 && out.type != SREC_END) {
+		ok(n < nrecs && same_record(&out, &recs[n]), "record %zu (%s) round trip", n,
+		   sample_rec_type_name(out.type));
+		n++;
+	}
+	ok(rc == 1 && out.type == SREC_END, "end record read");
+	is_u64(n, nrecs, "every record read back");
+	st = smpl_reader_status(r);
+	ok(st->complete && !st->truncated, "status: complete, not truncated");
+	ok(st->end.samples == 7 && st->end.lost == 12348 && st->end.throttled == 1 &&
+	   st->end.records == nrecs, "end totals: samples 7, lost 12348, throttled 1, records %zu",
+	   nrecs);
+	ok(smpl_reader_next(r, &out, &err) == 0 && smpl_reader_next(r, &out, &err) == 0,
+	   "clean end after the end record, twice");
+	smpl_reader_close(r);
+	for (i = 0; i < 2; i++) {
+		/* one big chunk, and one chunk per record */
+		size_t every = i ? 1 : 0;
+		int same;
+
+		write_recs(path, every, &err);
+		r = smpl_reader_open(path, &err);
+		rc = r ? read_back(r, &n, &same, NULL, &err) : -1;
+		ok(rc == 0 && n == nrecs && same && smpl_reader_status(r)->complete,
+		   "round trip with a flush every %zu records", every);
+		smpl_reader_close(r);
+	}
+	unlink(path);
+	free(path);
+}
+
+/* offsets where chunks start (and the file end), from the chunk headers */
+static size_t chunk_bounds(const unsigned char *b, size_t len, size_t hdr, size_t *out, size_t max)
+{
+	size_t n = 0, off = hdr;
+
+	while (off + SMPL_CHUNK_HEADER_SIZE <= len && n < max) {
+		out[n++] = off;
+		off += SMPL_CHUNK_HEADER_SIZE + get_le32(b + off);
+	}
+	if (n < max)
+		out[n++] = off;
+	return n;
+}
+
+static int is_bound(const size_t *bounds, size_t nb, size_t off)
+{
+	size_t i;
+
+	for (i = 0; i < nb; i++)
+		if (bounds[i] == off)
+			return 1;
+	return 0;
+}
+
+static void test_truncation(void)
+{
+	char *path = tmp_path("trunc.pfs");
+	struct pf_error err = { 0 };
+	unsigned char *b;
+	size_t len, cut, hdr, nb, bounds[64];
+	uint64_t ends[32];
+	struct smpl_reader *r;
+	size_t n;
+	int same;
+
+	build_records();
+	write_recs(path, 3, &err);
+	b = slurp(path, &len);
+	r = open_mem(b, len, &err);
+	hdr = (size_t)smpl_reader_tell(r);
+	read_back(r, &n, &same, ends, &err);
+	smpl_reader_close(r);
+	nb = chunk_bounds(b, len, hdr, bounds, ARRAY_SIZE(bounds));
+	printf("# truncating a %zu-byte file (header %zu bytes, %zu chunks) at every offset\n",
+	       len, hdr, nb - 1);
+	for (cut = 0; cut < len; cut++) {
+		size_t want = 0, i;
+		int rc;
+
+		memset(&err, 0, sizeof(err));
+		r = open_mem(b, cut, &err);
+		if (cut < hdr) {
+			ok(!r && err.code == PF_E_BAD_FILE && strstr(err.msg, "mem.pfs") &&
+			   (strstr(err.msg, "truncated header") || strstr(err.msg, "empty file")),
+			   "cut at %zu (in the header): %s", cut, err.msg);
+			smpl_reader_close(r);
+			continue;
+		}
+		for (i = 0; i < nrecs; i++)
+			if (ends[i] <= cut)
+				want = i + 1;
+		rc = r ? read_back(r, &n, &same, NULL, &err) : -1;
+		ok(rc == 0 && n == want && same && !smpl_reader_status(r)->complete &&
+		   smpl_reader_status(r)->truncated == !is_bound(bounds, nb, cut),
+		   "cut at %zu: %zu complete records read, %struncated", cut, n,
+		   r && smpl_reader_status(r)->truncated ? "" : "not ");
+		smpl_reader_close(r);
+	}
+	free(b);
+	unlink(path);
+	free(path);
+}
+
+/* flip bytes everywhere: one error naming the file, never a wrong record */
+static void test_corruption(void)
+{
+	char *path = tmp_path("corrupt.pfs");
+	struct pf_error err = { 0 };
+	static const unsigned char masks[] = { 0x01, 0x80, 0xff };
+	unsigned char *b, *c;
+	size_t len, i, m, n;
+	int same;
+
+	build_records();
+	write_recs(path, 3, &err);
+	b = slurp(path, &len);
+	c = xmalloc(len);
+	printf("# flipping bits of every byte of a %zu-byte file\n", len);
+	for (i = 0; i < len; i++) {
+		int good = 1;
+		char first[PF_ERROR_MSG_MAX] = "";
+
+		for (m = 0; m < ARRAY_SIZE(masks); m++) {
+			struct smpl_reader *r;
+			struct sample_record out;
+			int rc;
+
+			memcpy(c, b, len);
+			c[i] ^= masks[m];
+			memset(&err, 0, sizeof(err));
+			r = open_mem(c, len, &err);
+			rc = r ? read_back(r, &n, &same, NULL, &err) : -1;
+			good &= rc == -1 && err.code == PF_E_BAD_FILE && !!strstr(err.msg, "'mem.pfs'");
+			if (r) {
+				struct pf_error again = { 0 };
+
+				good &= same;
+				good &= smpl_reader_next(r, &out, &again) == -1 && !strcmp(again.msg, err.msg);
+			}
+			if (!m)
+				snprintf(first, sizeof(first), "%s", err.msg);
+			smpl_reader_close(r);
+		}
+		ok(good, "flip byte %zu: %s", i, first);
+	}
+	free(b);
+	free(c);
+	unlink(path);
+	free(path);
+}
+
+/* a file made by hand: the test header, then chunks of raw records */
+static unsigned char *craft(const unsigned char *payload, size_t plen, size_t *len)
+{
+	struct smpl_header h;
+	struct smpl_writer *w;
+	char *path = tmp_path("craft.pfs");
+	struct pf_error err;
+	unsigned char *b, *out, ch[SMPL_CHUNK_HEADER_SIZE];
+	size_t hlen;
+
+	test_header(&h);
+	w = smpl_writer_open(path, &h, &err);
+	smpl_writer_close(w, &err);
+	b = slurp(path, &hlen);
+	/* keep only the header: drop the writer's end chunk */
+	{
+		struct smpl_reader *r = open_mem(b, hlen, &err);
+
+		hlen = (size_t)smpl_reader_tell(r);
+		smpl_reader_close(r);
+	}
+	put_le32(ch, (uint32_t)plen);
+	put_le32(ch + 4, crc32_buf(payload, plen));
+	put_le32(ch + 8, crc32_buf(ch, 8));
+	out = xmalloc(hlen + sizeof(ch) + plen);
+	memcpy(out, b, hlen);
+	memcpy(out + hlen, ch, sizeof(ch));
+	memcpy(out + hlen + sizeof(ch), payload, plen);
+	*len = hlen + sizeof(ch) + plen;
+	free(b);
+	unlink(path);
+	free(path);
+	return out;
+}
+
+static int read_crafted(const unsigned char *payload, size_t plen, size_t *n,
+			struct pf_error *err)
+{
+	size_t len;
+	unsigned char *f = craft(payload, plen, &len);
+	struct smpl_reader *r = open_mem(f, len, err);
+	struct sample_record out;
+	int rc = -1;
+
+	*n = 0;
+	if (r) {
+		while ((rc = smpl_reader_next(r, &out, err)) == 1)
+			(*n)++;
+		smpl_reader_close(r);
+	}
+	free(f);
+	return rc;
+}
+
+static void test_crafted(void)
+{
+	static const struct {
+		const char *what;
+		unsigned char p[24];
+		size_t len;
+		const char *want; /* NULL: reads cleanly */
+	} rows[] = {
+		{ "record type 0", { 0x00, 0x00 }, 2, "unknown record type" },
+		{ "unknown record type 0x20", { 0x20, 0x00 }, 2, "unknown record type" },
+		{ "optional record 0x40 is skipped", { 0x40, 0x02, 0xaa, 0xbb, 0x0f, 0x04, 0, 0, 0, 0 }, 10, NULL },
+		{ "record longer than its chunk", { 0x01, 0x7f, 0x00 }, 3, "overruns its chunk" },
+		{ "overlong length varint", { 0x01, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f }, 11, "overruns its chunk" },
+		{ "sample of event 9", { 0x01, 0x02, 0x90, 0x01 }, 4, "event not in the header" },
+		{ "sample body cut short", { 0x01, 0x02, 0x00, 0x02 }, 4, "bad pid or tid" },
+		{ "pid delta below zero", { 0x01, 0x03, 0x00, 0x00, 0x01 }, 5, "bad pid or tid" },
+		{ "callchain length beyond the record", { 0x01, 0x0b, 0x10, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x7f }, 13, "bad callchain length" },
+		{ "unknown sample_id bits", { 0x06, 0x03, 0x80, 0x01, 0x00 }, 5, "sample_id field mask" },
+		{ "mmap file name with a NUL", { 0x02, 0x0e, 0x00, 0x00, 0x02, 0, 0, 0, 0, 0, 0, 0, 0x02, 'a', 0, 0 }, 16, "bad mmap file name" },
+		{ "end record with wrong totals", { 0x0f, 0x04, 0x05, 0x00, 0x00, 0x05 }, 6, "records are missing" },
+		{ "data after the end record", { 0x0f, 0x04, 0x00, 0x00, 0x00, 0x00, 0x03, 0x00 }, 8, "data after the end record" },
+	};
+	size_t i, n;
+
+	for (i = 0; i < ARRAY_SIZE(rows); i++) {
+		struct pf_error err = { 0 };
+		int rc = read_crafted(rows[i].p, rows[i].len, &n, &err);
+
+		if (rows[i].want)
+			ok(rc == -1 && strstr(err.msg, rows[i].want) && strstr(err.msg, "offset"),
+			   "crafted: %s -> %s", rows[i].what, err.msg);
+		else
+			ok(rc == 0, "crafted: %s (%zu records) %s", rows[i].what, n, err.msg);
+	}
+}
+
+/* random payloads with a valid CRC: the decoder alone must hold */
+static void test_fuzz(void)
+{
+	unsigned char p[96];
+	unsigned seed = 12345;
+	int i, clean = 0, errors = 0, bad = 0;
+
+	for (i = 0; i < 3000; i++) {
+		struct pf_error err = { 0 };
+		size_t n, len = 1 + (size_t)(rand_r(&seed) % (int)sizeof(p)), j;
+		int rc;
+
+		for (j = 0; j < len; j++)
+			p[j] = (unsigned char)rand_r(&seed);
+		/* mostly valid record codes, to get past the first check */
+		p[0] = (unsigned char)(1 + rand_r(&seed) % 9);
+		rc = read_crafted(p, len, &n, &err);
+		if (rc == 0)
+			clean++;
+		else if (rc == -1 && err.msg[0])
+			errors++;
+		else
+			bad++;
+	}
+	ok(bad == 0, "3000 random chunks with valid CRCs: %d read, %d clear errors, no crash", clean,
+	   errors);
+}
+
+static void test_magic_version(void)
+{
+	char *path = tmp_path("mv.pfs");
+	struct pf_error err = { 0 };
+	unsigned char *b;
+	size_t len;
+	struct smpl_reader *r;
+
+	build_records();
+	write_recs(path, 0, &err);
+	b = slurp(path, &len);
+	b[8] = 2; /* major version 2: refused before the checksum is looked at */
+	r = open_mem(b, len, &err);
+	ok(!r && strstr(err.msg, "unsupported format version 2.0"), "newer major version: %s", err.msg);
+	b[8] = 1;
+	b[12] = 1;
+	b[15] = 4;
+	r = open_mem(b, len, &err);
+	ok(!r && strstr(err.msg, "byte order"), "byte-swapped marker: %s", err.msg);
+	memcpy(b, "PERFILE2", 8);
+	r = open_mem(b, len, &err);
+	ok(!r && strstr(err.msg, "not a pfmon sample file"), "perf.data magic: %s", err.msg);
+	r = smpl_reader_open("/nonexistent/x.pfs", &err);
+	ok(!r && err.code == PF_E_INPUT && strstr(err.msg, "/nonexistent/x.pfs"), "missing file: %s",
+	   err.msg);
+	free(b);
+	unlink(path);
+	free(path);
+}
+
+/* remove the middle chunk: each chunk decodes alone, the end record notices */
+static void test_missing_chunk(void)
+{
+	char *path = tmp_path("gap.pfs");
+	struct pf_error err = { 0 };
+	unsigned char *b;
+	size_t len, hdr, nb, bounds[64], n;
+	struct smpl_reader *r;
+	int rc, same;
+
+	build_records();
+	write_recs(path, 4, &err);
+	b = slurp(path, &len);
+	r = open_mem(b, len, &err);
+	hdr = (size_t)smpl_reader_tell(r);
+	smpl_reader_close(r);
+	nb = chunk_bounds(b, len, hdr, bounds, ARRAY_SIZE(bounds));
+	verbose_diff = 0; /* the records after the gap differ, as they should */
+	memmove(b + bounds[1], b + bounds[2], len - bounds[2]);
+	len -= bounds[2] - bounds[1];
+	r = open_mem(b, len, &err);
+	rc = read_back(r, &n, &same, NULL, &err);
+	ok(nb > 3 && rc == -1 && strstr(err.msg, "records are missing"), "a dropped chunk: %s",
+	   err.msg);
+	verbose_diff = 1;
+	smpl_reader_close(r);
+	free(b);
+	unlink(path);
+	free(path);
+}
+
+static void test_writer_errors(void)
+{
+	struct smpl_header h;
+	struct smpl_writer *w;
+	struct pf_error err = { 0 };
+	struct sample s = { .evidx = 5 };
+	int i, rc = 0;
+
+	test_header(&h);
+	w = smpl_writer_open("/nonexistent/dir/s.pfs", &h, &err);
+	ok(!w && err.code == PF_E_OUTPUT && strstr(err.msg, "/nonexistent/dir/s.pfs"),
+	   "open in a missing directory: %s", err.msg);
+	w = smpl_writer_open("/dev/full", &h, &err);
+	ok(w == NULL && strstr(err.msg, "No space left"), "header to a full disk: %s", err.msg);
+	/* /dev/full takes no bytes: a chunk write fails and stays failed */
+	w = smpl_writer_open("/dev/null", &h, &err);
+	ok(w && smpl_write_sample(w, &s, &err) == -1 && strstr(err.msg, "not in the header"),
+	   "sample of an unknown event: %s", err.msg);
+	memset(&err, 0, sizeof(err));
+	ok(smpl_writer_close(w, &err) == 0, "close of /dev/null %s", err.msg);
+	/* a write error after the header: a pipe whose reader went away */
+	{
+		int fds[2];
+		char *path;
+
+		if (pipe(fds) == 0) {
+			signal(SIGPIPE, SIG_IGN);
+			path = xasprintf("/proc/self/fd/%d", fds[1]);
+			w = smpl_writer_open(path, &h, &err);
+			close(fds[0]);
+			s.evidx = 0;
+			for (i = 0; w && i < 20000 && !rc; i++)
+				rc = smpl_write_sample(w, &s, &err);
+			ok(w && rc == -1 && strstr(err.msg, "Broken pipe"), "write to a closed pipe: %s",
+			   err.msg);
+			memset(&err, 0, sizeof(err));
+			ok(w && smpl_write_sample(w, &s, &err) == -1 && strstr(err.msg, "Broken pipe"),
+			   "the error is sticky");
+			ok(smpl_writer_close(w, &err) == -1, "close reports it: %s", err.msg);
+			close(fds[1]);
+			free(path);
+		}
+	}
+}
+
+/* --- bytes per sample --- */
+
+static double bytes_per_sample(const char *name, int pathological)
+{
+	static struct smpl_event ev = { .name = "cpu-clock", .fields = F_BASIC, .period = 100000 };
+	struct smpl_header h;
+	char *path = tmp_path("bps.pfs");
+	struct pf_error err;
+	struct smpl_writer *w;
+	struct stat st0, st1;
+	unsigned seed = 42;
+	struct sample s = { .fields = F_BASIC, .cpumode = 2, .pid = 31337, .tid = 31337,
+			    .time = 123456789012345ull, .period = 100000, .ip = 0x5555555551000ull };
+	const int n = 100000;
+	int i;
+
+	memset(&h, 0, sizeof(h));
+	h.nr_events = 1;
+	h.events = &ev;
+	w = smpl_writer_open(path, &h, &err);
+	smpl_writer_close(w, &err);
+	stat(path, &st0);
+	w = smpl_writer_open(path, &h, &err);
+	for (i = 0; i < n; i++) {
+		if (pathological) {
+			/* every field as far from the last as the kernel allows */
+			s.ip = (uint64_t)rand_r(&seed) << 40 ^ (uint64_t)rand_r(&seed) << 20 ^ (uint64_t)rand_r(&seed);
+			s.ip = i & 1 ? ~s.ip : s.ip;
+			s.time = i & 1 ? (uint64_t)rand_r(&seed) << 33 : 1;
+			s.pid = i & 1 ? 4194303 : 0; /* PID_MAX_LIMIT - 1 */
+			s.tid = i & 1 ? 0 : 4194303;
+			s.cpu = 8191;
+			s.period = i & 1 ? UINT64_MAX : 1;
+		} else {
+			/* a 4-thread program sampled at 10 kHz: ips in a 1 MB
+			 * text, ~100 us apart with jitter, 4 CPUs, fixed period */
+			s.ip = 0x555555550000ull + (uint64_t)(rand_r(&seed) % (1 << 20));
+			s.time += 100000 + (uint64_t)(rand_r(&seed) % 2000);
+			s.tid = 31337 + (uint32_t)(rand_r(&seed) % 4);
+			s.cpu = (uint32_t)(rand_r(&seed) % 4);
+		}
+		smpl_write_sample(w, &s, &err);
+	}
+	smpl_writer_close(w, &err);
+	stat(path, &st1);
+	unlink(path);
+	free(path);
+	printf("# %s: %.2f bytes per sample (IP TID TIME CPU PERIOD), perf.data: 48\n", name,
+	       (double)(st1.st_size - st0.st_size) / n);
+	return (double)(st1.st_size - st0.st_size) / n;
+}
+
+int main(void)
+{
+	if (!mkdtemp(tmpdir)) {
+		printf("Bail out! mkdtemp: %s\n", strerror(errno));
+		return 1;
+	}
+	test_codec();
+	test_round_trip();
+	test_magic_version();
+	test_crafted();
+	test_fuzz();
+	test_missing_chunk();
+	test_writer_errors();
+	ok(bytes_per_sample("typical", 0) <= 48.0, "typical samples fit in perf.data's 48 bytes");
+	ok(bytes_per_sample("pathological", 1) <= 48.0, "pathological samples fit in 48 bytes");
+	test_truncation();
+	test_corruption();
+	rmdir(tmpdir);
+	return tap_done();
+}
