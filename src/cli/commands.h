@@ -8,6 +8,7 @@
 #include "common/config.h"
 #include "common/error.h"
 #include "event/pmu_model.h"
+#include "report/profile.h"
 
 int cmd_count(const struct pf_config *cfg, const struct pmu_model *m, struct pf_error *err);
 int cmd_list_events(const struct pf_config *cfg, const struct pmu_model *m, struct pf_error *err);
@@ -23,5 +24,10 @@ int cmd_dump_event_table(const struct pf_config *cfg, const struct pmu_model *m,
 /* sampling: record to a file and report; report later from a file */
 int cmd_record(const struct pf_config *cfg, const struct pmu_model *m, struct pf_error *err);
 int cmd_report(const struct pf_config *cfg, struct pf_error *err);
+
+/* shared by recording and reporting */
+struct profile_opts profile_opts_from_config(const struct pf_config *cfg);
+/* lost and throttled samples are reported loudly, on stderr */
+void warn_lost(uint64_t lost, uint64_t throttled);
 
 #endif

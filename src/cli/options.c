@@ -313,8 +313,9 @@ static int opt_cum_threshold(struct cli_state *st, const struct opt_def *o, cons
 
 static int opt_report_sort(struct cli_state *st, const struct opt_def *o, const char *arg, struct pf_error *err)
 {
-	if (strcmp(arg, "function") && strcmp(arg, "line") && strcmp(arg, "binary") && strcmp(arg, "address"))
-		return bad_value(o, arg, "sort keys are function, line, binary and address", err);
+	if (strcmp(arg, "function") && strcmp(arg, "line") && strcmp(arg, "binary") && strcmp(arg, "address") &&
+	    strcmp(arg, "data"))
+		return bad_value(o, arg, "sort keys are function, line, binary, address and data", err);
 	st->cfg->report_sort = arg;
 	return 0;
 }
@@ -408,7 +409,7 @@ static const struct opt_def options[] = {
 	  "report entries until PCT % of the samples (default 100)" },
 	{ "report", NULL, ARG_REQUIRED, "FILE", G_SMPL, STR(report_file), "report from a sample file and exit" },
 	{ "report-sort", NULL, ARG_REQUIRED, "KEY", G_SMPL, CALL(opt_report_sort),
-	  "profile by function (default), line, binary or address" },
+	  "profile by function (default), line, binary, address or data address" },
 	{ "report-format", NULL, ARG_REQUIRED, "FMT", G_SMPL, CALL(opt_report_format),
 	  "profile as text (default), json or folded stacks" },
 

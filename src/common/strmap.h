@@ -1,0 +1,26 @@
+/* A string -> counter hash map (open addressing), for profiles. */
+#ifndef PFMON_COMMON_STRMAP_H
+#define PFMON_COMMON_STRMAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct strmap_entry {
+	char *key; /* NULL: empty slot */
+	uint64_t value;
+};
+
+struct strmap {
+	struct strmap_entry *slots;
+	size_t cap; /* power of two */
+	size_t len;
+};
+
+void strmap_init(struct strmap *m);
+void strmap_release(struct strmap *m);
+/* add delta to key's counter, creating it at 0 */
+void strmap_add(struct strmap *m, const char *key, uint64_t delta);
+/* the entries, sorted by value (descending), then key; caller frees the array */
+struct strmap_entry *strmap_sorted(const struct strmap *m);
+
+#endif

@@ -1,0 +1,458 @@
+#include <config.h>
+
+#include <linux/perf_event.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/strmap.h"
+#include "common/util.h"
+#include "json_writer.h"
+#include "profile.h"
+#include "symbol/symbol.h"
+
+struct event_hist {
+	char *name;
+	uint64_t period;
+	bool freq;
+	uint64_t samples;
+	struct strmap keys;
+};
+
+struct profile {
+	struct profile_opts opts;
+	struct sym_resolver *res;
+	struct event_hist *ev;
+	size_t n_ev;
+	struct strmap folded;
+	uint64_t lost, throttled;
+	struct smpl_status status;
+	bool have_status;
+};
+
+enum profile_sort profile_sort_from_name(const char *name)
+{
+	if (!name)
+		return PROFILE_BY_FUNCTION;
+	if (!strcmp(name, "line"))
+		return PROFILE_BY_LINE;
+	if (!strcmp(name, "binary"))
+		return PROFILE_BY_BINARY;
+	if (!strcmp(name, "address"))
+		return PROFILE_BY_ADDRESS;
+	if (!strcmp(name, "data"))
+		return PROFILE_BY_DATA;
+	return PROFILE_BY_FUNCTION;
+}
+
+enum profile_format profile_format_from_name(const char *name)
+{
+	if (name && !strcmp(name, "json"))
+		return PROFILE_JSON;
+	if (name && !strcmp(name, "folded"))
+		return PROFILE_FOLDED;
+	return PROFILE_TEXT;
+}
+
+static const char *sort_title(enum profile_sort s)
+{
+	static const char *const titles[] = { "function", "source line", "binary", "address", "data" };
+
+	return titles[s];
+}
+
+struct profile *profile_new(const struct profile_opts *opts, const struct smpl_header *h)
+{
+	struct profile *p = xcalloc(1, sizeof(*p));
+
+	p->opts = *opts;
+	p->res = sym_resolver_new(opts->debug_root);
+	p->n_ev = h->nr_events;
+	p->ev = xcalloc(p->n_ev ? p->n_ev : 1, sizeof(*p->ev));
+	for (size_t i = 0; i < p->n_ev; i++) {
+		p->ev[i].name = xstrdup(h->events[i].name);
+		p->ev[i].period = h->events[i].period;
+		p->ev[i].freq = h->events[i].freq;
+		strmap_init(&p->ev[i].keys);
+	}
+	strmap_init(&p->folded);
+	return p;
+}
+
+void profile_free(struct profile *p)
+{
+	if (!p)
+		return;
+	for (size_t i = 0; i < p->n_ev; i++) {
+		free(p->ev[i].name);
+		strmap_release(&p->ev[i].keys);
+	}
+	free(p->ev);
+	strmap_release(&p->folded);
+	sym_resolver_free(p->res);
+	free(p);
+}
+
+static const char *base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
+
+/* a frame's name: function, else binary+offset, else the raw address */
+static void frame_name(struct strbuf *sb, const struct sym_result *r, uint64_t ip)
+{
+	if (r && r->func)
+		strbuf_addstr(sb, r->func);
+	else if (r && r->binary)
+		strbuf_addf(sb, "%s+0x%llx", base_name(r->binary), (unsigned long long)r->addr);
+	else
+		strbuf_addf(sb, "[unknown 0x%llx]", (unsigned long long)ip);
+}
+
+static bool is_kernel(uint8_t cpumode)
+{
+	return cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL;
+}
+
+/* a data address: the variable that holds it, else binary+offset */
+static void data_key(struct profile *p, const struct sample *s, struct strbuf *key)
+{
+	const struct sym_result *r;
+
+	if (!(s->fields & SAMPLE_F_ADDR)) {
+		strbuf_addstr(key, "[no data address]");
+		return;
+	}
+	r = sym_resolve_data(p->res, s->pid, s->addr);
+	if (r && r->func) {
+		strbuf_addstr(key, r->func);
+		if (r->offset)
+			strbuf_addf(key, "+0x%llx", (unsigned long long)r->offset);
+		strbuf_addf(key, " (%s)", base_name(r->binary));
+	} else if (r && r->binary) {
+		strbuf_addf(key, "%s+0x%llx", base_name(r->binary), (unsigned long long)r->addr);
+	} else {
+		strbuf_addf(key, "0x%016llx", (unsigned long long)s->addr);
+	}
+}
+
+static void sample_key(struct profile *p, const struct sample *s, struct strbuf *key)
+{
+	const struct sym_result *r;
+
+	if (p->opts.sort == PROFILE_BY_DATA) {
+		data_key(p, s, key);
+		return;
+	}
+	if (is_kernel(s->cpumode)) {
+		strbuf_addstr(key, "[kernel]");
+		return;
+	}
+	r = sym_resolve(p->res, s->pid, s->ip);
+	switch (p->opts.sort) {
+	case PROFILE_BY_BINARY:
+		strbuf_addstr(key, r && r->binary ? r->binary : "[unknown]");
+		return;
+	case PROFILE_BY_ADDRESS:
+		strbuf_addf(key, "0x%016llx ", (unsigned long long)s->ip);
+		frame_name(key, r, s->ip);
+		if (r && r->func)
+			strbuf_addf(key, "+0x%llx", (unsigned long long)r->offset);
+		return;
+	case PROFILE_BY_LINE:
+		if (r && r->file && r->line) {
+			strbuf_addf(key, "%s:%u", r->file, r->line);
+			return;
+		}
+		/* no line information: fall back to the function */
+		/* fall through */
+	case PROFILE_BY_FUNCTION:
+	default:
+		frame_name(key, r, s->ip);
+		if (r && r->func && r->binary)
+			strbuf_addf(key, " (%s)", base_name(r->binary));
+	}
+}
+
+/* Frames of a sample, leaf first; kernel frames collapse to one "[kernel]". */
+static size_t sample_frames(const struct sample *s, uint64_t *ips, bool *kernel, size_t max)
+{
+	bool in_kernel = is_kernel(s->cpumode);
+	size_t n = 0;
+
+	for (uint32_t i = 0; (s->fields & SAMPLE_F_CALLCHAIN) && i < s->callchain_nr && n < max; i++) {
+		uint64_t ip = s->callchain[i];
+
+		if (ip >= (uint64_t)PERF_CONTEXT_MAX) {
+			in_kernel = ip == (uint64_t)PERF_CONTEXT_KERNEL;
+			continue;
+		}
+		if (in_kernel && n && kernel[n - 1])
+			continue;
+		ips[n] = ip;
+		kernel[n++] = in_kernel;
+	}
+	if (n == 0) {
+		ips[0] = s->ip;
+		kernel[n++] = is_kernel(s->cpumode);
+	}
+	return n;
+}
+
+/* root first, frames joined by ';' (the folded format of flame-graph tools) */
+static void add_folded(struct profile *p, const struct sample *s)
+{
+	struct strbuf sb = STRBUF_INIT;
+	uint64_t ips[PERF_MAX_STACK_DEPTH];
+	bool kernel[PERF_MAX_STACK_DEPTH];
+	size_t n = sample_frames(s, ips, kernel, PERF_MAX_STACK_DEPTH);
+
+	for (size_t i = n; i-- > 0;) {
+		if (kernel[i])
+			strbuf_addstr(&sb, "[kernel]");
+		else
+			frame_name(&sb, sym_resolve(p->res, s->pid, ips[i]), ips[i]);
+		if (i)
+			strbuf_addch(&sb, ';');
+	}
+	strmap_add(&p->folded, strbuf_str(&sb), 1);
+	strbuf_release(&sb);
+}
+
+static void add_sample(struct profile *p, const struct sample *s)
+{
+	struct event_hist *h = s->evidx < p->n_ev ? &p->ev[s->evidx] : NULL;
+	struct strbuf key = STRBUF_INIT;
+
+	if (!h)
+		return;
+	h->samples++;
+	if (p->opts.format == PROFILE_FOLDED) {
+		add_folded(p, s);
+		return;
+	}
+	sample_key(p, s, &key);
+	strmap_add(&h->keys, strbuf_str(&key), 1);
+	strbuf_release(&key);
+}
+
+void profile_add(struct profile *p, const struct sample_record *rec)
+{
+	struct sym_maps *maps = sym_resolver_maps(p->res);
+
+	switch (rec->type) {
+	case SREC_SAMPLE:
+		add_sample(p, &rec->sample);
+		break;
+	case SREC_MMAP:
+		if (rec->mmap.filename)
+			sym_maps_add(maps, rec->mmap.pid, rec->mmap.start, rec->mmap.len, rec->mmap.pgoff,
+				     rec->mmap.filename);
+		break;
+	case SREC_FORK:
+		if (rec->task.pid != rec->task.ppid)
+			sym_maps_fork(maps, rec->task.ppid, rec->task.pid);
+		break;
+	case SREC_COMM:
+		if (rec->comm.exec)
+			sym_maps_clear(maps, rec->comm.pid); /* the new image's MMAP2s follow */
+		break;
+	case SREC_LOST:
+	case SREC_LOST_SAMPLES:
+		p->lost += rec->lost.lost;
+		break;
+	case SREC_THROTTLE:
+		p->throttled++;
+		break;
+	default:
+		break;
+	}
+}
+
+void profile_set_status(struct profile *p, const struct smpl_status *st)
+{
+	p->status = *st;
+	p->have_status = true;
+}
+
+uint64_t profile_lost(const struct profile *p)
+{
+	return p->lost;
+}
+
+uint64_t profile_throttled(const struct profile *p)
+{
+	return p->throttled;
+}
+
+/* how many sorted entries to show: --smpl-show-top and --smpl-cum-threshold */
+static size_t shown_entries(const struct profile *p, const struct strmap_entry *v, size_t n, uint64_t total)
+{
+	uint64_t cum = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (p->opts.top && i >= p->opts.top)
+			break;
+		if (total && cum * 100 >= p->opts.cum_threshold * total)
+			break;
+		cum += v[i].value;
+	}
+	return i;
+}
+
+static void print_event_text(const struct profile *p, const struct event_hist *h, FILE *out)
+{
+	struct strmap_entry *v = strmap_sorted(&h->keys);
+	size_t n = shown_entries(p, v, h->keys.len, h->samples);
+	uint64_t cum = 0;
+
+	fprintf(out, "# event %s: %llu samples (%s %llu)\n", h->name, (unsigned long long)h->samples,
+		h->freq ? "frequency" : "period", (unsigned long long)h->period);
+	if (!h->samples) {
+		free(v);
+		return;
+	}
+	fprintf(out, "# %8s %7s %7s  %s\n", "samples", "%self", "%cum", sort_title(p->opts.sort));
+	for (size_t i = 0; i < n; i++) {
+		double self = 100.0 * (double)v[i].value / (double)h->samples;
+
+		cum += v[i].value;
+		fprintf(out, "%10llu %6.2f%% %6.2f%%  %s\n", (unsigned long long)v[i].value, self,
+			100.0 * (double)cum / (double)h->samples, v[i].key);
+	}
+	free(v);
+}
+
+/* the binaries the symbolizer opened that had no symbols or no line table */
+static void print_missing_text(const struct profile *p, FILE *out)
+{
+	size_t n = sym_resolver_nr_dsos(p->res);
+
+	for (size_t i = 0; i < n; i++) {
+		struct sym_dso_info info;
+
+		sym_resolver_dso_info(p->res, i, &info);
+		if (info.open_error)
+			fprintf(out, "# cannot read %s: %s\n", info.path, info.open_error);
+		else if (info.symbols == SYM_SRC_NONE)
+			fprintf(out, "# no symbols: %s\n", info.path);
+		else if (!info.has_lines)
+			fprintf(out, "# no debug info: %s\n", info.path);
+	}
+}
+
+static void print_status_text(const struct profile *p, FILE *out)
+{
+	fprintf(out, "# lost samples: %llu, throttled: %llu\n", (unsigned long long)p->lost,
+		(unsigned long long)p->throttled);
+	if (p->have_status && p->status.truncated)
+		fprintf(out, "# the sample file is truncated at offset %llu: later samples are missing\n",
+			(unsigned long long)p->status.truncated_at);
+	else if (p->have_status && !p->status.complete)
+		fprintf(out, "# the sample file has no end record: its writer did not finish\n");
+}
+
+static void json_missing(const struct profile *p, struct json_writer *w)
+{
+	size_t n = sym_resolver_nr_dsos(p->res);
+
+	json_key(w, "binaries");
+	json_begin_array(w);
+	for (size_t i = 0; i < n; i++) {
+		struct sym_dso_info info;
+
+		sym_resolver_dso_info(p->res, i, &info);
+		json_begin_object(w);
+		json_key(w, "path");
+		json_string(w, info.path);
+		json_key(w, "symbols");
+		json_bool(w, !info.open_error && info.symbols != SYM_SRC_NONE);
+		json_key(w, "debug_info");
+		json_bool(w, !info.open_error && info.has_lines);
+		json_end_object(w);
+	}
+	json_end_array(w);
+}
+
+static void json_event(const struct profile *p, const struct event_hist *h, struct json_writer *w)
+{
+	struct strmap_entry *v = strmap_sorted(&h->keys);
+	size_t n = shown_entries(p, v, h->keys.len, h->samples);
+
+	json_begin_object(w);
+	json_key(w, "event");
+	json_string(w, h->name);
+	json_key(w, h->freq ? "frequency" : "period");
+	json_uint(w, h->period);
+	json_key(w, "samples");
+	json_uint(w, h->samples);
+	json_key(w, "entries");
+	json_begin_array(w);
+	for (size_t i = 0; i < n; i++) {
+		json_begin_object(w);
+		json_key(w, sort_title(p->opts.sort));
+		json_string(w, v[i].key);
+		json_key(w, "samples");
+		json_uint(w, v[i].value);
+		json_key(w, "percent");
+		json_double(w, h->samples ? 100.0 * (double)v[i].value / (double)h->samples : 0.0, 2);
+		json_end_object(w);
+	}
+	json_end_array(w);
+	json_end_object(w);
+	free(v);
+}
+
+static void print_json(const struct profile *p, FILE *out)
+{
+	struct json_writer w;
+
+	json_init(&w, out, true);
+	json_begin_object(&w);
+	json_key(&w, "sort");
+	json_string(&w, sort_title(p->opts.sort));
+	json_key(&w, "events");
+	json_begin_array(&w);
+	for (size_t i = 0; i < p->n_ev; i++)
+		json_event(p, &p->ev[i], &w);
+	json_end_array(&w);
+	json_key(&w, "lost");
+	json_uint(&w, p->lost);
+	json_key(&w, "throttled");
+	json_uint(&w, p->throttled);
+	json_key(&w, "truncated");
+	json_bool(&w, p->have_status && p->status.truncated);
+	json_missing(p, &w);
+	json_end_object(&w);
+	json_newline(&w);
+}
+
+static void print_folded(const struct profile *p, FILE *out)
+{
+	struct strmap_entry *v = strmap_sorted(&p->folded);
+
+	for (size_t i = 0; i < p->folded.len; i++)
+		fprintf(out, "%s %llu\n", v[i].key, (unsigned long long)v[i].value);
+	free(v);
+}
+
+void profile_print(struct profile *p, FILE *out)
+{
+	switch (p->opts.format) {
+	case PROFILE_JSON:
+		print_json(p, out);
+		return;
+	case PROFILE_FOLDED:
+		print_folded(p, out);
+		return;
+	case PROFILE_TEXT:
+	default:
+		fprintf(out, "# pfmon profile by %s\n", sort_title(p->opts.sort));
+		for (size_t i = 0; i < p->n_ev; i++)
+			print_event_text(p, &p->ev[i], out);
+		print_status_text(p, out);
+		print_missing_text(p, out);
+	}
+}

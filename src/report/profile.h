@@ -1,0 +1,54 @@
+/*
+ * Flat profiles of samples: by function, source line, binary or address;
+ * text, JSON or folded stacks.  Records are fed in file order, so each
+ * sample is symbolized against the address space it was taken in (MMAP2,
+ * FORK, COMM-exec, EXIT records); the resolver symbolizes each unique
+ * address once.
+ */
+#ifndef PFMON_REPORT_PROFILE_H
+#define PFMON_REPORT_PROFILE_H
+
+#include <stdio.h>
+
+#include "common/error.h"
+#include "sample/sample.h"
+#include "sample/smpl_file.h"
+
+enum profile_sort {
+	PROFILE_BY_FUNCTION,
+	PROFILE_BY_LINE,
+	PROFILE_BY_BINARY,
+	PROFILE_BY_ADDRESS,
+	PROFILE_BY_DATA, /* the sampled data address (breakpoints, PEBS/IBS/SPE) */
+};
+
+enum profile_format {
+	PROFILE_TEXT,
+	PROFILE_JSON,
+	PROFILE_FOLDED,
+};
+
+struct profile_opts {
+	enum profile_sort sort;
+	enum profile_format format;
+	uint64_t top; /* 0: all */
+	uint64_t cum_threshold; /* percent, 1..100 */
+	const char *debug_root; /* NULL: default */
+};
+
+struct profile;
+
+struct profile *profile_new(const struct profile_opts *opts, const struct smpl_header *h);
+void profile_free(struct profile *p);
+void profile_add(struct profile *p, const struct sample_record *rec);
+/* the reader's status: a truncated or unfinished file is reported */
+void profile_set_status(struct profile *p, const struct smpl_status *st);
+void profile_print(struct profile *p, FILE *out);
+/* lost and throttle totals, for the loud warnings at the end */
+uint64_t profile_lost(const struct profile *p);
+uint64_t profile_throttled(const struct profile *p);
+
+enum profile_sort profile_sort_from_name(const char *name);
+enum profile_format profile_format_from_name(const char *name);
+
+#endif

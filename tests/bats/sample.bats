@@ -1,0 +1,141 @@
+#!/usr/bin/env bats
+# Sampling real programs through the perf ring buffer, the sample file, and
+# the reports symbolized through ELF and DWARF.
+
+bats_require_minimum_version 1.5.0
+load helpers
+
+line_of() { # line_of FILE MARKER: the line number of the marker comment
+	grep -n "$2" "$TESTS_SRCDIR/fixtures/$1" | cut -d: -f1
+}
+
+# the percentage column of the profile row whose key matches REGEX
+pct_of() {
+	printf '%s\n' "$output" | awk -v re="$1" '$0 !~ /^#/ && $0 ~ re { sub("%", "", $2); print $2; exit }'
+}
+
+@test "a function burning 90% of the time gets most samples" {
+	run "$PFMON" -e cpu-clock --long-smpl-periods=500000 "$FIXTURES/hotspot" 400
+	[ "$status" -eq 0 ]
+	[[ "$output" =~ "# event cpu-clock: " ]]
+	top=$(printf '%s\n' "$output" | grep -v '^#' | head -1)
+	[[ "$top" =~ \ hot\ \(hotspot\)$ ]]
+	pct=$(pct_of ' hot \(hotspot\)$')
+	[ "${pct%.*}" -ge 70 ]
+}
+
+@test "the hot function's samples are attributed to its source lines" {
+	run "$PFMON" -e cpu-clock --long-smpl-periods=500000 --report-sort=line "$FIXTURES/hotspot" 400
+	[ "$status" -eq 0 ]
+	hot=$(line_of hotspot.c 'HOT LINE')
+	top=$(printf '%s\n' "$output" | grep -v '^#' | head -1)
+	# the loop's body or its for line, in hotspot.c
+	[[ "$top" =~ hotspot\.c:($hot|$((hot - 1)))$ ]]
+}
+
+@test "a shared-library function is resolved through its load bias" {
+	run "$PFMON" -e cpu-clock --long-smpl-periods=500000 "$FIXTURES/uselib" 300
+	[ "$status" -eq 0 ]
+	top=$(printf '%s\n' "$output" | grep -v '^#' | head -1)
+	[[ "$top" =~ \ lib_spin\ \(libspin\.so\)$ ]]
+	run "$PFMON" -e cpu-clock --long-smpl-periods=500000 --report-sort=line "$FIXTURES/uselib" 300
+	lib=$(line_of libspin.c 'LIB HOT LINE')
+	top=$(printf '%s\n' "$output" | grep -v '^#' | head -1)
+	[[ "$top" =~ libspin\.c:($lib|$((lib - 1)))$ ]]
+}
+
+@test "a sample file reports the same profile later" {
+	f="$BATS_TEST_TMPDIR/s.pfs"
+	run "$PFMON" -e cpu-clock --long-smpl-periods=1000000 --smpl-outfile="$f" "$FIXTURES/hotspot" 200
+	[ "$status" -eq 0 ]
+	live=$output
+	run "$PFMON" --report="$f"
+	[ "$status" -eq 0 ]
+	[ "$output" = "$live" ]
+}
+
+@test "frequency mode: about 2000 samples a second" {
+	run "$PFMON" -e task-clock --smpl-freq=2000 "$FIXTURES/burn" 500
+	[ "$status" -eq 0 ]
+	n=$(printf '%s\n' "$output" | sed -n 's/^# event task-clock: \([0-9]*\) samples.*/\1/p')
+	[ "$n" -ge 500 ]
+	[ "$n" -le 1500 ]
+}
+
+@test "child processes are sampled too, each binary resolved" {
+	run "$PFMON" -e cpu-clock --long-smpl-periods=1000000 --report-sort=binary sh -c "$FIXTURES/hotspot 200; $FIXTURES/uselib 200"
+	[ "$status" -eq 0 ]
+	[[ "$output" =~ /hotspot ]]
+	[[ "$output" =~ /libspin\.so ]]
+}
+
+@test "JSON profile and folded stacks for flame graphs" {
+	run "$PFMON" -e cpu-clock --long-smpl-periods=1000000 --report-format=json "$FIXTURES/hotspot" 200
+	[ "$status" -eq 0 ]
+	printf '%s\n' "$output" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+ev = d["events"][0]
+assert ev["event"] == "cpu-clock" and ev["samples"] > 50, ev
+top = ev["entries"][0]
+assert top["function"] == "hot (hotspot)" and top["percent"] > 60, top
+assert any(b["path"].endswith("/hotspot") and b["debug_info"] for b in d["binaries"]), d["binaries"]
+'
+	run "$PFMON" -e cpu-clock --long-smpl-periods=1000000 -g --report-format=folded "$FIXTURES/hotspot" 200
+	[ "$status" -eq 0 ]
+	[[ "$output" =~ main\;hot\ [0-9]+ ]]
+}
+
+@test "--smpl-show-top and --smpl-cum-threshold cut the profile" {
+	run "$PFMON" -e cpu-clock --long-smpl-periods=500000 --report-sort=address --smpl-show-top=2 "$FIXTURES/hotspot" 200
+	[ "$status" -eq 0 ]
+	[ "$(printf '%s\n' "$output" | grep -vc '^#')" -eq 2 ]
+	run "$PFMON" -e cpu-clock --long-smpl-periods=500000 --report-sort=address --smpl-cum-threshold=1 "$FIXTURES/hotspot" 200
+	[ "$(printf '%s\n' "$output" | grep -vc '^#')" -eq 1 ]
+}
+
+@test "a watched variable: each write sampled, data address and line resolved" {
+	addr=$(nm "$FIXTURES/watch" | awk '$3 == "watched" { print $1 }')
+	[ -n "$addr" ]
+	run "$PFMON" -e "mem:0x$addr/8:w" --long-smpl-periods=1 --report-sort=data "$FIXTURES/watch" 50
+	[ "$status" -eq 0 ]
+	[[ "$output" =~ "# event mem:0x$addr/8:w: 50 samples" ]]
+	[[ "$output" =~ \ +50\ 100\.00%\ 100\.00%\ \ watched\ \(watch\) ]]
+	run "$PFMON" -e "mem:0x$addr/8:w" --long-smpl-periods=1 --report-sort=line "$FIXTURES/watch" 50
+	[[ "$output" =~ \ +50\ 100\.00%\ 100\.00%\ \ .*watch\.c:$(line_of watch.c 'WRITE LINE')$'\n' ]]
+}
+
+@test "a truncated sample file reads up to its last complete record, with a warning" {
+	f="$BATS_TEST_TMPDIR/s.pfs"
+	"$PFMON" -e cpu-clock --long-smpl-periods=200000 --smpl-outfile="$f" "$FIXTURES/hotspot" 300 >/dev/null
+	size=$(stat -c %s "$f")
+	head -c $((size * 2 / 3)) "$f" >"$f.cut"
+	run --separate-stderr "$PFMON" --report="$f.cut"
+	[ "$status" -eq 0 ]
+	[[ "$output" =~ "# event cpu-clock: " ]]
+	[[ "$stderr" =~ ^warning:\ .*truncated ]]
+}
+
+@test "a corrupted sample file gives one clear error, not a crash" {
+	f="$BATS_TEST_TMPDIR/s.pfs"
+	"$PFMON" -e cpu-clock --long-smpl-periods=200000 --smpl-outfile="$f" "$FIXTURES/hotspot" 200 >/dev/null
+	size=$(stat -c %s "$f")
+	printf '\377\377\377\377' | dd of="$f" bs=1 seek=$((size / 2)) conv=notrunc status=none
+	run --separate-stderr "$PFMON" --report="$f"
+	[ "$status" -eq 1 ]
+	one_error_line "^error: .*s\.pfs.*(corrupt|checksum)"
+	echo "not a sample file at all" >"$f"
+	run --separate-stderr "$PFMON" --report="$f"
+	[ "$status" -eq 1 ]
+	one_error_line "^error: .*s\.pfs"
+	run --separate-stderr "$PFMON" --report=/nonexistent.pfs
+	[ "$status" -eq 1 ]
+	one_error_line "^error: .*nonexistent\.pfs.*No such file"
+}
+
+@test "hardware-only sample fields on a machine without them: a clear error" {
+	hw_pmu_present && skip "this machine has a hardware PMU"
+	run --separate-stderr "$PFMON" -e cpu-clock --smpl-branch-stack --long-smpl-periods=100000 true
+	[ "$status" -eq 1 ]
+	one_error_line "^error: cannot sample 'cpu-clock': branch stacks.* need a hardware PMU"
+}

@@ -1,0 +1,264 @@
+/*
+ * Unit tests of the symbol layer against the fixtures mkfixtures.sh builds
+ * (tests/fixtures/symbol): ELF symbols, DWARF lines, load bias through
+ * mappings, separate debug files, the cache, and IA-64 ELF.
+ */
+#include <config.h>
+
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <gelf.h>
+
+#include "common/util.h"
+#include "symbol/symbol.h"
+#include "tap.h"
+
+#ifndef SYMFIX_DIR
+#define SYMFIX_DIR "tests/fixtures/symbol/bin"
+#endif
+
+static char *fix(const char *name)
+{
+	static char buf[8][4096];
+	static int n;
+	const char *dir = getenv("SYMFIX_DIR");
+
+	n = (n + 1) % 8;
+	snprintf(buf[n], sizeof(buf[n]), "%s/%s", dir ? dir : SYMFIX_DIR, name);
+	return buf[n];
+}
+
+static const char *base_name(const char *p)
+{
+	const char *s = p ? strrchr(p, '/') : NULL;
+
+	return s ? s + 1 : p;
+}
+
+static struct sym_dso *open_fix(const char *name, const char *root)
+{
+	struct pf_error err = { 0 };
+	struct sym_dso *dso = NULL;
+
+	if (sym_dso_open(fix(name), root, &dso, &err) != 0)
+		printf("# open %s: %s\n", name, err.msg);
+	return dso;
+}
+
+/* Lines a function's addresses map to: a bitmap of lines 0..63. */
+static uint64_t func_lines(struct sym_dso *dso, const char *func, bool *all_named)
+{
+	uint64_t addr, size, seen = 0;
+	struct sym_result res;
+
+	*all_named = true;
+	if (sym_dso_find_func(dso, func, &addr, &size) != 0)
+		return 0;
+	for (uint64_t a = addr; a < addr + size; a++) {
+		sym_dso_lookup(dso, a, &res);
+		if (!res.func || strcmp(res.func, func) != 0 || res.offset != a - addr)
+			*all_named = false;
+		if (res.file && strcmp(base_name(res.file), "prog.c") == 0 && res.line < 64)
+			seen |= 1ull << res.line;
+	}
+	return seen;
+}
+
+/* symfix_leaf: entry on 10 or 11, body on 12 and 13, ends on 14 */
+static void check_leaf(struct sym_dso *dso, const char *what)
+{
+	bool named;
+	uint64_t lines = dso ? func_lines(dso, "symfix_leaf", &named) : 0;
+
+	ok(dso && named, "%s: every byte of symfix_leaf names it with its offset", what);
+	ok((lines & (1ull << 12)) && (lines & (1ull << 13)),
+	   "%s: symfix_leaf covers prog.c lines 12 and 13", what);
+	ok(lines && !(lines & ~0x7c00ull), "%s: and no line outside 10..14", what);
+}
+
+static void test_exe(void)
+{
+	struct sym_dso *dso = open_fix("exe", NULL);
+	struct sym_dso_info info;
+	struct sym_result res;
+	uint64_t addr = 0, size = 0;
+
+	ok(dso != NULL, "exe: opens");
+	if (!dso)
+		return;
+	sym_dso_info(dso, &info);
+	ok(info.symbols == SYM_SRC_SYMTAB && info.has_lines && !info.is_dyn &&
+		   info.machine == EM_X86_64 && !info.debug_path,
+	   "exe: .symtab, lines, ET_EXEC, x86-64, no debug file");
+	check_leaf(dso, "exe");
+	ok(sym_dso_find_func(dso, "symfix_static", &addr, &size) == 0 && size > 0,
+	   "exe: static function found");
+	sym_dso_lookup(dso, addr + size - 1, &res);
+	is_str(res.func, "symfix_static", "exe: last byte of symfix_static");
+	ok(res.line >= 16 && res.line <= 23, "exe: its line (%u) is in symfix_static", res.line);
+	sym_dso_lookup(dso, 0x10, &res);
+	ok(!res.func && !res.file && res.offset == 0x10 && res.line == 0,
+	   "exe: address outside everything is binary+offset");
+	is_str(base_name(res.binary), "exe", "exe: result names the binary");
+	sym_dso_close(dso);
+}
+
+static void test_dso_kinds(void)
+{
+	struct sym_dso *dso;
+	struct sym_dso_info info;
+	struct sym_result res;
+	uint64_t addr = 0, size = 0;
+
+	dso = open_fix("pie", NULL);
+	ok(dso != NULL, "pie: opens");
+	if (dso) {
+		sym_dso_info(dso, &info);
+		ok(info.is_dyn && info.symbols == SYM_SRC_SYMTAB, "pie: ET_DYN with .symtab");
+		check_leaf(dso, "pie");
+		sym_dso_close(dso);
+	}
+	dso = open_fix("libsymfix.so", NULL);
+	ok(dso && sym_dso_find_func(dso, "symfix_lib_entry", &addr, &size) == 0,
+	   "shared library: symfix_lib_entry found");
+	if (dso) {
+		bool line11 = false;
+
+		for (uint64_t a = addr; a < addr + size; a++) {
+			sym_dso_lookup(dso, a, &res);
+			if (res.line == 11 && strcmp(base_name(res.file), "lib.c") == 0)
+				line11 = true;
+		}
+		ok(line11, "shared library: lib.c:11 inside symfix_lib_entry");
+		sym_dso_close(dso);
+	}
+	dso = open_fix("nodebug", NULL);
+	ok(dso && sym_dso_find_func(dso, "symfix_leaf", &addr, &size) == 0,
+	   "no -g: symbols still there");
+	if (dso) {
+		sym_dso_info(dso, &info);
+		sym_dso_lookup(dso, addr + 1, &res);
+		ok(!info.has_lines && res.func && !res.file && res.line == 0,
+		   "no -g: function without file:line");
+		sym_dso_close(dso);
+	}
+	dso = open_fix("nosyms", NULL);
+	ok(dso != NULL, "stripped binary opens");
+	if (dso) {
+		sym_dso_info(dso, &info);
+		ok(info.symbols == SYM_SRC_NONE && !info.has_lines && info.nr_funcs == 0,
+		   "stripped: no symbols, no lines");
+		sym_dso_lookup(dso, 0x1139, &res);
+		ok(!res.func && res.offset == 0x1139, "stripped: binary+offset");
+		sym_dso_close(dso);
+	}
+}
+
+static void test_dwarf_variants(void)
+{
+	static const char *const names[] = { "gz", "dw4ranges", "opt" };
+	struct sym_dso *dso;
+	bool named;
+
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
+		dso = open_fix(names[i], NULL);
+		uint64_t lines = dso ? func_lines(dso, "symfix_leaf", &named) : 0;
+
+		ok((lines & (1ull << 12)) || (lines & (1ull << 13)),
+		   "%s: symfix_leaf has its lines", names[i]);
+		sym_dso_close(dso);
+	}
+	if (access(fix("clang5"), F_OK) != 0) {
+		ok(1, "# SKIP clang not installed: no DWARF 5 rnglists fixture");
+		return;
+	}
+	dso = open_fix("clang5", NULL);
+	uint64_t lines = dso ? func_lines(dso, "symfix_leaf", &named) : 0;
+	ok((lines & (1ull << 12)) || (lines & (1ull << 13)),
+	   "clang DWARF 5 without aranges: symfix_leaf has its lines");
+	sym_dso_close(dso);
+}
+
+static void check_debugfile(const char *name, const char *root, const char *want_suffix)
+{
+	struct sym_dso *dso = open_fix(name, root);
+	struct sym_dso_info info;
+	size_t n = strlen(want_suffix), m;
+
+	if (!dso) {
+		ok(0, "%s: opens", name);
+		return;
+	}
+	sym_dso_info(dso, &info);
+	m = info.debug_path ? strlen(info.debug_path) : 0;
+	ok(m >= n && strcmp(info.debug_path + m - n, want_suffix) == 0,
+	   "%s: debug file %s", name, info.debug_path ? info.debug_path : "(none)");
+	ok(info.symbols == SYM_SRC_DEBUGFILE && info.has_lines,
+	   "%s: symbols and lines from the debug file", name);
+	sym_dso_close(dso);
+}
+
+static void test_debug_files(void)
+{
+	const char *root = fix("debugroot");
+	struct sym_dso *dso;
+	struct sym_dso_info info;
+	char *saved;
+
+	check_debugfile("bid", root, ".debug");
+	dso = open_fix("bid", root);
+	if (dso) {
+		sym_dso_info(dso, &info);
+		ok(info.build_id_len == 20 && strstr(info.debug_path, "/.build-id/") != NULL,
+		   "bid: found through the 20-byte build-id");
+		check_leaf(dso, "bid");
+		sym_dso_close(dso);
+	}
+	check_debugfile("dlink", root, "/.debug/dlink.debug");
+	check_debugfile("dlroot.so", root, "/dlroot.debug");
+	/* the environment seam, when the caller passes no root */
+	saved = getenv(SYM_DEBUG_ROOT_ENV) ? strdup(getenv(SYM_DEBUG_ROOT_ENV)) : NULL;
+	setenv(SYM_DEBUG_ROOT_ENV, root, 1);
+	check_debugfile("bid", NULL, ".debug");
+	if (saved)
+		setenv(SYM_DEBUG_ROOT_ENV, saved, 1);
+	else
+		unsetenv(SYM_DEBUG_ROOT_ENV);
+	free(saved);
+
+	dso = open_fix("badcrc", root);
+	if (dso) {
+		sym_dso_info(dso, &info);
+		ok(!info.debug_path && !info.has_lines && info.symbols == SYM_SRC_NONE,
+		   "badcrc: a debug link with the wrong CRC is ignored");
+		sym_dso_close(dso);
+	}
+}
+
+static void test_errors(void)
+{
+	struct pf_error err = { 0 };
+	struct sym_dso *dso = NULL;
+
+	ok(sym_dso_open(fix("no-such-file"), NULL, &dso, &err) == -1 && !dso &&
+		   err.code == PF_E_INPUT && strstr(err.msg, "no-such-file"),
+	   "missing file: PF_E_INPUT naming it (%s)", err.msg);
+	ok(sym_dso_open(fix("debugroot"), NULL, &dso, &err) == -1 && err.code != PF_E_OK,
+	   "a directory is refused (%s)", err.msg);
+	ok(sym_dso_open(fix("../stamp"), NULL, &dso, &err) == -1 &&
+		   err.code == PF_E_SYMBOL && strstr(err.msg, "not an ELF file"),
+	   "non-ELF file: PF_E_SYMBOL (%s)", err.msg);
+}
+
+int main(void)
+{
+	test_exe();
+	test_dso_kinds();
+	test_dwarf_variants();
+	test_debug_files();
+	test_errors();
+	return tap_done();
+}
