@@ -3,7 +3,7 @@
 set -eu
 PACKAGES="build-essential autoconf automake libtool pkg-config
 	libpfm4 libpfm4-dev libelf-dev libdwarf-dev zlib1g-dev
-	bats python3 groff-base util-linux
+	bats python3 jq groff-base util-linux
 	binutils binutils-ia64-linux-gnu elfutils linux-perf hyperfine valgrind"
 missing=
 for p in $PACKAGES; do

@@ -121,9 +121,20 @@ static void setup_event(const struct pf_config *cfg, struct counter_prog *c, uin
 	}
 }
 
-static size_t ring_pages(uint64_t entries)
+/*
+ * Pages per CPU ring: room for --smpl-entries samples (64 bytes each at
+ * most with the default fields) and, in frequency mode, for a quarter of a
+ * second of samples, so a drain that is late by a few scheduler ticks does
+ * not lose any (50 kHz needs 12,500).
+ */
+static size_t ring_pages(const struct pf_config *cfg)
 {
-	size_t bytes = (size_t)entries * 64, pages = 1, page = (size_t)sysconf(_SC_PAGESIZE);
+	uint64_t entries = cfg->smpl_entries, per_quarter = (cfg->smpl_freq ? cfg->smpl_freq : DEFAULT_FREQ) / 4;
+	size_t bytes, pages = 1, page = (size_t)sysconf(_SC_PAGESIZE);
+
+	if (per_quarter > entries)
+		entries = per_quarter;
+	bytes = (size_t)entries * 64;
 
 	while (pages * page < bytes && pages < 4096)
 		pages *= 2;
@@ -133,7 +144,7 @@ static size_t ring_pages(uint64_t entries)
 static int collect_events(struct record_session *rs, struct pf_error *err)
 {
 	const struct pf_config *cfg = rs->cfg;
-	size_t bytes = ring_pages(cfg->smpl_entries) * (size_t)sysconf(_SC_PAGESIZE);
+	size_t bytes = ring_pages(cfg) * (size_t)sysconf(_SC_PAGESIZE);
 	uint64_t st = 0;
 
 	for (size_t s = 0; s < rs->n_sets; s++)
@@ -171,7 +182,7 @@ static int open_error(const struct pf_config *cfg, const struct counter_prog *c,
 static int open_events(struct record_session *rs, pid_t pid, struct pf_error *err)
 {
 	int ncpu = online_cpus();
-	size_t pages = ring_pages(rs->cfg->smpl_entries);
+	size_t pages = ring_pages(rs->cfg);
 
 	rs->fds = xcalloc((size_t)ncpu * rs->n_events, sizeof(*rs->fds));
 	rs->rings = xcalloc((size_t)ncpu, sizeof(*rs->rings));
