@@ -71,6 +71,22 @@ static bool soft_failure(int e)
 	return e == ENOENT || e == ENODEV || e == EOPNOTSUPP || e == EINVAL || e == ENOSPC;
 }
 
+/* -v: what pfmon asks the kernel for, before it asks */
+static void show_attrs(const struct count_run *run)
+{
+	for (size_t k = 0; k < run->n_ctr; k++) {
+		const struct counter_prog *p = run->ctr[k].prog;
+		const struct perf_event_attr *a = &p->attr;
+
+		fprintf(stderr,
+			"pfmon: set%d %s: %s; perf_event_attr type=%u config=%#llx config1=%#llx config2=%#llx "
+			"exclude_user=%u exclude_kernel=%u exclude_hv=%u inherit=%u\n",
+			run->ctr[k].set, p->name, p->fstr ? p->fstr : "(kernel ABI constant)", a->type,
+			(unsigned long long)a->config, (unsigned long long)a->config1,
+			(unsigned long long)a->config2, a->exclude_user, a->exclude_kernel, a->exclude_hv, a->inherit);
+	}
+}
+
 /* One group per set: the set's first event that opens leads it. */
 static int open_all(struct count_run *run, pid_t pid, struct pf_error *err)
 {
@@ -197,6 +213,8 @@ static int measure(const struct pf_config *cfg, struct count_run *run, int *stat
 	struct launch_opts lo = { .no_output = cfg->no_cmd_output };
 	struct child child;
 
+	if (cfg->verbose)
+		show_attrs(run);
 	if (child_fork(cfg->command, &lo, &child, err))
 		return -1;
 	if (open_all(run, child.pid, err)) {

@@ -440,6 +440,10 @@ int cmd_record(const struct pf_config *cfg, const struct pmu_model *m, struct pf
 
 	while (cfg->command[argc])
 		argc++;
+	for (size_t i = 0; i < cfg->n_sets; i++)
+		if (cfg->sets[i].periods_random)
+			return pf_error_set(err, PF_E_BAD_OPTION_VALUE, cfg->sets[i].periods_random,
+					    "smpl-periods-random", "period randomization is not implemented yet");
 	rc = encode_sets(&rs, m, err);
 	if (!rc) {
 		fill_header(&rs, argc, cfg->command);

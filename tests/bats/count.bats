@@ -170,9 +170,12 @@ assert rows[0]["unit"] == "msec"
 	[[ "$stderr" =~ ^warning:\ cannot\ count\ \'cycles\' ]]
 }
 
-@test "-v shows each event's canonical libpfm4 string" {
-	run "$PFMON" -v -e page-faults true
+@test "-v shows each event's canonical libpfm4 string and perf_event_attr" {
+	run --separate-stderr "$PFMON" -v -e page-faults true
 	[[ "$output" =~ "[perf::PERF_COUNT_SW_PAGE_FAULTS:u=1:k=1]" ]]
+	[[ "$stderr" =~ "pfmon: set0 page-faults: perf::PERF_COUNT_SW_PAGE_FAULTS:u=1:k=1; perf_event_attr type=1 config=0x2 " ]]
+	LIBPFM_FORCE_PMU=skl run --separate-stderr "$PFMON" -v -e INST_RETIRED:ANY_P:c=2 true
+	[[ "$stderr" =~ "skl::INST_RETIRED:ANY_P:"[^\;]*"c=2"[^\;]*"; perf_event_attr type=4 config=0x20000c0 " ]]
 }
 
 @test "forced libpfm4 models: the perf_event_attr pfmon would open (skl)" {
