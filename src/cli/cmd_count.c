@@ -88,8 +88,9 @@ static void show_attrs(const struct count_run *run)
 }
 
 /* One group per set: the set's first event that opens leads it. */
-static int open_all(struct count_run *run, pid_t pid, struct pf_error *err)
+static int open_all(pid_t pid, void *arg, struct pf_error *err)
 {
+	struct count_run *run = arg;
 	int leader = -1, leader_set = -1;
 	size_t opened = 0, first_failed = run->n_ctr;
 
@@ -215,13 +216,7 @@ static int measure(const struct pf_config *cfg, struct count_run *run, int *stat
 
 	if (cfg->verbose)
 		show_attrs(run);
-	if (child_fork(cfg->command, &lo, &child, err))
-		return -1;
-	if (open_all(run, child.pid, err)) {
-		child_abort(&child);
-		return -1;
-	}
-	if (child_release(&child, cfg->command[0], err))
+	if (child_start(cfg->command, &lo, open_all, run, &child, err))
 		return -1;
 	*status = child_wait(&child);
 	return 0;

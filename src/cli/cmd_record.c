@@ -179,8 +179,9 @@ static int open_error(const struct pf_config *cfg, const struct counter_prog *c,
 }
 
 /* Open every event on every CPU; the first on a CPU owns its ring. */
-static int open_events(struct record_session *rs, pid_t pid, struct pf_error *err)
+static int open_events(pid_t pid, void *arg, struct pf_error *err)
 {
+	struct record_session *rs = arg;
 	int ncpu = online_cpus();
 	size_t pages = ring_pages(rs->cfg);
 
@@ -421,13 +422,7 @@ static int run_session(struct record_session *rs, int *status, struct pf_error *
 	struct launch_opts lo = { .no_output = cfg->no_cmd_output };
 	struct child child;
 
-	if (child_fork(cfg->command, &lo, &child, err))
-		return -1;
-	if (open_events(rs, child.pid, err)) {
-		child_abort(&child);
-		return -1;
-	}
-	if (child_release(&child, cfg->command[0], err))
+	if (child_start(cfg->command, &lo, open_events, rs, &child, err))
 		return -1;
 	return record_loop(rs, &child, status, err);
 }

@@ -130,6 +130,18 @@ int child_release(struct child *c, const char *cmd, struct pf_error *err)
 	return 0;
 }
 
+int child_start(char *const argv[], const struct launch_opts *opts, child_attach_fn attach, void *arg,
+		struct child *c, struct pf_error *err)
+{
+	if (child_fork(argv, opts, c, err))
+		return -1;
+	if (attach(c->pid, arg, err)) {
+		child_abort(c);
+		return -1;
+	}
+	return child_release(c, argv[0], err);
+}
+
 void child_abort(struct child *c)
 {
 	if (c->go_fd >= 0)

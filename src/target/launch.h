@@ -25,6 +25,15 @@ struct launch_opts {
 int child_fork(char *const argv[], const struct launch_opts *opts, struct child *c, struct pf_error *err);
 /* Let the child exec.  Fails (PF_E_COMMAND_NOT_FOUND) if the exec failed. */
 int child_release(struct child *c, const char *cmd, struct pf_error *err);
+/*
+ * The usual sequence in one call: fork the command held, attach(pid) (open
+ * the counters on it), then let it exec.  On any failure the child is
+ * reaped and err says why.
+ */
+typedef int (*child_attach_fn)(pid_t pid, void *arg, struct pf_error *err);
+int child_start(char *const argv[], const struct launch_opts *opts, child_attach_fn attach, void *arg,
+		struct child *c, struct pf_error *err);
+
 /* Kill a child that will not be released. */
 void child_abort(struct child *c);
 /*
