@@ -8,5 +8,5 @@ sh contrib/install-deps.sh
 [ -f Makefile ] || ./configure
 make -j"$(nproc)"
 echo
-echo "\$ ./pfmon -- ls -l /usr/bin > /dev/null"
-./pfmon -- ls -l /usr/bin >/dev/null
+echo "\$ ./pfmon --no-cmd-output -- ls -l /usr/bin"
+./pfmon --no-cmd-output -- ls -l /usr/bin
