@@ -16,27 +16,8 @@
 #include "symbol/symbol.h"
 #include "tap.h"
 
-#ifndef SYMFIX_DIR
-#define SYMFIX_DIR "tests/fixtures/symbol/bin"
-#endif
+#include "symfix.h"
 
-static char *fix(const char *name)
-{
-	static char buf[8][4096];
-	static int n;
-	const char *dir = getenv("SYMFIX_DIR");
-
-	n = (n + 1) % 8;
-	snprintf(buf[n], sizeof(buf[n]), "%s/%s", dir ? dir : SYMFIX_DIR, name);
-	return buf[n];
-}
-
-static const char *base_name(const char *p)
-{
-	const char *s = p ? strrchr(p, '/') : NULL;
-
-	return s ? s + 1 : p;
-}
 
 static struct sym_dso *open_fix(const char *name, const char *root)
 {

@@ -18,29 +18,10 @@
 #include "common/util.h"
 #include "tap.h"
 
-#ifndef SYMFIX_DIR
-#define SYMFIX_DIR "tests/fixtures/symbol/bin"
-#endif
+#include "symfix.h"
 
 #define PAGE 0x1000ull
 
-static char *fix(const char *name)
-{
-	static char buf[8][4096];
-	static int n;
-	const char *dir = getenv("SYMFIX_DIR");
-
-	n = (n + 1) % 8;
-	snprintf(buf[n], sizeof(buf[n]), "%s/%s", dir ? dir : SYMFIX_DIR, name);
-	return buf[n];
-}
-
-static const char *base_name(const char *p)
-{
-	const char *s = p ? strrchr(p, '/') : NULL;
-
-	return s ? s + 1 : p;
-}
 
 /* Map every PT_LOAD of path the way ld.so does, at base (0 for ET_EXEC):
  * one MMAP2 record per segment, page-aligned, pgoff in bytes. */
