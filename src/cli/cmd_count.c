@@ -43,13 +43,10 @@ static void run_release(struct count_run *run)
 static int encode_all(const struct pf_config *cfg, const struct pmu_model *m, struct count_run *run,
 		      struct pf_error *err)
 {
-	run->sets = xcalloc(cfg->n_sets, sizeof(*run->sets));
-	for (size_t s = 0; s < cfg->n_sets; s++) {
-		if (m->encode_set(m, cfg, s, &run->sets[s], err))
-			return -1;
-		run->n_sets++;
+	if (pmu_encode_config(m, cfg, &run->sets, &run->n_sets, err))
+		return -1;
+	for (size_t s = 0; s < run->n_sets; s++)
 		run->n_ctr += run->sets[s].n_counters;
-	}
 	run->ctr = xcalloc(run->n_ctr, sizeof(*run->ctr));
 	for (size_t s = 0, k = 0; s < run->n_sets; s++) {
 		for (size_t i = 0; i < run->sets[s].n_counters; i++, k++) {

@@ -385,14 +385,8 @@ static void session_release(struct record_session *rs)
 
 static int encode_sets(struct record_session *rs, const struct pmu_model *m, struct pf_error *err)
 {
-	const struct pf_config *cfg = rs->cfg;
-
-	rs->sets = xcalloc(cfg->n_sets, sizeof(*rs->sets));
-	for (size_t s = 0; s < cfg->n_sets; s++) {
-		if (m->encode_set(m, cfg, s, &rs->sets[s], err))
-			return -1;
-		rs->n_sets++;
-	}
+	if (pmu_encode_config(m, rs->cfg, &rs->sets, &rs->n_sets, err))
+		return -1;
 	return collect_events(rs, err);
 }
 

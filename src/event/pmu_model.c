@@ -26,6 +26,19 @@ void set_prog_release(struct set_prog *prog)
 	memset(prog, 0, sizeof(*prog));
 }
 
+int pmu_encode_config(const struct pmu_model *m, const struct pf_config *cfg, struct set_prog **sets,
+		      size_t *n_sets, struct pf_error *err)
+{
+	*sets = xcalloc(cfg->n_sets, sizeof(**sets));
+	*n_sets = 0;
+	for (size_t s = 0; s < cfg->n_sets; s++) {
+		if (m->encode_set(m, cfg, s, &(*sets)[s], err))
+			return -1;
+		(*n_sets)++;
+	}
+	return 0;
+}
+
 void event_info_add(struct event_info *info, const char *key, const char *fmt, ...)
 {
 	struct strbuf sb = STRBUF_INIT;

@@ -59,6 +59,7 @@ struct set_prog {
 };
 
 void set_prog_release(struct set_prog *prog);
+
 void counter_prog_release(struct counter_prog *c);
 
 /* Key/value lines describing one event, for -i. */
@@ -97,6 +98,11 @@ struct pmu_model {
 	size_t (*decode_reg)(const struct pmu_model *m, const char *reg, uint64_t value,
 			     struct reg_field *fields, size_t max);
 };
+
+/* Encode every event set of cfg into *sets (allocated).  *n_sets counts
+ * the sets encoded, also on failure, so the caller releases them. */
+int pmu_encode_config(const struct pmu_model *m, const struct pf_config *cfg, struct set_prog **sets,
+		      size_t *n_sets, struct pf_error *err);
 
 /* registry */
 const struct pmu_model *pmu_model_find(const char *name);
