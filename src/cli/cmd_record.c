@@ -392,12 +392,15 @@ static int encode_sets(struct record_session *rs, const struct pmu_model *m, str
 
 struct profile_opts profile_opts_from_config(const struct pf_config *cfg)
 {
-	return (struct profile_opts){
-		.sort = profile_sort_from_name(cfg->report_sort),
-		.format = profile_format_from_name(cfg->report_format),
+	struct profile_opts po = {
 		.top = cfg->smpl_show_top,
 		.cum_threshold = cfg->smpl_cum_threshold,
 	};
+
+	/* the names were checked when the options were parsed */
+	profile_sort_from_name(cfg->report_sort, &po.sort);
+	profile_format_from_name(cfg->report_format, &po.format);
+	return po;
 }
 
 void warn_lost(uint64_t lost, uint64_t throttled)

@@ -9,6 +9,7 @@
 #include "common/util.h"
 #include "event/event_spec.h"
 #include "options.h"
+#include "report/profile.h"
 
 struct cli_state {
 	struct pf_config *cfg;
@@ -313,8 +314,9 @@ static int opt_cum_threshold(struct cli_state *st, const struct opt_def *o, cons
 
 static int opt_report_sort(struct cli_state *st, const struct opt_def *o, const char *arg, struct pf_error *err)
 {
-	if (strcmp(arg, "function") && strcmp(arg, "line") && strcmp(arg, "binary") && strcmp(arg, "address") &&
-	    strcmp(arg, "data"))
+	enum profile_sort sort;
+
+	if (!profile_sort_from_name(arg, &sort))
 		return bad_value(o, arg, "sort keys are function, line, binary, address and data", err);
 	st->cfg->report_sort = arg;
 	return 0;
@@ -323,7 +325,9 @@ static int opt_report_sort(struct cli_state *st, const struct opt_def *o, const 
 static int opt_report_format(struct cli_state *st, const struct opt_def *o, const char *arg,
 			     struct pf_error *err)
 {
-	if (strcmp(arg, "text") && strcmp(arg, "json") && strcmp(arg, "folded"))
+	enum profile_format format;
+
+	if (!profile_format_from_name(arg, &format))
 		return bad_value(o, arg, "report formats are text, json and folded", err);
 	st->cfg->report_format = arg;
 	return 0;

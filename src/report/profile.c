@@ -29,28 +29,34 @@ struct profile {
 	bool have_status;
 };
 
-enum profile_sort profile_sort_from_name(const char *name)
+/* the names of --report-sort and --report-format, in enum order */
+static const char *const sort_names[] = { "function", "line", "binary", "address", "data" };
+static const char *const format_names[] = { "text", "json", "folded" };
+
+static int name_index(const char *const *names, size_t n, const char *name)
 {
-	if (!name)
-		return PROFILE_BY_FUNCTION;
-	if (!strcmp(name, "line"))
-		return PROFILE_BY_LINE;
-	if (!strcmp(name, "binary"))
-		return PROFILE_BY_BINARY;
-	if (!strcmp(name, "address"))
-		return PROFILE_BY_ADDRESS;
-	if (!strcmp(name, "data"))
-		return PROFILE_BY_DATA;
-	return PROFILE_BY_FUNCTION;
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(names[i], name))
+			return (int)i;
+	return -1;
 }
 
-enum profile_format profile_format_from_name(const char *name)
+bool profile_sort_from_name(const char *name, enum profile_sort *out)
 {
-	if (name && !strcmp(name, "json"))
-		return PROFILE_JSON;
-	if (name && !strcmp(name, "folded"))
-		return PROFILE_FOLDED;
-	return PROFILE_TEXT;
+	int i = name ? name_index(sort_names, ARRAY_SIZE(sort_names), name) : PROFILE_BY_FUNCTION;
+
+	if (i >= 0)
+		*out = (enum profile_sort)i;
+	return i >= 0;
+}
+
+bool profile_format_from_name(const char *name, enum profile_format *out)
+{
+	int i = name ? name_index(format_names, ARRAY_SIZE(format_names), name) : PROFILE_TEXT;
+
+	if (i >= 0)
+		*out = (enum profile_format)i;
+	return i >= 0;
 }
 
 static const char *sort_title(enum profile_sort s)

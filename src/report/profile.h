@@ -8,6 +8,7 @@
 #ifndef PFMON_REPORT_PROFILE_H
 #define PFMON_REPORT_PROFILE_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "common/error.h"
@@ -48,7 +49,8 @@ void profile_print(struct profile *p, FILE *out);
 uint64_t profile_lost(const struct profile *p);
 uint64_t profile_throttled(const struct profile *p);
 
-enum profile_sort profile_sort_from_name(const char *name);
-enum profile_format profile_format_from_name(const char *name);
+/* NULL is the default (function, text); false for an unknown name */
+bool profile_sort_from_name(const char *name, enum profile_sort *out);
+bool profile_format_from_name(const char *name, enum profile_format *out);
 
 #endif
