@@ -75,7 +75,7 @@ static int dispatch(struct pf_config *cfg, struct pf_error *err)
 	if (!m->can_run)
 		return pf_error_set(err, PF_E_NOT_THIS_HOST,
 				    "this host cannot program the modelled PMU; use --check for a dry run");
-	if (cfg->smpl_outfile || cfg->smpl_freq || cfg->sets[0].n_long_periods || cfg->sets[0].n_short_periods)
+	if (pf_config_is_sampling(cfg))
 		return cmd_record(cfg, m, err);
 	return cmd_count(cfg, m, err);
 }

@@ -38,6 +38,16 @@ void pf_config_release(struct pf_config *cfg)
 	cfg->n_sets = 0;
 }
 
+bool pf_config_is_sampling(const struct pf_config *cfg)
+{
+	if (cfg->smpl_outfile || cfg->smpl_freq)
+		return true;
+	for (size_t i = 0; i < cfg->n_sets; i++)
+		if (cfg->sets[i].n_long_periods || cfg->sets[i].n_short_periods)
+			return true;
+	return false;
+}
+
 unsigned pf_config_event_plm(const struct pf_config *cfg, size_t set, size_t ev)
 {
 	const struct pf_set_config *s = &cfg->sets[set];

@@ -130,6 +130,8 @@ struct pf_config {
 void pf_config_init(struct pf_config *cfg);
 void pf_config_release(struct pf_config *cfg);
 void pf_set_config_release(struct pf_set_config *s);
+/* does the configuration ask for samples (a period in any set, a frequency or a sample file)? */
+bool pf_config_is_sampling(const struct pf_config *cfg);
 /* The privilege mask asked for an event: its own, else the global one, else
  * 0 = nothing asked; the model applies its default (pfmon's: user level for
  * hardware events; software events count at every level, as perf does). */

@@ -54,6 +54,12 @@ pct_of() {
 	[ "$output" = "$live" ]
 }
 
+@test "a period given for the second event set turns sampling on too" {
+	run "$PFMON" -e task-clock -e cpu-clock --long-smpl-periods=1000000 "$FIXTURES/burn" 50
+	[ "$status" -eq 0 ]
+	[[ "$output" =~ "# event cpu-clock: " ]]
+}
+
 @test "frequency mode: about 2000 samples a second" {
 	run "$PFMON" -e task-clock --smpl-freq=2000 "$FIXTURES/burn" 500
 	[ "$status" -eq 0 ]
