@@ -492,15 +492,19 @@ static int host_info(const struct pmu_model *m, const char *name, struct event_i
 	return 0;
 }
 
-/* counters (generic + fixed) of the libpfm4 PMU that encoded c, 0 if unknown */
-static int pmu_capacity(const struct counter_prog *c, char *pmu, size_t size)
+/* the libpfm4 PMU that encoded c ("skl" of "skl::INST_RETIRED:..."), or "" */
+static void pmu_of(const struct counter_prog *c, char *pmu, size_t size)
 {
-	const char *sep = c->fstr ? strstr(c->fstr, "::") : NULL;
+	const char *sep = c->fstr && !c->is_software ? strstr(c->fstr, "::") : NULL;
+
+	snprintf(pmu, size, "%.*s", sep ? (int)(sep - c->fstr) : 0, sep ? c->fstr : "");
+}
+
+/* counters (generic + fixed) of a present core PMU, 0 if unknown */
+static int pmu_capacity(const char *pmu)
+{
 	int p;
 
-	if (!sep || (size_t)(sep - c->fstr) >= size)
-		return 0;
-	snprintf(pmu, size, "%.*s", (int)(sep - c->fstr), c->fstr);
 	pfm_for_all_pmus(p) {
 		pfm_pmu_info_t pinfo = { .size = sizeof(pinfo) };
 
@@ -518,15 +522,16 @@ static int check_group_size(const struct set_prog *prog, size_t set, struct pf_e
 {
 	for (size_t i = 0; i < prog->n_counters; i++) {
 		char pmu[64], other[64];
-		int cap = prog->counters[i].is_software ? 0 : pmu_capacity(&prog->counters[i], pmu, sizeof(pmu));
-		int n = 0;
+		int cap, n = 0;
 
+		pmu_of(&prog->counters[i], pmu, sizeof(pmu));
+		cap = *pmu ? pmu_capacity(pmu) : 0;
 		if (!cap)
 			continue;
-		for (size_t j = 0; j < prog->n_counters; j++)
-			if (!prog->counters[j].is_software &&
-			    pmu_capacity(&prog->counters[j], other, sizeof(other)) && strcmp(pmu, other) == 0)
-				n++;
+		for (size_t j = 0; j < prog->n_counters; j++) {
+			pmu_of(&prog->counters[j], other, sizeof(other));
+			n += strcmp(pmu, other) == 0;
+		}
 		if (n > cap)
 			return pf_error_set(err, PF_E_TOO_MANY_EVENTS, (int)set, n, cap);
 	}
