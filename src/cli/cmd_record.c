@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "commands.h"
@@ -34,6 +35,25 @@ struct smpl_event_fd {
 	int cpu;
 	int fd;
 	uint64_t id;
+	/* randomized periods: the one set at time 'since' (CLOCK_MONOTONIC,
+	 * the clock of the samples) and the one before it */
+	uint64_t period, prev_period, since;
+	bool sampled; /* since the last drain: its random period is redrawn */
+};
+
+/*
+ * --smpl-periods-random: period = base + (next number & mask).  perfmon
+ * redrew the period in the kernel at every overflow; perf_events cannot, so
+ * each randomized event wakes pfmon at every sample (wakeup_events = 1) and
+ * pfmon sets the next period with PERF_EVENT_IOC_PERIOD.  The kernel's own
+ * period field goes stale after that ioctl for the hrtimer events
+ * (cpu-clock, task-clock keep reporting the first period), so pfmon stores
+ * the period it set, choosing by the sample's time between the one before
+ * and the one after each ioctl; sample times are then CLOCK_MONOTONIC.
+ */
+struct period_random {
+	uint64_t base, mask;
+	uint64_t state; /* splitmix64: any seed, 0 included, gives a full-period sequence */
 };
 
 struct drain_buf;
@@ -46,6 +66,8 @@ struct record_session {
 	size_t n_events;
 	struct smpl_event_fd *fds;
 	size_t n_fds;
+	struct period_random *random; /* per sampling event; mask 0 = fixed */
+	bool randomized;              /* any event's period is */
 	struct perf_ring *rings; /* one per CPU */
 	int *ring_fd;
 	size_t n_rings;
@@ -74,6 +96,57 @@ static uint64_t event_period(const struct pf_set_config *s, size_t i)
 	return 0;
 }
 
+static uint64_t splitmix64(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+static uint64_t next_period(struct period_random *r)
+{
+	return r->mask ? r->base + (splitmix64(&r->state) & r->mask) : r->base;
+}
+
+static const struct pf_period_random *event_random(const struct pf_set_config *s, size_t i)
+{
+	return i < s->n_periods_random && s->periods_random[i].mask ? &s->periods_random[i] : NULL;
+}
+
+/* Each entry of --smpl-periods-random needs an event, with a period. */
+static int check_random(const struct record_session *rs, struct pf_error *err)
+{
+	for (size_t s = 0; s < rs->n_sets; s++) {
+		const struct pf_set_config *sc = &rs->cfg->sets[s];
+
+		if (sc->n_periods_random > rs->sets[s].n_counters)
+			return pf_error_set(err, PF_E_USAGE, "--smpl-periods-random has more entries than "
+					    "its event set has events");
+		for (size_t i = 0; i < rs->sets[s].n_counters; i++) {
+			if (!event_random(sc, i) || event_period(sc, i))
+				continue;
+			return pf_error_set(err, PF_E_CANNOT_SAMPLE, rs->sets[s].counters[i].name,
+					    "--smpl-periods-random needs a period for it (--long-smpl-periods "
+					    "or --short-smpl-periods)");
+		}
+	}
+	return 0;
+}
+
+static struct period_random random_state(const struct pf_set_config *s, size_t i, uint64_t default_seed)
+{
+	const struct pf_period_random *pr = event_random(s, i);
+	struct period_random r = { .base = event_period(s, i) };
+
+	if (pr) {
+		r.mask = pr->mask;
+		r.state = pr->seeded ? pr->seed : default_seed + i;
+	}
+	return r;
+}
+
 static uint64_t wanted_sample_type(const struct pf_config *cfg, const struct counter_prog *c)
 {
 	uint64_t st = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
@@ -93,8 +166,8 @@ static uint64_t wanted_sample_type(const struct pf_config *cfg, const struct cou
 }
 
 /* Every sampling event gets the same sample_type: one layout decodes all. */
-static void setup_event(const struct pf_config *cfg, struct counter_prog *c, uint64_t period, uint64_t st,
-			bool sideband, size_t ring_bytes)
+static void setup_event(const struct pf_config *cfg, struct counter_prog *c, struct period_random *r,
+			bool randomized, uint64_t st, bool sideband, size_t ring_bytes)
 {
 	struct perf_event_attr *a = &c->attr;
 
@@ -103,16 +176,24 @@ static void setup_event(const struct pf_config *cfg, struct counter_prog *c, uin
 	a->inherit = !cfg->no_inherit;
 	a->sample_type = st;
 	a->sample_id_all = 1;
-	if (period) {
-		a->sample_period = period;
+	if (randomized) {
+		a->use_clockid = 1;
+		a->clockid = CLOCK_MONOTONIC;
+	}
+	if (r->base) {
+		a->sample_period = next_period(r);
 	} else {
 		a->freq = 1;
 		a->sample_freq = cfg->smpl_freq ? cfg->smpl_freq : DEFAULT_FREQ;
 	}
 	if (cfg->smpl_branch_stack)
 		a->branch_sample_type = PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_USER;
-	a->watermark = 1;
-	a->wakeup_watermark = (uint32_t)(ring_bytes / 4);
+	if (r->mask) {
+		a->wakeup_events = 1; /* pfmon draws the next period after each sample */
+	} else {
+		a->watermark = 1;
+		a->wakeup_watermark = (uint32_t)(ring_bytes / 4);
+	}
 	if (sideband) {
 		/* the binaries' mappings, exec names and forks, once; data
 		 * mappings too when data addresses are to be symbolized */
@@ -145,11 +226,12 @@ static int collect_events(struct record_session *rs, struct pf_error *err)
 {
 	const struct pf_config *cfg = rs->cfg;
 	size_t bytes = ring_pages(cfg) * (size_t)sysconf(_SC_PAGESIZE);
-	uint64_t st = 0;
+	uint64_t st = 0, seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
 
 	for (size_t s = 0; s < rs->n_sets; s++)
 		rs->n_events += rs->sets[s].n_counters;
 	rs->events = xcalloc(rs->n_events, sizeof(*rs->events));
+	rs->random = xcalloc(rs->n_events, sizeof(*rs->random));
 	rs->n_events = 0;
 	for (size_t s = 0; s < rs->n_sets; s++)
 		for (size_t i = 0; i < rs->sets[s].n_counters; i++) {
@@ -157,10 +239,14 @@ static int collect_events(struct record_session *rs, struct pf_error *err)
 			st |= wanted_sample_type(cfg, &rs->sets[s].counters[i]);
 		}
 	for (size_t s = 0, k = 0; s < rs->n_sets; s++)
-		for (size_t i = 0; i < rs->sets[s].n_counters; i++, k++)
-			setup_event(cfg, rs->events[k], event_period(&cfg->sets[s], i), st, k == 0, bytes);
+		for (size_t i = 0; i < rs->sets[s].n_counters; i++, k++) {
+			rs->random[k] = random_state(&cfg->sets[s], i, seed);
+			rs->randomized |= rs->random[k].mask != 0;
+		}
+	for (size_t k = 0; k < rs->n_events; k++)
+		setup_event(cfg, rs->events[k], &rs->random[k], rs->randomized, st, k == 0, bytes);
 	perf_layout_from_attr(&rs->layout, &rs->events[0]->attr, 0);
-	return 0;
+	return check_random(rs, err);
 }
 
 /* the fields only a hardware PMU records (PEBS, IBS, SPE, LBR) */
@@ -196,7 +282,9 @@ static int open_events(pid_t pid, void *arg, struct pf_error *err)
 
 			if (fd < 0)
 				return open_error(rs->cfg, c, -fd, err);
-			*f = (struct smpl_event_fd){ (uint32_t)e, cpu, fd, 0 };
+			*f = (struct smpl_event_fd){ .evidx = (uint32_t)e, .cpu = cpu, .fd = fd,
+						     .period = c->attr.sample_period,
+						     .prev_period = c->attr.sample_period };
 			rs->n_fds++;
 			if (kperf_id(fd, &f->id))
 				return pf_error_set(err, PF_E_OPEN, c->name, "cannot read its id");
@@ -212,11 +300,48 @@ static int open_events(pid_t pid, void *arg, struct pf_error *err)
 	return 0;
 }
 
-static uint32_t evidx_of(const struct record_session *rs, uint64_t id)
+static struct smpl_event_fd *fd_of(const struct record_session *rs, uint64_t id)
 {
 	for (size_t i = 0; i < rs->n_fds; i++)
 		if (rs->fds[i].id == id)
-			return rs->fds[i].evidx;
+			return &rs->fds[i];
+	return NULL;
+}
+
+static uint32_t evidx_of(const struct record_session *rs, uint64_t id)
+{
+	const struct smpl_event_fd *f = fd_of(rs, id);
+
+	return f ? f->evidx : 0;
+}
+
+static uint64_t monotonic_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* a new random period for every (event, CPU) that took a sample */
+static int redraw_periods(struct record_session *rs, struct pf_error *err)
+{
+	for (size_t i = 0; i < rs->n_fds; i++) {
+		struct smpl_event_fd *f = &rs->fds[i];
+		int rc;
+
+		if (!f->sampled)
+			continue;
+		f->sampled = false;
+		f->prev_period = f->period;
+		f->period = next_period(&rs->random[f->evidx]);
+		rc = kperf_set_period(f->fd, f->period);
+		/* after the ioctl: a sample between it and now would need a
+		 * whole new period, at least the base, to pass */
+		f->since = monotonic_ns();
+		if (rc && rc != -ESRCH) /* ESRCH: the command has just ended */
+			return pf_error_set(err, PF_E_SYSTEM, "PERF_EVENT_IOC_PERIOD", strerror(-rc));
+	}
 	return 0;
 }
 
@@ -280,7 +405,13 @@ static int process_record(struct record_session *rs, const struct perf_event_hea
 	if (perf_record_decode(h, &rs->layout, &rec, err) <= 0)
 		return -1; /* decoded once already: cannot fail now */
 	if (rec.type == SREC_SAMPLE) {
-		rec.sample.evidx = evidx_of(rs, rec.sample.id);
+		struct smpl_event_fd *f = fd_of(rs, rec.sample.id);
+
+		rec.sample.evidx = f ? f->evidx : 0;
+		if (f && rs->random[f->evidx].mask) {
+			f->sampled = true;
+			rec.sample.period = rec.sample.time < f->since ? f->prev_period : f->period;
+		}
 		rs->samples++;
 	}
 	if (rec.type == SREC_THROTTLE || rec.type == SREC_UNTHROTTLE)
@@ -307,6 +438,8 @@ static int drain(struct record_session *rs, struct pf_error *err)
 	for (size_t i = 0; i < b->n; i++)
 		if (process_record(rs, (const struct perf_event_header *)(b->arena + b->recs[i].off), err))
 			return -1;
+	if (redraw_periods(rs, err))
+		return -1;
 	return rs->writer ? smpl_writer_flush(rs->writer, err) : 0;
 }
 
@@ -341,7 +474,7 @@ static void fill_header(struct record_session *rs, int argc, char **argv)
 	struct smpl_header *h = &rs->header;
 
 	memset(h, 0, sizeof(*h));
-	h->clockid = -1;
+	h->clockid = rs->randomized ? CLOCK_MONOTONIC : -1;
 	h->argc = (uint32_t)argc;
 	h->argv = argv;
 	h->nr_events = (uint32_t)rs->n_events;
@@ -356,7 +489,9 @@ static void fill_header(struct record_session *rs, int argc, char **argv)
 			.attr_config = a->config,
 			.sample_type = a->sample_type,
 			.freq = a->freq,
-			.period = a->sample_period, /* sample_freq shares the field */
+			/* the base period, not the first random one */
+			.period = a->freq ? a->sample_freq : rs->random[i].base,
+			.random_mask = rs->random[i].mask,
 		};
 	}
 }
@@ -371,6 +506,7 @@ static void session_release(struct record_session *rs)
 	free(rs->ring_fd);
 	free(rs->fds);
 	free(rs->events);
+	free(rs->random);
 	free(rs->header.events);
 	if (rs->drain) {
 		free(rs->drain->arena);
@@ -432,10 +568,6 @@ int cmd_record(const struct pf_config *cfg, const struct pmu_model *m, struct pf
 
 	while (cfg->command[argc])
 		argc++;
-	for (size_t i = 0; i < cfg->n_sets; i++)
-		if (cfg->sets[i].periods_random)
-			return pf_error_set(err, PF_E_BAD_OPTION_VALUE, cfg->sets[i].periods_random,
-					    "smpl-periods-random", "period randomization is not implemented yet");
 	rc = encode_sets(&rs, m, err);
 	if (!rc) {
 		fill_header(&rs, argc, cfg->command);

@@ -159,10 +159,45 @@ static int set_raw(struct cli_state *st, const struct opt_def *o, unsigned bit, 
 	return 0;
 }
 
+/* "MASK" or "MASK:SEED"; an empty entry leaves that event's period fixed */
+static bool parse_random_entry(const char *entry, struct pf_period_random *r)
+{
+	const char *colon = strchr(entry, ':');
+	char *mask;
+	bool good;
+
+	if (!*entry)
+		return true;
+	mask = colon ? xstrndup(entry, (size_t)(colon - entry)) : xstrdup(entry);
+	good = parse_u64(mask, &r->mask) && r->mask != 0;
+	free(mask);
+	if (good && colon) {
+		good = parse_u64(colon + 1, &r->seed);
+		r->seeded = true;
+	}
+	return good;
+}
+
 static int opt_periods_random(struct cli_state *st, const struct opt_def *o, const char *arg,
 			      struct pf_error *err)
 {
-	return set_raw(st, o, PS_RANDOM, &current_set(st)->periods_random, arg, err);
+	struct pf_set_config *s = current_set(st);
+	size_t n;
+	char **v;
+
+	if (mark_given(st, o, PS_RANDOM, err))
+		return -1;
+	v = str_split(arg, ',', &n);
+	s->periods_random = xcalloc(n, sizeof(*s->periods_random));
+	s->n_periods_random = n;
+	for (size_t i = 0; i < n; i++) {
+		if (!parse_random_entry(v[i], &s->periods_random[i])) {
+			str_vec_free(v);
+			return bad_value(o, arg, "entries are MASK or MASK:SEED (MASK not 0), comma separated", err);
+		}
+	}
+	str_vec_free(v);
+	return 0;
 }
 
 static int opt_thresholds(struct cli_state *st, const struct opt_def *o, const char *arg, struct pf_error *err)

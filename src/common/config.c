@@ -43,7 +43,7 @@ bool pf_config_is_sampling(const struct pf_config *cfg)
 	if (cfg->smpl_outfile || cfg->smpl_freq)
 		return true;
 	for (size_t i = 0; i < cfg->n_sets; i++)
-		if (cfg->sets[i].n_long_periods || cfg->sets[i].n_short_periods)
+		if (cfg->sets[i].n_long_periods || cfg->sets[i].n_short_periods || cfg->sets[i].n_periods_random)
 			return true;
 	return false;
 }

@@ -48,6 +48,14 @@ enum pf_output_kind {
 	PF_OUT_JSON,
 };
 
+/* One event's --smpl-periods-random entry: each period it uses is its
+ * base period plus (a pseudo-random number & mask). */
+struct pf_period_random {
+	uint64_t mask; /* 0: the period is fixed */
+	uint64_t seed;
+	bool seeded;   /* false: no seed given, pfmon picks one */
+};
+
 /* One event set (one -e).  Per-set options apply to the most recent -e,
  * as in pfmon 3.x. */
 struct pf_set_config {
@@ -63,7 +71,9 @@ struct pf_set_config {
 	size_t n_long_periods;
 	uint64_t *short_periods;
 	size_t n_short_periods;
-	char *periods_random; /* "mask:seed,..." as given */
+	/* --smpl-periods-random, per event */
+	struct pf_period_random *periods_random;
+	size_t n_periods_random;
 
 	/* Itanium 2 per-set options, raw */
 	char *thresholds; /* --event-thresholds */

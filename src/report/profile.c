@@ -14,6 +14,8 @@ struct event_hist {
 	char *name;
 	uint64_t period;
 	bool freq;
+	uint64_t random_mask;         /* --smpl-periods-random */
+	uint64_t min_period, max_period; /* of the samples, to show randomization at work */
 	uint64_t samples;
 	struct strmap keys;
 };
@@ -78,6 +80,8 @@ struct profile *profile_new(const struct profile_opts *opts, const struct smpl_h
 		p->ev[i].name = xstrdup(h->events[i].name);
 		p->ev[i].period = h->events[i].period;
 		p->ev[i].freq = h->events[i].freq;
+		p->ev[i].random_mask = h->events[i].random_mask;
+		p->ev[i].min_period = UINT64_MAX;
 		strmap_init(&p->ev[i].keys);
 	}
 	strmap_init(&p->folded);
@@ -234,6 +238,10 @@ static void add_sample(struct profile *p, const struct sample *s)
 	if (!h)
 		return;
 	h->samples++;
+	if (s->fields & SAMPLE_F_PERIOD) {
+		h->min_period = s->period < h->min_period ? s->period : h->min_period;
+		h->max_period = s->period > h->max_period ? s->period : h->max_period;
+	}
 	if (p->opts.format == PROFILE_FOLDED) {
 		add_folded(p, s);
 		return;
@@ -314,8 +322,14 @@ static void print_event_text(const struct profile *p, const struct event_hist *h
 	size_t n = shown_entries(p, v, h->keys.len, h->samples);
 	uint64_t cum = 0;
 
-	fprintf(out, "# event %s: %llu samples (%s %llu)\n", h->name, (unsigned long long)h->samples,
+	fprintf(out, "# event %s: %llu samples (%s %llu", h->name, (unsigned long long)h->samples,
 		h->freq ? "frequency" : "period", (unsigned long long)h->period);
+	if (h->random_mask && h->samples && h->max_period)
+		fprintf(out, " + random & 0x%llx: %llu to %llu", (unsigned long long)h->random_mask,
+			(unsigned long long)h->min_period, (unsigned long long)h->max_period);
+	else if (h->random_mask)
+		fprintf(out, " + random & 0x%llx", (unsigned long long)h->random_mask);
+	fputs(")\n", out);
 	if (!h->samples) {
 		free(v);
 		return;
@@ -392,6 +406,16 @@ static void json_event(const struct profile *p, const struct event_hist *h, stru
 	json_string(w, h->name);
 	json_key(w, h->freq ? "frequency" : "period");
 	json_uint(w, h->period);
+	if (h->random_mask) {
+		json_key(w, "random_mask");
+		json_uint(w, h->random_mask);
+	}
+	if (h->max_period) {
+		json_key(w, "min_period");
+		json_uint(w, h->min_period);
+		json_key(w, "max_period");
+		json_uint(w, h->max_period);
+	}
 	json_key(w, "samples");
 	json_uint(w, h->samples);
 	json_key(w, "entries");

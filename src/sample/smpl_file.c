@@ -99,6 +99,9 @@ static void encode_header(struct obuf *o, const struct smpl_header *h)
 		ob_varint(o, e->freq ? SMPL_EVENT_F_FREQ : 0);
 		ob_varint(o, e->period);
 	}
+	/* minor version 1 */
+	for (i = 0; i < h->nr_events; i++)
+		ob_varint(o, h->events[i].random_mask);
 	put_le32(o->b + size_at, (uint32_t)(o->len + 4));
 	ob_u32(o, crc32_buf(o->b, o->len));
 }

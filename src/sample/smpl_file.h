@@ -16,7 +16,7 @@
 
 #define SMPL_MAGIC "PFMONSMP"
 #define SMPL_VERSION_MAJOR 1
-#define SMPL_VERSION_MINOR 0
+#define SMPL_VERSION_MINOR 1
 
 #define SMPL_FIXED_HEADER_SIZE 48
 #define SMPL_HEADER_MAX (16u << 20)
@@ -34,6 +34,7 @@ struct smpl_event {
 	uint64_t sample_type;  /* perf_event_attr.sample_type */
 	bool freq;             /* period is a frequency, in Hz */
 	uint64_t period;
+	uint64_t random_mask;  /* --smpl-periods-random: periods are period + (random & mask); 0: fixed */
 };
 
 struct smpl_header {

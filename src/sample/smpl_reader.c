@@ -135,8 +135,14 @@ static int parse_header_vars(struct smpl_reader *r, const unsigned char *b, size
 	}
 	if (r->h.nr_events > SMPL_MAX_EVENTS || r->h.nr_events > ib_left(&ib))
 		return bad(r, err, "corrupted header: %" PRIu32 " events", r->h.nr_events);
-	/* bytes after the events are a later minor version's: skipped */
-	return parse_events(r, &ib, err);
+	if (parse_events(r, &ib, err))
+		return -1;
+	/* minor version 1: each event's random period mask */
+	for (i = 0; r->h.version_minor >= 1 && i < r->h.nr_events; i++)
+		if (ib_varint(&ib, &r->h.events[i].random_mask))
+			return bad(r, err, "corrupted header: random period masks overrun the header");
+	/* bytes after these are a later minor version's: skipped */
+	return 0;
 }
 
 static int read_header(struct smpl_reader *r, struct pf_error *err)

@@ -145,3 +145,47 @@ assert any(b["path"].endswith("/hotspot") and b["debug_info"] for b in d["binari
 	[ "$status" -eq 1 ]
 	one_error_line "^error: cannot sample 'cpu-clock': branch stacks.* need a hardware PMU"
 }
+
+@test "--smpl-periods-random: every period is the base plus random low bits, and they vary" {
+	f="$BATS_TEST_TMPDIR/r.pfs"
+	run "$PFMON" -e cpu-clock --long-smpl-periods=1000000 --smpl-periods-random=0xfffff:7 \
+		--smpl-outfile="$f" --report-format=json "$FIXTURES/hotspot" 300
+	[ "$status" -eq 0 ]
+	printf '%s\n' "$output" | python3 -c '
+import json, sys
+ev = json.load(sys.stdin)["events"][0]
+assert ev["period"] == 1000000 and ev["random_mask"] == 0xfffff, ev
+assert ev["samples"] > 50, ev
+assert 1000000 <= ev["min_period"] < ev["max_period"] <= 1000000 + 0xfffff, ev
+'
+	# the file keeps the mask and each sample its own period
+	run "$PFMON" --report="$f"
+	[ "$status" -eq 0 ]
+	[[ "${lines[1]}" =~ \(period\ 1000000\ \+\ random\ \&\ 0xfffff:\ [0-9]+\ to\ [0-9]+\)$ ]]
+}
+
+@test "--smpl-periods-random with a wide mask takes fewer samples, as its longer mean period says" {
+	run "$PFMON" -e cpu-clock --long-smpl-periods=1000000 "$FIXTURES/burn" 400
+	fixed=$(printf '%s\n' "$output" | sed -n 's/^# event cpu-clock: \([0-9]*\) samples.*/\1/p')
+	# mean period 1000000 + 0x3fffff/2, about 3.1 times the base
+	run "$PFMON" -e cpu-clock --long-smpl-periods=1000000 --smpl-periods-random=0x3fffff "$FIXTURES/burn" 400
+	[ "$status" -eq 0 ]
+	rnd=$(printf '%s\n' "$output" | sed -n 's/^# event cpu-clock: \([0-9]*\) samples.*/\1/p')
+	[ "$rnd" -gt 0 ]
+	[ $((rnd * 2)) -lt "$fixed" ]
+	[ $((rnd * 5)) -gt "$fixed" ]
+}
+
+@test "--smpl-periods-random needs a period, one entry per event, a non-zero mask" {
+	run --separate-stderr "$PFMON" -e cpu-clock --smpl-periods-random=0xff:5 true
+	[ "$status" -eq 1 ]
+	one_error_line "^error: cannot sample 'cpu-clock': --smpl-periods-random needs a period for it"
+	run --separate-stderr "$PFMON" -e cpu-clock --long-smpl-periods=100000 --smpl-periods-random=0xff,0xff true
+	[ "$status" -eq 2 ]
+	one_error_line "^error: --smpl-periods-random has more entries than its event set has events$"
+	run --separate-stderr "$PFMON" -e cpu-clock --long-smpl-periods=100000 --smpl-periods-random=0:5 true
+	[ "$status" -eq 2 ]
+	one_error_line "^error: invalid value '0:5' for option '--smpl-periods-random': entries are MASK or MASK:SEED"
+	run --separate-stderr "$PFMON" -e cpu-clock --long-smpl-periods=100000 --smpl-periods-random=0xff:x true
+	[ "$status" -eq 2 ]
+}

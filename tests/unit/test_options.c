@@ -53,6 +53,22 @@ int main(void)
 	ok(pf_config_event_plm(&cfg, 1, 0) == 0, "nothing asked: 0 (model default)");
 	pf_config_release(&cfg);
 
+	ok(parse(&cfg, &err, "-e", "a,b,c", "--smpl-periods-random=0xff:5,,0x10", "x", NULL) == 0 &&
+		   cfg.sets[0].n_periods_random == 3,
+	   "--smpl-periods-random: one entry per event, empty entries allowed");
+	ok(cfg.sets[0].periods_random[0].mask == 0xff && cfg.sets[0].periods_random[0].seed == 5 &&
+		   cfg.sets[0].periods_random[0].seeded,
+	   "MASK:SEED");
+	ok(cfg.sets[0].periods_random[1].mask == 0, "an empty entry: a fixed period");
+	ok(cfg.sets[0].periods_random[2].mask == 0x10 && !cfg.sets[0].periods_random[2].seeded,
+	   "MASK alone: no seed given");
+	pf_config_release(&cfg);
+
+	ok(parse(&cfg, &err, "-e", "a", "--smpl-periods-random=0xff:", "x", NULL) < 0 &&
+		   err.code == PF_E_BAD_OPTION_VALUE,
+	   "an empty seed after the colon is refused");
+	pf_config_release(&cfg);
+
 	ok(parse(&cfg, &err, "-e", "a", "--long-smpl-periods=1", "--long-smpl-periods=2", "x", NULL) < 0 &&
 		   err.code == PF_E_OPTION_TWICE,
 	   "a per-set option twice for one set is refused");

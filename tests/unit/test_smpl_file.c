@@ -30,7 +30,7 @@ static char *tmp_path(const char *name)
 static char *argv0[] = { "pfmon", "--smpl-outfile", "s.pfs", "--", "ls", "-l" };
 static struct smpl_event events0[] = {
 	{ .name = "cpu-clock", .fields = F_BASIC, .attr_type = 1, .attr_config = 0,
-	  .sample_type = 0x187, .period = 1000000 },
+	  .sample_type = 0x187, .period = 1000000, .random_mask = 0xffff },
 	{ .name = "MEM_LOAD_RETIRED.L3_MISS", .fields = SAMPLE_F_ALL, .attr_type = 4,
 	  .attr_config = 0x1d3, .sample_type = 0x1f7ff, .freq = true, .period = 4000 },
 };
@@ -388,6 +388,8 @@ static void test_round_trip(void)
 	   h->events[1].sample_type == 0x1f7ff && h->events[1].freq && h->events[1].period == 4000 &&
 	   h->events[1].attr_type == 4 && h->events[1].attr_config == 0x1d3 && !h->events[0].freq,
 	   "header event fields, sample_type, attr, period/freq");
+	ok(h->events[0].random_mask == 0xffff && h->events[1].random_mask == 0,
+	   "header random period masks (minor version 1)");
 	while ((rc = smpl_reader_next(r, &out, &err)) == 1 && out.type != SREC_END) {
 		ok(n < nrecs && same_record(&out, &recs[n]), "record %zu (%s) round trip", n,
 		   sample_rec_type_name(out.type));
@@ -671,8 +673,17 @@ static void test_magic_version(void)
 	b = slurp(path, &len);
 	b[8] = 2; /* major version 2: refused before the checksum is looked at */
 	r = open_mem(b, len, &err);
-	ok(!r && strstr(err.msg, "unsupported format version 2.0"), "newer major version: %s", err.msg);
+	ok(!r && strstr(err.msg, "unsupported format version 2."), "newer major version: %s", err.msg);
 	b[8] = 1;
+	/* a minor version 0 reader's view: the masks are bytes it skips */
+	b[10] = 0;
+	put_le32(b + get_le32(b + 16) - 4, crc32_buf(b, get_le32(b + 16) - 4));
+	r = open_mem(b, len, &err);
+	ok(r && smpl_reader_header(r)->version_minor == 0 && smpl_reader_header(r)->events[0].random_mask == 0 &&
+		   smpl_reader_header(r)->events[0].period == 1000000,
+	   "a minor version 0 file reads, without random masks %s", err.msg);
+	if (r)
+		smpl_reader_close(r);
 	b[12] = 1;
 	b[15] = 4;
 	r = open_mem(b, len, &err);
