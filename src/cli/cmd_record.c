@@ -30,8 +30,15 @@
 
 #define DEFAULT_FREQ 1000 /* Hz, when no period or frequency is given */
 
+/* the non-sampling events a sampling event records in each sample */
+struct read_list {
+	uint32_t n;
+	uint32_t idx[SAMPLE_MAX_READ]; /* event indices */
+};
+
 struct smpl_event_fd {
 	uint32_t evidx;
+	bool member; /* a non-sampling event in a sampling event's group */
 	int cpu;
 	int fd;
 	uint64_t id;
@@ -66,7 +73,10 @@ struct record_session {
 	size_t n_events;
 	struct smpl_event_fd *fds;
 	size_t n_fds;
-	struct period_random *random; /* per sampling event; mask 0 = fixed */
+	struct period_random *random; /* per event; mask 0 = fixed */
+	bool *counting;               /* per event: not sampled, read in samples */
+	struct read_list *reads;      /* per event */
+	size_t first_sampling;        /* owns the ring on each CPU */
 	bool randomized;              /* any event's period is */
 	struct perf_ring *rings; /* one per CPU */
 	int *ring_fd;
@@ -166,6 +176,13 @@ static uint64_t wanted_sample_type(const struct pf_config *cfg, const struct cou
 }
 
 /* Every sampling event gets the same sample_type: one layout decodes all. */
+/* A non-sampling event: a member of its sampling events' groups, which
+ * turn it on and off with them. */
+static void setup_counting_event(const struct pf_config *cfg, struct counter_prog *c)
+{
+	c->attr.inherit = !cfg->no_inherit;
+}
+
 static void setup_event(const struct pf_config *cfg, struct counter_prog *c, struct period_random *r,
 			bool randomized, uint64_t st, bool sideband, size_t ring_bytes)
 {
@@ -175,6 +192,8 @@ static void setup_event(const struct pf_config *cfg, struct counter_prog *c, str
 	a->enable_on_exec = 1;
 	a->inherit = !cfg->no_inherit;
 	a->sample_type = st;
+	if (st & PERF_SAMPLE_READ)
+		a->read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID;
 	a->sample_id_all = 1;
 	if (randomized) {
 		a->use_clockid = 1;
@@ -222,6 +241,42 @@ static size_t ring_pages(const struct pf_config *cfg)
 	return pages;
 }
 
+/*
+ * pfmon 3.x: in an event set where some events have a period, the others
+ * are not sampled; their counts are recorded in each sample of the set's
+ * sampling events (a perf group read: PERF_SAMPLE_READ).  In a set without
+ * any period every event is sampled, at the frequency.
+ */
+static int split_counting_events(struct record_session *rs, struct pf_error *err)
+{
+	rs->counting = xcalloc(rs->n_events, sizeof(*rs->counting));
+	rs->reads = xcalloc(rs->n_events, sizeof(*rs->reads));
+	for (size_t s = 0, first = 0; s < rs->n_sets; first += rs->sets[s++].n_counters) {
+		const struct pf_set_config *sc = &rs->cfg->sets[s];
+		size_t n = rs->sets[s].n_counters;
+		struct read_list list = { 0 };
+		bool any_period = false;
+
+		for (size_t i = 0; i < n; i++)
+			any_period |= event_period(sc, i) != 0;
+		for (size_t i = 0; any_period && i < n; i++) {
+			if (event_period(sc, i))
+				continue;
+			if (list.n == SAMPLE_MAX_READ)
+				return pf_error_set(err, PF_E_USAGE, "at most 16 events without a period "
+						    "can be recorded in the samples of one event set");
+			rs->counting[first + i] = true;
+			list.idx[list.n++] = (uint32_t)(first + i);
+		}
+		for (size_t i = 0; i < n; i++)
+			if (!rs->counting[first + i])
+				rs->reads[first + i] = list;
+	}
+	for (rs->first_sampling = 0; rs->counting[rs->first_sampling];)
+		rs->first_sampling++; /* a set with periods has a sampling event */
+	return 0;
+}
+
 static int collect_events(struct record_session *rs, struct pf_error *err)
 {
 	const struct pf_config *cfg = rs->cfg;
@@ -243,9 +298,17 @@ static int collect_events(struct record_session *rs, struct pf_error *err)
 			rs->random[k] = random_state(&cfg->sets[s], i, seed);
 			rs->randomized |= rs->random[k].mask != 0;
 		}
+	if (split_counting_events(rs, err))
+		return -1;
 	for (size_t k = 0; k < rs->n_events; k++)
-		setup_event(cfg, rs->events[k], &rs->random[k], rs->randomized, st, k == 0, bytes);
-	perf_layout_from_attr(&rs->layout, &rs->events[0]->attr, 0);
+		st |= rs->reads[k].n ? PERF_SAMPLE_READ : 0;
+	for (size_t k = 0; k < rs->n_events; k++)
+		if (rs->counting[k])
+			setup_counting_event(cfg, rs->events[k]);
+		else
+			setup_event(cfg, rs->events[k], &rs->random[k], rs->randomized, st,
+				    k == rs->first_sampling, bytes);
+	perf_layout_from_attr(&rs->layout, &rs->events[rs->first_sampling]->attr, 0);
 	return check_random(rs, err);
 }
 
@@ -264,46 +327,68 @@ static int open_error(const struct pf_config *cfg, const struct counter_prog *c,
 	return kperf_open_error(&c->attr, c->name, e, err);
 }
 
-/* Open every event on every CPU; the first on a CPU owns its ring. */
+/* the non-sampling events of sampling event e, in its group on one CPU */
+static int open_members(struct record_session *rs, size_t e, pid_t pid, int cpu, int leader, struct pf_error *err)
+{
+	for (uint32_t j = 0; j < rs->reads[e].n; j++) {
+		uint32_t m = rs->reads[e].idx[j];
+		struct counter_prog *c = rs->events[m];
+		int fd = kperf_open(&c->attr, c->name, pid, cpu, leader);
+
+		if (fd < 0)
+			return open_error(rs->cfg, c, -fd, err);
+		rs->fds[rs->n_fds++] = (struct smpl_event_fd){ .evidx = m, .member = true, .cpu = cpu, .fd = fd };
+	}
+	return 0;
+}
+
+/* a sampling event on one CPU; the first on a CPU owns the CPU's ring */
+static int open_sampling_event(struct record_session *rs, size_t e, pid_t pid, int cpu, struct pf_error *err)
+{
+	struct counter_prog *c = rs->events[e];
+	struct smpl_event_fd *f = &rs->fds[rs->n_fds];
+	int fd = kperf_open(&c->attr, c->name, pid, cpu, -1);
+
+	if (fd < 0)
+		return open_error(rs->cfg, c, -fd, err);
+	*f = (struct smpl_event_fd){ .evidx = (uint32_t)e, .cpu = cpu, .fd = fd, .period = c->attr.sample_period,
+				     .prev_period = c->attr.sample_period };
+	rs->n_fds++;
+	if (kperf_id(fd, &f->id))
+		return pf_error_set(err, PF_E_OPEN, c->name, "cannot read its id");
+	if (e == rs->first_sampling) {
+		if (ring_map(fd, ring_pages(rs->cfg), &rs->rings[rs->n_rings], err))
+			return -1;
+		rs->ring_fd[rs->n_rings++] = fd;
+	} else if (kperf_set_output(fd, rs->ring_fd[rs->n_rings - 1])) {
+		return pf_error_set(err, PF_E_OPEN, c->name, "cannot share the CPU's ring buffer");
+	}
+	return open_members(rs, e, pid, cpu, fd, err);
+}
+
+/* Open every sampling event, with its group of non-sampling ones, on every CPU. */
 static int open_events(pid_t pid, void *arg, struct pf_error *err)
 {
 	struct record_session *rs = arg;
 	int ncpu = online_cpus();
-	size_t pages = ring_pages(rs->cfg);
+	size_t per_cpu = 0;
 
-	rs->fds = xcalloc((size_t)ncpu * rs->n_events, sizeof(*rs->fds));
+	for (size_t e = 0; e < rs->n_events; e++)
+		per_cpu += rs->counting[e] ? 0 : 1 + rs->reads[e].n;
+	rs->fds = xcalloc((size_t)ncpu * per_cpu, sizeof(*rs->fds));
 	rs->rings = xcalloc((size_t)ncpu, sizeof(*rs->rings));
 	rs->ring_fd = xcalloc((size_t)ncpu, sizeof(*rs->ring_fd));
-	for (int cpu = 0; cpu < ncpu; cpu++) {
-		for (size_t e = 0; e < rs->n_events; e++) {
-			struct counter_prog *c = rs->events[e];
-			struct smpl_event_fd *f = &rs->fds[rs->n_fds];
-			int fd = kperf_open(&c->attr, c->name, pid, cpu, -1);
-
-			if (fd < 0)
-				return open_error(rs->cfg, c, -fd, err);
-			*f = (struct smpl_event_fd){ .evidx = (uint32_t)e, .cpu = cpu, .fd = fd,
-						     .period = c->attr.sample_period,
-						     .prev_period = c->attr.sample_period };
-			rs->n_fds++;
-			if (kperf_id(fd, &f->id))
-				return pf_error_set(err, PF_E_OPEN, c->name, "cannot read its id");
-			if (e == 0) {
-				if (ring_map(fd, pages, &rs->rings[rs->n_rings], err))
-					return -1;
-				rs->ring_fd[rs->n_rings++] = fd;
-			} else if (kperf_set_output(fd, rs->ring_fd[rs->n_rings - 1])) {
-				return pf_error_set(err, PF_E_OPEN, c->name, "cannot share the CPU's ring buffer");
-			}
-		}
-	}
+	for (int cpu = 0; cpu < ncpu; cpu++)
+		for (size_t e = 0; e < rs->n_events; e++)
+			if (!rs->counting[e] && open_sampling_event(rs, e, pid, cpu, err))
+				return -1;
 	return 0;
 }
 
 static struct smpl_event_fd *fd_of(const struct record_session *rs, uint64_t id)
 {
 	for (size_t i = 0; i < rs->n_fds; i++)
-		if (rs->fds[i].id == id)
+		if (!rs->fds[i].member && rs->fds[i].id == id)
 			return &rs->fds[i];
 	return NULL;
 }
@@ -492,7 +577,12 @@ static void fill_header(struct record_session *rs, int argc, char **argv)
 			/* the base period, not the first random one */
 			.period = a->freq ? a->sample_freq : rs->random[i].base,
 			.random_mask = rs->random[i].mask,
+			.counting = rs->counting[i],
+			.n_reads = rs->reads[i].n,
 		};
+		memcpy(h->events[i].reads, rs->reads[i].idx, sizeof(rs->reads[i].idx));
+		if (!rs->reads[i].n)
+			h->events[i].fields &= ~SAMPLE_F_READ;
 	}
 }
 
@@ -507,6 +597,8 @@ static void session_release(struct record_session *rs)
 	free(rs->fds);
 	free(rs->events);
 	free(rs->random);
+	free(rs->counting);
+	free(rs->reads);
 	free(rs->header.events);
 	if (rs->drain) {
 		free(rs->drain->arena);

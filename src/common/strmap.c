@@ -66,6 +66,11 @@ void strmap_add(struct strmap *m, const char *key, uint64_t delta)
 	e->value += delta;
 }
 
+uint64_t strmap_get(const struct strmap *m, const char *key)
+{
+	return m->cap ? slot_for(m->slots, m->cap, key)->value : 0;
+}
+
 static int by_value_desc(const void *a, const void *b)
 {
 	const struct strmap_entry *x = a, *y = b;

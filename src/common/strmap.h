@@ -20,6 +20,8 @@ void strmap_init(struct strmap *m);
 void strmap_release(struct strmap *m);
 /* add delta to key's counter, creating it at 0 */
 void strmap_add(struct strmap *m, const char *key, uint64_t delta);
+/* key's counter, 0 when absent */
+uint64_t strmap_get(const struct strmap *m, const char *key);
 /* the entries, sorted by value (descending), then key; caller frees the array */
 struct strmap_entry *strmap_sorted(const struct strmap *m);
 

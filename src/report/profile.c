@@ -18,6 +18,27 @@ struct event_hist {
 	uint64_t min_period, max_period; /* of the samples, to show randomization at work */
 	uint64_t samples;
 	struct strmap keys;
+	bool counting;           /* not sampled: read in other events' samples */
+	uint32_t n_reads;        /* events whose counts each sample records */
+	uint32_t reads[SAMPLE_MAX_READ];
+	struct strmap read_sums[SAMPLE_MAX_READ]; /* per key: the counts' increases */
+};
+
+/*
+ * The counts of a sample's non-sampling events are running totals of one
+ * counter: with inherited per-CPU events, that of the sampled thread on the
+ * sample's CPU.  Their increase since that counter's previous sample is what
+ * happened in the interval the sample ends, and is credited to its key.
+ */
+struct read_stream {
+	uint32_t evidx, tid, cpu;
+	bool used;
+	uint64_t last[SAMPLE_MAX_READ];
+};
+
+struct read_streams {
+	struct read_stream *slots;
+	size_t cap, len; /* cap: a power of two */
 };
 
 struct profile {
@@ -26,6 +47,7 @@ struct profile {
 	struct event_hist *ev;
 	size_t n_ev;
 	struct strmap folded;
+	struct read_streams streams;
 	uint64_t lost, throttled;
 	struct smpl_status status;
 	bool have_status;
@@ -82,6 +104,11 @@ struct profile *profile_new(const struct profile_opts *opts, const struct smpl_h
 		p->ev[i].freq = h->events[i].freq;
 		p->ev[i].random_mask = h->events[i].random_mask;
 		p->ev[i].min_period = UINT64_MAX;
+		p->ev[i].counting = h->events[i].counting;
+		p->ev[i].n_reads = h->events[i].n_reads;
+		memcpy(p->ev[i].reads, h->events[i].reads, sizeof(p->ev[i].reads));
+		for (size_t j = 0; j < SAMPLE_MAX_READ; j++)
+			strmap_init(&p->ev[i].read_sums[j]);
 		strmap_init(&p->ev[i].keys);
 	}
 	strmap_init(&p->folded);
@@ -95,8 +122,11 @@ void profile_free(struct profile *p)
 	for (size_t i = 0; i < p->n_ev; i++) {
 		free(p->ev[i].name);
 		strmap_release(&p->ev[i].keys);
+		for (size_t j = 0; j < SAMPLE_MAX_READ; j++)
+			strmap_release(&p->ev[i].read_sums[j]);
 	}
 	free(p->ev);
+	free(p->streams.slots);
 	strmap_release(&p->folded);
 	sym_resolver_free(p->res);
 	free(p);
@@ -230,6 +260,58 @@ static void add_folded(struct profile *p, const struct sample *s)
 	strbuf_release(&sb);
 }
 
+static size_t stream_slot(const struct read_streams *t, uint32_t evidx, uint32_t tid, uint32_t cpu)
+{
+	size_t i = (size_t)(((uint64_t)evidx << 48 ^ (uint64_t)cpu << 32 ^ tid) * 0x9e3779b97f4a7c15ull >> 20);
+
+	for (i &= t->cap - 1;; i = (i + 1) & (t->cap - 1)) {
+		const struct read_stream *r = &t->slots[i];
+
+		if (!r->used || (r->evidx == evidx && r->tid == tid && r->cpu == cpu))
+			return i;
+	}
+}
+
+static void streams_grow(struct read_streams *t)
+{
+	struct read_streams n = { xcalloc(t->cap ? t->cap * 2 : 64, sizeof(struct read_stream)),
+				  t->cap ? t->cap * 2 : 64, t->len };
+
+	for (size_t i = 0; i < t->cap; i++)
+		if (t->slots[i].used)
+			n.slots[stream_slot(&n, t->slots[i].evidx, t->slots[i].tid, t->slots[i].cpu)] = t->slots[i];
+	free(t->slots);
+	*t = n;
+}
+
+/* the counter stream of this sample, created with zero counts */
+static struct read_stream *stream_of(struct read_streams *t, const struct sample *s)
+{
+	struct read_stream *r;
+
+	if ((t->len + 1) * 2 > t->cap)
+		streams_grow(t);
+	r = &t->slots[stream_slot(t, s->evidx, s->tid, s->cpu)];
+	if (!r->used) {
+		*r = (struct read_stream){ .evidx = s->evidx, .tid = s->tid, .cpu = s->cpu, .used = true };
+		t->len++;
+	}
+	return r;
+}
+
+static void add_reads(struct profile *p, struct event_hist *h, const struct sample *s, const char *key)
+{
+	struct read_stream *r = stream_of(&p->streams, s);
+
+	for (uint32_t j = 0; j < h->n_reads && j < s->read_nr; j++) {
+		/* below the last count: a new counter with the same ids */
+		uint64_t delta = s->read[j] >= r->last[j] ? s->read[j] - r->last[j] : s->read[j];
+
+		r->last[j] = s->read[j];
+		strmap_add(&h->read_sums[j], key, delta);
+	}
+}
+
 static void add_sample(struct profile *p, const struct sample *s)
 {
 	struct event_hist *h = s->evidx < p->n_ev ? &p->ev[s->evidx] : NULL;
@@ -248,6 +330,8 @@ static void add_sample(struct profile *p, const struct sample *s)
 	}
 	sample_key(p, s, &key);
 	strmap_add(&h->keys, strbuf_str(&key), 1);
+	if (h->n_reads && (s->fields & SAMPLE_F_READ))
+		add_reads(p, h, s, strbuf_str(&key));
 	strbuf_release(&key);
 }
 
@@ -316,6 +400,14 @@ static size_t shown_entries(const struct profile *p, const struct strmap_entry *
 	return i;
 }
 
+/* a count column: as wide as its event's name, 12 at least */
+static int read_width(const struct profile *p, const struct event_hist *h, uint32_t j)
+{
+	size_t len = strlen(p->ev[h->reads[j]].name);
+
+	return len > 12 ? (int)len : 12;
+}
+
 static void print_event_text(const struct profile *p, const struct event_hist *h, FILE *out)
 {
 	struct strmap_entry *v = strmap_sorted(&h->keys);
@@ -330,17 +422,30 @@ static void print_event_text(const struct profile *p, const struct event_hist *h
 	else if (h->random_mask)
 		fprintf(out, " + random & 0x%llx", (unsigned long long)h->random_mask);
 	fputs(")\n", out);
+	if (h->n_reads) {
+		fputs("# counted in each sample:", out);
+		for (uint32_t j = 0; j < h->n_reads; j++)
+			fprintf(out, " %s", p->ev[h->reads[j]].name);
+		fputc('\n', out);
+	}
 	if (!h->samples) {
 		free(v);
 		return;
 	}
-	fprintf(out, "# %8s %7s %7s  %s\n", "samples", "%self", "%cum", sort_title(p->opts.sort));
+	fprintf(out, "# %8s %7s %7s", "samples", "%self", "%cum");
+	for (uint32_t j = 0; j < h->n_reads; j++)
+		fprintf(out, " %*s", read_width(p, h, j), p->ev[h->reads[j]].name);
+	fprintf(out, "  %s\n", sort_title(p->opts.sort));
 	for (size_t i = 0; i < n; i++) {
 		double self = 100.0 * (double)v[i].value / (double)h->samples;
 
 		cum += v[i].value;
-		fprintf(out, "%10llu %6.2f%% %6.2f%%  %s\n", (unsigned long long)v[i].value, self,
-			100.0 * (double)cum / (double)h->samples, v[i].key);
+		fprintf(out, "%10llu %6.2f%% %6.2f%%", (unsigned long long)v[i].value, self,
+			100.0 * (double)cum / (double)h->samples);
+		for (uint32_t j = 0; j < h->n_reads; j++)
+			fprintf(out, " %*llu", read_width(p, h, j),
+				(unsigned long long)strmap_get(&h->read_sums[j], v[i].key));
+		fprintf(out, "  %s\n", v[i].key);
 	}
 	free(v);
 }
@@ -396,6 +501,21 @@ static void json_missing(const struct profile *p, struct json_writer *w)
 	json_end_array(w);
 }
 
+/* "counts": {event: increase over the entry's samples} */
+static void json_reads(const struct profile *p, const struct event_hist *h, const char *key,
+		       struct json_writer *w)
+{
+	if (!h->n_reads)
+		return;
+	json_key(w, "counts");
+	json_begin_object(w);
+	for (uint32_t j = 0; j < h->n_reads; j++) {
+		json_key(w, p->ev[h->reads[j]].name);
+		json_uint(w, strmap_get(&h->read_sums[j], key));
+	}
+	json_end_object(w);
+}
+
 static void json_event(const struct profile *p, const struct event_hist *h, struct json_writer *w)
 {
 	struct strmap_entry *v = strmap_sorted(&h->keys);
@@ -428,6 +548,7 @@ static void json_event(const struct profile *p, const struct event_hist *h, stru
 		json_uint(w, v[i].value);
 		json_key(w, "percent");
 		json_double(w, h->samples ? 100.0 * (double)v[i].value / (double)h->samples : 0.0, 2);
+		json_reads(p, h, v[i].key, w);
 		json_end_object(w);
 	}
 	json_end_array(w);
@@ -446,7 +567,8 @@ static void print_json(const struct profile *p, FILE *out)
 	json_key(&w, "events");
 	json_begin_array(&w);
 	for (size_t i = 0; i < p->n_ev; i++)
-		json_event(p, &p->ev[i], &w);
+		if (!p->ev[i].counting)
+			json_event(p, &p->ev[i], &w);
 	json_end_array(&w);
 	json_key(&w, "lost");
 	json_uint(&w, p->lost);
@@ -481,7 +603,8 @@ void profile_print(struct profile *p, FILE *out)
 	default:
 		fprintf(out, "# pfmon profile by %s\n", sort_title(p->opts.sort));
 		for (size_t i = 0; i < p->n_ev; i++)
-			print_event_text(p, &p->ev[i], out);
+			if (!p->ev[i].counting)
+				print_event_text(p, &p->ev[i], out);
 		print_status_text(p, out);
 		print_missing_text(p, out);
 	}

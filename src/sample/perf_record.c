@@ -138,6 +138,7 @@ uint32_t perf_sample_fields(uint64_t st)
 		{ PERF_SAMPLE_IDENTIFIER, SAMPLE_F_ID },
 		{ PERF_SAMPLE_STREAM_ID, SAMPLE_F_STREAM_ID },
 		{ PERF_SAMPLE_PHYS_ADDR, SAMPLE_F_PHYS_ADDR },
+		{ PERF_SAMPLE_READ, SAMPLE_F_READ },
 	};
 	uint32_t f = 0;
 	size_t i;
@@ -148,8 +149,13 @@ uint32_t perf_sample_fields(uint64_t st)
 	return f;
 }
 
-/* struct read_format of PERF_SAMPLE_READ: counts we do not use, skipped */
-static int skip_read_format(struct cursor *c, uint64_t rf)
+/*
+ * struct read_format of PERF_SAMPLE_READ.  A group read lists the leader
+ * (the sampling event) first, then its siblings in the order they were
+ * opened: the siblings' counts are kept, the leader's dropped.  A read of
+ * a single event carries only its own count: nothing kept.
+ */
+static int decode_read_format(struct cursor *c, uint64_t rf, struct sample *s)
 {
 	uint64_t per_value = 1 + !!(rf & PERF_FORMAT_ID) + !!(rf & PERF_FORMAT_LOST);
 	uint64_t times = !!(rf & PERF_FORMAT_TOTAL_TIME_ENABLED) +
@@ -160,9 +166,17 @@ static int skip_read_format(struct cursor *c, uint64_t rf)
 		return cur_skip_u64s(c, per_value + times);
 	if (cur_u64(c, &nr) || cur_skip_u64s(c, times))
 		return -1;
-	if (nr > cur_left(c) / 8 / per_value)
+	if (nr > cur_left(c) / 8 / per_value || nr > SAMPLE_MAX_READ + 1)
 		return -1;
-	return cur_skip_u64s(c, nr * per_value);
+	for (uint64_t i = 0; i < nr; i++) {
+		uint64_t v;
+
+		if (cur_u64(c, &v) || cur_skip_u64s(c, per_value - 1))
+			return -1;
+		if (i)
+			s->read[s->read_nr++] = v;
+	}
+	return 0;
 }
 
 /* { u64 abi; u64 regs[weight(mask)]; } */
@@ -299,8 +313,8 @@ static int decode_sample(struct cursor *c, const struct perf_event_header *rec,
 	s->exact_ip = !!(rec->misc & PERF_RECORD_MISC_EXACT_IP);
 	if (decode_sample_head(c, st, s))
 		return malformed(err, rec, "too short for its sample_type");
-	if ((st & PERF_SAMPLE_READ) && skip_read_format(c, l->read_format))
-		return malformed(err, rec, "read values overrun the record");
+	if ((st & PERF_SAMPLE_READ) && decode_read_format(c, l->read_format, s))
+		return malformed(err, rec, "read values overrun the record, or more than 16 of them");
 	if ((st & PERF_SAMPLE_CALLCHAIN) && decode_callchain(c, s))
 		return malformed(err, rec, "callchain overruns the record");
 	if ((st & PERF_SAMPLE_RAW) && skip_raw(c))

@@ -34,7 +34,11 @@
 #define SAMPLE_F_STREAM_ID (1u << 11)
 #define SAMPLE_F_INS_LAT   (1u << 12) /* instruction latency (weight struct) */
 #define SAMPLE_F_PHYS_ADDR (1u << 13)
-#define SAMPLE_F_ALL       ((1u << 14) - 1)
+#define SAMPLE_F_READ      (1u << 14) /* counts of the events recorded in each sample */
+#define SAMPLE_F_ALL       ((1u << 15) - 1)
+
+/* at most this many counts recorded in one sample (SAMPLE_F_READ) */
+#define SAMPLE_MAX_READ 16
 
 /* the sample_id fields a side-band record can carry */
 #define SAMPLE_ID_FIELDS \
@@ -81,6 +85,12 @@ struct sample {
 	const uint64_t *callchain; /* may hold PERF_CONTEXT_* markers */
 	uint32_t branch_nr;
 	const struct sample_branch *branches; /* most recent first */
+	/* pfmon 3.x's non-sampling events: their running counts when the
+	 * sample was taken, in the order of the event's read list (a perf
+	 * group read: the leader's siblings; the leader's own count, which
+	 * its periods already tell, is left out) */
+	uint32_t read_nr;
+	uint64_t read[SAMPLE_MAX_READ];
 };
 
 /* the sample_id trailer of side-band records (perf's sample_id_all) */

@@ -29,6 +29,7 @@ struct smpl_writer {
 	struct obuf rec;    /* body of the record being encoded */
 	struct smpl_delta d;
 	uint32_t *fields;   /* per event */
+	uint32_t *n_reads;  /* per event: counts in each sample (SAMPLE_F_READ) */
 	struct sample_totals totals;
 	bool failed;
 	struct pf_error failure;
@@ -61,6 +62,7 @@ static void writer_free(struct smpl_writer *w)
 	ob_free(&w->rec);
 	free(w->d.period);
 	free(w->fields);
+	free(w->n_reads);
 	free(w->path);
 	free(w);
 }
@@ -96,12 +98,17 @@ static void encode_header(struct obuf *o, const struct smpl_header *h)
 		ob_varint(o, e->attr_type);
 		ob_varint(o, e->attr_config);
 		ob_varint(o, e->sample_type);
-		ob_varint(o, e->freq ? SMPL_EVENT_F_FREQ : 0);
+		ob_varint(o, (e->freq ? SMPL_EVENT_F_FREQ : 0) | (e->counting ? SMPL_EVENT_F_COUNTING : 0));
 		ob_varint(o, e->period);
 	}
 	/* minor version 1 */
 	for (i = 0; i < h->nr_events; i++)
 		ob_varint(o, h->events[i].random_mask);
+	for (i = 0; i < h->nr_events; i++) {
+		ob_varint(o, h->events[i].n_reads);
+		for (uint32_t j = 0; j < h->events[i].n_reads; j++)
+			ob_varint(o, h->events[i].reads[j]);
+	}
 	put_le32(o->b + size_at, (uint32_t)(o->len + 4));
 	ob_u32(o, crc32_buf(o->b, o->len));
 }
@@ -112,9 +119,17 @@ static int check_header(const char *path, const struct smpl_header *h, struct pf
 
 	if (h->nr_events > SMPL_MAX_EVENTS)
 		return pf_error_set(err, PF_E_OUTPUT, path, "too many events for a sample file");
-	for (i = 0; i < h->nr_events; i++)
-		if (h->events[i].fields & ~SAMPLE_F_ALL)
+	for (i = 0; i < h->nr_events; i++) {
+		const struct smpl_event *e = &h->events[i];
+
+		if (e->fields & ~SAMPLE_F_ALL)
 			return pf_error_set(err, PF_E_OUTPUT, path, "unknown sample field requested");
+		if (e->n_reads > SAMPLE_MAX_READ || !!e->n_reads != !!(e->fields & SAMPLE_F_READ))
+			return pf_error_set(err, PF_E_OUTPUT, path, "read list does not match the read field");
+		for (uint32_t j = 0; j < e->n_reads; j++)
+			if (e->reads[j] >= h->nr_events)
+				return pf_error_set(err, PF_E_OUTPUT, path, "read list names an unknown event");
+	}
 	return 0;
 }
 
@@ -145,8 +160,11 @@ struct smpl_writer *smpl_writer_open(const char *path, const struct smpl_header 
 	w->d.nr_events = h->nr_events;
 	w->d.period = xcalloc(h->nr_events + 1, sizeof(*w->d.period));
 	w->fields = xcalloc(h->nr_events + 1, sizeof(*w->fields));
-	for (i = 0; i < h->nr_events; i++)
+	w->n_reads = xcalloc(h->nr_events + 1, sizeof(*w->n_reads));
+	for (i = 0; i < h->nr_events; i++) {
 		w->fields[i] = h->events[i].fields;
+		w->n_reads[i] = h->events[i].n_reads;
+	}
 	ob_reserve(&w->chunk, SMPL_CHUNK_TARGET + SMPL_CHUNK_HEADER_SIZE);
 	w->chunk.len = SMPL_CHUNK_HEADER_SIZE;
 
@@ -285,6 +303,9 @@ static void encode_sample(struct smpl_writer *w, const struct sample *s, uint32_
 		ob_varint(o, s->ins_lat);
 	if (f & SAMPLE_F_PHYS_ADDR)
 		ob_varint(o, s->phys_addr);
+	if (f & SAMPLE_F_READ)
+		for (uint32_t i = 0; i < w->n_reads[s->evidx]; i++)
+			ob_varint(o, s->read[i]);
 }
 
 int smpl_write_sample(struct smpl_writer *w, const struct sample *s, struct pf_error *err)
@@ -302,6 +323,8 @@ int smpl_write_sample(struct smpl_writer *w, const struct sample *s, struct pf_e
 	if (((f & SAMPLE_F_CALLCHAIN) && s->callchain_nr && !s->callchain) ||
 	    ((f & SAMPLE_F_BRANCH) && s->branch_nr && !s->branches))
 		return pf_error_set(err, PF_E_OUTPUT, w->path, "sample without its callchain or branch data");
+	if ((f & SAMPLE_F_READ) && s->read_nr != w->n_reads[s->evidx])
+		return pf_error_set(err, PF_E_OUTPUT, w->path, "sample without the counts of its read list");
 	w->rec.len = 0;
 	encode_sample(w, s, f);
 	if (check_size(w, err))

@@ -35,6 +35,9 @@ struct smpl_event {
 	bool freq;             /* period is a frequency, in Hz */
 	uint64_t period;
 	uint64_t random_mask;  /* --smpl-periods-random: periods are period + (random & mask); 0: fixed */
+	bool counting;         /* not sampled: its counts are recorded in other events' samples */
+	uint32_t n_reads;      /* events whose counts each sample records (SAMPLE_F_READ) */
+	uint32_t reads[SAMPLE_MAX_READ];
 };
 
 struct smpl_header {

@@ -38,6 +38,7 @@ enum smpl_code {
 #define SMPL_HEAD_EVIDX_SHIFT 4
 
 #define SMPL_EVENT_F_FREQ 1u
+#define SMPL_EVENT_F_COUNTING 2u
 
 #define SMPL_MMAP_F_BUILD_ID 1u
 #define SMPL_MMAP_F_INODE 2u

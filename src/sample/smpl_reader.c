@@ -109,7 +109,21 @@ static int parse_events(struct smpl_reader *r, struct ibuf *ib, struct pf_error 
 			return bad(r, err, "event '%s' has unknown sample fields 0x%" PRIx32
 				   " (written by a newer pfmon?)", e->name, e->fields & ~SAMPLE_F_ALL);
 		e->freq = flags & SMPL_EVENT_F_FREQ;
+		e->counting = flags & SMPL_EVENT_F_COUNTING;
 	}
+	return 0;
+}
+
+/* the events whose counts each sample of e records */
+static int parse_read_list(struct smpl_reader *r, struct ibuf *ib, struct smpl_event *e, struct pf_error *err)
+{
+	if (ib_varint32(ib, &e->n_reads) || e->n_reads > SAMPLE_MAX_READ)
+		return bad(r, err, "corrupted header: bad read list of event '%s'", e->name);
+	if (!!e->n_reads != !!(e->fields & SAMPLE_F_READ))
+		return bad(r, err, "corrupted header: read list of event '%s' does not match its fields", e->name);
+	for (uint32_t j = 0; j < e->n_reads; j++)
+		if (ib_varint32(ib, &e->reads[j]) || e->reads[j] >= r->h.nr_events)
+			return bad(r, err, "corrupted header: event '%s' reads an unknown event", e->name);
 	return 0;
 }
 
@@ -137,10 +151,13 @@ static int parse_header_vars(struct smpl_reader *r, const unsigned char *b, size
 		return bad(r, err, "corrupted header: %" PRIu32 " events", r->h.nr_events);
 	if (parse_events(r, &ib, err))
 		return -1;
-	/* minor version 1: each event's random period mask */
+	/* minor version 1: each event's random period mask, then its read list */
 	for (i = 0; r->h.version_minor >= 1 && i < r->h.nr_events; i++)
 		if (ib_varint(&ib, &r->h.events[i].random_mask))
 			return bad(r, err, "corrupted header: random period masks overrun the header");
+	for (i = 0; r->h.version_minor >= 1 && i < r->h.nr_events; i++)
+		if (parse_read_list(r, &ib, &r->h.events[i], err))
+			return -1;
 	/* bytes after these are a later minor version's: skipped */
 	return 0;
 }
@@ -441,6 +458,12 @@ static const char *decode_sample(struct smpl_reader *r, struct ibuf *ib, struct 
 		return "bad instruction latency";
 	if ((f & SAMPLE_F_PHYS_ADDR) && ib_varint(ib, &s->phys_addr))
 		return "bad physical address";
+	if (f & SAMPLE_F_READ) {
+		s->read_nr = r->h.events[s->evidx].n_reads;
+		for (uint32_t i = 0; i < s->read_nr; i++)
+			if (ib_varint(ib, &s->read[i]))
+				return "bad read count";
+	}
 	return NULL;
 }
 

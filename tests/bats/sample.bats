@@ -189,3 +189,36 @@ assert 1000000 <= ev["min_period"] < ev["max_period"] <= 1000000 + 0xfffff, ev
 	run --separate-stderr "$PFMON" -e cpu-clock --long-smpl-periods=100000 --smpl-periods-random=0xff:x true
 	[ "$status" -eq 2 ]
 }
+
+@test "events without a period are counted in each sample of their set, and credited per function" {
+	f="$BATS_TEST_TMPDIR/c.pfs"
+	run "$PFMON" -e cpu-clock,page-faults --long-smpl-periods=200000 --smpl-outfile="$f" \
+		--report-format=json "$FIXTURES/touch_pages" 20000
+	[ "$status" -eq 0 ]
+	live=$output
+	printf '%s\n' "$output" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert [e["event"] for e in d["events"]] == ["cpu-clock"], d["events"]  # page-faults is not sampled
+ev = d["events"][0]
+assert ev["samples"] > 10, ev
+faults = sum(e["counts"]["page-faults"] for e in ev["entries"])
+# 20,000 first writes to fresh pages, each a fault; what follows the last
+# sample of a thread is in no interval
+assert 10000 <= faults <= 21000, faults
+'
+	run "$PFMON" --report="$f" --report-format=json
+	[ "$status" -eq 0 ]
+	[ "$output" = "$live" ]
+	run "$PFMON" --report="$f"
+	[[ "${lines[2]}" = "# counted in each sample: page-faults" ]]
+	[[ "${lines[3]}" =~ ^#\ +samples\ +%self\ +%cum\ +page-faults\ +function$ ]]
+}
+
+@test "a set without any period samples every event, at the frequency" {
+	run "$PFMON" -e cpu-clock,task-clock --smpl-freq=500 "$FIXTURES/burn" 200
+	[ "$status" -eq 0 ]
+	[[ "$output" =~ "# event cpu-clock: " ]]
+	[[ "$output" =~ "# event task-clock: " ]]
+	[[ ! "$output" =~ "counted in each sample" ]]
+}

@@ -208,7 +208,8 @@ static void test_full_sample(void)
 	ok(s->fields == (SAMPLE_F_IP | SAMPLE_F_TID | SAMPLE_F_TIME | SAMPLE_F_CPU | SAMPLE_F_PERIOD |
 			 SAMPLE_F_ADDR | SAMPLE_F_ID | SAMPLE_F_STREAM_ID | SAMPLE_F_CALLCHAIN |
 			 SAMPLE_F_BRANCH | SAMPLE_F_WEIGHT | SAMPLE_F_INS_LAT | SAMPLE_F_DATA_SRC |
-			 SAMPLE_F_PHYS_ADDR), "field mask of the full sample");
+			 SAMPLE_F_PHYS_ADDR | SAMPLE_F_READ), "field mask of the full sample");
+	ok(s->read_nr == 1 && s->read[0] == 12, "group read: the sibling's count kept, the leader's dropped");
 	ok(all_cuts_refused(h, &full_layout, 0), "every shorter header.size of the full sample is refused");
 	{
 		uint64_t id = 0;

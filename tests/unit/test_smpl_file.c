@@ -32,7 +32,9 @@ static struct smpl_event events0[] = {
 	{ .name = "cpu-clock", .fields = F_BASIC, .attr_type = 1, .attr_config = 0,
 	  .sample_type = 0x187, .period = 1000000, .random_mask = 0xffff },
 	{ .name = "MEM_LOAD_RETIRED.L3_MISS", .fields = SAMPLE_F_ALL, .attr_type = 4,
-	  .attr_config = 0x1d3, .sample_type = 0x1f7ff, .freq = true, .period = 4000 },
+	  .attr_config = 0x1d3, .sample_type = 0x1f7ff, .freq = true, .period = 4000,
+	  .n_reads = 2, .reads = { 0, 2 } },
+	{ .name = "page-faults", .attr_type = 1, .attr_config = 2, .counting = true },
 };
 
 static void test_header(struct smpl_header *h)
@@ -108,6 +110,9 @@ static void full_sample(uint32_t nchain, uint32_t nbr)
 	s->ins_lat = 17;
 	s->data_src = 0x68100142ull;
 	s->phys_addr = 0x12345000ull;
+	s->read_nr = 2;
+	s->read[0] = 123456789012ull;
+	s->read[1] = nchain;
 	s->callchain_nr = nchain;
 	s->callchain = nchain ? chain : NULL;
 	s->branch_nr = nbr;
@@ -177,7 +182,9 @@ static int same_sample(const struct sample *g, const struct sample *w)
 	SAME(fields); SAME(evidx); SAME(cpumode); SAME(exact_ip); SAME(ip); SAME(pid); SAME(tid);
 	SAME(time); SAME(cpu); SAME(period); SAME(id); SAME(stream_id); SAME(addr);
 	SAME(weight); SAME(ins_lat); SAME(data_src); SAME(phys_addr);
-	SAME(callchain_nr); SAME(branch_nr);
+	SAME(callchain_nr); SAME(branch_nr); SAME(read_nr);
+	if (memcmp(g->read, w->read, g->read_nr * 8))
+		return diff("read counts");
 	if (g->callchain_nr && memcmp(g->callchain, w->callchain, g->callchain_nr * 8))
 		return diff("callchain");
 	if (g->branch_nr && memcmp(g->branches, w->branches, g->branch_nr * sizeof(*g->branches)))
@@ -383,13 +390,16 @@ static void test_round_trip(void)
 	ok(h->clock_ns == 987654321 && h->clockid == -1, "header clock and clockid");
 	ok(h->argc == ARRAY_SIZE(argv0) && !strcmp(h->argv[0], "pfmon") && !strcmp(h->argv[5], "-l"),
 	   "header command line");
-	ok(h->nr_events == 2 && !strcmp(h->events[1].name, events0[1].name), "header event names");
+	ok(h->nr_events == 3 && !strcmp(h->events[1].name, events0[1].name), "header event names");
 	ok(h->events[0].fields == F_BASIC && h->events[1].fields == SAMPLE_F_ALL &&
 	   h->events[1].sample_type == 0x1f7ff && h->events[1].freq && h->events[1].period == 4000 &&
 	   h->events[1].attr_type == 4 && h->events[1].attr_config == 0x1d3 && !h->events[0].freq,
 	   "header event fields, sample_type, attr, period/freq");
 	ok(h->events[0].random_mask == 0xffff && h->events[1].random_mask == 0,
 	   "header random period masks (minor version 1)");
+	ok(h->events[1].n_reads == 2 && h->events[1].reads[0] == 0 && h->events[1].reads[2 - 1] == 2 &&
+		   h->events[0].n_reads == 0 && h->events[2].counting && !h->events[1].counting,
+	   "header read lists and counting events (minor version 1)");
 	while ((rc = smpl_reader_next(r, &out, &err)) == 1 && out.type != SREC_END) {
 		ok(n < nrecs && same_record(&out, &recs[n]), "record %zu (%s) round trip", n,
 		   sample_rec_type_name(out.type));
