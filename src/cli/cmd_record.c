@@ -324,6 +324,10 @@ static int open_error(const struct pf_config *cfg, const struct counter_prog *c,
 		return pf_error_set(err, PF_E_CANNOT_SAMPLE, c->name,
 				    "branch stacks, latencies and data sources need a hardware PMU that records "
 				    "them (LBR, PEBS, IBS, SPE), which this event or machine lacks");
+	if (e == EINVAL && (c->attr.sample_type & PERF_SAMPLE_READ) && c->attr.inherit)
+		return pf_error_set(err, PF_E_CANNOT_SAMPLE, c->name,
+				    "recording the counts of events without a period in the samples of "
+				    "inherited events needs Linux 6.12 or later (or --no-inherit)");
 	return kperf_open_error(&c->attr, c->name, e, err);
 }
 
