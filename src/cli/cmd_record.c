@@ -627,6 +627,7 @@ struct profile_opts profile_opts_from_config(const struct pf_config *cfg)
 	struct profile_opts po = {
 		.top = cfg->smpl_show_top,
 		.cum_threshold = cfg->smpl_cum_threshold,
+		.resolve = cfg->resolve_addresses,
 	};
 
 	/* the names were checked when the options were parsed */

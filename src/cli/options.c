@@ -437,7 +437,7 @@ static const struct opt_def options[] = {
 	{ "smpl-entries", NULL, ARG_REQUIRED, "N", G_SMPL, CALL(opt_smpl_entries),
 	  "ring-buffer size in samples (default 2048)" },
 	{ "resolve-addresses", NULL, ARG_NONE, NULL, G_SMPL, BOOL(resolve_addresses),
-	  "symbolize addresses to function and source line" },
+	  "by address: add each address's symbol+offset" },
 	{ "smpl-data-addr", NULL, ARG_NONE, NULL, G_SMPL, BOOL(smpl_data_addr), "record data addresses" },
 	{ "smpl-weight", NULL, ARG_NONE, NULL, G_SMPL, BOOL(smpl_weight), "record access latencies" },
 	{ "smpl-data-src", NULL, ARG_NONE, NULL, G_SMPL, BOOL(smpl_data_src), "record data sources" },

@@ -185,6 +185,11 @@ static void sample_key(struct profile *p, const struct sample *s, struct strbuf 
 		data_key(p, s, key);
 		return;
 	}
+	if (p->opts.sort == PROFILE_BY_ADDRESS && !p->opts.resolve) {
+		/* pfmon's instruction histogram: raw addresses, nothing opened */
+		strbuf_addf(key, "0x%016llx", (unsigned long long)s->ip);
+		return;
+	}
 	if (is_kernel(s->cpumode)) {
 		strbuf_addstr(key, "[kernel]");
 		return;

@@ -35,6 +35,7 @@ struct profile_opts {
 	uint64_t top; /* 0: all */
 	uint64_t cum_threshold; /* percent, 1..100 */
 	const char *debug_root; /* NULL: default */
+	bool resolve; /* by address: add the symbol (pfmon's --resolve-addresses) */
 };
 
 struct profile;

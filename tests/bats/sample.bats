@@ -222,3 +222,14 @@ assert 10000 <= faults <= 21000, faults
 	[[ "$output" =~ "# event task-clock: " ]]
 	[[ ! "$output" =~ "counted in each sample" ]]
 }
+
+@test "by address: raw addresses, and symbol+offset with --resolve-addresses" {
+	f="$BATS_TEST_TMPDIR/a.pfs"
+	run "$PFMON" -e cpu-clock --long-smpl-periods=1000000 --smpl-outfile="$f" --report-sort=address \
+		--smpl-show-top=1 "$FIXTURES/hotspot" 200
+	[ "$status" -eq 0 ]
+	[[ "${lines[3]}" =~ \ 0x[0-9a-f]{16}$ ]]
+	run "$PFMON" --report="$f" --report-sort=address --resolve-addresses --smpl-show-top=1
+	[ "$status" -eq 0 ]
+	[[ "${lines[3]}" =~ \ 0x[0-9a-f]{16}\ hot\+0x[0-9a-f]+$ ]]
+}
