@@ -447,23 +447,15 @@ struct drain_buf {
 	size_t n, rcap;
 };
 
-static uint64_t record_time(const struct sample_record *rec)
-{
-	if (rec->type == SREC_SAMPLE)
-		return rec->sample.time;
-	/* side-band records carry the time in their sample_id (sample_id_all) */
-	return (rec->sid.fields & SAMPLE_F_TIME) ? rec->sid.time : 0;
-}
-
+/* copied as it is: decoded once, after the merge (only its time is read now) */
 static int collect_record(const struct perf_event_header *h, void *arg, struct pf_error *err)
 {
 	struct record_session *rs = arg;
 	struct drain_buf *b = rs->drain;
-	struct sample_record rec;
-	int rc = perf_record_decode(h, &rs->layout, &rec, err);
+	uint64_t time = 0; /* none: before everything else of the drain */
 
-	if (rc <= 0)
-		return rc; /* 0: a record type pfmon does not keep */
+	(void)err;
+	perf_record_peek_time(h, &rs->layout, &time);
 	if (b->len + h->size > b->cap) {
 		b->cap = (b->len + h->size) * 2;
 		b->arena = xrealloc(b->arena, b->cap);
@@ -472,7 +464,7 @@ static int collect_record(const struct perf_event_header *h, void *arg, struct p
 		b->rcap = b->rcap ? b->rcap * 2 : 1024;
 		b->recs = xrealloc(b->recs, b->rcap * sizeof(*b->recs));
 	}
-	b->recs[b->n++] = (struct drained){ record_time(&rec), b->len };
+	b->recs[b->n++] = (struct drained){ time, b->len };
 	memcpy(b->arena + b->len, h, h->size);
 	b->len += h->size; /* sizes are multiples of 8: records stay aligned */
 	return 0;
@@ -490,9 +482,10 @@ static int by_time(const void *a, const void *b)
 static int process_record(struct record_session *rs, const struct perf_event_header *h, struct pf_error *err)
 {
 	struct sample_record rec;
+	int rc = perf_record_decode(h, &rs->layout, &rec, err);
 
-	if (perf_record_decode(h, &rs->layout, &rec, err) <= 0)
-		return -1; /* decoded once already: cannot fail now */
+	if (rc <= 0)
+		return rc; /* 0: a record type pfmon does not keep */
 	if (rec.type == SREC_SAMPLE) {
 		struct smpl_event_fd *f = fd_of(rs, rec.sample.id);
 

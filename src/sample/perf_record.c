@@ -342,6 +342,29 @@ static size_t sample_id_size(const struct perf_layout *l)
 			    !!(st & PERF_SAMPLE_CPU) + !!(st & PERF_SAMPLE_IDENTIFIER));
 }
 
+int perf_record_peek_time(const struct perf_event_header *rec, const struct perf_layout *l, uint64_t *time)
+{
+	uint64_t st = l->sample_type;
+	size_t at;
+
+	if (!(st & PERF_SAMPLE_TIME) || rec->type >= PERF_RECORD_USER_TYPE_START)
+		return -1;
+	if (rec->type == PERF_RECORD_SAMPLE) {
+		at = sizeof(*rec) + 8 * (size_t)(!!(st & PERF_SAMPLE_IDENTIFIER) + !!(st & PERF_SAMPLE_IP) +
+						 !!(st & PERF_SAMPLE_TID));
+	} else {
+		size_t sid = sample_id_size(l);
+
+		if (!sid || sid + sizeof(*rec) > rec->size)
+			return -1;
+		at = rec->size - sid + 8 * (size_t)!!(st & PERF_SAMPLE_TID);
+	}
+	if (at + 8 > rec->size)
+		return -1;
+	memcpy(time, (const unsigned char *)rec + at, 8);
+	return 0;
+}
+
 /* the trailer is exactly sample_id_size() bytes; cannot fail once sized */
 static void decode_sample_id(struct cursor *c, uint64_t st, struct sample_id *sid)
 {

@@ -54,6 +54,14 @@ int perf_record_decode(const struct perf_event_header *rec, const struct perf_la
  */
 int perf_record_peek_id(const struct perf_event_header *rec, bool sample_id_all, uint64_t *id);
 
+/*
+ * The time of a record without decoding it (samples: a fixed offset after
+ * the header; side-band records: in the sample_id trailer), for merging
+ * rings by time.  Returns 0 and sets *time, or -1 when the record carries
+ * none or is too short to.
+ */
+int perf_record_peek_time(const struct perf_event_header *rec, const struct perf_layout *l, uint64_t *time);
+
 const char *perf_record_type_name(uint32_t type);
 
 #endif

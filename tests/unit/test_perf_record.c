@@ -212,6 +212,12 @@ static void test_full_sample(void)
 	ok(s->read_nr == 1 && s->read[0] == 12, "group read: the sibling's count kept, the leader's dropped");
 	ok(all_cuts_refused(h, &full_layout, 0), "every shorter header.size of the full sample is refused");
 	{
+		uint64_t t = 0;
+
+		ok(perf_record_peek_time(h, &full_layout, &t) == 0 && t == 999999,
+		   "peek the time of a sample: after identifier, ip and tid");
+	}
+	{
 		uint64_t id = 0;
 
 		ok(perf_record_peek_id(h, false, &id) == 0 && id == 77, "peek the identifier of a sample");
@@ -360,6 +366,14 @@ static void test_side_band(int s)
 	if (s)
 		ok(perf_record_peek_id((struct perf_event_header *)b.w, true, &id) == 0 && id == 88,
 		   "peek the identifier of a side-band record");
+	{
+		struct perf_layout l = { .sample_type = ST_SID, .sample_id_all = s };
+		uint64_t t = 0;
+		int rc = perf_record_peek_time((struct perf_event_header *)b.w, &l, &t);
+
+		ok(s ? rc == 0 && t == 5555 : rc == -1, "peek the time of a side-band record%s",
+		   s ? " in its sample_id" : ": none without sample_id");
+	}
 
 	rb_init(&b);
 	u32x2(&b, 100, 101); u64(&b, 0x400000); u64(&b, 0x1000); u64(&b, 0);
