@@ -69,7 +69,7 @@ struct record_session {
 	const struct pf_config *cfg;
 	struct set_prog *sets;
 	size_t n_sets;
-	struct counter_prog **events; /* sampling events, file order */
+	struct counter_prog **events; /* every event, in file order */
 	size_t n_events;
 	struct smpl_event_fd *fds;
 	size_t n_fds;
@@ -175,7 +175,6 @@ static uint64_t wanted_sample_type(const struct pf_config *cfg, const struct cou
 	return st;
 }
 
-/* Every sampling event gets the same sample_type: one layout decodes all. */
 /* A non-sampling event: a member of its sampling events' groups, which
  * turn it on and off with them. */
 static void setup_counting_event(const struct pf_config *cfg, struct counter_prog *c)
@@ -183,6 +182,7 @@ static void setup_counting_event(const struct pf_config *cfg, struct counter_pro
 	c->attr.inherit = !cfg->no_inherit;
 }
 
+/* Every sampling event gets the same sample_type: one layout decodes all. */
 static void setup_event(const struct pf_config *cfg, struct counter_prog *c, struct period_random *r,
 			bool randomized, uint64_t st, bool sideband, size_t ring_bytes)
 {
