@@ -23,18 +23,13 @@
 #include "common/util.h"
 #include "kernel/perf.h"
 #include "kernel/ring.h"
+#include "record_plan.h"
 #include "report/profile.h"
 #include "sample/perf_record.h"
 #include "sample/smpl_file.h"
 #include "target/launch.h"
 
 #define DEFAULT_FREQ 1000 /* Hz, when no period or frequency is given */
-
-/* the non-sampling events a sampling event records in each sample */
-struct read_list {
-	uint32_t n;
-	uint32_t idx[SAMPLE_MAX_READ]; /* event indices */
-};
 
 struct smpl_event_fd {
 	uint32_t evidx;
@@ -48,21 +43,6 @@ struct smpl_event_fd {
 	bool sampled; /* since the last drain: its random period is redrawn */
 };
 
-/*
- * --smpl-periods-random: period = base + (next number & mask).  perfmon
- * redrew the period in the kernel at every overflow; perf_events cannot, so
- * each randomized event wakes pfmon at every sample (wakeup_events = 1) and
- * pfmon sets the next period with PERF_EVENT_IOC_PERIOD.  The kernel's own
- * period field goes stale after that ioctl for the hrtimer events
- * (cpu-clock, task-clock keep reporting the first period), so pfmon stores
- * the period it set, choosing by the sample's time between the one before
- * and the one after each ioctl; sample times are then CLOCK_MONOTONIC.
- */
-struct period_random {
-	uint64_t base, mask;
-	uint64_t state; /* splitmix64: any seed, 0 included, gives a full-period sequence */
-};
-
 struct drain_buf;
 
 struct record_session {
@@ -73,11 +53,7 @@ struct record_session {
 	size_t n_events;
 	struct smpl_event_fd *fds;
 	size_t n_fds;
-	struct period_random *random; /* per event; mask 0 = fixed */
-	bool *counting;               /* per event: not sampled, read in samples */
-	struct read_list *reads;      /* per event */
-	size_t first_sampling;        /* owns the ring on each CPU */
-	bool randomized;              /* any event's period is */
+	struct record_plan plan;
 	struct perf_ring *rings; /* one per CPU */
 	int *ring_fd;
 	size_t n_rings;
@@ -94,67 +70,6 @@ static int online_cpus(void)
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
 
 	return n > 0 ? (int)n : 1;
-}
-
-/* the period of event i of a set: short if given, else long (pfmon 3.x) */
-static uint64_t event_period(const struct pf_set_config *s, size_t i)
-{
-	if (i < s->n_short_periods && s->short_periods[i])
-		return s->short_periods[i];
-	if (i < s->n_long_periods && s->long_periods[i])
-		return s->long_periods[i];
-	return 0;
-}
-
-static uint64_t splitmix64(uint64_t *state)
-{
-	uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
-static uint64_t next_period(struct period_random *r)
-{
-	return r->mask ? r->base + (splitmix64(&r->state) & r->mask) : r->base;
-}
-
-static const struct pf_period_random *event_random(const struct pf_set_config *s, size_t i)
-{
-	return i < s->n_periods_random && s->periods_random[i].mask ? &s->periods_random[i] : NULL;
-}
-
-/* Each entry of --smpl-periods-random needs an event, with a period. */
-static int check_random(const struct record_session *rs, struct pf_error *err)
-{
-	for (size_t s = 0; s < rs->n_sets; s++) {
-		const struct pf_set_config *sc = &rs->cfg->sets[s];
-
-		if (sc->n_periods_random > rs->sets[s].n_counters)
-			return pf_error_set(err, PF_E_USAGE, "--smpl-periods-random has more entries than "
-					    "its event set has events");
-		for (size_t i = 0; i < rs->sets[s].n_counters; i++) {
-			if (!event_random(sc, i) || event_period(sc, i))
-				continue;
-			return pf_error_set(err, PF_E_CANNOT_SAMPLE, rs->sets[s].counters[i].name,
-					    "--smpl-periods-random needs a period for it (--long-smpl-periods "
-					    "or --short-smpl-periods)");
-		}
-	}
-	return 0;
-}
-
-static struct period_random random_state(const struct pf_set_config *s, size_t i, uint64_t default_seed)
-{
-	const struct pf_period_random *pr = event_random(s, i);
-	struct period_random r = { .base = event_period(s, i) };
-
-	if (pr) {
-		r.mask = pr->mask;
-		r.state = pr->seeded ? pr->seed : default_seed + i;
-	}
-	return r;
 }
 
 static uint64_t wanted_sample_type(const struct pf_config *cfg, const struct counter_prog *c)
@@ -200,7 +115,7 @@ static void setup_event(const struct pf_config *cfg, struct counter_prog *c, str
 		a->clockid = CLOCK_MONOTONIC;
 	}
 	if (r->base) {
-		a->sample_period = next_period(r);
+		a->sample_period = period_random_next(r);
 	} else {
 		a->freq = 1;
 		a->sample_freq = cfg->smpl_freq ? cfg->smpl_freq : DEFAULT_FREQ;
@@ -241,75 +156,32 @@ static size_t ring_pages(const struct pf_config *cfg)
 	return pages;
 }
 
-/*
- * pfmon 3.x: in an event set where some events have a period, the others
- * are not sampled; their counts are recorded in each sample of the set's
- * sampling events (a perf group read: PERF_SAMPLE_READ).  In a set without
- * any period every event is sampled, at the frequency.
- */
-static int split_counting_events(struct record_session *rs, struct pf_error *err)
-{
-	rs->counting = xcalloc(rs->n_events, sizeof(*rs->counting));
-	rs->reads = xcalloc(rs->n_events, sizeof(*rs->reads));
-	for (size_t s = 0, first = 0; s < rs->n_sets; first += rs->sets[s++].n_counters) {
-		const struct pf_set_config *sc = &rs->cfg->sets[s];
-		size_t n = rs->sets[s].n_counters;
-		struct read_list list = { 0 };
-		bool any_period = false;
-
-		for (size_t i = 0; i < n; i++)
-			any_period |= event_period(sc, i) != 0;
-		for (size_t i = 0; any_period && i < n; i++) {
-			if (event_period(sc, i))
-				continue;
-			if (list.n == SAMPLE_MAX_READ)
-				return pf_error_set(err, PF_E_USAGE, "at most 16 events without a period "
-						    "can be recorded in the samples of one event set");
-			rs->counting[first + i] = true;
-			list.idx[list.n++] = (uint32_t)(first + i);
-		}
-		for (size_t i = 0; i < n; i++)
-			if (!rs->counting[first + i])
-				rs->reads[first + i] = list;
-	}
-	for (rs->first_sampling = 0; rs->counting[rs->first_sampling];)
-		rs->first_sampling++; /* a set with periods has a sampling event */
-	return 0;
-}
-
 static int collect_events(struct record_session *rs, struct pf_error *err)
 {
 	const struct pf_config *cfg = rs->cfg;
 	size_t bytes = ring_pages(cfg) * (size_t)sysconf(_SC_PAGESIZE);
 	uint64_t st = 0, seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
 
-	for (size_t s = 0; s < rs->n_sets; s++)
-		rs->n_events += rs->sets[s].n_counters;
-	rs->events = xcalloc(rs->n_events, sizeof(*rs->events));
-	rs->random = xcalloc(rs->n_events, sizeof(*rs->random));
-	rs->n_events = 0;
+	struct record_plan *p = &rs->plan;
+
+	if (record_plan_build(p, cfg, rs->sets, rs->n_sets, seed, err))
+		return -1;
+	rs->events = xcalloc(p->n_events + 1, sizeof(*rs->events));
 	for (size_t s = 0; s < rs->n_sets; s++)
 		for (size_t i = 0; i < rs->sets[s].n_counters; i++) {
 			rs->events[rs->n_events++] = &rs->sets[s].counters[i];
 			st |= wanted_sample_type(cfg, &rs->sets[s].counters[i]);
 		}
-	for (size_t s = 0, k = 0; s < rs->n_sets; s++)
-		for (size_t i = 0; i < rs->sets[s].n_counters; i++, k++) {
-			rs->random[k] = random_state(&cfg->sets[s], i, seed);
-			rs->randomized |= rs->random[k].mask != 0;
-		}
-	if (split_counting_events(rs, err))
-		return -1;
 	for (size_t k = 0; k < rs->n_events; k++)
-		st |= rs->reads[k].n ? PERF_SAMPLE_READ : 0;
+		st |= p->reads[k].n ? PERF_SAMPLE_READ : 0;
 	for (size_t k = 0; k < rs->n_events; k++)
-		if (rs->counting[k])
+		if (p->counting[k])
 			setup_counting_event(cfg, rs->events[k]);
 		else
-			setup_event(cfg, rs->events[k], &rs->random[k], rs->randomized, st,
-				    k == rs->first_sampling, bytes);
-	perf_layout_from_attr(&rs->layout, &rs->events[rs->first_sampling]->attr, 0);
-	return check_random(rs, err);
+			setup_event(cfg, rs->events[k], &p->random[k], p->randomized, st, k == p->first_sampling,
+				    bytes);
+	perf_layout_from_attr(&rs->layout, &rs->events[p->first_sampling]->attr, 0);
+	return 0;
 }
 
 /* the fields only a hardware PMU records (PEBS, IBS, SPE, LBR) */
@@ -334,8 +206,8 @@ static int open_error(const struct pf_config *cfg, const struct counter_prog *c,
 /* the non-sampling events of sampling event e, in its group on one CPU */
 static int open_members(struct record_session *rs, size_t e, pid_t pid, int cpu, int leader, struct pf_error *err)
 {
-	for (uint32_t j = 0; j < rs->reads[e].n; j++) {
-		uint32_t m = rs->reads[e].idx[j];
+	for (uint32_t j = 0; j < rs->plan.reads[e].n; j++) {
+		uint32_t m = rs->plan.reads[e].idx[j];
 		struct counter_prog *c = rs->events[m];
 		int fd = kperf_open(&c->attr, c->name, pid, cpu, leader);
 
@@ -360,7 +232,7 @@ static int open_sampling_event(struct record_session *rs, size_t e, pid_t pid, i
 	rs->n_fds++;
 	if (kperf_id(fd, &f->id))
 		return pf_error_set(err, PF_E_OPEN, c->name, "cannot read its id");
-	if (e == rs->first_sampling) {
+	if (e == rs->plan.first_sampling) {
 		if (ring_map(fd, ring_pages(rs->cfg), &rs->rings[rs->n_rings], err))
 			return -1;
 		rs->ring_fd[rs->n_rings++] = fd;
@@ -378,13 +250,13 @@ static int open_events(pid_t pid, void *arg, struct pf_error *err)
 	size_t per_cpu = 0;
 
 	for (size_t e = 0; e < rs->n_events; e++)
-		per_cpu += rs->counting[e] ? 0 : 1 + rs->reads[e].n;
+		per_cpu += rs->plan.counting[e] ? 0 : 1 + rs->plan.reads[e].n;
 	rs->fds = xcalloc((size_t)ncpu * per_cpu, sizeof(*rs->fds));
 	rs->rings = xcalloc((size_t)ncpu, sizeof(*rs->rings));
 	rs->ring_fd = xcalloc((size_t)ncpu, sizeof(*rs->ring_fd));
 	for (int cpu = 0; cpu < ncpu; cpu++)
 		for (size_t e = 0; e < rs->n_events; e++)
-			if (!rs->counting[e] && open_sampling_event(rs, e, pid, cpu, err))
+			if (!rs->plan.counting[e] && open_sampling_event(rs, e, pid, cpu, err))
 				return -1;
 	return 0;
 }
@@ -412,7 +284,18 @@ static uint64_t monotonic_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* a new random period for every (event, CPU) that took a sample */
+/*
+ * --smpl-periods-random.  perfmon redrew the period in the kernel at every
+ * overflow; perf_events cannot, so each randomized event wakes pfmon at
+ * every sample (wakeup_events = 1) and pfmon sets the next period with
+ * PERF_EVENT_IOC_PERIOD.  The kernel's own period field goes stale after
+ * that ioctl for the hrtimer events (cpu-clock, task-clock keep reporting
+ * the first period), so pfmon stores the period it set, choosing by the
+ * sample's time between the one before and the one after each ioctl;
+ * sample times are then CLOCK_MONOTONIC.
+ *
+ * A new random period for every (event, CPU) that took a sample.
+ */
 static int redraw_periods(struct record_session *rs, struct pf_error *err)
 {
 	for (size_t i = 0; i < rs->n_fds; i++) {
@@ -423,7 +306,7 @@ static int redraw_periods(struct record_session *rs, struct pf_error *err)
 			continue;
 		f->sampled = false;
 		f->prev_period = f->period;
-		f->period = next_period(&rs->random[f->evidx]);
+		f->period = period_random_next(&rs->plan.random[f->evidx]);
 		rc = kperf_set_period(f->fd, f->period);
 		/* after the ioctl: a sample between it and now would need a
 		 * whole new period, at least the base, to pass */
@@ -490,7 +373,7 @@ static int process_record(struct record_session *rs, const struct perf_event_hea
 		struct smpl_event_fd *f = fd_of(rs, rec.sample.id);
 
 		rec.sample.evidx = f ? f->evidx : 0;
-		if (f && rs->random[f->evidx].mask) {
+		if (f && rs->plan.random[f->evidx].mask) {
 			f->sampled = true;
 			rec.sample.period = rec.sample.time < f->since ? f->prev_period : f->period;
 		}
@@ -556,7 +439,7 @@ static void fill_header(struct record_session *rs, int argc, char **argv)
 	struct smpl_header *h = &rs->header;
 
 	memset(h, 0, sizeof(*h));
-	h->clockid = rs->randomized ? CLOCK_MONOTONIC : -1;
+	h->clockid = rs->plan.randomized ? CLOCK_MONOTONIC : -1;
 	h->argc = (uint32_t)argc;
 	h->argv = argv;
 	h->nr_events = (uint32_t)rs->n_events;
@@ -572,13 +455,13 @@ static void fill_header(struct record_session *rs, int argc, char **argv)
 			.sample_type = a->sample_type,
 			.freq = a->freq,
 			/* the base period, not the first random one */
-			.period = a->freq ? a->sample_freq : rs->random[i].base,
-			.random_mask = rs->random[i].mask,
-			.counting = rs->counting[i],
-			.n_reads = rs->reads[i].n,
+			.period = a->freq ? a->sample_freq : rs->plan.random[i].base,
+			.random_mask = rs->plan.random[i].mask,
+			.counting = rs->plan.counting[i],
+			.n_reads = rs->plan.reads[i].n,
 		};
-		memcpy(h->events[i].reads, rs->reads[i].idx, sizeof(rs->reads[i].idx));
-		if (!rs->reads[i].n)
+		memcpy(h->events[i].reads, rs->plan.reads[i].idx, sizeof(rs->plan.reads[i].idx));
+		if (!rs->plan.reads[i].n)
 			h->events[i].fields &= ~SAMPLE_F_READ;
 	}
 }
@@ -593,9 +476,7 @@ static void session_release(struct record_session *rs)
 	free(rs->ring_fd);
 	free(rs->fds);
 	free(rs->events);
-	free(rs->random);
-	free(rs->counting);
-	free(rs->reads);
+	record_plan_release(&rs->plan);
 	free(rs->header.events);
 	if (rs->drain) {
 		free(rs->drain->arena);

@@ -1,0 +1,52 @@
+/*
+ * What each event of a sampling session does, decided from the options
+ * before anything is opened: its period (fixed or randomized), whether it
+ * is sampled or only counted in other events' samples (pfmon 3.x), and
+ * which events its samples read.  Pure: unit-tested without a kernel.
+ */
+#ifndef PFMON_CLI_RECORD_PLAN_H
+#define PFMON_CLI_RECORD_PLAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/config.h"
+#include "common/error.h"
+#include "event/pmu_model.h"
+#include "sample/sample.h"
+
+/* --smpl-periods-random: period = base + (next number & mask) */
+struct period_random {
+	uint64_t base, mask; /* base 0: no period (frequency mode or counting) */
+	uint64_t state;      /* splitmix64: any seed, 0 included, gives a full-period sequence */
+};
+
+/* the non-sampling events a sampling event records in each sample */
+struct read_list {
+	uint32_t n;
+	uint32_t idx[SAMPLE_MAX_READ]; /* event indices */
+};
+
+struct record_plan {
+	size_t n_events;              /* every event of every set, in file order */
+	struct period_random *random; /* per event; mask 0 = fixed */
+	bool *counting;               /* per event: not sampled, read in samples */
+	struct read_list *reads;      /* per event */
+	size_t first_sampling;        /* owns the ring buffer on each CPU */
+	bool randomized;              /* any event's period is */
+};
+
+/* the period of event i of a set: short if given, else long (pfmon 3.x); 0: none */
+uint64_t plan_event_period(const struct pf_set_config *s, size_t i);
+
+/* Decide for every event of sets[]; seed is for randomized events given no
+ * seed.  -1 with err set for options that do not fit the events. */
+int record_plan_build(struct record_plan *p, const struct pf_config *cfg, const struct set_prog *sets,
+		      size_t n_sets, uint64_t seed, struct pf_error *err);
+void record_plan_release(struct record_plan *p);
+
+/* the next period of an event: base + random bits under the mask */
+uint64_t period_random_next(struct period_random *r);
+
+#endif

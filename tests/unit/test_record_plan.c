@@ -1,0 +1,138 @@
+/* The sampling plan: periods, random periods, counted events (pfmon 3.x). */
+#include <config.h>
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/options.h"
+#include "cli/record_plan.h"
+#include "tap.h"
+
+static int parse(struct pf_config *cfg, struct pf_error *err, ...)
+{
+	static char *argv[32];
+	int argc = 0;
+	va_list ap;
+	char *a;
+
+	argv[argc++] = "pfmon";
+	va_start(ap, err);
+	while ((a = va_arg(ap, char *)) && argc < 31)
+		argv[argc++] = a;
+	va_end(ap);
+	argv[argc] = NULL;
+	pf_config_init(cfg);
+	return options_parse(argc, argv, cfg, err);
+}
+
+/* one set_prog per -e, its counters named after the events given */
+static struct set_prog *progs_of(const struct pf_config *cfg)
+{
+	struct set_prog *sets = calloc(cfg->n_sets, sizeof(*sets));
+
+	for (size_t s = 0; s < cfg->n_sets; s++) {
+		sets[s].n_counters = cfg->sets[s].n_events;
+		sets[s].counters = calloc(sets[s].n_counters, sizeof(*sets[s].counters));
+		for (size_t i = 0; i < sets[s].n_counters; i++)
+			sets[s].counters[i].name = cfg->sets[s].events[i];
+	}
+	return sets;
+}
+
+static void free_progs(struct set_prog *sets, size_t n)
+{
+	for (size_t s = 0; s < n; s++)
+		free(sets[s].counters);
+	free(sets);
+}
+
+/* build the plan of a command line; 0 or -1 as record_plan_build */
+static int plan_of(struct record_plan *p, struct pf_error *err, const char *const *args)
+{
+	struct pf_config cfg;
+	struct set_prog *sets;
+	int rc;
+
+	if (parse(&cfg, err, args[0], args[1], args[2], args[3], args[4], args[5], args[6], NULL))
+		return -2;
+	sets = progs_of(&cfg);
+	rc = record_plan_build(p, &cfg, sets, cfg.n_sets, 42, err);
+	free_progs(sets, cfg.n_sets);
+	pf_config_release(&cfg);
+	return rc;
+}
+
+static void test_counting_events(void)
+{
+	static const char *const args[] = { "-e", "a,b,c", "--long-smpl-periods=,100,", "-e", "d,e", "x", NULL };
+	struct record_plan p;
+	struct pf_error err = { 0 };
+
+	ok(plan_of(&p, &err, args) == 0, "plan of two sets %s", err.msg);
+	ok(p.n_events == 5, "five events");
+	ok(p.counting[0] && !p.counting[1] && p.counting[2], "set 0: the events without a period are counted");
+	ok(p.reads[1].n == 2 && p.reads[1].idx[0] == 0 && p.reads[1].idx[1] == 2,
+	   "the sampling event reads both, in command-line order");
+	ok(!p.counting[3] && !p.counting[4] && p.reads[3].n == 0,
+	   "set 1 has no period: every event sampled, nothing read");
+	ok(p.first_sampling == 1, "the first sampling event owns the rings");
+	ok(p.random[1].base == 100 && p.random[3].base == 0, "periods: 100, and none (frequency mode)");
+	ok(!p.randomized, "nothing randomized");
+	record_plan_release(&p);
+}
+
+static void test_random_periods(void)
+{
+	static const char *const args[] = { "-e", "a,b", "--long-smpl-periods=100000,5000",
+					    "--smpl-periods-random=0xff:5", "x", NULL, NULL };
+	struct record_plan p, q;
+	struct pf_error err = { 0 };
+	uint64_t lo = UINT64_MAX, hi = 0, seen_all_bits = 0;
+	bool same = true;
+
+	ok(plan_of(&p, &err, args) == 0 && plan_of(&q, &err, args) == 0, "plan with a random period %s",
+	   err.msg);
+	ok(p.randomized && p.random[0].mask == 0xff && p.random[1].mask == 0,
+	   "only the first event is randomized");
+	for (int i = 0; i < 10000; i++) {
+		uint64_t v = period_random_next(&p.random[0]);
+
+		lo = v < lo ? v : lo;
+		hi = v > hi ? v : hi;
+		seen_all_bits |= v - 100000;
+		same &= v == period_random_next(&q.random[0]);
+	}
+	ok(lo == 100000 && hi == 100255, "10000 periods from 100000 to 100255 (pfmon's example): %llu..%llu",
+	   (unsigned long long)lo, (unsigned long long)hi);
+	ok(seen_all_bits == 0xff, "every bit under the mask varies");
+	ok(same, "the same seed gives the same periods");
+	ok(period_random_next(&p.random[1]) == 5000, "a fixed period stays");
+	record_plan_release(&p);
+	record_plan_release(&q);
+}
+
+static void test_refusals(void)
+{
+	static const char *const no_period[] = { "-e", "a", "--smpl-periods-random=0xff", "x", NULL, NULL, NULL };
+	static const char *const too_many[] = { "-e", "a", "--long-smpl-periods=10", "--smpl-periods-random=1,1",
+						"x", NULL, NULL };
+	struct record_plan p;
+	struct pf_error err = { 0 };
+
+	ok(plan_of(&p, &err, no_period) == -1 && err.code == PF_E_CANNOT_SAMPLE &&
+		   strstr(err.msg, "'a'") && strstr(err.msg, "needs a period"),
+	   "a random period without a period: %s", err.msg);
+	record_plan_release(&p);
+	ok(plan_of(&p, &err, too_many) == -1 && err.code == PF_E_USAGE && strstr(err.msg, "more entries"),
+	   "more random entries than events: %s", err.msg);
+	record_plan_release(&p);
+}
+
+int main(void)
+{
+	test_counting_events();
+	test_random_periods();
+	test_refusals();
+	return tap_done();
+}
