@@ -275,12 +275,22 @@ const struct sym_result *sym_resolve_file(struct sym_resolver *r, const char *pa
 	return lookup(r, get_dso(r, path, false), addr, false);
 }
 
-const struct sym_result *sym_resolve_kernel(struct sym_resolver *r, uint64_t ip)
+/* kallsyms is read only if a kernel address comes */
+static struct sym_dso *kernel_dso(struct sym_resolver *r)
 {
-	/* kallsyms is read only if a kernel address comes */
 	if (!r->kernel)
 		r->kernel = add_dso(r, sym_dso_kernel(NULL));
-	return lookup(r, r->kernel, ip, false);
+	return r->kernel;
+}
+
+const struct sym_result *sym_resolve_kernel(struct sym_resolver *r, uint64_t ip)
+{
+	return lookup(r, kernel_dso(r), ip, false);
+}
+
+bool sym_resolver_kernel_symbols(struct sym_resolver *r)
+{
+	return kernel_dso(r)->kallsyms != NULL;
 }
 
 void sym_resolver_use_vdso(struct sym_resolver *r, bool use)

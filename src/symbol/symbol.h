@@ -184,6 +184,10 @@ const struct sym_result *sym_resolve(struct sym_resolver *r, uint32_t pid, uint6
  * is "[kernel]", res->module the module or NULL.  Only for samples of the
  * running kernel: checking that is the caller's job (sym_kernel_id_match). */
 const struct sym_result *sym_resolve_kernel(struct sym_resolver *r, uint64_t ip);
+/* Whether kernel addresses can be named at all: false when kallsyms cannot
+ * be read or hides its addresses (the kernel dso's info says why).  Reads
+ * kallsyms if no kernel address did yet. */
+bool sym_resolver_kernel_symbols(struct sym_resolver *r);
 /* Whether [vdso] mappings are read from pfmon's own vDSO: right only when
  * the samples come from the running kernel.  Off by default; set it before
  * the first [vdso] address is resolved. */
