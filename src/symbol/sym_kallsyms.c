@@ -22,8 +22,10 @@
 #include "common/util.h"
 #include "symbol/sym_internal.h"
 
-/* The last symbol of the kernel or of a module has no successor to end
- * at: perf gives it the rest of its page and the next. */
+/* The last symbol of the kernel or of a module has no successor of its
+ * own to end at (the next symbol is another module's, far away): it gets
+ * the rest of its page and the next, which covers a typical function
+ * without swallowing the gap between modules. */
 #define KSYM_TAIL 4096u
 
 /* a parsed line, with what picks the best of several names at one address */
