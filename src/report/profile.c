@@ -132,6 +132,7 @@ enum frame_kind {
 	FRAME_GUEST_KERNEL,  /* "[guest kernel]": not this kernel's addresses */
 };
 
+/* (and remembers that a kernel address came, for the note of print) */
 static enum frame_kind frame_kind(struct profile *p, uint8_t cpumode)
 {
 	switch (cpumode) {
