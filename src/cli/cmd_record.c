@@ -547,6 +547,8 @@ int cmd_record(const struct pf_config *cfg, const struct pmu_model *m, struct pf
 			rs.writer = smpl_writer_open(cfg->smpl_outfile, &rs.header, err);
 			rc = rs.writer ? 0 : -1;
 		}
+		if (!rc)
+			rc = record_kernel_identity(rs.writer, rs.profile, err);
 	}
 	if (!rc)
 		rc = run_session(&rs, &status, err);

@@ -9,6 +9,7 @@
 #include "common/error.h"
 #include "event/pmu_model.h"
 #include "report/profile.h"
+#include "sample/smpl_file.h"
 
 int cmd_count(const struct pf_config *cfg, const struct pmu_model *m, struct pf_error *err);
 int cmd_list_events(const struct pf_config *cfg, const struct pmu_model *m, struct pf_error *err);
@@ -29,5 +30,7 @@ int cmd_report(const struct pf_config *cfg, struct pf_error *err);
 struct profile_opts profile_opts_from_config(const struct pf_config *cfg);
 /* lost and throttled samples are reported loudly, on stderr */
 void warn_lost(uint64_t lost, uint64_t throttled);
+/* which kernel takes the samples: to the file (w may be NULL), then to p */
+int record_kernel_identity(struct smpl_writer *w, struct profile *p, struct pf_error *err);
 
 #endif

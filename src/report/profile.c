@@ -7,6 +7,7 @@
 #include "common/strmap.h"
 #include "common/util.h"
 #include "json_writer.h"
+#include "kernel_check.h"
 #include "profile.h"
 #include "symbol/symbol.h"
 
@@ -51,6 +52,8 @@ struct profile {
 	uint64_t lost, throttled;
 	struct smpl_status status;
 	bool have_status;
+	struct kernel_check kernel; /* may the running kernel's symbols be used? */
+	bool kernel_seen;           /* a host kernel address was sampled */
 };
 
 /* the names of --report-sort and --report-format, in enum order */
@@ -150,9 +153,80 @@ static void frame_name(struct strbuf *sb, const struct sym_result *r, uint64_t i
 		strbuf_addf(sb, "[unknown 0x%llx]", (unsigned long long)ip);
 }
 
-static bool is_kernel(uint8_t cpumode)
+/*
+ * Where a frame ran, for naming it.  Host kernel addresses are named
+ * through kallsyms only when the samples come from the running kernel and
+ * kallsyms shows addresses; otherwise, like guest kernel addresses, they
+ * are one lump per kind.
+ */
+enum frame_kind {
+	FRAME_USER,
+	FRAME_KERNEL,        /* symbolized through kallsyms */
+	FRAME_KERNEL_LUMP,   /* "[kernel]" */
+	FRAME_GUEST_KERNEL,  /* "[guest kernel]": not this kernel's addresses */
+};
+
+/* (and remembers that a kernel address came, for the note of print) */
+static enum frame_kind frame_kind(struct profile *p, uint8_t cpumode)
 {
-	return cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL;
+	switch (cpumode) {
+	case PERF_RECORD_MISC_KERNEL:
+		p->kernel_seen = true;
+		if (kernel_check_same(&p->kernel) && sym_resolver_kernel_symbols(p->res))
+			return FRAME_KERNEL;
+		return FRAME_KERNEL_LUMP;
+	case PERF_RECORD_MISC_GUEST_KERNEL:
+		return FRAME_GUEST_KERNEL;
+	default:
+		return FRAME_USER;
+	}
+}
+
+static const char *lump_name(enum frame_kind k)
+{
+	return k == FRAME_GUEST_KERNEL ? "[guest kernel]" : "[kernel]";
+}
+
+/* a kernel frame: "function [module]", or its address when no symbol covers it */
+static void kernel_frame_name(struct strbuf *sb, const struct sym_result *r, uint64_t ip)
+{
+	if (!r->func) {
+		strbuf_addf(sb, "[kernel] 0x%llx", (unsigned long long)ip);
+		return;
+	}
+	strbuf_addstr(sb, r->func);
+	if (r->module)
+		strbuf_addf(sb, " [%s]", r->module);
+}
+
+/*
+ * Kernel keys all start with "[kernel]", so kernel time greps together:
+ * by binary "[kernel]" or "[kernel] [ext4]", by address the address and
+ * "[kernel] func+0x1c [ext4]", by function (and by line: there is no kernel
+ * DWARF) "[kernel] func [ext4]".
+ */
+static void kernel_key(struct profile *p, uint64_t ip, struct strbuf *key)
+{
+	const struct sym_result *r = sym_resolve_kernel(p->res, ip);
+
+	switch (p->opts.sort) {
+	case PROFILE_BY_BINARY:
+		strbuf_addstr(key, "[kernel]");
+		if (r->module)
+			strbuf_addf(key, " [%s]", r->module);
+		return;
+	case PROFILE_BY_ADDRESS:
+		strbuf_addf(key, "0x%016llx [kernel]", (unsigned long long)ip);
+		if (r->func)
+			strbuf_addf(key, " %s+0x%llx", r->func, (unsigned long long)r->offset);
+		if (r->module)
+			strbuf_addf(key, " [%s]", r->module);
+		return;
+	default:
+		if (r->func)
+			strbuf_addstr(key, "[kernel] ");
+		kernel_frame_name(key, r, ip);
+	}
 }
 
 /* a data address: the variable that holds it, else binary+offset */
@@ -177,24 +251,10 @@ static void data_key(struct profile *p, const struct sample *s, struct strbuf *k
 	}
 }
 
-static void sample_key(struct profile *p, const struct sample *s, struct strbuf *key)
+static void user_key(struct profile *p, const struct sample *s, struct strbuf *key)
 {
-	const struct sym_result *r;
+	const struct sym_result *r = sym_resolve(p->res, s->pid, s->ip);
 
-	if (p->opts.sort == PROFILE_BY_DATA) {
-		data_key(p, s, key);
-		return;
-	}
-	if (p->opts.sort == PROFILE_BY_ADDRESS && !p->opts.resolve) {
-		/* pfmon's instruction histogram: raw addresses, nothing opened */
-		strbuf_addf(key, "0x%016llx", (unsigned long long)s->ip);
-		return;
-	}
-	if (is_kernel(s->cpumode)) {
-		strbuf_addstr(key, "[kernel]");
-		return;
-	}
-	r = sym_resolve(p->res, s->pid, s->ip);
 	switch (p->opts.sort) {
 	case PROFILE_BY_BINARY:
 		strbuf_addstr(key, r && r->binary ? r->binary : "[unknown]");
@@ -220,27 +280,64 @@ static void sample_key(struct profile *p, const struct sample *s, struct strbuf 
 	}
 }
 
-/* Frames of a sample, leaf first; kernel frames collapse to one "[kernel]". */
-static size_t sample_frames(const struct sample *s, uint64_t *ips, bool *kernel, size_t max)
+static void sample_key(struct profile *p, const struct sample *s, struct strbuf *key)
 {
-	bool in_kernel = is_kernel(s->cpumode);
+	enum frame_kind k;
+
+	if (p->opts.sort == PROFILE_BY_DATA) {
+		data_key(p, s, key);
+		return;
+	}
+	if (p->opts.sort == PROFILE_BY_ADDRESS && !p->opts.resolve) {
+		/* pfmon's instruction histogram: raw addresses, nothing opened */
+		strbuf_addf(key, "0x%016llx", (unsigned long long)s->ip);
+		return;
+	}
+	k = frame_kind(p, s->cpumode);
+	if (k == FRAME_KERNEL)
+		kernel_key(p, s->ip, key);
+	else if (k != FRAME_USER)
+		strbuf_addstr(key, lump_name(k));
+	else
+		user_key(p, s, key);
+}
+
+/* the cpumode of the frames after a callchain context marker */
+static uint8_t context_cpumode(uint64_t marker)
+{
+	switch (marker) {
+	case (uint64_t)PERF_CONTEXT_KERNEL:
+		return PERF_RECORD_MISC_KERNEL;
+	case (uint64_t)PERF_CONTEXT_GUEST_KERNEL:
+		return PERF_RECORD_MISC_GUEST_KERNEL;
+	default:
+		return PERF_RECORD_MISC_USER;
+	}
+}
+
+/* Frames of a sample, leaf first, each with where it ran; a run of kernel
+ * frames that cannot be named collapses into one lump. */
+static size_t sample_frames(struct profile *p, const struct sample *s, uint64_t *ips,
+			    enum frame_kind *kinds, size_t max)
+{
+	enum frame_kind kind = frame_kind(p, s->cpumode);
 	size_t n = 0;
 
 	for (uint32_t i = 0; (s->fields & SAMPLE_F_CALLCHAIN) && i < s->callchain_nr && n < max; i++) {
 		uint64_t ip = s->callchain[i];
 
 		if (ip >= (uint64_t)PERF_CONTEXT_MAX) {
-			in_kernel = ip == (uint64_t)PERF_CONTEXT_KERNEL;
+			kind = frame_kind(p, context_cpumode(ip));
 			continue;
 		}
-		if (in_kernel && n && kernel[n - 1])
+		if (kind != FRAME_USER && kind != FRAME_KERNEL && n && kinds[n - 1] == kind)
 			continue;
 		ips[n] = ip;
-		kernel[n++] = in_kernel;
+		kinds[n++] = kind;
 	}
 	if (n == 0) {
 		ips[0] = s->ip;
-		kernel[n++] = is_kernel(s->cpumode);
+		kinds[n++] = frame_kind(p, s->cpumode);
 	}
 	return n;
 }
@@ -250,12 +347,14 @@ static void add_folded(struct profile *p, const struct sample *s)
 {
 	struct strbuf sb = STRBUF_INIT;
 	uint64_t ips[PERF_MAX_STACK_DEPTH];
-	bool kernel[PERF_MAX_STACK_DEPTH];
-	size_t n = sample_frames(s, ips, kernel, PERF_MAX_STACK_DEPTH);
+	enum frame_kind kinds[PERF_MAX_STACK_DEPTH];
+	size_t n = sample_frames(p, s, ips, kinds, PERF_MAX_STACK_DEPTH);
 
 	for (size_t i = n; i-- > 0;) {
-		if (kernel[i])
-			strbuf_addstr(&sb, "[kernel]");
+		if (kinds[i] == FRAME_KERNEL)
+			kernel_frame_name(&sb, sym_resolve_kernel(p->res, ips[i]), ips[i]);
+		else if (kinds[i] != FRAME_USER)
+			strbuf_addstr(&sb, lump_name(kinds[i]));
 		else
 			frame_name(&sb, sym_resolve(p->res, s->pid, ips[i]), ips[i]);
 		if (i)
@@ -368,6 +467,11 @@ void profile_add(struct profile *p, const struct sample_record *rec)
 	case SREC_THROTTLE:
 		p->throttled++;
 		break;
+	case SREC_KERNEL:
+		/* first in a session: decides before any kernel or [vdso] address */
+		kernel_check_record(&p->kernel, &rec->kernel);
+		sym_resolver_use_vdso(p->res, kernel_check_same(&p->kernel));
+		break;
 	default:
 		break;
 	}
@@ -466,11 +570,29 @@ static void print_missing_text(const struct profile *p, FILE *out)
 		sym_resolver_dso_info(p->res, i, &info);
 		if (info.open_error)
 			fprintf(out, "# cannot read %s: %s\n", info.path, info.open_error);
+		else if (info.symbols == SYM_SRC_NONE && info.why_no_symbols)
+			fprintf(out, "# no symbols: %s: %s\n", info.path, info.why_no_symbols);
 		else if (info.symbols == SYM_SRC_NONE)
 			fprintf(out, "# no symbols: %s\n", info.path);
-		else if (!info.has_lines)
+		else if (!info.has_lines && info.kind == SYM_DSO_FILE)
+			/* the kernel and the vDSO never have any: not worth a line */
 			fprintf(out, "# no debug info: %s\n", info.path);
 	}
+}
+
+/* why kernel samples are lumps, when some were sampled: one line */
+static bool kernel_note(const struct profile *p, struct strbuf *sb)
+{
+	return p->kernel_seen && kernel_check_why_not(&p->kernel, sb);
+}
+
+static void print_notes_text(const struct profile *p, FILE *out)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (kernel_note(p, &sb))
+		fprintf(out, "# %s\n", strbuf_str(&sb));
+	strbuf_release(&sb);
 }
 
 static void print_status_text(const struct profile *p, FILE *out)
@@ -519,6 +641,18 @@ static void json_reads(const struct profile *p, const struct event_hist *h, cons
 		json_uint(w, strmap_get(&h->read_sums[j], key));
 	}
 	json_end_object(w);
+}
+
+static void json_notes(const struct profile *p, struct json_writer *w)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	json_key(w, "notes");
+	json_begin_array(w);
+	if (kernel_note(p, &sb))
+		json_string(w, strbuf_str(&sb));
+	json_end_array(w);
+	strbuf_release(&sb);
 }
 
 static void json_event(const struct profile *p, const struct event_hist *h, struct json_writer *w)
@@ -582,6 +716,7 @@ static void print_json(const struct profile *p, FILE *out)
 	json_key(&w, "truncated");
 	json_bool(&w, p->have_status && p->status.truncated);
 	json_missing(p, &w);
+	json_notes(p, &w);
 	json_end_object(&w);
 	json_newline(&w);
 }
@@ -611,6 +746,7 @@ void profile_print(struct profile *p, FILE *out)
 			if (!p->ev[i].counting)
 				print_event_text(p, &p->ev[i], out);
 		print_status_text(p, out);
+		print_notes_text(p, out);
 		print_missing_text(p, out);
 	}
 }

@@ -18,6 +18,7 @@ static const char *const rec_type_names[] = {
 	[SREC_THROTTLE] = "throttle",
 	[SREC_UNTHROTTLE] = "unthrottle",
 	[SREC_END] = "end",
+	[SREC_KERNEL] = "kernel",
 };
 
 const char *sample_rec_type_name(enum sample_rec_type t)

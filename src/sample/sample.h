@@ -143,6 +143,22 @@ struct sample_throttle {
 	uint32_t evidx; /* filled by whoever knows the id -> event mapping */
 };
 
+#define SAMPLE_KERNEL_BUILD_ID_MAX 64
+#define SAMPLE_KERNEL_BOOT_ID_MAX 36 /* a UUID */
+#define SAMPLE_KERNEL_RELEASE_MAX 64 /* uname -r */
+
+/*
+ * Which kernel took the samples (the sample file's kernel record): a report
+ * may use the running kernel's symbols (kallsyms, vDSO) only if it is that
+ * kernel, in that boot.  Empty fields are unknown.
+ */
+struct sample_kernel {
+	uint8_t build_id_size;
+	uint8_t build_id[SAMPLE_KERNEL_BUILD_ID_MAX]; /* GNU build-id of vmlinux */
+	char boot_id[SAMPLE_KERNEL_BOOT_ID_MAX + 1];  /* /proc/sys/kernel/random/boot_id */
+	char release[SAMPLE_KERNEL_RELEASE_MAX + 1];
+};
+
 /* totals, written in the end record of a sample file */
 struct sample_totals {
 	uint64_t samples;
@@ -163,6 +179,7 @@ enum sample_rec_type {
 	SREC_THROTTLE,
 	SREC_UNTHROTTLE,
 	SREC_END,         /* sample files only */
+	SREC_KERNEL,      /* sample files only: which kernel took the samples */
 };
 
 struct sample_record {
@@ -176,6 +193,7 @@ struct sample_record {
 		struct sample_lost lost;       /* SREC_LOST, SREC_LOST_SAMPLES */
 		struct sample_throttle throttle;
 		struct sample_totals end;
+		struct sample_kernel kernel;
 	};
 };
 

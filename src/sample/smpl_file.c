@@ -434,6 +434,19 @@ static enum smpl_code encode_side_band(struct smpl_writer *w, const struct sampl
 	}
 }
 
+/* no sample_id: the record is pfmon's, not the kernel's */
+static void encode_kernel(struct obuf *o, const struct sample_kernel *k)
+{
+	uint8_t bsz = k->build_id_size > sizeof(k->build_id) ? sizeof(k->build_id) : k->build_id_size;
+
+	ob_u8(o, bsz);
+	ob_bytes(o, k->build_id, bsz);
+	ob_varint(o, strnlen(k->boot_id, sizeof(k->boot_id) - 1));
+	ob_bytes(o, k->boot_id, strnlen(k->boot_id, sizeof(k->boot_id) - 1));
+	ob_varint(o, strnlen(k->release, sizeof(k->release) - 1));
+	ob_bytes(o, k->release, strnlen(k->release, sizeof(k->release) - 1));
+}
+
 int smpl_write_record(struct smpl_writer *w, const struct sample_record *rec,
 		      struct pf_error *err)
 {
@@ -449,6 +462,11 @@ int smpl_write_record(struct smpl_writer *w, const struct sample_record *rec,
 	if (rec->type == SREC_NONE)
 		return 0;
 	w->rec.len = 0;
+	if (rec->type == SREC_KERNEL) {
+		/* optional: left out of the totals (see SMPL_REC_OPTIONAL_MIN) */
+		encode_kernel(&w->rec, &rec->kernel);
+		return emit(w, SMPL_REC_KERNEL, err);
+	}
 	code = encode_side_band(w, rec);
 	if (!code)
 		return pf_error_set(err, PF_E_OUTPUT, w->path, "record type not stored in sample files");

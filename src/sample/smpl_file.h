@@ -16,7 +16,7 @@
 
 #define SMPL_MAGIC "PFMONSMP"
 #define SMPL_VERSION_MAJOR 1
-#define SMPL_VERSION_MINOR 1
+#define SMPL_VERSION_MINOR 1 /* 1.1: random period masks, read lists, the kernel record */
 
 #define SMPL_FIXED_HEADER_SIZE 48
 #define SMPL_HEADER_MAX (16u << 20)
@@ -57,7 +57,8 @@ struct smpl_writer;
 /* path "-" is stdout.  The header is written at once. */
 struct smpl_writer *smpl_writer_open(const char *path, const struct smpl_header *h,
 				     struct pf_error *err);
-/* Append one record (types SREC_SAMPLE .. SREC_UNTHROTTLE); SREC_NONE is ignored. */
+/* Append one record (types SREC_SAMPLE .. SREC_UNTHROTTLE, SREC_KERNEL);
+ * SREC_NONE is ignored.  The kernel record belongs before the first sample. */
 int smpl_write_record(struct smpl_writer *w, const struct sample_record *rec,
 		      struct pf_error *err);
 int smpl_write_sample(struct smpl_writer *w, const struct sample *s, struct pf_error *err);

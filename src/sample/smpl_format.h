@@ -24,8 +24,11 @@ enum smpl_code {
 	SMPL_REC_THROTTLE = 0x08,
 	SMPL_REC_UNTHROTTLE = 0x09,
 	SMPL_REC_END = 0x0f,
-	/* codes a reader may skip when it does not know them (minor versions) */
+	/* codes a reader may skip when it does not know them (minor versions);
+	 * the end record's totals do not count them, or an older reader that
+	 * skips them would find records missing */
 	SMPL_REC_OPTIONAL_MIN = 0x40,
+	SMPL_REC_KERNEL = 0x40, /* 1.1: which kernel took the samples */
 	SMPL_REC_OPTIONAL_MAX = 0x7f,
 };
 

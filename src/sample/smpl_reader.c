@@ -579,6 +579,33 @@ static const char *decode_side_band(struct smpl_reader *r, uint8_t code, struct 
 	}
 }
 
+/* a string of the record into a fixed array of size bytes (NUL included) */
+static int get_fixed_str(struct ibuf *ib, char *out, size_t size)
+{
+	const char *s;
+	size_t n;
+
+	if (ib_str(ib, &s, &n) || n >= size)
+		return -1;
+	memcpy(out, s, n);
+	out[n] = '\0';
+	return 0;
+}
+
+static const char *decode_kernel(struct ibuf *ib, struct sample_kernel *k)
+{
+	if (ib_u8(ib, &k->build_id_size) || k->build_id_size > sizeof(k->build_id) ||
+	    ib_left(ib) < k->build_id_size)
+		return "bad kernel build id";
+	memcpy(k->build_id, ib->p, k->build_id_size);
+	ib->p += k->build_id_size;
+	if (get_fixed_str(ib, k->boot_id, sizeof(k->boot_id)))
+		return "bad kernel boot id";
+	if (get_fixed_str(ib, k->release, sizeof(k->release)))
+		return "bad kernel release";
+	return NULL;
+}
+
 static const char *decode_body(struct smpl_reader *r, uint8_t code, struct ibuf *ib,
 			       struct sample_record *out)
 {
@@ -603,6 +630,9 @@ static const char *decode_body(struct smpl_reader *r, uint8_t code, struct ibuf 
 		    ib_varint(ib, &e->throttled) || ib_varint(ib, &e->records))
 			return "bad end record";
 		return NULL;
+	case SMPL_REC_KERNEL:
+		out->type = SREC_KERNEL;
+		return decode_kernel(ib, &out->kernel);
 	default:
 		if (code >= SMPL_REC_OPTIONAL_MIN && code <= SMPL_REC_OPTIONAL_MAX)
 			return SKIP_RECORD;
@@ -673,7 +703,8 @@ static void count(struct smpl_reader *r, const struct sample_record *out)
 {
 	struct sample_totals *t = &r->st.counted;
 
-	if (out->type == SREC_END)
+	/* the totals leave out the end record and the optional ones */
+	if (out->type == SREC_END || out->type == SREC_KERNEL)
 		return;
 	t->records++;
 	if (out->type == SREC_SAMPLE)

@@ -204,7 +204,7 @@ static void open_debug_file(struct sym_dso *dso, const char *debug_root)
 	dso->debug_path = dpath;
 }
 
-static struct sym_dso *dso_alloc(const char *path)
+struct sym_dso *sym_dso_alloc(const char *path)
 {
 	struct sym_dso *dso = xcalloc(1, sizeof(*dso));
 
@@ -213,17 +213,12 @@ static struct sym_dso *dso_alloc(const char *path)
 	return dso;
 }
 
-int sym_dso_open(const char *path, const char *debug_root, struct sym_dso **out,
-		 struct pf_error *err)
+/* Everything after the main ELF handle is open: segments, build-id, the
+ * debug file (when find_debug), symbols and lines. */
+static void dso_load(struct sym_dso *dso, const char *debug_root, bool find_debug)
 {
-	struct sym_dso *dso = dso_alloc(path);
 	struct sym_elf *lines_from = NULL;
 
-	*out = NULL;
-	if (sym_elf_open(path, &dso->main, err) != 0) {
-		sym_dso_close(dso);
-		return -1;
-	}
 	dso->machine = dso->main.machine;
 	dso->is_dyn = dso->main.type == ET_DYN;
 	load_segments(dso, dso->main.elf);
@@ -231,7 +226,7 @@ int sym_dso_open(const char *path, const char *debug_root, struct sym_dso **out,
 	if (has_dwarf_lines(dso->main.elf))
 		lines_from = &dso->main;
 	/* Only a binary missing symbols or lines is worth a debug-file hunt. */
-	if (!lines_from || !sym_elf_section(dso->main.elf, SHT_SYMTAB, NULL)) {
+	if (find_debug && (!lines_from || !sym_elf_section(dso->main.elf, SHT_SYMTAB, NULL))) {
 		open_debug_file(dso, debug_root);
 		if (!lines_from && dso->debug.elf && has_dwarf_lines(dso->debug.elf))
 			lines_from = &dso->debug;
@@ -239,13 +234,43 @@ int sym_dso_open(const char *path, const char *debug_root, struct sym_dso **out,
 	choose_symbols(dso);
 	if (lines_from)
 		dso->dwarf = sym_dwarf_open(lines_from->elf, &dso->strings);
+}
+
+int sym_dso_open(const char *path, const char *debug_root, struct sym_dso **out,
+		 struct pf_error *err)
+{
+	struct sym_dso *dso = sym_dso_alloc(path);
+
+	*out = NULL;
+	if (sym_elf_open(path, &dso->main, err) != 0) {
+		sym_dso_close(dso);
+		return -1;
+	}
+	dso_load(dso, debug_root, true);
+	*out = dso;
+	return 0;
+}
+
+/* No debug-file hunt: an image has no path to derive one from. */
+int sym_dso_open_memory(const char *name, const void *image, size_t size, struct sym_dso **out,
+			struct pf_error *err)
+{
+	struct sym_dso *dso = sym_dso_alloc(name);
+
+	*out = NULL;
+	dso->kind = SYM_DSO_MEMORY;
+	if (sym_elf_memory(name, image, size, &dso->main, err) != 0) {
+		sym_dso_close(dso);
+		return -1;
+	}
+	dso_load(dso, NULL, false);
 	*out = dso;
 	return 0;
 }
 
 struct sym_dso *sym_dso_stub(const char *path, const char *reason)
 {
-	struct sym_dso *dso = dso_alloc(path);
+	struct sym_dso *dso = sym_dso_alloc(path);
 
 	dso->open_error = xstrdup(reason);
 	return dso;
@@ -261,7 +286,9 @@ void sym_dso_close(struct sym_dso *dso)
 	sym_strset_free(&dso->strings);
 	free_table(&dso->funcs);
 	free_table(&dso->data);
+	sym_kallsyms_free(dso->kallsyms);
 	free(dso->segs);
+	free(dso->why_no_symbols);
 	free(dso->open_error);
 	free(dso->debug_path);
 	free(dso->path);
@@ -272,13 +299,15 @@ void sym_dso_info(const struct sym_dso *dso, struct sym_dso_info *info)
 {
 	*info = (struct sym_dso_info){
 		.path = dso->path,
+		.kind = dso->kind,
 		.debug_path = dso->debug_path,
 		.open_error = dso->open_error,
 		.symbols = dso->source,
+		.why_no_symbols = dso->why_no_symbols,
 		.has_lines = dso->dwarf != NULL,
 		.machine = dso->machine,
 		.is_dyn = dso->is_dyn,
-		.nr_funcs = dso->funcs.nr,
+		.nr_funcs = dso->kallsyms ? dso->kallsyms->nr : dso->funcs.nr,
 		.build_id = dso->build_id_len ? dso->build_id : NULL,
 		.build_id_len = dso->build_id_len,
 		.lookups = dso->lookups,
@@ -323,11 +352,29 @@ static const struct sym_func *find_sym(const struct sym_table *t, uint64_t addr)
 	return NULL;
 }
 
+/* The kernel: a kallsyms symbol and its module; no lines (no vmlinux). */
+static void kernel_lookup(const struct sym_dso *dso, uint64_t addr, struct sym_result *res)
+{
+	const struct sym_ksym *k = dso->kallsyms ? sym_kallsyms_find(dso->kallsyms, addr) : NULL;
+
+	if (k) {
+		res->func = k->name;
+		res->offset = addr - k->addr;
+		res->module = k->module;
+	}
+}
+
 void sym_dso_lookup(struct sym_dso *dso, uint64_t addr, struct sym_result *res)
 {
-	const struct sym_func *f = find_sym(&dso->funcs, sym_dso_func_addr(dso, addr));
+	const struct sym_func *f;
 
 	*res = (struct sym_result){ .binary = dso->path, .addr = addr, .offset = addr };
+	dso->lookups++;
+	if (dso->kind == SYM_DSO_KERNEL) {
+		kernel_lookup(dso, addr, res);
+		return;
+	}
+	f = find_sym(&dso->funcs, sym_dso_func_addr(dso, addr));
 	if (f) {
 		res->func = f->name;
 		/* on IA-64 the offset keeps the slot: 0x22 is bundle 0x20, slot 2 */
@@ -336,12 +383,20 @@ void sym_dso_lookup(struct sym_dso *dso, uint64_t addr, struct sym_result *res)
 	/* IA-64 line rows carry the slot (bundle + 0..2): search with it */
 	if (dso->dwarf)
 		sym_dwarf_line(dso->dwarf, addr, &res->file, &res->line);
-	dso->lookups++;
 }
 
 int sym_dso_find_func(const struct sym_dso *dso, const char *name, uint64_t *addr,
 		      uint64_t *size)
 {
+	for (size_t i = 0; dso->kallsyms && i < dso->kallsyms->nr; i++) {
+		const struct sym_ksym *k = &dso->kallsyms->syms[i];
+
+		if (strcmp(k->name, name) == 0) {
+			*addr = k->addr;
+			*size = k->end - k->addr;
+			return 0;
+		}
+	}
 	for (size_t i = 0; i < dso->funcs.nr; i++) {
 		if (strcmp(dso->funcs.syms[i].name, name) == 0) {
 			*addr = dso->funcs.syms[i].addr;

@@ -16,12 +16,28 @@
 #include "common/util.h"
 #include "symbol/sym_internal.h"
 
-int sym_elf_open(const char *path, struct sym_elf *e, struct pf_error *err)
+/* The checks and facts common to files and images. */
+static int elf_header(const char *name, struct sym_elf *e, struct pf_error *err)
 {
 	GElf_Ehdr eh;
+
+	if (!e->elf || elf_kind(e->elf) != ELF_K_ELF || !gelf_getehdr(e->elf, &eh)) {
+		pf_error_set(err, PF_E_SYMBOL, name, e->elf ? "not an ELF file" : elf_errmsg(-1));
+		sym_elf_close(e);
+		return -1;
+	}
+	e->machine = eh.e_machine;
+	e->type = eh.e_type;
+	e->data = eh.e_ident[EI_DATA];
+	return 0;
+}
+
+int sym_elf_open(const char *path, struct sym_elf *e, struct pf_error *err)
+{
 	struct stat st;
 
 	e->fd = -1;
+	e->mem = NULL;
 	e->elf = NULL;
 	if (elf_version(EV_CURRENT) == EV_NONE)
 		return pf_error_set(err, PF_E_SYMBOL, path, "libelf is out of date");
@@ -35,16 +51,22 @@ int sym_elf_open(const char *path, struct sym_elf *e, struct pf_error *err)
 	/* READ_MMAP: string tables stay mapped, so symbol names can point
 	 * straight into them for the life of the dso. */
 	e->elf = elf_begin(e->fd, ELF_C_READ_MMAP, NULL);
-	if (!e->elf || elf_kind(e->elf) != ELF_K_ELF || !gelf_getehdr(e->elf, &eh)) {
-		pf_error_set(err, PF_E_SYMBOL, path,
-			     e->elf ? "not an ELF file" : elf_errmsg(-1));
-		sym_elf_close(e);
-		return -1;
-	}
-	e->machine = eh.e_machine;
-	e->type = eh.e_type;
-	e->data = eh.e_ident[EI_DATA];
-	return 0;
+	return elf_header(path, e, err);
+}
+
+int sym_elf_memory(const char *name, const void *image, size_t size, struct sym_elf *e,
+		   struct pf_error *err)
+{
+	e->fd = -1;
+	e->elf = NULL;
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		return pf_error_set(err, PF_E_SYMBOL, name, "libelf is out of date");
+	/* A copy: elf_memory may convert data in place, and the names point
+	 * into the image, which must live as long as the dso. */
+	e->mem = xmalloc(size ? size : 1);
+	memcpy(e->mem, image, size);
+	e->elf = elf_memory(e->mem, size);
+	return elf_header(name, e, err);
 }
 
 void sym_elf_close(struct sym_elf *e)
@@ -53,7 +75,9 @@ void sym_elf_close(struct sym_elf *e)
 		elf_end(e->elf);
 	if (e->fd >= 0)
 		close(e->fd);
+	free(e->mem);
 	e->elf = NULL;
+	e->mem = NULL;
 	e->fd = -1;
 }
 

@@ -35,9 +35,11 @@ struct sym_seg {
 	uint64_t vaddr, offset, filesz, memsz;
 };
 
-/* An open ELF file: fd, libelf handle and a few header facts. */
+/* An open ELF file (or image in memory): fd, libelf handle and a few
+ * header facts. */
 struct sym_elf {
 	int fd;
+	void *mem;          /* the copy elf_memory reads, or NULL for a file */
 	Elf *elf;
 	uint16_t machine;
 	uint16_t type;
@@ -45,6 +47,9 @@ struct sym_elf {
 };
 
 int sym_elf_open(const char *path, struct sym_elf *e, struct pf_error *err);
+/* an image in memory, copied first; name is for messages */
+int sym_elf_memory(const char *name, const void *image, size_t size, struct sym_elf *e,
+		   struct pf_error *err);
 void sym_elf_close(struct sym_elf *e);
 Elf_Scn *sym_elf_section(Elf *elf, uint32_t type, const char *name);
 bool sym_elf_has_progbits(Elf *elf, const char *name);
@@ -64,10 +69,36 @@ void sym_dwarf_close(struct sym_dwarf *dw);
 /* 0 and file/line, or -1 when no line row covers addr */
 int sym_dwarf_line(struct sym_dwarf *dw, uint64_t addr, const char **file, unsigned int *line);
 
+/* Kernel symbols (sym_kallsyms.c): kallsyms gives no sizes, so each ends
+ * where the next begins (or, last of the kernel or of a module, within
+ * two pages). */
+struct sym_ksym {
+	uint64_t addr, end;
+	const char *name;   /* into the kallsyms text */
+	const char *module; /* interned, so one module is one pointer; NULL: vmlinux */
+};
+
+struct sym_kallsyms {
+	char *text;          /* the file, its separators overwritten with NULs */
+	struct sym_ksym *syms;
+	uint64_t *addrs;     /* the search reads only these */
+	size_t nr;
+	struct sym_strset modules;
+};
+
+/* 0 and *out, or -1: unreadable, malformed, or every address zero */
+int sym_kallsyms_load(const char *path, struct sym_kallsyms **out, struct pf_error *err);
+void sym_kallsyms_free(struct sym_kallsyms *ks);
+/* the symbol covering addr, or NULL */
+const struct sym_ksym *sym_kallsyms_find(const struct sym_kallsyms *ks, uint64_t addr);
+
 struct sym_dso {
 	char *path;
+	enum sym_dso_kind kind;
 	char *debug_path;
 	char *open_error;
+	char *why_no_symbols;  /* the kernel's: kallsyms unreadable or hidden */
+	struct sym_kallsyms *kallsyms; /* SYM_DSO_KERNEL with symbols */
 	struct sym_elf main;   /* the file itself (fd -1 for a stub) */
 	struct sym_elf debug;  /* the separate debug file, fd -1 if none */
 	uint16_t machine;
@@ -88,6 +119,8 @@ struct sym_dso {
 	uint32_t id;           /* the resolver's number for it, from 1 */
 };
 
+/* An empty dso: no file, no symbols (the base of stubs and the kernel). */
+struct sym_dso *sym_dso_alloc(const char *path);
 /* A dso that could not be read: lookups answer binary+offset. */
 struct sym_dso *sym_dso_stub(const char *path, const char *reason);
 /* IA-64 packs the slot (0..2) into the ip's low bits; symbols start on

@@ -33,6 +33,8 @@ struct sym_resolver {
 	size_t *dso_index;     /* open-addressed by path hash: dsos index + 1 */
 	size_t dso_index_cap;
 	struct sym_dso *last_dso; /* memo: samples come in runs from one binary */
+	struct sym_dso *kernel;   /* "[kernel]", once a kernel address is seen */
+	bool use_vdso;            /* [vdso] is pfmon's own image */
 	struct cache_slot *slots;
 	size_t cap, used;
 	struct sym_result **chunks; /* CHUNK results each: pointers stay put */
@@ -119,9 +121,25 @@ static struct sym_dso *add_dso(struct sym_resolver *r, struct sym_dso *dso)
 	return dso;
 }
 
+/* A mapping name that is not a file ([vdso], [heap], //anon): a stub,
+ * except the vDSO when the caller says it is the running kernel's. */
+static struct sym_dso *open_pseudo(const struct sym_resolver *r, const char *name)
+{
+	struct pf_error err;
+	struct sym_dso *dso;
+
+	if (strcmp(name, "[vdso]") != 0)
+		return sym_dso_stub(name, "not a file");
+	if (!r->use_vdso)
+		return sym_dso_stub(name, "only the running kernel's vDSO can be read");
+	if (sym_dso_open_vdso(&dso, &err) != 0)
+		return sym_dso_stub(name, err.msg);
+	return dso;
+}
+
 /* The dso for path, opened on first use.  A file that cannot be read
- * ([vdso], deleted, permission) becomes a stub that still answers
- * binary+offset and is listed with its reason. */
+ * (deleted, permission) becomes a stub that still answers binary+offset
+ * and is listed with its reason. */
 static struct sym_dso *find_or_open_dso(struct sym_resolver *r, const char *path,
 				       bool from_map)
 {
@@ -135,9 +153,8 @@ static struct sym_dso *find_or_open_dso(struct sym_resolver *r, const char *path
 			if (strcmp(r->dsos[r->dso_index[j] - 1]->path, path) == 0)
 				return r->dsos[r->dso_index[j] - 1];
 	}
-	/* mapping names like [vdso], [heap], //anon are not files */
 	if (from_map && path[0] != '/')
-		return add_dso(r, sym_dso_stub(path, "not a file"));
+		return add_dso(r, open_pseudo(r, path));
 	if (sym_dso_open(path, r->debug_root, &dso, &err) != 0)
 		return add_dso(r, sym_dso_stub(path, err.msg));
 	return add_dso(r, dso);
@@ -256,6 +273,29 @@ const struct sym_result *sym_resolve_file(struct sym_resolver *r, const char *pa
 					  uint64_t addr)
 {
 	return lookup(r, get_dso(r, path, false), addr, false);
+}
+
+/* kallsyms is read only if a kernel address comes */
+static struct sym_dso *kernel_dso(struct sym_resolver *r)
+{
+	if (!r->kernel)
+		r->kernel = add_dso(r, sym_dso_kernel(NULL));
+	return r->kernel;
+}
+
+const struct sym_result *sym_resolve_kernel(struct sym_resolver *r, uint64_t ip)
+{
+	return lookup(r, kernel_dso(r), ip, false);
+}
+
+bool sym_resolver_kernel_symbols(struct sym_resolver *r)
+{
+	return kernel_dso(r)->kallsyms != NULL;
+}
+
+void sym_resolver_use_vdso(struct sym_resolver *r, bool use)
+{
+	r->use_vdso = use;
 }
 
 size_t sym_resolver_nr_dsos(const struct sym_resolver *r)

@@ -13,6 +13,11 @@
  *                        every (dso, address) it has answered, so each unique
  *                        address is symbolized once however many samples hit it.
  *
+ * The running kernel is a dso of its own ("[kernel]", symbols from
+ * /proc/kallsyms), and so is its vDSO (pfmon's own image, read from memory).
+ * Both are right only for samples the running kernel took: struct
+ * sym_kernel_id says which kernel that is, and the caller decides.
+ *
  * Nothing here prints.  Functions that can fail return 0 / -1 and fill a
  * struct pf_error; lookups cannot fail: what is unknown is left NULL / 0.
  */
@@ -28,6 +33,12 @@
 #define SYM_DEFAULT_DEBUG_ROOT "/usr/lib/debug"
 /* test seam: overrides the debug root when the caller passes NULL */
 #define SYM_DEBUG_ROOT_ENV "PFMON_DEBUG_ROOT"
+#define SYM_DEFAULT_KALLSYMS "/proc/kallsyms"
+/* test seam: a kallsyms-format file read instead of /proc/kallsyms */
+#define SYM_KALLSYMS_ENV "PFMON_KALLSYMS"
+#define SYM_DEFAULT_KERNEL_NOTES "/sys/kernel/notes"
+/* test seam: the running kernel's ELF notes (its build-id) read from this file */
+#define SYM_KERNEL_NOTES_ENV "PFMON_KERNEL_NOTES"
 
 /* The answer for one address.  Strings belong to the dso (or resolver) that
  * produced them and live as long as it does. */
@@ -38,6 +49,7 @@ struct sym_result {
 	uint64_t offset;    /* addr - function start; addr itself when func is NULL */
 	const char *file;   /* source file from DWARF, NULL if none */
 	unsigned int line;  /* source line, 0 if none */
+	const char *module; /* kernel addresses: the module ("ext4"), NULL for the kernel itself */
 };
 
 /* Where a dso's function symbols came from, for the report's list of
@@ -47,13 +59,23 @@ enum sym_source {
 	SYM_SRC_DYNSYM,    /* only the dynamic symbol table */
 	SYM_SRC_SYMTAB,    /* the file's own .symtab */
 	SYM_SRC_DEBUGFILE, /* .symtab of the separate debug file */
+	SYM_SRC_KALLSYMS,  /* the running kernel's /proc/kallsyms */
+};
+
+/* What a dso is: a file, or an image with no file (and no debug info) */
+enum sym_dso_kind {
+	SYM_DSO_FILE = 0,
+	SYM_DSO_KERNEL, /* "[kernel]": kallsyms, modules included */
+	SYM_DSO_MEMORY, /* an ELF image in memory: "[vdso]" */
 };
 
 struct sym_dso_info {
 	const char *path;
+	enum sym_dso_kind kind;
 	const char *debug_path;  /* separate debug file used, or NULL */
 	const char *open_error;  /* why the file could not be read, or NULL */
 	enum sym_source symbols;
+	const char *why_no_symbols; /* SYM_SRC_NONE for a known reason (the kernel's), or NULL */
 	bool has_lines;          /* DWARF line information present */
 	uint16_t machine;        /* e_machine */
 	bool is_dyn;             /* ET_DYN (PIE or shared object) */
@@ -81,6 +103,52 @@ void sym_dso_lookup_data(struct sym_dso *dso, uint64_t addr, struct sym_result *
 /* the function symbol called name: 0 and its address/size, or -1 */
 int sym_dso_find_func(const struct sym_dso *dso, const char *name, uint64_t *addr,
 		      uint64_t *size);
+/* An ELF image in memory, copied (libelf may write into a private image,
+ * and the vDSO's pages are read-only); named name in results. */
+int sym_dso_open_memory(const char *name, const void *image, size_t size, struct sym_dso **out,
+			struct pf_error *err);
+
+/* ---- the running kernel ---- */
+
+/* "[kernel]" with the symbols of kallsyms (NULL: $PFMON_KALLSYMS, else
+ * /proc/kallsyms).  Never fails: a kallsyms that cannot be read, or whose
+ * addresses are all zero (kernel.kptr_restrict), gives a dso without
+ * symbols whose info says why.  Lookups take kernel addresses. */
+struct sym_dso *sym_dso_kernel(const char *kallsyms);
+/* "[vdso]": this process's vDSO (getauxval(AT_SYSINFO_EHDR)), the same
+ * image as every process of the running kernel of the same ABI */
+int sym_dso_open_vdso(struct sym_dso **out, struct pf_error *err);
+
+#define SYM_KERNEL_BUILD_ID_MAX 64
+#define SYM_KERNEL_BOOT_ID_MAX 36  /* a UUID: 8-4-4-4-12 */
+#define SYM_KERNEL_RELEASE_MAX 64  /* uname -r (struct utsname holds 65 bytes) */
+
+/* Which kernel: its build-id names the build, its boot id one boot of it
+ * (kernel and module addresses move at every boot: KASLR).  Empty fields
+ * are unknown. */
+struct sym_kernel_id {
+	uint8_t build_id[SYM_KERNEL_BUILD_ID_MAX];
+	size_t build_id_len;
+	char boot_id[SYM_KERNEL_BOOT_ID_MAX + 1];
+	char release[SYM_KERNEL_RELEASE_MAX + 1];
+};
+
+/* The running kernel: build-id from /sys/kernel/notes ($PFMON_KERNEL_NOTES),
+ * boot id from /proc/sys/kernel/random/boot_id, release from uname(2).
+ * What cannot be read is left empty. */
+void sym_kernel_id_running(struct sym_kernel_id *id);
+
+enum sym_kernel_match {
+	SYM_KERNEL_SAME,       /* kallsyms and the vDSO apply */
+	SYM_KERNEL_OTHER_BUILD, /* the build-ids differ */
+	SYM_KERNEL_OTHER_BOOT, /* same build, another boot: addresses moved */
+	SYM_KERNEL_UNKNOWN,    /* nothing to compare */
+};
+
+/* Did the kernel then (of the samples) run now?  Different build-ids or
+ * boot ids say no; one equal pair of known ones says yes. */
+enum sym_kernel_match sym_kernel_id_match(const struct sym_kernel_id *then,
+					  const struct sym_kernel_id *now);
 
 /* ---- process address spaces ---- */
 struct sym_map {
@@ -112,6 +180,18 @@ void sym_resolver_free(struct sym_resolver *r);
 struct sym_maps *sym_resolver_maps(struct sym_resolver *r);
 /* (pid, ip) through the maps; the result lives as long as the resolver */
 const struct sym_result *sym_resolve(struct sym_resolver *r, uint32_t pid, uint64_t ip);
+/* A kernel address through kallsyms, read on the first call: res->binary
+ * is "[kernel]", res->module the module or NULL.  Only for samples of the
+ * running kernel: checking that is the caller's job (sym_kernel_id_match). */
+const struct sym_result *sym_resolve_kernel(struct sym_resolver *r, uint64_t ip);
+/* Whether kernel addresses can be named at all: false when kallsyms cannot
+ * be read or hides its addresses (the kernel dso's info says why).  Reads
+ * kallsyms if no kernel address did yet. */
+bool sym_resolver_kernel_symbols(struct sym_resolver *r);
+/* Whether [vdso] mappings are read from pfmon's own vDSO: right only when
+ * the samples come from the running kernel.  Off by default; set it before
+ * the first [vdso] address is resolved. */
+void sym_resolver_use_vdso(struct sym_resolver *r, bool use);
 /* the same for a data address (D-EAR, PEBS): the variable holding it */
 const struct sym_result *sym_resolve_data(struct sym_resolver *r, uint32_t pid, uint64_t addr);
 /* an ELF virtual address of a file, without maps (addr2line-style) */

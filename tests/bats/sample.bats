@@ -233,3 +233,103 @@ assert 10000 <= faults <= 21000, faults
 	[ "$status" -eq 0 ]
 	[[ "${lines[3]}" =~ \ 0x[0-9a-f]{16}\ hot\+0x[0-9a-f]+$ ]]
 }
+
+# --- kernel and vDSO symbols ---
+
+# the function column of the profile's rows (text format), one per line
+keys() {
+	printf '%s\n' "$output" | sed -n 's/^ *[0-9][0-9]* *[0-9.]*% *[0-9.]*%  //p'
+}
+
+# a row whose key matches the extended regex must exist / must not exist
+# (a plain "! cmd" does not fail a bats test)
+has_key() {
+	keys | grep -qE "$1" || { echo "no row matching '$1'" >&2; return 1; }
+}
+no_key() {
+	if keys | grep -qE "$1"; then
+		echo "unexpected row matching '$1': $(keys | grep -E "$1" | head -1)" >&2
+		return 1
+	fi
+}
+
+# kallsyms readable with real addresses (not hidden by kernel.kptr_restrict)
+kallsyms_visible() {
+	[ -r /proc/kallsyms ] && awk '$2 ~ /^[tT]$/ && $1 !~ /^0+$/ { found = 1; exit } END { exit !found }' /proc/kallsyms
+}
+
+# a notes file with a GNU build-id no kernel has (native byte order, like the kernel's)
+other_kernel_notes() {
+	python3 -c 'import struct, sys; sys.stdout.buffer.write(struct.pack("=III", 4, 20, 3) + b"GNU\0" + bytes(range(1, 21)))' >"$1"
+}
+
+@test "time in the kernel is shown by kernel function, not as one [kernel] lump" {
+	kallsyms_visible || skip "/proc/kallsyms hides kernel addresses"
+	run "$PFMON" -e cpu-clock --smpl-freq=5000 "$FIXTURES/kloop" write 300
+	[ "$status" -eq 0 ]
+	no_key '^\[kernel\]$'
+	# the top kernel function is a text symbol of the running kernel
+	fn=$(keys | sed -n 's/^\[kernel\] \([^ ]*\)$/\1/p' | head -1)
+	[ -n "$fn" ]
+	awk -v f="$fn" '$2 ~ /^[tTwW]$/ && $3 == f { found = 1 } END { exit !found }' /proc/kallsyms
+	# most of the loop is in the kernel
+	nk=$(keys | grep -c '^\[kernel\] ')
+	[ "$nk" -ge 3 ]
+	[[ ! "$output" =~ "kernel samples not symbolized" ]]
+}
+
+@test "kernel functions in every sort key and in folded stacks" {
+	kallsyms_visible || skip "/proc/kallsyms hides kernel addresses"
+	run "$PFMON" -e cpu-clock --smpl-freq=5000 --report-sort=binary "$FIXTURES/kloop" write 200
+	[ "$status" -eq 0 ]
+	has_key '^\[kernel\]$'
+	run "$PFMON" -e cpu-clock --smpl-freq=5000 --report-sort=address --resolve-addresses "$FIXTURES/kloop" write 200
+	has_key '^0xffff[0-9a-f]{12} \[kernel\] [A-Za-z_][A-Za-z0-9_.]*\+0x[0-9a-f]+'
+	run "$PFMON" -e cpu-clock --smpl-freq=5000 --report-sort=line "$FIXTURES/kloop" write 200
+	has_key '^\[kernel\] [A-Za-z_]'
+	no_key '^\[kernel\]$'
+	run "$PFMON" -e cpu-clock --smpl-freq=5000 -g --report-format=folded "$FIXTURES/kloop" write 200
+	[ "$status" -eq 0 ]
+	# user frames down to libc's write, then kernel frames by name
+	[[ "$output" =~ main\;([^\ \;]+\;)*[^\ \;]*write\;[A-Za-z_][^\ ]*\ [0-9]+ ]]
+	[[ ! "$output" =~ \[kernel\] ]]
+	leaf=$(printf '%s\n' "$output" | sort -k2 -nr | awk '$1 ~ /write;/ { n = split($1, f, ";"); print f[n]; exit }')
+	awk -v f="$leaf" '$3 == f { found = 1 } END { exit !found }' /proc/kallsyms
+}
+
+@test "kallsyms with hidden addresses: kernel samples are one [kernel] lump, and the report says why" {
+	run env PFMON_KALLSYMS="$TESTS_SRCDIR/fixtures/kernel/kallsyms-hidden" \
+		"$PFMON" -e cpu-clock --smpl-freq=5000 "$FIXTURES/kloop" write 200
+	[ "$status" -eq 0 ]
+	has_key '^\[kernel\]$'
+	no_key '^\[kernel\] '
+	[[ "$output" =~ $'\n'"# no symbols: [kernel]: '".*kallsyms-hidden"' shows every kernel address as 0: kernel.kptr_restrict" ]]
+}
+
+@test "vDSO time is named from the vDSO's own symbol table" {
+	run "$PFMON" -e cpu-clock --smpl-freq=5000 "$FIXTURES/kloop" clock 300
+	[ "$status" -eq 0 ]
+	has_key '^(__vdso_clock_gettime|__kernel_clock_gettime|clock_gettime) \(\[vdso\]\)$'
+	no_key '^\[vdso\]\+0x'
+	[[ ! "$output" =~ "cannot read [vdso]" ]]
+}
+
+@test "a sample file from another kernel: kernel samples stay [kernel], with one note saying why" {
+	f="$BATS_TEST_TMPDIR/k.pfs"
+	other_kernel_notes "$BATS_TEST_TMPDIR/notes"
+	# recorded "under" a kernel whose build-id is 0102...14
+	run env PFMON_KERNEL_NOTES="$BATS_TEST_TMPDIR/notes" \
+		"$PFMON" -e cpu-clock --smpl-freq=5000 --smpl-outfile="$f" "$FIXTURES/kloop" write 200
+	[ "$status" -eq 0 ]
+	run "$PFMON" --report="$f"
+	[ "$status" -eq 0 ]
+	has_key '^\[kernel\]$'
+	no_key '^\[kernel\] '
+	[ "$(printf '%s\n' "$output" | grep -c '^# kernel samples not symbolized')" -eq 1 ]
+	[[ "$output" =~ "# kernel samples not symbolized: they were taken under kernel "[^$'\n']*"(build-id 0102030405060708090a0b0c0d0e0f1011121314), not the running " ]]
+	# and the same file on "its" kernel is symbolized
+	kallsyms_visible || return 0
+	run env PFMON_KERNEL_NOTES="$BATS_TEST_TMPDIR/notes" "$PFMON" --report="$f"
+	has_key '^\[kernel\] '
+	[[ ! "$output" =~ "not symbolized" ]]
+}

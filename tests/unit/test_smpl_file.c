@@ -124,6 +124,10 @@ static void build_records(void)
 	struct sample_record *r;
 
 	nrecs = 0;
+	r = add(SREC_KERNEL);
+	r->kernel = (struct sample_kernel){ .build_id_size = 20, .release = "6.1.102-1.182.amzn2023.x86_64",
+					    .boot_id = "fdf43622-59df-48d2-aee8-da76da170b07" };
+	memcpy(r->kernel.build_id, "\x48\xdc\x54\x0c\x8b\x76\x39\x38\x04\xca\x80\x88\xdb\xfa\x7d\x42\x91\x1a\x94\x44", 20);
 	r = add(SREC_COMM);
 	r->sid = (struct sample_id){ .fields = SAMPLE_F_TID | SAMPLE_F_TIME | SAMPLE_F_CPU,
 				     .pid = 4242, .tid = 4242, .time = 4999999000ull, .cpu = 1 };
@@ -233,6 +237,15 @@ static int same_rest(const struct sample_record *gr, const struct sample_record 
 
 		SAME(time); SAME(id); SAME(stream_id); SAME(evidx);
 		return 1;
+	}
+	case SREC_KERNEL: {
+		const struct sample_kernel *g = &gr->kernel, *w = &wr->kernel;
+
+		SAME(build_id_size);
+		if (memcmp(g->build_id, w->build_id, g->build_id_size))
+			return diff("build_id");
+		return strcmp(g->boot_id, w->boot_id) || strcmp(g->release, w->release) ?
+			       diff("boot_id or release") : 1;
 	}
 	default:
 		return diff("unexpected type");
@@ -409,9 +422,10 @@ static void test_round_trip(void)
 	is_u64(n, nrecs, "every record read back");
 	st = smpl_reader_status(r);
 	ok(st->complete && !st->truncated, "status: complete, not truncated");
+	/* the optional kernel record is not counted */
 	ok(st->end.samples == 7 && st->end.lost == 12348 && st->end.throttled == 1 &&
-	   st->end.records == nrecs, "end totals: samples 7, lost 12348, throttled 1, records %zu",
-	   nrecs);
+	   st->end.records == nrecs - 1, "end totals: samples 7, lost 12348, throttled 1, records %zu",
+	   nrecs - 1);
 	ok(smpl_reader_next(r, &out, &err) == 0 && smpl_reader_next(r, &out, &err) == 0,
 	   "clean end after the end record, twice");
 	smpl_reader_close(r);
@@ -616,7 +630,11 @@ static void test_crafted(void)
 	} rows[] = {
 		{ "record type 0", { 0x00, 0x00 }, 2, "unknown record type" },
 		{ "unknown record type 0x20", { 0x20, 0x00 }, 2, "unknown record type" },
-		{ "optional record 0x40 is skipped", { 0x40, 0x02, 0xaa, 0xbb, 0x0f, 0x04, 0, 0, 0, 0 }, 10, NULL },
+		{ "unknown optional record 0x7f is skipped", { 0x7f, 0x02, 0xaa, 0xbb, 0x0f, 0x04, 0, 0, 0, 0 }, 10, NULL },
+		{ "kernel record, not counted in the totals", { 0x40, 0x07, 0x01, 0xab, 0x00, 0x03, '6', '.', '1', 0x0f, 0x04, 0, 0, 0, 0 }, 15, NULL },
+		{ "kernel record with a 65-byte build id", { 0x40, 0x03, 0x41, 0x00, 0x00 }, 5, "bad kernel build id" },
+		{ "kernel boot id overruns its record", { 0x40, 0x03, 0x00, 0x25, 0x00 }, 5, "bad kernel boot id" },
+		{ "kernel release cut short", { 0x40, 0x04, 0x00, 0x00, 0x05, '6' }, 6, "bad kernel release" },
 		{ "record longer than its chunk", { 0x01, 0x7f, 0x00 }, 3, "overruns its chunk" },
 		{ "overlong length varint", { 0x01, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f }, 11, "overruns its chunk" },
 		{ "sample of event 9", { 0x01, 0x02, 0x90, 0x01 }, 4, "event not in the header" },

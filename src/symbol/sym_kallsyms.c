@@ -1,0 +1,303 @@
+/*
+ * Kernel symbols from /proc/kallsyms, one line per symbol:
+ *
+ *   ffffffff81a2b3c0 T clear_page_erms
+ *   ffffffffc0a01230 t ext4_file_write_iter	[ext4]
+ *
+ * Only text symbols (t, T, w, W) name code.  kallsyms gives no sizes, so a
+ * symbol ends where the next one starts.  The file is read whole, once, on
+ * the first kernel address (it is ~120,000 lines: tens of milliseconds),
+ * and the names point into that buffer, as a file's names point into its
+ * mapped string table.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/util.h"
+#include "symbol/sym_internal.h"
+
+/* The last symbol of the kernel or of a module has no successor of its
+ * own to end at (the next symbol is another module's, far away): it gets
+ * the rest of its page and the next, which covers a typical function
+ * without swallowing the gap between modules. */
+#define KSYM_TAIL 4096u
+
+/* a parsed line, with what picks the best of several names at one address */
+struct raw_ksym {
+	struct sym_ksym s;
+	int rank;
+};
+
+/* /proc files have no size: read until the end, doubling the buffer */
+static char *read_whole(const char *path, size_t *len, struct pf_error *err)
+{
+	size_t cap = 1u << 20, n = 0;
+	char *buf;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0) {
+		pf_error_set(err, PF_E_INPUT, path, strerror(errno));
+		return NULL;
+	}
+	buf = xmalloc(cap + 1);
+	for (;;) {
+		ssize_t k = read(fd, buf + n, cap - n);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0) {
+			pf_error_set(err, PF_E_INPUT, path, strerror(errno));
+			free(buf);
+			close(fd);
+			return NULL;
+		}
+		if (k == 0)
+			break;
+		n += (size_t)k;
+		if (n == cap) {
+			cap *= 2;
+			buf = xrealloc(buf, cap + 1);
+		}
+	}
+	close(fd);
+	buf[n] = '\0';
+	*len = n;
+	return buf;
+}
+
+static bool is_text_type(char t)
+{
+	return t == 't' || t == 'T' || t == 'w' || t == 'W';
+}
+
+/* Of names at one address the most public wins (T > W > t), then the one
+ * with fewer leading underscores: _text and srso_alias_untrain_ret share
+ * an address, and the second is the code. */
+static int rank_of(char type, const char *name)
+{
+	int r = type == 'T' ? 3 * 64 : (type == 'W' || type == 'w') ? 2 * 64 : 64;
+
+	for (int u = 0; name[u] == '_' && u < 63; u++)
+		r--;
+	return r;
+}
+
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* the address field: 1 to 16 hex digits, then a space */
+static char *parse_addr(char *p, uint64_t *addr)
+{
+	int d, n = 0;
+
+	*addr = 0;
+	while ((d = hexval(*p)) >= 0 && n < 16) {
+		*addr = *addr << 4 | (uint64_t)d;
+		p++;
+		n++;
+	}
+	return n && *p == ' ' ? p + 1 : NULL;
+}
+
+/*
+ * One line, NUL-terminated and cut in place.  1: a text symbol in *out;
+ * 0: another kind of symbol; -1: not kallsyms syntax (*why says what).
+ */
+static int parse_line(char *line, struct sym_strset *modules, struct raw_ksym *out,
+		      const char **why)
+{
+	char *p = parse_addr(line, &out->s.addr), *mod, *close;
+	char type;
+
+	if (!p) {
+		*why = "bad address";
+		return -1;
+	}
+	type = p[0];
+	if (!type || p[1] != ' ' || !p[2] || p[2] == '\t') {
+		*why = "no type and name after the address";
+		return -1;
+	}
+	out->s.name = p + 2;
+	out->s.module = NULL;
+	mod = strchr(p + 2, '\t');
+	if (mod) {
+		*mod++ = '\0';
+		close = strchr(mod, ']');
+		if (mod[0] != '[' || !close || close[1] || close == mod + 1) {
+			*why = "bad module name (want \"\\t[module]\")";
+			return -1;
+		}
+		*close = '\0';
+		out->s.module = sym_strset_intern(modules, mod + 1);
+	}
+	if (!is_text_type(type))
+		return 0;
+	out->rank = rank_of(type, out->s.name);
+	return 1;
+}
+
+static int raw_cmp(const void *a, const void *b)
+{
+	const struct raw_ksym *x = a, *y = b;
+
+	if (x->s.addr != y->s.addr)
+		return x->s.addr < y->s.addr ? -1 : 1;
+	if (x->rank != y->rank)
+		return y->rank - x->rank; /* best first */
+	return strcmp(x->s.name, y->s.name);
+}
+
+/* Every line; *nr text symbols in *out (unsorted), *nonzero of them with
+ * an address (kptr_restrict shows zeros). */
+static int parse_all(struct sym_kallsyms *ks, size_t len, const char *path,
+		     struct raw_ksym **out, size_t *nr, size_t *nonzero, struct pf_error *err)
+{
+	size_t cap = 4096, lineno = 0;
+	char *line = ks->text, *next, *end = ks->text + len;
+
+	*out = xmalloc(cap * sizeof(**out));
+	*nr = *nonzero = 0;
+	for (; line < end; line = next) {
+		const char *why = NULL;
+		int rc;
+
+		lineno++;
+		next = memchr(line, '\n', (size_t)(end - line));
+		if (next)
+			*next++ = '\0';
+		else
+			next = end;
+		if (!*line)
+			continue;
+		if (*nr == cap) {
+			cap *= 2;
+			*out = xrealloc(*out, cap * sizeof(**out));
+		}
+		rc = parse_line(line, &ks->modules, &(*out)[*nr], &why);
+		if (rc < 0) {
+			char where[96];
+
+			snprintf(where, sizeof(where), "line %zu: %s", lineno, why);
+			return pf_error_set(err, PF_E_BAD_FILE, path, where);
+		}
+		if (rc > 0 && (*out)[(*nr)++].s.addr)
+			(*nonzero)++;
+	}
+	return 0;
+}
+
+/* Where a symbol stops: at the next one, unless that one belongs to
+ * another module (or to the kernel), whose code is elsewhere. */
+static uint64_t ksym_end(const struct sym_ksym *s, const struct sym_ksym *next)
+{
+	uint64_t tail = (s->addr & ~(uint64_t)(KSYM_TAIL - 1)) + 2 * KSYM_TAIL;
+
+	if (!next)
+		return tail;
+	if (next->module != s->module && tail < next->addr)
+		return tail;
+	return next->addr;
+}
+
+/* Sort, keep the best name per address, give each symbol its end. */
+static void build_table(struct sym_kallsyms *ks, struct raw_ksym *raw, size_t n)
+{
+	size_t nr = 0;
+
+	qsort(raw, n, sizeof(*raw), raw_cmp);
+	ks->syms = xmalloc((n ? n : 1) * sizeof(*ks->syms));
+	for (size_t i = 0; i < n; i++)
+		if (i == 0 || raw[i].s.addr != raw[i - 1].s.addr)
+			ks->syms[nr++] = raw[i].s;
+	ks->addrs = xmalloc((nr ? nr : 1) * sizeof(*ks->addrs));
+	for (size_t i = 0; i < nr; i++) {
+		ks->syms[i].end = ksym_end(&ks->syms[i], i + 1 < nr ? &ks->syms[i + 1] : NULL);
+		ks->addrs[i] = ks->syms[i].addr;
+	}
+	ks->nr = nr;
+}
+
+int sym_kallsyms_load(const char *path, struct sym_kallsyms **out, struct pf_error *err)
+{
+	struct sym_kallsyms *ks = xcalloc(1, sizeof(*ks));
+	struct raw_ksym *raw = NULL;
+	size_t len, n, nonzero;
+	int rc = -1;
+
+	*out = NULL;
+	ks->text = read_whole(path, &len, err);
+	if (ks->text && parse_all(ks, len, path, &raw, &n, &nonzero, err) == 0) {
+		if (n == 0)
+			pf_error_set(err, PF_E_BAD_FILE, path, "no kernel function symbols");
+		else if (nonzero == 0)
+			pf_error_set(err, PF_E_KSYMS_HIDDEN, path);
+		else
+			rc = 0;
+	}
+	if (rc == 0) {
+		build_table(ks, raw, n);
+		*out = ks;
+	} else {
+		sym_kallsyms_free(ks);
+	}
+	free(raw);
+	return rc;
+}
+
+void sym_kallsyms_free(struct sym_kallsyms *ks)
+{
+	if (!ks)
+		return;
+	free(ks->text);
+	free(ks->syms);
+	free(ks->addrs);
+	sym_strset_free(&ks->modules);
+	free(ks);
+}
+
+const struct sym_ksym *sym_kallsyms_find(const struct sym_kallsyms *ks, uint64_t addr)
+{
+	size_t i = sym_upper_bound(ks->addrs, ks->nr, addr);
+
+	if (i == 0 || addr >= ks->syms[i - 1].end)
+		return NULL;
+	return &ks->syms[i - 1];
+}
+
+static const char *kallsyms_path(const char *path)
+{
+	const char *env;
+
+	if (path)
+		return path;
+	env = getenv(SYM_KALLSYMS_ENV);
+	return env && *env ? env : SYM_DEFAULT_KALLSYMS;
+}
+
+struct sym_dso *sym_dso_kernel(const char *kallsyms)
+{
+	struct sym_dso *dso = sym_dso_alloc("[kernel]");
+	struct pf_error err;
+
+	dso->kind = SYM_DSO_KERNEL;
+	if (sym_kallsyms_load(kallsyms_path(kallsyms), &dso->kallsyms, &err) == 0)
+		dso->source = SYM_SRC_KALLSYMS;
+	else
+		dso->why_no_symbols = xstrdup(err.msg);
+	return dso;
+}
