@@ -65,6 +65,7 @@ struct dwsec {
 	size_t zsize;
 	unsigned char *data;        /* loaded bytes (mapping or inflated copy) */
 	bool inflated;              /* data is ours to free */
+	int error;                  /* DW_DLE_* of a failed inflation: not retried */
 };
 
 struct sym_dwsec {
@@ -258,15 +259,16 @@ static int load_section(void *obj, Dwarf_Half i, Dwarf_Small **data, int *error)
 		return DW_DLV_NO_ENTRY;
 	s = &d->secs[i];
 	if (!s->data && s->size) {
-		if (s->form == SEC_ZLIB) {
-			*error = inflate_section(d, s);
-			if (*error)
-				return DW_DLV_ERROR;
-		} else if ((ed = elf_getdata(s->scn, NULL)) != NULL && ed->d_buf) {
-			/* libdwarf only reads section data (it writes only
-			 * to apply relocations, and we list none) */
-			s->data = ed->d_buf;
+		if (s->form == SEC_ZLIB && !s->error)
+			s->error = inflate_section(d, s);
+		if (s->error) {
+			*error = s->error;
+			return DW_DLV_ERROR;
 		}
+		/* libdwarf only reads section data (it writes only to apply
+		 * relocations, and we list none): the mapping will do */
+		if (s->form == SEC_PLAIN && (ed = elf_getdata(s->scn, NULL)) != NULL)
+			s->data = ed->d_buf;
 	}
 	if (!s->data)
 		return DW_DLV_NO_ENTRY;
