@@ -2,7 +2,7 @@
 # Install everything pfmon needs to build, test and benchmark on Debian 12.
 set -eu
 PACKAGES="build-essential autoconf automake libtool pkg-config
-	libpfm4 libpfm4-dev libelf-dev libdwarf-dev zlib1g-dev
+	libpfm4 libpfm4-dev libelf-dev libdwarf-dev libdeflate-dev zlib1g-dev
 	bats python3 jq groff-base util-linux
 	binutils binutils-ia64-linux-gnu elfutils linux-perf hyperfine valgrind"
 missing=

@@ -11,6 +11,22 @@
 #include "profile.h"
 #include "symbol/symbol.h"
 
+/*
+ * Samples counted per symbolizer answer: by function, line or binary the key
+ * is a function of the answer alone, and the resolver hands out one pointer
+ * per answer, so a sample costs a pointer-hash probe instead of formatting
+ * and hashing its key.  Each answer becomes its key once, at print time.
+ */
+struct res_count {
+	const struct sym_result *res; /* NULL: empty slot */
+	uint64_t count;
+};
+
+struct res_counts {
+	struct res_count *slots;
+	size_t cap, len; /* cap: a power of two */
+};
+
 struct event_hist {
 	char *name;
 	uint64_t period;
@@ -23,6 +39,7 @@ struct event_hist {
 	uint32_t n_reads;        /* events whose counts each sample records */
 	uint32_t reads[SAMPLE_MAX_READ];
 	struct strmap read_sums[SAMPLE_MAX_READ]; /* per key: the counts' increases */
+	struct res_counts by_res; /* folded into keys before printing */
 };
 
 /*
@@ -127,6 +144,7 @@ void profile_free(struct profile *p)
 		strmap_release(&p->ev[i].keys);
 		for (size_t j = 0; j < SAMPLE_MAX_READ; j++)
 			strmap_release(&p->ev[i].read_sums[j]);
+		free(p->ev[i].by_res.slots);
 	}
 	free(p->ev);
 	free(p->streams.slots);
@@ -251,17 +269,17 @@ static void data_key(struct profile *p, const struct sample *s, struct strbuf *k
 	}
 }
 
-static void user_key(struct profile *p, const struct sample *s, struct strbuf *key)
+/* A user-space code address's key: r is its answer, NULL without one. */
+static void code_key(enum profile_sort sort, const struct sym_result *r, uint64_t ip,
+		     struct strbuf *key)
 {
-	const struct sym_result *r = sym_resolve(p->res, s->pid, s->ip);
-
-	switch (p->opts.sort) {
+	switch (sort) {
 	case PROFILE_BY_BINARY:
 		strbuf_addstr(key, r && r->binary ? r->binary : "[unknown]");
 		return;
 	case PROFILE_BY_ADDRESS:
-		strbuf_addf(key, "0x%016llx ", (unsigned long long)s->ip);
-		frame_name(key, r, s->ip);
+		strbuf_addf(key, "0x%016llx ", (unsigned long long)ip);
+		frame_name(key, r, ip);
 		if (r && r->func)
 			strbuf_addf(key, "+0x%llx", (unsigned long long)r->offset);
 		return;
@@ -274,7 +292,7 @@ static void user_key(struct profile *p, const struct sample *s, struct strbuf *k
 		/* fall through */
 	case PROFILE_BY_FUNCTION:
 	default:
-		frame_name(key, r, s->ip);
+		frame_name(key, r, ip);
 		if (r && r->func && r->binary)
 			strbuf_addf(key, " (%s)", base_name(r->binary));
 	}
@@ -299,7 +317,75 @@ static void sample_key(struct profile *p, const struct sample *s, struct strbuf 
 	else if (k != FRAME_USER)
 		strbuf_addstr(key, lump_name(k));
 	else
-		user_key(p, s, key);
+		code_key(p->opts.sort, sym_resolve(p->res, s->pid, s->ip), s->ip, key);
+}
+
+/* Sorts whose key is a function of the answer alone, when a mapping
+ * covered the ip (the address sort shows the ip itself, and ips of several
+ * processes can share one answer). */
+static bool keyed_by_answer(enum profile_sort sort)
+{
+	return sort == PROFILE_BY_FUNCTION || sort == PROFILE_BY_LINE || sort == PROFILE_BY_BINARY;
+}
+
+static size_t res_hash(const struct sym_result *r)
+{
+	uint64_t h = (uint64_t)(uintptr_t)r * 0x9e3779b97f4a7c15ull;
+
+	return (size_t)(h ^ (h >> 29));
+}
+
+static struct res_count *res_slot(struct res_count *slots, size_t cap, const struct sym_result *r)
+{
+	size_t i = res_hash(r) & (cap - 1);
+
+	while (slots[i].res && slots[i].res != r)
+		i = (i + 1) & (cap - 1);
+	return &slots[i];
+}
+
+static void res_count_add(struct res_counts *c, const struct sym_result *r)
+{
+	struct res_count *e;
+
+	if ((c->len + 1) * 4 > c->cap * 3) {
+		size_t cap = c->cap ? c->cap * 2 : 256;
+		struct res_count *slots = xcalloc(cap, sizeof(*slots));
+
+		for (size_t i = 0; i < c->cap; i++)
+			if (c->slots[i].res)
+				*res_slot(slots, cap, c->slots[i].res) = c->slots[i];
+		free(c->slots);
+		c->slots = slots;
+		c->cap = cap;
+	}
+	e = res_slot(c->slots, c->cap, r);
+	if (!e->res) {
+		e->res = r;
+		c->len++;
+	}
+	e->count++;
+}
+
+/* Each answer's count goes to its key; answers sharing a key (two
+ * addresses on one line) add up there. */
+static void fold_answers(struct profile *p, struct event_hist *h)
+{
+	struct strbuf key = STRBUF_INIT;
+
+	for (size_t i = 0; i < h->by_res.cap; i++) {
+		const struct res_count *e = &h->by_res.slots[i];
+
+		if (!e->res)
+			continue;
+		strbuf_reset(&key);
+		/* the ip only shows in keys of answers without a binary */
+		code_key(p->opts.sort, e->res, 0, &key);
+		strmap_add(&h->keys, strbuf_str(&key), e->count);
+	}
+	strbuf_release(&key);
+	free(h->by_res.slots);
+	h->by_res = (struct res_counts){ 0 };
 }
 
 /* the cpumode of the frames after a callchain context marker */
@@ -420,6 +506,7 @@ static void add_sample(struct profile *p, const struct sample *s)
 {
 	struct event_hist *h = s->evidx < p->n_ev ? &p->ev[s->evidx] : NULL;
 	struct strbuf key = STRBUF_INIT;
+	const struct sym_result *r;
 
 	if (!h)
 		return;
@@ -432,7 +519,17 @@ static void add_sample(struct profile *p, const struct sample *s)
 		add_folded(p, s);
 		return;
 	}
-	sample_key(p, s, &key);
+	/* counts read in samples are credited per key as samples come */
+	if (keyed_by_answer(p->opts.sort) && !h->n_reads && frame_kind(p, s->cpumode) == FRAME_USER) {
+		r = sym_resolve(p->res, s->pid, s->ip);
+		if (r && r->binary) {
+			res_count_add(&h->by_res, r);
+			return;
+		}
+		code_key(p->opts.sort, r, s->ip, &key); /* no mapping: the key shows the ip */
+	} else {
+		sample_key(p, s, &key);
+	}
 	strmap_add(&h->keys, strbuf_str(&key), 1);
 	if (h->n_reads && (s->fields & SAMPLE_F_READ))
 		add_reads(p, h, s, strbuf_str(&key));
@@ -732,6 +829,8 @@ static void print_folded(const struct profile *p, FILE *out)
 
 void profile_print(struct profile *p, FILE *out)
 {
+	for (size_t i = 0; i < p->n_ev; i++)
+		fold_answers(p, &p->ev[i]);
 	switch (p->opts.format) {
 	case PROFILE_JSON:
 		print_json(p, out);

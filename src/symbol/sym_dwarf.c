@@ -54,6 +54,7 @@ struct cu_range {
 
 struct sym_dwarf {
 	Dwarf_Debug dbg;
+	struct sym_dwsec *sections; /* what dbg reads: see sym_dwsec.c */
 	struct sym_strset *strings;
 	struct sym_cu *cus;
 	size_t nr_cus, cap_cus;
@@ -528,25 +529,31 @@ int sym_dwarf_line(struct sym_dwarf *dw, uint64_t addr, const char **file, unsig
 
 struct sym_dwarf *sym_dwarf_open(Elf *elf, struct sym_strset *strings)
 {
+	struct sym_dwsec *sections = sym_dwsec_new(elf);
 	Dwarf_Debug dbg = NULL;
 	Dwarf_Error e = NULL;
 	struct sym_dwarf *dw;
 	int res;
 
+	if (!sections)
+		return NULL;
 	/* libdwarf by default records every allocation in a search tree so
 	 * dwarf_finish can free what callers forget; we free everything we
 	 * are given, and the tree costs a third of line-table decoding. */
 	dwarf_set_de_alloc_flag(0);
-	/* through our libelf handle: section data is the file mapping, not
-	 * a read() copy as with dwarf_init_b(fd) */
-	res = dwarf_elf_init_b(elf, DW_DLC_READ, DW_GROUPNUMBER_ANY, NULL, NULL, &dbg, &e);
-
+	/* our object access, not dwarf_elf_init_b: plain sections are the
+	 * file mapping, compressed ones are inflated by libdeflate, and only
+	 * what line lookups read is listed */
+	res = dwarf_object_init_b(sym_dwsec_access(sections), NULL, NULL, DW_GROUPNUMBER_ANY,
+				  &dbg, &e);
 	if (res != DW_DLV_OK) {
 		drop_error(dbg, &e, res);
+		sym_dwsec_free(sections);
 		return NULL;
 	}
 	dw = xcalloc(1, sizeof(*dw));
 	dw->dbg = dbg;
+	dw->sections = sections;
 	dw->strings = strings;
 	load_aranges(dw);
 	sort_ranges(dw);
@@ -567,6 +574,7 @@ void sym_dwarf_close(struct sym_dwarf *dw)
 	}
 	free(dw->cus);
 	free(dw->ranges);
-	dwarf_finish(dw->dbg, &e);
+	dwarf_object_finish(dw->dbg, &e);
+	sym_dwsec_free(dw->sections);
 	free(dw);
 }

@@ -61,6 +61,16 @@ int sym_find_debug_file(const char *path, struct sym_elf *e, const char *debug_r
 			const uint8_t *build_id, size_t build_id_len, char **out);
 uint32_t sym_crc32_file(int fd, bool *ok);
 
+/* The sections libdwarf reads, inflated when compressed (sym_dwsec.c). */
+struct sym_dwsec;
+struct Dwarf_Obj_Access_Interface_s;
+/* NULL for a relocatable object (its DWARF needs relocations) */
+struct sym_dwsec *sym_dwsec_new(Elf *elf);
+/* for dwarf_object_init_b; valid until sym_dwsec_free */
+struct Dwarf_Obj_Access_Interface_s *sym_dwsec_access(struct sym_dwsec *d);
+/* after dwarf_object_finish: frees the inflated sections */
+void sym_dwsec_free(struct sym_dwsec *d);
+
 /* DWARF line tables (sym_dwarf.c). */
 struct sym_dwarf;
 /* NULL when the file has no usable line information */

@@ -219,6 +219,81 @@ static void test_debug_files(void)
 	}
 }
 
+static bool same_str(const char *a, const char *b)
+{
+	return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+/* Every byte of the named functions of orig gets the same function, file
+ * and line from copy; the bytes compared are counted in *n. */
+static bool same_answers(struct sym_dso *copy, struct sym_dso *orig, size_t *n)
+{
+	static const char *const funcs[] = { "symfix_leaf", "symfix_middle", "main",
+					     "symfix_lib_entry" };
+	bool same = true;
+
+	*n = 0;
+	for (size_t i = 0; i < ARRAY_SIZE(funcs); i++) {
+		uint64_t addr, size;
+
+		if (sym_dso_find_func(orig, funcs[i], &addr, &size) != 0)
+			continue;
+		for (uint64_t a = addr; a < addr + size; a++, (*n)++) {
+			struct sym_result x, y;
+
+			sym_dso_lookup(copy, a, &x);
+			sym_dso_lookup(orig, a, &y);
+			if (!same_str(x.func, y.func) || !same_str(x.file, y.file) || x.line != y.line)
+				same = false;
+		}
+	}
+	return same;
+}
+
+/* Compressed debug sections (inflated for libdwarf by sym_dwsec.c) must
+ * give exactly what the uncompressed ones give. */
+static void test_compressed(void)
+{
+	static const char *const copies[][2] = {
+		{ "optz", "opt" }, { "optzgnu", "opt" }, { "bidz", "bidz.full" },
+	};
+	const char *root = fix("debugroot");
+
+	for (size_t i = 0; i < ARRAY_SIZE(copies); i++) {
+		struct sym_dso *copy = open_fix(copies[i][0], root);
+		struct sym_dso *orig = open_fix(copies[i][1], root);
+		struct sym_dso_info info = { 0 };
+		size_t n = 0;
+		bool same = copy && orig && same_answers(copy, orig, &n);
+
+		if (copy)
+			sym_dso_info(copy, &info);
+		ok(same && info.has_lines && n > 50,
+		   "%s: the same function, file and line as %s on %zu addresses", copies[i][0],
+		   copies[i][1], n);
+		sym_dso_close(copy);
+		sym_dso_close(orig);
+	}
+	check_debugfile("bidz", root, ".debug");
+}
+
+/* A relocatable object's DWARF holds unrelocated offsets; we apply no
+ * relocations, so it gets symbols and no lines rather than wrong lines. */
+static void test_relocatable(void)
+{
+	struct sym_dso *dso = open_fix("prog.o", NULL);
+	struct sym_dso_info info;
+	uint64_t addr, size;
+
+	ok(dso != NULL, "prog.o: opens");
+	if (!dso)
+		return;
+	sym_dso_info(dso, &info);
+	ok(sym_dso_find_func(dso, "symfix_leaf", &addr, &size) == 0 && !info.has_lines,
+	   "prog.o: symbols, no line table (ET_REL would need relocations)");
+	sym_dso_close(dso);
+}
+
 static void test_errors(void)
 {
 	struct pf_error err = { 0 };
@@ -240,6 +315,8 @@ int main(void)
 	test_dso_kinds();
 	test_dwarf_variants();
 	test_debug_files();
+	test_compressed();
+	test_relocatable();
 	test_errors();
 	return tap_done();
 }
