@@ -4,7 +4,8 @@ set -eu
 PACKAGES="build-essential autoconf automake libtool pkg-config
 	libpfm4 libpfm4-dev libelf-dev libdwarf-dev libdeflate-dev zlib1g-dev
 	bats python3 jq groff-base util-linux
-	binutils binutils-ia64-linux-gnu elfutils linux-perf hyperfine valgrind"
+	binutils binutils-ia64-linux-gnu elfutils linux-perf hyperfine valgrind
+	libc6-dbg"
 missing=
 for p in $PACKAGES; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing="$missing $p"
