@@ -552,6 +552,10 @@ int cmd_record(const struct pf_config *cfg, const struct pmu_model *m, struct pf
 	}
 	if (!rc)
 		rc = run_session(&rs, &status, err);
+	if (!rc)
+		profile_finish(rs.profile);
+	if (!rc && rs.writer)
+		rc = record_kernel_symbols(rs.writer, rs.profile, err);
 	if (rs.writer && smpl_writer_close(rs.writer, rc ? NULL : err))
 		rc = -1;
 	if (!rc) {

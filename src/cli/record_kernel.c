@@ -3,8 +3,14 @@
  * file and first to the profile, so the report at the end of the run and a
  * later --report from the file take the same decision about kernel symbols:
  * the running kernel's kallsyms and vDSO apply only to samples it took.
+ * At the end the kernel symbols that named samples follow them, as perf
+ * record keeps a copy of kallsyms: a report of the file then reads no
+ * kallsyms (slow: the kernel formats 120,000 lines) and names them whatever
+ * kernel runs.
  */
 #include <config.h>
+
+#include <stdlib.h>
 
 #include "commands.h"
 #include "report/kernel_check.h"
@@ -18,4 +24,19 @@ int record_kernel_identity(struct smpl_writer *w, struct profile *p, struct pf_e
 		return -1;
 	profile_add(p, &rec);
 	return 0;
+}
+
+int record_kernel_symbols(struct smpl_writer *w, struct profile *p, struct pf_error *err)
+{
+	struct sample_ksym *syms;
+	size_t n = profile_kernel_symbols(p, &syms);
+	int rc = 0;
+
+	for (size_t i = 0; i < n && !rc; i++) {
+		struct sample_record rec = { .type = SREC_KSYM, .ksym = syms[i] };
+
+		rc = smpl_write_record(w, &rec, err);
+	}
+	free(syms);
+	return rc;
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "common/strmap.h"
+#include "common/u64set.h"
 #include "common/util.h"
 #include "json_writer.h"
 #include "kernel_check.h"
@@ -71,7 +72,21 @@ struct profile {
 	bool have_status;
 	struct kernel_check kernel; /* may the running kernel's symbols be used? */
 	bool kernel_seen;           /* a host kernel address was sampled */
+	struct u64set kernel_ips;   /* every kernel address sampled, call chains too */
+	bool kernel_recorded;       /* the file keeps the kernel symbols (SREC_KSYM) */
+	bool kernel_named;          /* finished: kernel frames have names, not a lump */
+	bool finished;
 };
+
+/*
+ * Kernel frames are named at the end, not as samples come: a sample file
+ * keeps the kernel symbols its samples used after them, and without those
+ * only the running kernel's kallsyms may name them (same kernel, same boot),
+ * which is slow to read.  Until then a kernel frame is this token: a byte no
+ * symbol name holds, then the address in 16 hex digits.
+ */
+#define KTOKEN '\x01'
+#define KTOKEN_LEN 17
 
 /* the names of --report-sort and --report-format, in enum order */
 static const char *const sort_names[] = { "function", "line", "binary", "address", "data" };
@@ -148,6 +163,7 @@ void profile_free(struct profile *p)
 	}
 	free(p->ev);
 	free(p->streams.slots);
+	u64set_release(&p->kernel_ips);
 	strmap_release(&p->folded);
 	sym_resolver_free(p->res);
 	free(p);
@@ -184,15 +200,13 @@ enum frame_kind {
 	FRAME_GUEST_KERNEL,  /* "[guest kernel]": not this kernel's addresses */
 };
 
-/* (and remembers that a kernel address came, for the note of print) */
+/* (and remembers that a kernel address came, for the end) */
 static enum frame_kind frame_kind(struct profile *p, uint8_t cpumode)
 {
 	switch (cpumode) {
 	case PERF_RECORD_MISC_KERNEL:
 		p->kernel_seen = true;
-		if (kernel_check_same(&p->kernel) && sym_resolver_kernel_symbols(p->res))
-			return FRAME_KERNEL;
-		return FRAME_KERNEL_LUMP;
+		return FRAME_KERNEL; /* a token, named or lumped at the end */
 	case PERF_RECORD_MISC_GUEST_KERNEL:
 		return FRAME_GUEST_KERNEL;
 	default:
@@ -313,7 +327,7 @@ static void sample_key(struct profile *p, const struct sample *s, struct strbuf 
 	}
 	k = frame_kind(p, s->cpumode);
 	if (k == FRAME_KERNEL)
-		kernel_key(p, s->ip, key);
+		strbuf_addf(key, "%c%016llx", KTOKEN, (unsigned long long)s->ip);
 	else if (k != FRAME_USER)
 		strbuf_addstr(key, lump_name(k));
 	else
@@ -438,7 +452,7 @@ static void add_folded(struct profile *p, const struct sample *s)
 
 	for (size_t i = n; i-- > 0;) {
 		if (kinds[i] == FRAME_KERNEL)
-			kernel_frame_name(&sb, sym_resolve_kernel(p->res, ips[i]), ips[i]);
+			strbuf_addf(&sb, "%c%016llx", KTOKEN, (unsigned long long)ips[i]);
 		else if (kinds[i] != FRAME_USER)
 			strbuf_addstr(&sb, lump_name(kinds[i]));
 		else
@@ -502,6 +516,25 @@ static void add_reads(struct profile *p, struct event_hist *h, const struct samp
 	}
 }
 
+/* The host kernel addresses of a sample, its call chain's included, whatever
+ * the report shows: a sample file keeps the symbols of all of them. */
+static void note_kernel_ips(struct profile *p, const struct sample *s)
+{
+	bool kernel = s->cpumode == PERF_RECORD_MISC_KERNEL;
+
+	if (kernel)
+		u64set_add(&p->kernel_ips, s->ip);
+	for (uint32_t i = 0; (s->fields & SAMPLE_F_CALLCHAIN) && i < s->callchain_nr; i++) {
+		uint64_t ip = s->callchain[i];
+
+		if (ip >= (uint64_t)PERF_CONTEXT_MAX)
+			kernel = ip == (uint64_t)PERF_CONTEXT_KERNEL;
+		else if (kernel)
+			u64set_add(&p->kernel_ips, ip);
+	}
+	p->kernel_seen |= p->kernel_ips.len > 0;
+}
+
 static void add_sample(struct profile *p, const struct sample *s)
 {
 	struct event_hist *h = s->evidx < p->n_ev ? &p->ev[s->evidx] : NULL;
@@ -511,6 +544,7 @@ static void add_sample(struct profile *p, const struct sample *s)
 	if (!h)
 		return;
 	h->samples++;
+	note_kernel_ips(p, s);
 	if (s->fields & SAMPLE_F_PERIOD) {
 		h->min_period = s->period < h->min_period ? s->period : h->min_period;
 		h->max_period = s->period > h->max_period ? s->period : h->max_period;
@@ -569,6 +603,13 @@ void profile_add(struct profile *p, const struct sample_record *rec)
 		kernel_check_record(&p->kernel, &rec->kernel);
 		sym_resolver_use_vdso(p->res, kernel_check_same(&p->kernel));
 		break;
+	case SREC_KSYM: {
+		struct sym_kernel_symbol ks = { rec->ksym.addr, rec->ksym.end, rec->ksym.name, rec->ksym.module };
+
+		sym_resolver_add_kernel_symbol(p->res, &ks);
+		p->kernel_recorded = true;
+		break;
+	}
 	default:
 		break;
 	}
@@ -680,7 +721,7 @@ static void print_missing_text(const struct profile *p, FILE *out)
 /* why kernel samples are lumps, when some were sampled: one line */
 static bool kernel_note(const struct profile *p, struct strbuf *sb)
 {
-	return p->kernel_seen && kernel_check_why_not(&p->kernel, sb);
+	return p->kernel_seen && !p->kernel_recorded && kernel_check_why_not(&p->kernel, sb);
 }
 
 static void print_notes_text(const struct profile *p, FILE *out)
@@ -827,10 +868,114 @@ static void print_folded(const struct profile *p, FILE *out)
 	free(v);
 }
 
-void profile_print(struct profile *p, FILE *out)
+static uint64_t token_ip(const char *t)
 {
+	char hex[KTOKEN_LEN];
+
+	memcpy(hex, t + 1, KTOKEN_LEN - 1);
+	hex[KTOKEN_LEN - 1] = '\0';
+	return strtoull(hex, NULL, 16);
+}
+
+/* A key with kernel tokens, named: a sample's key is one token; a folded
+ * stack has one per kernel frame, and unnamed ones in a row are one lump. */
+static void name_tokens(struct profile *p, const char *key, bool stack, struct strbuf *out)
+{
+	bool lumped = false;
+
+	if (!stack) {
+		if (p->kernel_named)
+			kernel_key(p, token_ip(key), out);
+		else
+			strbuf_addstr(out, "[kernel]");
+		return;
+	}
+	for (const char *c = key; *c;) {
+		if (*c != KTOKEN) {
+			lumped = lumped && *c == ';';
+			strbuf_addch(out, *c++);
+			continue;
+		}
+		if (p->kernel_named)
+			kernel_frame_name(out, sym_resolve_kernel(p->res, token_ip(c)), token_ip(c));
+		else if (lumped)
+			out->buf[--out->len] = '\0'; /* drop the ';' before: one lump */
+		else
+			strbuf_addstr(out, "[kernel]");
+		lumped = !p->kernel_named;
+		c += KTOKEN_LEN;
+	}
+}
+
+/* the map with its kernel tokens named; keys that become one add up */
+static void name_kernel_keys(struct profile *p, struct strmap *m, bool stacks)
+{
+	struct strmap named;
+	struct strbuf key = STRBUF_INIT;
+
+	strmap_init(&named);
+	for (size_t i = 0; i < m->cap; i++) {
+		if (!m->slots[i].key)
+			continue;
+		strbuf_reset(&key);
+		if (strchr(m->slots[i].key, KTOKEN))
+			name_tokens(p, m->slots[i].key, stacks, &key);
+		else
+			strbuf_addstr(&key, m->slots[i].key);
+		strmap_add(&named, strbuf_str(&key), m->slots[i].value);
+	}
+	strbuf_release(&key);
+	strmap_release(m);
+	*m = named;
+}
+
+void profile_finish(struct profile *p)
+{
+	if (p->finished)
+		return;
+	p->finished = true;
 	for (size_t i = 0; i < p->n_ev; i++)
 		fold_answers(p, &p->ev[i]);
+	if (!p->kernel_seen)
+		return;
+	/* a file's own kernel symbols, else the running kernel's if it took the samples */
+	p->kernel_named = p->kernel_recorded || kernel_check_same(&p->kernel);
+	p->kernel_named = p->kernel_named && sym_resolver_kernel_symbols(p->res);
+	/* every kernel address is named once here, so the file can keep its symbol */
+	for (size_t i = 0; p->kernel_named && i < p->kernel_ips.cap; i++) {
+		uint64_t ip;
+
+		if (u64set_at(&p->kernel_ips, i, &ip))
+			sym_resolve_kernel(p->res, ip);
+	}
+	for (size_t i = 0; i < p->n_ev; i++) {
+		name_kernel_keys(p, &p->ev[i].keys, false);
+		for (uint32_t j = 0; j < p->ev[i].n_reads; j++)
+			name_kernel_keys(p, &p->ev[i].read_sums[j], false);
+	}
+	name_kernel_keys(p, &p->folded, true);
+}
+
+size_t profile_kernel_symbols(struct profile *p, struct sample_ksym **out)
+{
+	struct sym_kernel_symbol *used;
+	size_t n;
+
+	*out = NULL;
+	if (!p->kernel_named)
+		return 0;
+	n = sym_resolver_kernel_symbols_used(p->res, &used);
+	if (n)
+		*out = xmalloc(n * sizeof(**out));
+	for (size_t i = 0; i < n; i++)
+		(*out)[i] = (struct sample_ksym){ used[i].addr, used[i].end, used[i].name, used[i].module };
+	free(used);
+	return n;
+}
+
+void profile_print(struct profile *p, FILE *out)
+{
+	profile_finish(p);
 	switch (p->opts.format) {
 	case PROFILE_JSON:
 		print_json(p, out);

@@ -45,7 +45,14 @@ void profile_free(struct profile *p);
 void profile_add(struct profile *p, const struct sample_record *rec);
 /* the reader's status: a truncated or unfinished file is reported */
 void profile_set_status(struct profile *p, const struct smpl_status *st);
+/* Name what was left for the end (kernel frames, per-answer counts); the
+ * first print does it too.  After it nothing may be added. */
+void profile_finish(struct profile *p);
 void profile_print(struct profile *p, FILE *out);
+/* The kernel symbols that named samples (after profile_finish): a sample
+ * file keeps them (SREC_KSYM) so that its report needs no kallsyms.  The
+ * array is the caller's to free. */
+size_t profile_kernel_symbols(struct profile *p, struct sample_ksym **out);
 /* lost and throttle totals, for the loud warnings at the end */
 uint64_t profile_lost(const struct profile *p);
 uint64_t profile_throttled(const struct profile *p);

@@ -19,6 +19,7 @@ static const char *const rec_type_names[] = {
 	[SREC_UNTHROTTLE] = "unthrottle",
 	[SREC_END] = "end",
 	[SREC_KERNEL] = "kernel",
+	[SREC_KSYM] = "kernel symbol",
 };
 
 const char *sample_rec_type_name(enum sample_rec_type t)

@@ -159,6 +159,14 @@ struct sample_kernel {
 	char release[SAMPLE_KERNEL_RELEASE_MAX + 1];
 };
 
+/* A kernel symbol kept with the samples it named, so that a report of the
+ * file needs no kallsyms, whichever kernel runs then: [addr, end). */
+struct sample_ksym {
+	uint64_t addr, end;
+	const char *name;
+	const char *module; /* NULL: vmlinux itself */
+};
+
 /* totals, written in the end record of a sample file */
 struct sample_totals {
 	uint64_t samples;
@@ -180,6 +188,7 @@ enum sample_rec_type {
 	SREC_UNTHROTTLE,
 	SREC_END,         /* sample files only */
 	SREC_KERNEL,      /* sample files only: which kernel took the samples */
+	SREC_KSYM,        /* sample files only: a kernel symbol that named samples */
 };
 
 struct sample_record {
@@ -194,6 +203,7 @@ struct sample_record {
 		struct sample_throttle throttle;
 		struct sample_totals end;
 		struct sample_kernel kernel;
+		struct sample_ksym ksym;
 	};
 };
 

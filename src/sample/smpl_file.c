@@ -447,6 +447,14 @@ static void encode_kernel(struct obuf *o, const struct sample_kernel *k)
 	ob_bytes(o, k->release, strnlen(k->release, sizeof(k->release) - 1));
 }
 
+static void encode_ksym(struct obuf *o, const struct sample_ksym *k)
+{
+	ob_varint(o, k->addr);
+	ob_varint(o, k->end - k->addr);
+	ob_str(o, k->name);
+	ob_str(o, k->module ? k->module : "");
+}
+
 int smpl_write_record(struct smpl_writer *w, const struct sample_record *rec,
 		      struct pf_error *err)
 {
@@ -466,6 +474,14 @@ int smpl_write_record(struct smpl_writer *w, const struct sample_record *rec,
 		/* optional: left out of the totals (see SMPL_REC_OPTIONAL_MIN) */
 		encode_kernel(&w->rec, &rec->kernel);
 		return emit(w, SMPL_REC_KERNEL, err);
+	}
+	if (rec->type == SREC_KSYM) {
+		if (!rec->ksym.name || rec->ksym.end < rec->ksym.addr)
+			return pf_error_set(err, PF_E_OUTPUT, w->path, "kernel symbol without a name or a size");
+		encode_ksym(&w->rec, &rec->ksym);
+		if (check_size(w, err))
+			return -1;
+		return emit(w, SMPL_REC_KSYM, err);
 	}
 	code = encode_side_band(w, rec);
 	if (!code)

@@ -57,7 +57,7 @@ struct smpl_writer;
 /* path "-" is stdout.  The header is written at once. */
 struct smpl_writer *smpl_writer_open(const char *path, const struct smpl_header *h,
 				     struct pf_error *err);
-/* Append one record (types SREC_SAMPLE .. SREC_UNTHROTTLE, SREC_KERNEL);
+/* Append one record (types SREC_SAMPLE .. SREC_UNTHROTTLE, SREC_KERNEL, SREC_KSYM);
  * SREC_NONE is ignored.  The kernel record belongs before the first sample. */
 int smpl_write_record(struct smpl_writer *w, const struct sample_record *rec,
 		      struct pf_error *err);

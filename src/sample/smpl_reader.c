@@ -606,6 +606,28 @@ static const char *decode_kernel(struct ibuf *ib, struct sample_kernel *k)
 	return NULL;
 }
 
+/* two strings of the record, one after the other in the reader's storage */
+static const char *decode_ksym(struct smpl_reader *r, struct ibuf *ib, struct sample_ksym *k)
+{
+	const char *name, *module;
+	size_t nn, nm;
+	uint64_t size;
+
+	if (ib_varint(ib, &k->addr) || ib_varint(ib, &size) || size > UINT64_MAX - k->addr)
+		return "bad kernel symbol address or size";
+	k->end = k->addr + size;
+	if (ib_str(ib, &name, &nn) || !nn || ib_str(ib, &module, &nm))
+		return "bad kernel symbol name or module";
+	r->str = grow(r->str, &r->str_cap, nn + nm + 2, 1);
+	memcpy(r->str, name, nn);
+	r->str[nn] = 0;
+	memcpy(r->str + nn + 1, module, nm);
+	r->str[nn + 1 + nm] = 0;
+	k->name = r->str;
+	k->module = nm ? r->str + nn + 1 : NULL;
+	return NULL;
+}
+
 static const char *decode_body(struct smpl_reader *r, uint8_t code, struct ibuf *ib,
 			       struct sample_record *out)
 {
@@ -633,6 +655,9 @@ static const char *decode_body(struct smpl_reader *r, uint8_t code, struct ibuf 
 	case SMPL_REC_KERNEL:
 		out->type = SREC_KERNEL;
 		return decode_kernel(ib, &out->kernel);
+	case SMPL_REC_KSYM:
+		out->type = SREC_KSYM;
+		return decode_ksym(r, ib, &out->ksym);
 	default:
 		if (code >= SMPL_REC_OPTIONAL_MIN && code <= SMPL_REC_OPTIONAL_MAX)
 			return SKIP_RECORD;
@@ -704,7 +729,7 @@ static void count(struct smpl_reader *r, const struct sample_record *out)
 	struct sample_totals *t = &r->st.counted;
 
 	/* the totals leave out the end record and the optional ones */
-	if (out->type == SREC_END || out->type == SREC_KERNEL)
+	if (out->type == SREC_END || out->type == SREC_KERNEL || out->type == SREC_KSYM)
 		return;
 	t->records++;
 	if (out->type == SREC_SAMPLE)

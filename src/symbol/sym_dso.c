@@ -353,11 +353,12 @@ static const struct sym_func *find_sym(const struct sym_table *t, uint64_t addr)
 }
 
 /* The kernel: a kallsyms symbol and its module; no lines (no vmlinux). */
-static void kernel_lookup(const struct sym_dso *dso, uint64_t addr, struct sym_result *res)
+static void kernel_lookup(struct sym_dso *dso, uint64_t addr, struct sym_result *res)
 {
 	const struct sym_ksym *k = dso->kallsyms ? sym_kallsyms_find(dso->kallsyms, addr) : NULL;
 
 	if (k) {
+		dso->kallsyms->used[k - dso->kallsyms->syms] = true;
 		res->func = k->name;
 		res->offset = addr - k->addr;
 		res->module = k->module;

@@ -92,6 +92,7 @@ struct sym_kallsyms {
 	char *text;          /* the file, its separators overwritten with NULs */
 	struct sym_ksym *syms;
 	uint64_t *addrs;     /* the search reads only these */
+	bool *used;          /* named a looked-up address: kept in sample files */
 	size_t nr;
 	struct sym_strset modules;
 };
@@ -101,6 +102,8 @@ int sym_kallsyms_load(const char *path, struct sym_kallsyms **out, struct pf_err
 void sym_kallsyms_free(struct sym_kallsyms *ks);
 /* the symbol covering addr, or NULL */
 const struct sym_ksym *sym_kallsyms_find(const struct sym_kallsyms *ks, uint64_t addr);
+/* a table of symbols kept with samples (a sample file's), in any order */
+struct sym_kallsyms *sym_kallsyms_from_table(const struct sym_kernel_symbol *t, size_t n);
 
 struct sym_dso {
 	char *path;

@@ -225,11 +225,46 @@ static void build_table(struct sym_kallsyms *ks, struct raw_ksym *raw, size_t n)
 		if (i == 0 || raw[i].s.addr != raw[i - 1].s.addr)
 			ks->syms[nr++] = raw[i].s;
 	ks->addrs = xmalloc((nr ? nr : 1) * sizeof(*ks->addrs));
+	ks->used = xcalloc(nr ? nr : 1, sizeof(*ks->used));
 	for (size_t i = 0; i < nr; i++) {
 		ks->syms[i].end = ksym_end(&ks->syms[i], i + 1 < nr ? &ks->syms[i + 1] : NULL);
 		ks->addrs[i] = ks->syms[i].addr;
 	}
 	ks->nr = nr;
+}
+
+static int by_addr(const void *a, const void *b)
+{
+	const struct sym_ksym *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/* The names go into one text buffer, as kallsyms' do, so freeing is the same. */
+struct sym_kallsyms *sym_kallsyms_from_table(const struct sym_kernel_symbol *t, size_t n)
+{
+	struct sym_kallsyms *ks = xcalloc(1, sizeof(*ks));
+	size_t len = 0, at = 0;
+
+	for (size_t i = 0; i < n; i++)
+		len += strlen(t[i].name) + 1;
+	ks->text = xmalloc(len ? len : 1);
+	ks->syms = xmalloc((n ? n : 1) * sizeof(*ks->syms));
+	for (size_t i = 0; i < n; i++) {
+		size_t l = strlen(t[i].name) + 1;
+
+		memcpy(ks->text + at, t[i].name, l);
+		ks->syms[i] = (struct sym_ksym){ t[i].addr, t[i].end, ks->text + at,
+						 t[i].module ? sym_strset_intern(&ks->modules, t[i].module) : NULL };
+		at += l;
+	}
+	qsort(ks->syms, n, sizeof(*ks->syms), by_addr);
+	ks->addrs = xmalloc((n ? n : 1) * sizeof(*ks->addrs));
+	ks->used = xcalloc(n ? n : 1, sizeof(*ks->used));
+	for (size_t i = 0; i < n; i++)
+		ks->addrs[i] = ks->syms[i].addr;
+	ks->nr = n;
+	return ks;
 }
 
 int sym_kallsyms_load(const char *path, struct sym_kallsyms **out, struct pf_error *err)
@@ -266,6 +301,7 @@ void sym_kallsyms_free(struct sym_kallsyms *ks)
 	free(ks->text);
 	free(ks->syms);
 	free(ks->addrs);
+	free(ks->used);
 	sym_strset_free(&ks->modules);
 	free(ks);
 }
@@ -287,6 +323,16 @@ static const char *kallsyms_path(const char *path)
 		return path;
 	env = getenv(SYM_KALLSYMS_ENV);
 	return env && *env ? env : SYM_DEFAULT_KALLSYMS;
+}
+
+struct sym_dso *sym_dso_kernel_table(const struct sym_kernel_symbol *t, size_t n)
+{
+	struct sym_dso *dso = sym_dso_alloc("[kernel]");
+
+	dso->kind = SYM_DSO_KERNEL;
+	dso->kallsyms = sym_kallsyms_from_table(t, n);
+	dso->source = SYM_SRC_KALLSYMS;
+	return dso;
 }
 
 struct sym_dso *sym_dso_kernel(const char *kallsyms)

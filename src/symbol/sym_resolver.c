@@ -34,6 +34,8 @@ struct sym_resolver {
 	size_t dso_index_cap;
 	struct sym_dso *last_dso; /* memo: samples come in runs from one binary */
 	struct sym_dso *kernel;   /* "[kernel]", once a kernel address is seen */
+	struct sym_kernel_symbol *recorded; /* kernel symbols given instead of kallsyms */
+	size_t nr_recorded, cap_recorded;
 	bool use_vdso;            /* [vdso] is pfmon's own image */
 	struct cache_slot *slots;
 	size_t cap, used;
@@ -63,6 +65,11 @@ void sym_resolver_free(struct sym_resolver *r)
 	free(r->slots);
 	free(r->dso_index);
 	free(r->dsos);
+	for (size_t i = 0; i < r->nr_recorded; i++) {
+		free((char *)r->recorded[i].name);
+		free((char *)r->recorded[i].module);
+	}
+	free(r->recorded);
 	sym_maps_free(r->maps);
 	free(r->debug_root);
 	free(r);
@@ -275,12 +282,43 @@ const struct sym_result *sym_resolve_file(struct sym_resolver *r, const char *pa
 	return lookup(r, get_dso(r, path, false), addr, false);
 }
 
-/* kallsyms is read only if a kernel address comes */
+/* kallsyms is read only if a kernel address comes, and no symbols were given */
 static struct sym_dso *kernel_dso(struct sym_resolver *r)
 {
-	if (!r->kernel)
+	if (!r->kernel && r->nr_recorded)
+		r->kernel = add_dso(r, sym_dso_kernel_table(r->recorded, r->nr_recorded));
+	else if (!r->kernel)
 		r->kernel = add_dso(r, sym_dso_kernel(NULL));
 	return r->kernel;
+}
+
+void sym_resolver_add_kernel_symbol(struct sym_resolver *r, const struct sym_kernel_symbol *s)
+{
+	if (r->nr_recorded == r->cap_recorded) {
+		r->cap_recorded = r->cap_recorded ? r->cap_recorded * 2 : 64;
+		r->recorded = xrealloc(r->recorded, r->cap_recorded * sizeof(*r->recorded));
+	}
+	r->recorded[r->nr_recorded++] = (struct sym_kernel_symbol){
+		s->addr, s->end, xstrdup(s->name), s->module ? xstrdup(s->module) : NULL };
+}
+
+size_t sym_resolver_kernel_symbols_used(struct sym_resolver *r, struct sym_kernel_symbol **out)
+{
+	const struct sym_kallsyms *ks = r->kernel ? r->kernel->kallsyms : NULL;
+	size_t n = 0;
+
+	*out = NULL;
+	for (size_t i = 0; ks && i < ks->nr; i++)
+		n += ks->used[i];
+	if (!n)
+		return 0;
+	*out = xmalloc(n * sizeof(**out));
+	n = 0;
+	for (size_t i = 0; i < ks->nr; i++)
+		if (ks->used[i])
+			(*out)[n++] = (struct sym_kernel_symbol){ ks->syms[i].addr, ks->syms[i].end,
+								  ks->syms[i].name, ks->syms[i].module };
+	return n;
 }
 
 const struct sym_result *sym_resolve_kernel(struct sym_resolver *r, uint64_t ip)

@@ -115,6 +115,17 @@ int sym_dso_open_memory(const char *name, const void *image, size_t size, struct
  * addresses are all zero (kernel.kptr_restrict), gives a dso without
  * symbols whose info says why.  Lookups take kernel addresses. */
 struct sym_dso *sym_dso_kernel(const char *kallsyms);
+
+/* A kernel symbol as a sample file keeps it: [addr, end), name, module
+ * (NULL for vmlinux). */
+struct sym_kernel_symbol {
+	uint64_t addr, end;
+	const char *name;
+	const char *module;
+};
+
+/* "[kernel]" with the given symbols instead of kallsyms' (a sample file's) */
+struct sym_dso *sym_dso_kernel_table(const struct sym_kernel_symbol *t, size_t n);
 /* "[vdso]": this process's vDSO (getauxval(AT_SYSINFO_EHDR)), the same
  * image as every process of the running kernel of the same ABI */
 int sym_dso_open_vdso(struct sym_dso **out, struct pf_error *err);
@@ -192,6 +203,14 @@ bool sym_resolver_kernel_symbols(struct sym_resolver *r);
  * the samples come from the running kernel.  Off by default; set it before
  * the first [vdso] address is resolved. */
 void sym_resolver_use_vdso(struct sym_resolver *r, bool use);
+/* Kernel symbols kept with the samples (a sample file's): kernel addresses
+ * are named from these instead of kallsyms, whichever kernel is running.
+ * Add them before the first kernel address is resolved; strings are copied. */
+void sym_resolver_add_kernel_symbol(struct sym_resolver *r, const struct sym_kernel_symbol *s);
+/* The kernel symbols that named a resolved address so far, in address
+ * order: what a sample file keeps so that its report needs no kallsyms.
+ * The array is the caller's to free, the strings the resolver's. */
+size_t sym_resolver_kernel_symbols_used(struct sym_resolver *r, struct sym_kernel_symbol **out);
 /* the same for a data address (D-EAR, PEBS): the variable holding it */
 const struct sym_result *sym_resolve_data(struct sym_resolver *r, uint32_t pid, uint64_t addr);
 /* an ELF virtual address of a file, without maps (addr2line-style) */

@@ -297,6 +297,29 @@ other_kernel_notes() {
 	awk -v f="$leaf" '$3 == f { found = 1 } END { exit !found }' /proc/kallsyms
 }
 
+@test "a sample file keeps the kernel symbols its samples used: its report reads no kallsyms" {
+	kallsyms_visible || skip "/proc/kallsyms hides kernel addresses"
+	f="$BATS_TEST_TMPDIR/k.pfs"
+	run "$PFMON" -e cpu-clock --smpl-freq=5000 -g --smpl-outfile="$f" "$FIXTURES/kloop" write 200
+	[ "$status" -eq 0 ]
+	live=$output
+	has_key '^\[kernel\] [A-Za-z_]'
+	# no kallsyms at all now: the same report, from the file's symbols
+	run env PFMON_KALLSYMS=/nonexistent/kallsyms "$PFMON" --report="$f"
+	[ "$status" -eq 0 ]
+	[ "$output" = "$live" ]
+	# and under another kernel too (only the vDSO, not kept, is then unnamed)
+	other_kernel_notes "$BATS_TEST_TMPDIR/notes"
+	run env PFMON_KALLSYMS=/nonexistent/kallsyms PFMON_KERNEL_NOTES="$BATS_TEST_TMPDIR/notes" \
+		"$PFMON" --report="$f"
+	[ "$status" -eq 0 ]
+	has_key '^\[kernel\] [A-Za-z_]'
+	no_key '^\[kernel\]$'
+	run env PFMON_KALLSYMS=/nonexistent/kallsyms "$PFMON" --report="$f" --report-format=folded
+	[[ "$output" =~ write\;[A-Za-z_][^\ ]*\ [0-9]+ ]]
+	[[ ! "$output" =~ \[kernel\] ]]
+}
+
 @test "kallsyms with hidden addresses: kernel samples are one [kernel] lump, and the report says why" {
 	run env PFMON_KALLSYMS="$TESTS_SRCDIR/fixtures/kernel/kallsyms-hidden" \
 		"$PFMON" -e cpu-clock --smpl-freq=5000 "$FIXTURES/kloop" write 200
@@ -314,11 +337,13 @@ other_kernel_notes() {
 	[[ ! "$output" =~ "cannot read [vdso]" ]]
 }
 
-@test "a sample file from another kernel: kernel samples stay [kernel], with one note saying why" {
+@test "a sample file from another kernel, without kernel symbols: [kernel], with one note saying why" {
 	f="$BATS_TEST_TMPDIR/k.pfs"
 	other_kernel_notes "$BATS_TEST_TMPDIR/notes"
-	# recorded "under" a kernel whose build-id is 0102...14
+	# recorded "under" a kernel whose build-id is 0102...14 and whose
+	# kallsyms hid its addresses, so the file could keep no kernel symbols
 	run env PFMON_KERNEL_NOTES="$BATS_TEST_TMPDIR/notes" \
+		PFMON_KALLSYMS="$TESTS_SRCDIR/fixtures/kernel/kallsyms-hidden" \
 		"$PFMON" -e cpu-clock --smpl-freq=5000 --smpl-outfile="$f" "$FIXTURES/kloop" write 200
 	[ "$status" -eq 0 ]
 	run "$PFMON" --report="$f"

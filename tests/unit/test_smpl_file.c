@@ -162,6 +162,10 @@ static void build_records(void)
 	r->throttle = (struct sample_throttle){ .time = 5000004000ull, .id = 77, .evidx = UINT32_MAX };
 	basic_sample(UINT64_MAX, UINT32_MAX, 0, 0, UINT32_MAX, UINT64_MAX, 7);
 	basic_sample(0, 0, UINT32_MAX, UINT64_MAX, 0, 0, 0);
+	r = add(SREC_KSYM);
+	r->ksym = (struct sample_ksym){ 0xffffffff81a2b3c0ull, 0xffffffff81a2b400ull, "clear_page_erms", NULL };
+	r = add(SREC_KSYM);
+	r->ksym = (struct sample_ksym){ 0xffffffffc0a01230ull, 0xffffffffc0a01230ull, "ext4_file_write_iter", "ext4" };
 	r = add(SREC_EXIT);
 	r->sid = (struct sample_id){ .fields = SAMPLE_ID_FIELDS, .pid = 1, .tid = 2, .time = 3,
 				     .cpu = 4, .id = 5, .stream_id = 6 };
@@ -236,6 +240,14 @@ static int same_rest(const struct sample_record *gr, const struct sample_record 
 		const struct sample_throttle *g = &gr->throttle, *w = &wr->throttle;
 
 		SAME(time); SAME(id); SAME(stream_id); SAME(evidx);
+		return 1;
+	}
+	case SREC_KSYM: {
+		const struct sample_ksym *g = &gr->ksym, *w = &wr->ksym;
+
+		SAME(addr); SAME(end);
+		if (strcmp(g->name, w->name) || !g->module != !w->module || (g->module && strcmp(g->module, w->module)))
+			return diff("kernel symbol name or module");
 		return 1;
 	}
 	case SREC_KERNEL: {
@@ -422,10 +434,10 @@ static void test_round_trip(void)
 	is_u64(n, nrecs, "every record read back");
 	st = smpl_reader_status(r);
 	ok(st->complete && !st->truncated, "status: complete, not truncated");
-	/* the optional kernel record is not counted */
+	/* the optional kernel and kernel symbol records are not counted */
 	ok(st->end.samples == 7 && st->end.lost == 12348 && st->end.throttled == 1 &&
-	   st->end.records == nrecs - 1, "end totals: samples 7, lost 12348, throttled 1, records %zu",
-	   nrecs - 1);
+	   st->end.records == nrecs - 3, "end totals: samples 7, lost 12348, throttled 1, records %zu",
+	   nrecs - 3);
 	ok(smpl_reader_next(r, &out, &err) == 0 && smpl_reader_next(r, &out, &err) == 0,
 	   "clean end after the end record, twice");
 	smpl_reader_close(r);
@@ -635,6 +647,9 @@ static void test_crafted(void)
 		{ "kernel record with a 65-byte build id", { 0x40, 0x03, 0x41, 0x00, 0x00 }, 5, "bad kernel build id" },
 		{ "kernel boot id overruns its record", { 0x40, 0x03, 0x00, 0x25, 0x00 }, 5, "bad kernel boot id" },
 		{ "kernel release cut short", { 0x40, 0x04, 0x00, 0x00, 0x05, '6' }, 6, "bad kernel release" },
+		{ "kernel symbol, not counted in the totals", { 0x41, 0x05, 0x10, 0x04, 0x01, 'a', 0x00, 0x0f, 0x04, 0, 0, 0, 0 }, 13, NULL },
+		{ "kernel symbol without a name", { 0x41, 0x03, 0x10, 0x04, 0x00 }, 5, "bad kernel symbol name" },
+		{ "kernel symbol ending past 2^64", { 0x41, 0x0c, 0x10, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01, 0x00 }, 14, "bad kernel symbol address or size" },
 		{ "record longer than its chunk", { 0x01, 0x7f, 0x00 }, 3, "overruns its chunk" },
 		{ "overlong length varint", { 0x01, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f }, 11, "overruns its chunk" },
 		{ "sample of event 9", { 0x01, 0x02, 0x90, 0x01 }, 4, "event not in the header" },

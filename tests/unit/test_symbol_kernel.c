@@ -188,6 +188,44 @@ static void test_resolver_kernel(void)
 	sym_resolver_free(r);
 }
 
+/* The symbols lookups used, handed to another resolver, name the same
+ * addresses there without kallsyms: what a sample file does. */
+static void test_kept_symbols(void)
+{
+	struct sym_resolver *r = sym_resolver_new(NULL), *q;
+	struct sym_kernel_symbol *used;
+	const struct sym_result *a;
+	size_t n;
+
+	setenv(SYM_KALLSYMS_ENV, kfix("kallsyms"), 1);
+	sym_resolve_kernel(r, 0xffffffff81000310ull);
+	sym_resolve_kernel(r, 0xffffffff81000318ull);
+	sym_resolve_kernel(r, 0xffffffffc0001104ull);
+	sym_resolve_kernel(r, 0xffffffff80000000ull); /* no symbol */
+	n = sym_resolver_kernel_symbols_used(r, &used);
+	ok(n == 2 && used[0].addr == 0xffffffff81000300ull && !strcmp(used[0].name, "clear_page_erms") &&
+		   !used[0].module && used[1].addr == 0xffffffffc0001100ull &&
+		   !strcmp(used[1].name, "ext4_sync_file") && !strcmp(used[1].module, "ext4") &&
+		   used[1].end > used[1].addr,
+	   "the two symbols that named addresses, in address order, with their ends and modules");
+	setenv(SYM_KALLSYMS_ENV, "/nonexistent/kallsyms", 1);
+	q = sym_resolver_new(NULL);
+	for (size_t i = n; i-- > 0;)
+		sym_resolver_add_kernel_symbol(q, &used[i]);
+	free(used);
+	sym_resolver_free(r); /* the strings were copied */
+	a = sym_resolve_kernel(q, 0xffffffff81000318ull);
+	ok(sym_resolver_kernel_symbols(q) && a->func && !strcmp(a->func, "clear_page_erms") && a->offset == 0x18,
+	   "kept symbols name an address without kallsyms");
+	a = sym_resolve_kernel(q, 0xffffffffc0001108ull);
+	ok(a->func && !strcmp(a->func, "ext4_sync_file") && a->module && !strcmp(a->module, "ext4"),
+	   "a kept module symbol, given in any order");
+	a = sym_resolve_kernel(q, 0xffffffff81000050ull);
+	ok(!a->func, "an address no kept symbol covers stays unnamed");
+	unsetenv(SYM_KALLSYMS_ENV);
+	sym_resolver_free(q);
+}
+
 /* a GNU build-id note after two others, as /sys/kernel/notes has them */
 static size_t make_notes(unsigned char *b, const uint8_t *id, size_t idlen)
 {
@@ -358,6 +396,7 @@ int main(void)
 	test_kallsyms_lookup();
 	test_kallsyms_unusable();
 	test_resolver_kernel();
+	test_kept_symbols();
 	test_kernel_id();
 	test_kernel_match();
 	test_vdso();
