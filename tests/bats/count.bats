@@ -24,12 +24,15 @@ load helpers
 	[ "$n" -lt 4000 ]
 }
 
-@test "task-clock of a command burning 300 ms of CPU is 300 ms within 20%" {
+@test "task-clock of a command burning 300 ms of CPU is 300 ms, -7% to +50%" {
 	run "$PFMON" -e task-clock "$FIXTURES/burn" 300
 	[ "$status" -eq 0 ]
 	ns=$(count_of task-clock)
 	[ "$ns" -ge 280000000 ]
-	[ "$ns" -le 360000000 ]
+	# task-clock also runs during interrupts and steal time, which the
+	# process CPU clock that burn watches leaves out: on a loaded VM
+	# (make distcheck, 3 CPU hogs on 2 vCPUs) 343 ms was seen
+	[ "$ns" -le 450000000 ]
 }
 
 @test "context-switches of a command sleeping 25 times is at least 25" {
