@@ -1,29 +1,11 @@
 /* The option table: pfmon 3.x semantics of event sets and per-set options. */
 #include <config.h>
 
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/options.h"
+#include "optparse.h"
 #include "tap.h"
-
-static int parse(struct pf_config *cfg, struct pf_error *err, ...)
-{
-	static char *argv[32]; /* cfg->command points into it */
-	int argc = 0;
-	va_list ap;
-	char *a;
-
-	argv[argc++] = "pfmon";
-	va_start(ap, err);
-	while ((a = va_arg(ap, char *)) && argc < 31)
-		argv[argc++] = a;
-	va_end(ap);
-	argv[argc] = NULL;
-	pf_config_init(cfg);
-	return options_parse(argc, argv, cfg, err);
-}
 
 int main(void)
 {

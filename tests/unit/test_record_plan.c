@@ -1,30 +1,12 @@
 /* The sampling plan: periods, random periods, counted events (pfmon 3.x). */
 #include <config.h>
 
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/options.h"
+#include "optparse.h"
 #include "cli/record_plan.h"
 #include "tap.h"
-
-static int parse(struct pf_config *cfg, struct pf_error *err, ...)
-{
-	static char *argv[32];
-	int argc = 0;
-	va_list ap;
-	char *a;
-
-	argv[argc++] = "pfmon";
-	va_start(ap, err);
-	while ((a = va_arg(ap, char *)) && argc < 31)
-		argv[argc++] = a;
-	va_end(ap);
-	argv[argc] = NULL;
-	pf_config_init(cfg);
-	return options_parse(argc, argv, cfg, err);
-}
 
 /* one set_prog per -e, its counters named after the events given */
 static struct set_prog *progs_of(const struct pf_config *cfg)

@@ -109,6 +109,21 @@ static void test_kallsyms_lookup(void)
 	sym_dso_close(k);
 }
 
+/* a kallsyms file of this text gives no symbols, and says why */
+static void refused_kallsyms(const char *text, const char *why, const char *what)
+{
+	char *path = tmp_file(text, strlen(text));
+	struct sym_dso *k = sym_dso_kernel(path);
+	struct sym_dso_info info;
+
+	sym_dso_info(k, &info);
+	ok(info.why_no_symbols && strstr(info.why_no_symbols, why), "%s: %s", what,
+	   info.why_no_symbols ? info.why_no_symbols : "(none)");
+	sym_dso_close(k);
+	unlink(path);
+	free(path);
+}
+
 static void test_kallsyms_unusable(void)
 {
 	static const char bad[] = "ffffffff81000000 T ok_one\nzzzz T broken\n";
@@ -116,7 +131,6 @@ static void test_kallsyms_unusable(void)
 	struct sym_dso *k = sym_dso_kernel(kfix("kallsyms-hidden"));
 	struct sym_dso_info info;
 	struct sym_result r;
-	char *path;
 
 	sym_dso_info(k, &info);
 	sym_dso_lookup(k, 0xffffffff81000060ull, &r);
@@ -136,23 +150,8 @@ static void test_kallsyms_unusable(void)
 	   "unreadable kallsyms: %s", info.why_no_symbols ? info.why_no_symbols : "(none)");
 	sym_dso_close(k);
 
-	path = tmp_file(bad, sizeof(bad) - 1);
-	k = sym_dso_kernel(path);
-	sym_dso_info(k, &info);
-	ok(info.why_no_symbols && strstr(info.why_no_symbols, "line 2: bad address"),
-	   "malformed line named: %s", info.why_no_symbols ? info.why_no_symbols : "(none)");
-	sym_dso_close(k);
-	unlink(path);
-	free(path);
-
-	path = tmp_file(badmod, sizeof(badmod) - 1);
-	k = sym_dso_kernel(path);
-	sym_dso_info(k, &info);
-	ok(info.why_no_symbols && strstr(info.why_no_symbols, "line 1: bad module"),
-	   "unclosed module bracket: %s", info.why_no_symbols ? info.why_no_symbols : "(none)");
-	sym_dso_close(k);
-	unlink(path);
-	free(path);
+	refused_kallsyms(bad, "line 2: bad address", "malformed line named");
+	refused_kallsyms(badmod, "line 1: bad module", "unclosed module bracket");
 }
 
 static void test_resolver_kernel(void)
