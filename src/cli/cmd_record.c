@@ -405,6 +405,7 @@ static int drain(struct record_session *rs, struct pf_error *err)
 			return -1;
 	if (redraw_periods(rs, err))
 		return -1;
+	profile_prefetch_kernel(rs->profile);
 	return rs->writer ? smpl_writer_flush(rs->writer, err) : 0;
 }
 

@@ -929,6 +929,12 @@ static void name_kernel_keys(struct profile *p, struct strmap *m, bool stacks)
 	*m = named;
 }
 
+void profile_prefetch_kernel(struct profile *p)
+{
+	if (p->kernel_seen && !p->kernel_recorded && !p->finished && kernel_check_same(&p->kernel))
+		sym_resolver_prefetch_kernel(p->res);
+}
+
 void profile_finish(struct profile *p)
 {
 	if (p->finished)

@@ -45,6 +45,10 @@ void profile_free(struct profile *p);
 void profile_add(struct profile *p, const struct sample_record *rec);
 /* the reader's status: a truncated or unfinished file is reported */
 void profile_set_status(struct profile *p, const struct smpl_status *st);
+/* While samples still come from a running command: once a kernel address
+ * was sampled by the running kernel, start reading its kallsyms in the
+ * background, so the end does not wait for it.  Cheap to call often. */
+void profile_prefetch_kernel(struct profile *p);
 /* Name what was left for the end (kernel frames, per-answer counts); the
  * first print does it too.  After it nothing may be added. */
 void profile_finish(struct profile *p);

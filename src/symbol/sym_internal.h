@@ -102,6 +102,10 @@ int sym_kallsyms_load(const char *path, struct sym_kallsyms **out, struct pf_err
 void sym_kallsyms_free(struct sym_kallsyms *ks);
 /* the symbol covering addr, or NULL */
 const struct sym_ksym *sym_kallsyms_find(const struct sym_kallsyms *ks, uint64_t addr);
+/* path NULL: $PFMON_KALLSYMS, else /proc/kallsyms */
+int sym_kallsyms_load_default(const char *path, struct sym_kallsyms **out, struct pf_error *err);
+/* "[kernel]" owning ks, or without symbols (ks NULL) for the reason why_not */
+struct sym_dso *sym_dso_kernel_loaded(struct sym_kallsyms *ks, const char *why_not);
 /* a table of symbols kept with samples (a sample file's), in any order */
 struct sym_kallsyms *sym_kallsyms_from_table(const struct sym_kernel_symbol *t, size_t n);
 

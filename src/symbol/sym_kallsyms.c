@@ -335,15 +335,30 @@ struct sym_dso *sym_dso_kernel_table(const struct sym_kernel_symbol *t, size_t n
 	return dso;
 }
 
-struct sym_dso *sym_dso_kernel(const char *kallsyms)
+struct sym_dso *sym_dso_kernel_loaded(struct sym_kallsyms *ks, const char *why_not)
 {
 	struct sym_dso *dso = sym_dso_alloc("[kernel]");
-	struct pf_error err;
 
 	dso->kind = SYM_DSO_KERNEL;
-	if (sym_kallsyms_load(kallsyms_path(kallsyms), &dso->kallsyms, &err) == 0)
+	dso->kallsyms = ks;
+	if (ks)
 		dso->source = SYM_SRC_KALLSYMS;
 	else
-		dso->why_no_symbols = xstrdup(err.msg);
+		dso->why_no_symbols = xstrdup(why_not);
 	return dso;
+}
+
+int sym_kallsyms_load_default(const char *path, struct sym_kallsyms **out, struct pf_error *err)
+{
+	return sym_kallsyms_load(kallsyms_path(path), out, err);
+}
+
+struct sym_dso *sym_dso_kernel(const char *kallsyms)
+{
+	struct sym_kallsyms *ks = NULL;
+	struct pf_error err;
+
+	if (sym_kallsyms_load_default(kallsyms, &ks, &err))
+		return sym_dso_kernel_loaded(NULL, err.msg);
+	return sym_dso_kernel_loaded(ks, NULL);
 }

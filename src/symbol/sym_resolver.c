@@ -9,6 +9,7 @@
  */
 #include <config.h>
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,6 +37,7 @@ struct sym_resolver {
 	struct sym_dso *kernel;   /* "[kernel]", once a kernel address is seen */
 	struct sym_kernel_symbol *recorded; /* kernel symbols given instead of kallsyms */
 	size_t nr_recorded, cap_recorded;
+	struct kallsyms_prefetch *prefetch; /* kallsyms being read in a thread */
 	bool use_vdso;            /* [vdso] is pfmon's own image */
 	struct cache_slot *slots;
 	size_t cap, used;
@@ -43,6 +45,8 @@ struct sym_resolver {
 	size_t nr_results;
 	uint64_t queries;
 };
+
+static struct sym_dso *join_prefetch(struct sym_resolver *r);
 
 struct sym_resolver *sym_resolver_new(const char *debug_root)
 {
@@ -57,6 +61,8 @@ void sym_resolver_free(struct sym_resolver *r)
 {
 	if (!r)
 		return;
+	if (r->prefetch)
+		sym_dso_close(join_prefetch(r));
 	for (size_t i = 0; i < r->nr_dsos; i++)
 		sym_dso_close(r->dsos[i]);
 	for (size_t i = 0; i < (r->nr_results + CHUNK - 1) / CHUNK; i++)
@@ -282,11 +288,56 @@ const struct sym_result *sym_resolve_file(struct sym_resolver *r, const char *pa
 	return lookup(r, get_dso(r, path, false), addr, false);
 }
 
+/* kallsyms read by a thread of its own: it touches nothing else */
+struct kallsyms_prefetch {
+	pthread_t thread;
+	struct sym_kallsyms *ks;
+	struct pf_error err;
+	int rc;
+};
+
+static void *prefetch_main(void *arg)
+{
+	struct kallsyms_prefetch *pf = arg;
+
+	pf->rc = sym_kallsyms_load_default(NULL, &pf->ks, &pf->err);
+	return NULL;
+}
+
+void sym_resolver_prefetch_kernel(struct sym_resolver *r)
+{
+	struct kallsyms_prefetch *pf;
+
+	if (r->kernel || r->nr_recorded || r->prefetch)
+		return;
+	pf = xcalloc(1, sizeof(*pf));
+	if (pthread_create(&pf->thread, NULL, prefetch_main, pf)) {
+		free(pf); /* no thread: kallsyms is read when needed, as without prefetching */
+		return;
+	}
+	r->prefetch = pf;
+}
+
+/* the prefetched kallsyms as the kernel dso (waiting for the thread) */
+static struct sym_dso *join_prefetch(struct sym_resolver *r)
+{
+	struct kallsyms_prefetch *pf = r->prefetch;
+	struct sym_dso *dso;
+
+	pthread_join(pf->thread, NULL);
+	dso = sym_dso_kernel_loaded(pf->rc ? NULL : pf->ks, pf->rc ? pf->err.msg : NULL);
+	free(pf);
+	r->prefetch = NULL;
+	return dso;
+}
+
 /* kallsyms is read only if a kernel address comes, and no symbols were given */
 static struct sym_dso *kernel_dso(struct sym_resolver *r)
 {
 	if (!r->kernel && r->nr_recorded)
 		r->kernel = add_dso(r, sym_dso_kernel_table(r->recorded, r->nr_recorded));
+	else if (!r->kernel && r->prefetch)
+		r->kernel = add_dso(r, join_prefetch(r));
 	else if (!r->kernel)
 		r->kernel = add_dso(r, sym_dso_kernel(NULL));
 	return r->kernel;

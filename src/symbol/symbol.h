@@ -207,6 +207,10 @@ void sym_resolver_use_vdso(struct sym_resolver *r, bool use);
  * are named from these instead of kallsyms, whichever kernel is running.
  * Add them before the first kernel address is resolved; strings are copied. */
 void sym_resolver_add_kernel_symbol(struct sym_resolver *r, const struct sym_kernel_symbol *s);
+/* Start reading kallsyms in a thread, so that the kernel's slow formatting
+ * of it (tens of ms) overlaps a command's run; the first kernel lookup
+ * waits for it.  Nothing when the kernel dso exists or symbols were given. */
+void sym_resolver_prefetch_kernel(struct sym_resolver *r);
 /* The kernel symbols that named a resolved address so far, in address
  * order: what a sample file keeps so that its report needs no kallsyms.
  * The array is the caller's to free, the strings the resolver's. */

@@ -225,6 +225,35 @@ static void test_kept_symbols(void)
 	sym_resolver_free(q);
 }
 
+/* kallsyms read in a thread gives the same answers; an unused one is freed */
+static void test_prefetch(void)
+{
+	struct sym_resolver *r = sym_resolver_new(NULL);
+	const struct sym_result *a;
+
+	setenv(SYM_KALLSYMS_ENV, kfix("kallsyms"), 1);
+	sym_resolver_prefetch_kernel(r);
+	sym_resolver_prefetch_kernel(r); /* once is enough */
+	a = sym_resolve_kernel(r, 0xffffffffc0005004ull);
+	ok(a->func && !strcmp(a->func, "xfs_file_read_iter") && a->offset == 4 && !strcmp(a->module, "xfs"),
+	   "a kernel address named from kallsyms read in the background");
+	ok(sym_resolver_nr_dsos(r) == 1, "one kernel dso");
+	sym_resolver_free(r);
+
+	/* never used: joined and freed by sym_resolver_free (under
+	 * --enable-sanitizers a leak here fails this test) */
+	r = sym_resolver_new(NULL);
+	sym_resolver_prefetch_kernel(r);
+	sym_resolver_free(r);
+
+	setenv(SYM_KALLSYMS_ENV, kfix("kallsyms-hidden"), 1);
+	r = sym_resolver_new(NULL);
+	sym_resolver_prefetch_kernel(r);
+	ok(!sym_resolver_kernel_symbols(r), "hidden addresses read in the background: no symbols either");
+	unsetenv(SYM_KALLSYMS_ENV);
+	sym_resolver_free(r);
+}
+
 /* a GNU build-id note after two others, as /sys/kernel/notes has them */
 static size_t make_notes(unsigned char *b, const uint8_t *id, size_t idlen)
 {
@@ -396,6 +425,7 @@ int main(void)
 	test_kallsyms_unusable();
 	test_resolver_kernel();
 	test_kept_symbols();
+	test_prefetch();
 	test_kernel_id();
 	test_kernel_match();
 	test_vdso();
