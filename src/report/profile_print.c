@@ -1,0 +1,264 @@
+/* The profile as text, JSON (perf-like keys) and folded stacks. */
+#include <config.h>
+
+#include <linux/perf_event.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json_writer.h"
+#include "profile_internal.h"
+
+static const char *prof_sort_title(enum profile_sort s)
+{
+	static const char *const titles[] = { "function", "source line", "binary", "address", "data" };
+
+	return titles[s];
+}
+
+/* how many sorted entries to show: --smpl-show-top and --smpl-cum-threshold */
+static size_t shown_entries(const struct profile *p, const struct strmap_entry *v, size_t n, uint64_t total)
+{
+	uint64_t cum = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (p->opts.top && i >= p->opts.top)
+			break;
+		if (total && cum * 100 >= p->opts.cum_threshold * total)
+			break;
+		cum += v[i].value;
+	}
+	return i;
+}
+
+/* a count column: as wide as its event's name, 12 at least */
+static int read_width(const struct profile *p, const struct event_hist *h, uint32_t j)
+{
+	size_t len = strlen(p->ev[h->reads[j]].name);
+
+	return len > 12 ? (int)len : 12;
+}
+
+static void print_event_text(const struct profile *p, const struct event_hist *h, FILE *out)
+{
+	struct strmap_entry *v = strmap_sorted(&h->keys);
+	size_t n = shown_entries(p, v, h->keys.len, h->samples);
+	uint64_t cum = 0;
+
+	fprintf(out, "# event %s: %llu samples (%s %llu", h->name, (unsigned long long)h->samples,
+		h->freq ? "frequency" : "period", (unsigned long long)h->period);
+	if (h->random_mask && h->samples && h->max_period)
+		fprintf(out, " + random & 0x%llx: %llu to %llu", (unsigned long long)h->random_mask,
+			(unsigned long long)h->min_period, (unsigned long long)h->max_period);
+	else if (h->random_mask)
+		fprintf(out, " + random & 0x%llx", (unsigned long long)h->random_mask);
+	fputs(")\n", out);
+	if (h->n_reads) {
+		fputs("# counted in each sample:", out);
+		for (uint32_t j = 0; j < h->n_reads; j++)
+			fprintf(out, " %s", p->ev[h->reads[j]].name);
+		fputc('\n', out);
+	}
+	if (!h->samples) {
+		free(v);
+		return;
+	}
+	fprintf(out, "# %8s %7s %7s", "samples", "%self", "%cum");
+	for (uint32_t j = 0; j < h->n_reads; j++)
+		fprintf(out, " %*s", read_width(p, h, j), p->ev[h->reads[j]].name);
+	fprintf(out, "  %s\n", prof_sort_title(p->opts.sort));
+	for (size_t i = 0; i < n; i++) {
+		double self = 100.0 * (double)v[i].value / (double)h->samples;
+
+		cum += v[i].value;
+		fprintf(out, "%10llu %6.2f%% %6.2f%%", (unsigned long long)v[i].value, self,
+			100.0 * (double)cum / (double)h->samples);
+		for (uint32_t j = 0; j < h->n_reads; j++)
+			fprintf(out, " %*llu", read_width(p, h, j),
+				(unsigned long long)strmap_get(&h->read_sums[j], v[i].key));
+		fprintf(out, "  %s\n", v[i].key);
+	}
+	free(v);
+}
+
+/* the binaries the symbolizer opened that had no symbols or no line table */
+static void print_missing_text(const struct profile *p, FILE *out)
+{
+	size_t n = sym_resolver_nr_dsos(p->res);
+
+	for (size_t i = 0; i < n; i++) {
+		struct sym_dso_info info;
+
+		sym_resolver_dso_info(p->res, i, &info);
+		if (info.open_error)
+			fprintf(out, "# cannot read %s: %s\n", info.path, info.open_error);
+		else if (info.symbols == SYM_SRC_NONE && info.why_no_symbols)
+			fprintf(out, "# no symbols: %s: %s\n", info.path, info.why_no_symbols);
+		else if (info.symbols == SYM_SRC_NONE)
+			fprintf(out, "# no symbols: %s\n", info.path);
+		else if (!info.has_lines && info.kind == SYM_DSO_FILE)
+			/* the kernel and the vDSO never have any: not worth a line */
+			fprintf(out, "# no debug info: %s\n", info.path);
+	}
+}
+
+/* why kernel samples are lumps, when some were sampled: one line */
+static bool kernel_note(const struct profile *p, struct strbuf *sb)
+{
+	return p->kernel_seen && !p->kernel_recorded && kernel_check_why_not(&p->kernel, sb);
+}
+
+static void print_notes_text(const struct profile *p, FILE *out)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (kernel_note(p, &sb))
+		fprintf(out, "# %s\n", strbuf_str(&sb));
+	strbuf_release(&sb);
+}
+
+static void print_status_text(const struct profile *p, FILE *out)
+{
+	fprintf(out, "# lost samples: %llu, throttled: %llu\n", (unsigned long long)p->lost,
+		(unsigned long long)p->throttled);
+	if (p->have_status && p->status.truncated)
+		fprintf(out, "# the sample file is truncated at offset %llu: later samples are missing\n",
+			(unsigned long long)p->status.truncated_at);
+	else if (p->have_status && !p->status.complete)
+		fprintf(out, "# the sample file has no end record: its writer did not finish\n");
+}
+
+static void json_missing(const struct profile *p, struct json_writer *w)
+{
+	size_t n = sym_resolver_nr_dsos(p->res);
+
+	json_key(w, "binaries");
+	json_begin_array(w);
+	for (size_t i = 0; i < n; i++) {
+		struct sym_dso_info info;
+
+		sym_resolver_dso_info(p->res, i, &info);
+		json_begin_object(w);
+		json_key(w, "path");
+		json_string(w, info.path);
+		json_key(w, "symbols");
+		json_bool(w, !info.open_error && info.symbols != SYM_SRC_NONE);
+		json_key(w, "debug_info");
+		json_bool(w, !info.open_error && info.has_lines);
+		json_end_object(w);
+	}
+	json_end_array(w);
+}
+
+/* "counts": {event: increase over the entry's samples} */
+static void json_reads(const struct profile *p, const struct event_hist *h, const char *key,
+		       struct json_writer *w)
+{
+	if (!h->n_reads)
+		return;
+	json_key(w, "counts");
+	json_begin_object(w);
+	for (uint32_t j = 0; j < h->n_reads; j++) {
+		json_key(w, p->ev[h->reads[j]].name);
+		json_uint(w, strmap_get(&h->read_sums[j], key));
+	}
+	json_end_object(w);
+}
+
+static void json_notes(const struct profile *p, struct json_writer *w)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	json_key(w, "notes");
+	json_begin_array(w);
+	if (kernel_note(p, &sb))
+		json_string(w, strbuf_str(&sb));
+	json_end_array(w);
+	strbuf_release(&sb);
+}
+
+static void json_event(const struct profile *p, const struct event_hist *h, struct json_writer *w)
+{
+	struct strmap_entry *v = strmap_sorted(&h->keys);
+	size_t n = shown_entries(p, v, h->keys.len, h->samples);
+
+	json_begin_object(w);
+	json_key(w, "event");
+	json_string(w, h->name);
+	json_key(w, h->freq ? "frequency" : "period");
+	json_uint(w, h->period);
+	if (h->random_mask) {
+		json_key(w, "random_mask");
+		json_uint(w, h->random_mask);
+	}
+	if (h->max_period) {
+		json_key(w, "min_period");
+		json_uint(w, h->min_period);
+		json_key(w, "max_period");
+		json_uint(w, h->max_period);
+	}
+	json_key(w, "samples");
+	json_uint(w, h->samples);
+	json_key(w, "entries");
+	json_begin_array(w);
+	for (size_t i = 0; i < n; i++) {
+		json_begin_object(w);
+		json_key(w, prof_sort_title(p->opts.sort));
+		json_string(w, v[i].key);
+		json_key(w, "samples");
+		json_uint(w, v[i].value);
+		json_key(w, "percent");
+		json_double(w, h->samples ? 100.0 * (double)v[i].value / (double)h->samples : 0.0, 2);
+		json_reads(p, h, v[i].key, w);
+		json_end_object(w);
+	}
+	json_end_array(w);
+	json_end_object(w);
+	free(v);
+}
+
+void prof_print_json(const struct profile *p, FILE *out)
+{
+	struct json_writer w;
+
+	json_init(&w, out, true);
+	json_begin_object(&w);
+	json_key(&w, "sort");
+	json_string(&w, prof_sort_title(p->opts.sort));
+	json_key(&w, "events");
+	json_begin_array(&w);
+	for (size_t i = 0; i < p->n_ev; i++)
+		if (!p->ev[i].counting)
+			json_event(p, &p->ev[i], &w);
+	json_end_array(&w);
+	json_key(&w, "lost");
+	json_uint(&w, p->lost);
+	json_key(&w, "throttled");
+	json_uint(&w, p->throttled);
+	json_key(&w, "truncated");
+	json_bool(&w, p->have_status && p->status.truncated);
+	json_missing(p, &w);
+	json_notes(p, &w);
+	json_end_object(&w);
+	json_newline(&w);
+}
+
+void prof_print_folded(const struct profile *p, FILE *out)
+{
+	struct strmap_entry *v = strmap_sorted(&p->folded);
+
+	for (size_t i = 0; i < p->folded.len; i++)
+		fprintf(out, "%s %llu\n", v[i].key, (unsigned long long)v[i].value);
+	free(v);
+}
+
+void prof_print_text(const struct profile *p, FILE *out)
+{
+	fprintf(out, "# pfmon profile by %s\n", prof_sort_title(p->opts.sort));
+	for (size_t i = 0; i < p->n_ev; i++)
+		if (!p->ev[i].counting)
+			print_event_text(p, &p->ev[i], out);
+	print_status_text(p, out);
+	print_notes_text(p, out);
+	print_missing_text(p, out);
+}
