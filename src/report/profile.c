@@ -96,7 +96,6 @@ static void note_kernel_ips(struct profile *p, const struct sample *s)
 		else if (kernel)
 			u64set_add(&p->kernel_ips, ip);
 	}
-	p->kernel_seen |= p->kernel_ips.len > 0;
 }
 
 static void add_sample(struct profile *p, const struct sample *s)
@@ -118,7 +117,7 @@ static void add_sample(struct profile *p, const struct sample *s)
 		return;
 	}
 	/* counts read in samples are credited per key as samples come */
-	if (prof_keyed_by_answer(p->opts.sort) && !h->n_reads && prof_frame_kind(p, s->cpumode) == FRAME_USER) {
+	if (prof_keyed_by_answer(p->opts.sort) && !h->n_reads && prof_frame_kind(s->cpumode) == FRAME_USER) {
 		r = sym_resolve(p->res, s->pid, s->ip);
 		if (r && r->binary) {
 			prof_res_count_add(&h->by_res, r);
@@ -197,7 +196,7 @@ uint64_t profile_throttled(const struct profile *p)
 
 void profile_prefetch_kernel(struct profile *p)
 {
-	if (p->kernel_seen && !p->kernel_recorded && !p->finished && kernel_check_same(&p->kernel))
+	if (p->kernel_ips.len && !p->kernel_recorded && !p->finished && kernel_check_same(&p->kernel))
 		sym_resolver_prefetch_kernel(p->res);
 }
 
@@ -208,7 +207,7 @@ void profile_finish(struct profile *p)
 	p->finished = true;
 	for (size_t i = 0; i < p->n_ev; i++)
 		prof_fold_answers(p, &p->ev[i]);
-	if (!p->kernel_seen)
+	if (!p->kernel_ips.len)
 		return;
 	/* a file's own kernel symbols, else the running kernel's if it took the samples */
 	p->kernel_named = p->kernel_recorded || kernel_check_same(&p->kernel);

@@ -81,8 +81,7 @@ struct profile {
 	struct smpl_status status;
 	bool have_status;
 	struct kernel_check kernel; /* may the running kernel's symbols be used? */
-	bool kernel_seen;           /* a host kernel address was sampled */
-	struct u64set kernel_ips;   /* every kernel address sampled, call chains too */
+	struct u64set kernel_ips;   /* every host kernel address sampled, call chains too */
 	bool kernel_recorded;       /* the file keeps the kernel symbols (SREC_KSYM) */
 	bool kernel_named;          /* finished: kernel frames have names, not a lump */
 	bool finished;
@@ -99,20 +98,18 @@ struct profile {
 #define KTOKEN_LEN 17
 
 /*
- * Where a frame ran, for naming it.  Host kernel addresses are named
- * through kallsyms only when the samples come from the running kernel and
- * kallsyms shows addresses; otherwise, like guest kernel addresses, they
- * are one lump per kind.
+ * Where a frame ran, for naming it.  Host kernel frames are tokens until
+ * the end (KTOKEN), then named, or one "[kernel]" lump when no symbols
+ * apply; guest kernel addresses are never this kernel's: one lump.
  */
 enum frame_kind {
 	FRAME_USER,
-	FRAME_KERNEL,        /* symbolized through kallsyms */
-	FRAME_KERNEL_LUMP,   /* "[kernel]" */
-	FRAME_GUEST_KERNEL,  /* "[guest kernel]": not this kernel's addresses */
+	FRAME_KERNEL,        /* a token, named or lumped at the end */
+	FRAME_GUEST_KERNEL,  /* "[guest kernel]" */
 };
 
 /* profile_keys.c */
-enum frame_kind prof_frame_kind(struct profile *p, uint8_t cpumode);
+enum frame_kind prof_frame_kind(uint8_t cpumode);
 void prof_code_key(enum profile_sort sort, const struct sym_result *r, uint64_t ip,
 		     struct strbuf *key);
 void prof_sample_key(struct profile *p, const struct sample *s, struct strbuf *key);

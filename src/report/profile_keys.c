@@ -25,23 +25,16 @@ static void prof_frame_name(struct strbuf *sb, const struct sym_result *r, uint6
 		strbuf_addf(sb, "[unknown 0x%llx]", (unsigned long long)ip);
 }
 
-/* (and remembers that a kernel address came, for the end) */
-enum frame_kind prof_frame_kind(struct profile *p, uint8_t cpumode)
+enum frame_kind prof_frame_kind(uint8_t cpumode)
 {
 	switch (cpumode) {
 	case PERF_RECORD_MISC_KERNEL:
-		p->kernel_seen = true;
-		return FRAME_KERNEL; /* a token, named or lumped at the end */
+		return FRAME_KERNEL;
 	case PERF_RECORD_MISC_GUEST_KERNEL:
 		return FRAME_GUEST_KERNEL;
 	default:
 		return FRAME_USER;
 	}
-}
-
-static const char *lump_name(enum frame_kind k)
-{
-	return k == FRAME_GUEST_KERNEL ? "[guest kernel]" : "[kernel]";
 }
 
 /* a kernel frame: "function [module]", or its address when no symbol covers it */
@@ -150,11 +143,11 @@ void prof_sample_key(struct profile *p, const struct sample *s, struct strbuf *k
 		strbuf_addf(key, "0x%016llx", (unsigned long long)s->ip);
 		return;
 	}
-	k = prof_frame_kind(p, s->cpumode);
+	k = prof_frame_kind(s->cpumode);
 	if (k == FRAME_KERNEL)
 		strbuf_addf(key, "%c%016llx", KTOKEN, (unsigned long long)s->ip);
 	else if (k != FRAME_USER)
-		strbuf_addstr(key, lump_name(k));
+		strbuf_addstr(key, "[guest kernel]");
 	else
 		prof_code_key(p->opts.sort, sym_resolve(p->res, s->pid, s->ip), s->ip, key);
 }
@@ -242,17 +235,16 @@ static uint8_t context_cpumode(uint64_t marker)
 
 /* Frames of a sample, leaf first, each with where it ran; a run of kernel
  * frames that cannot be named collapses into one lump. */
-static size_t sample_frames(struct profile *p, const struct sample *s, uint64_t *ips,
-			    enum frame_kind *kinds, size_t max)
+static size_t sample_frames(const struct sample *s, uint64_t *ips, enum frame_kind *kinds, size_t max)
 {
-	enum frame_kind kind = prof_frame_kind(p, s->cpumode);
+	enum frame_kind kind = prof_frame_kind(s->cpumode);
 	size_t n = 0;
 
 	for (uint32_t i = 0; (s->fields & SAMPLE_F_CALLCHAIN) && i < s->callchain_nr && n < max; i++) {
 		uint64_t ip = s->callchain[i];
 
 		if (ip >= (uint64_t)PERF_CONTEXT_MAX) {
-			kind = prof_frame_kind(p, context_cpumode(ip));
+			kind = prof_frame_kind(context_cpumode(ip));
 			continue;
 		}
 		if (kind != FRAME_USER && kind != FRAME_KERNEL && n && kinds[n - 1] == kind)
@@ -262,7 +254,7 @@ static size_t sample_frames(struct profile *p, const struct sample *s, uint64_t 
 	}
 	if (n == 0) {
 		ips[0] = s->ip;
-		kinds[n++] = prof_frame_kind(p, s->cpumode);
+		kinds[n++] = prof_frame_kind(s->cpumode);
 	}
 	return n;
 }
@@ -273,13 +265,13 @@ void prof_add_folded(struct profile *p, const struct sample *s)
 	struct strbuf sb = STRBUF_INIT;
 	uint64_t ips[PERF_MAX_STACK_DEPTH];
 	enum frame_kind kinds[PERF_MAX_STACK_DEPTH];
-	size_t n = sample_frames(p, s, ips, kinds, PERF_MAX_STACK_DEPTH);
+	size_t n = sample_frames(s, ips, kinds, PERF_MAX_STACK_DEPTH);
 
 	for (size_t i = n; i-- > 0;) {
 		if (kinds[i] == FRAME_KERNEL)
 			strbuf_addf(&sb, "%c%016llx", KTOKEN, (unsigned long long)ips[i]);
 		else if (kinds[i] != FRAME_USER)
-			strbuf_addstr(&sb, lump_name(kinds[i]));
+			strbuf_addstr(&sb, "[guest kernel]");
 		else
 			prof_frame_name(&sb, sym_resolve(p->res, s->pid, ips[i]), ips[i]);
 		if (i)

@@ -105,7 +105,7 @@ static void print_missing_text(const struct profile *p, FILE *out)
 /* why kernel samples are lumps, when some were sampled: one line */
 static bool kernel_note(const struct profile *p, struct strbuf *sb)
 {
-	return p->kernel_seen && !p->kernel_recorded && kernel_check_why_not(&p->kernel, sb);
+	return p->kernel_ips.len && !p->kernel_recorded && kernel_check_why_not(&p->kernel, sb);
 }
 
 static void print_notes_text(const struct profile *p, FILE *out)
