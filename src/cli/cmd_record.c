@@ -161,7 +161,6 @@ static int collect_events(struct record_session *rs, struct pf_error *err)
 	const struct pf_config *cfg = rs->cfg;
 	size_t bytes = ring_pages(cfg) * (size_t)sysconf(_SC_PAGESIZE);
 	uint64_t st = 0, seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
-
 	struct record_plan *p = &rs->plan;
 
 	if (record_plan_build(p, cfg, rs->sets, rs->n_sets, seed, err))
