@@ -10,16 +10,23 @@
 #define SYMFIX_DIR "tests/fixtures/symbol/bin"
 #endif
 
-/* the path of fixture name; eight results stay valid at once */
-static inline char *fix(const char *name)
+/* dir/name; eight results stay valid at once */
+static inline char *fixture_path(const char *dir, const char *name)
 {
 	static char buf[8][4096];
 	static int n;
-	const char *dir = getenv("SYMFIX_DIR");
 
 	n = (n + 1) % 8;
-	snprintf(buf[n], sizeof(buf[n]), "%s/%s", dir ? dir : SYMFIX_DIR, name);
+	snprintf(buf[n], sizeof(buf[n]), "%s/%s", dir, name);
 	return buf[n];
+}
+
+/* the path of a generated ELF fixture */
+static inline char *fix(const char *name)
+{
+	const char *dir = getenv("SYMFIX_DIR");
+
+	return fixture_path(dir ? dir : SYMFIX_DIR, name);
 }
 
 static inline const char *base_name(const char *p)

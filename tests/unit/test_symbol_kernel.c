@@ -26,12 +26,7 @@
 
 static const char *kfix(const char *name)
 {
-	static char buf[4][4096];
-	static int n;
-
-	n = (n + 1) % 4;
-	snprintf(buf[n], sizeof(buf[n]), "%s/%s", KERNFIX_DIR, name);
-	return buf[n];
+	return fixture_path(KERNFIX_DIR, name);
 }
 
 /* a temporary file holding len bytes; the caller unlinks and frees it */
