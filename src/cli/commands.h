@@ -10,6 +10,7 @@
 #include "event/pmu_model.h"
 #include "report/profile.h"
 #include "sample/smpl_file.h"
+#include "target/session.h"
 
 int cmd_count(const struct pf_config *cfg, const struct pmu_model *m, struct pf_error *err);
 int cmd_list_events(const struct pf_config *cfg, const struct pmu_model *m, struct pf_error *err);
@@ -25,6 +26,9 @@ int cmd_dump_event_table(const struct pf_config *cfg, const struct pmu_model *m,
 /* sampling: record to a file and report; report later from a file */
 int cmd_record(const struct pf_config *cfg, const struct pmu_model *m, struct pf_error *err);
 int cmd_report(const struct pf_config *cfg, struct pf_error *err);
+
+/* the run options of a session, from the command line */
+struct session_opts session_opts_from_config(const struct pf_config *cfg);
 
 /* shared by recording and reporting */
 struct profile_opts profile_opts_from_config(const struct pf_config *cfg);

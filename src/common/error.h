@@ -43,6 +43,9 @@
 	X(READ,             PF_EXIT_ERROR, "cannot read counter '%s': %s") \
 	X(COMMAND_NOT_FOUND, 127,          "cannot execute '%s': %s") \
 	X(FORK,             PF_EXIT_ERROR, "cannot start '%s': %s") \
+	X(NO_SUCH_TASK,     PF_EXIT_ERROR, "cannot attach to %d: %s") \
+	X(TASK_PERM,        PF_EXIT_ERROR, "cannot attach to %d: permission denied (%s)") \
+	X(INTERRUPTED,      130,           "interrupted") \
 	X(OUTPUT,           PF_EXIT_ERROR, "cannot write '%s': %s") \
 	X(INPUT,            PF_EXIT_ERROR, "cannot read '%s': %s") \
 	X(BAD_FILE,         PF_EXIT_ERROR, "'%s': %s") \

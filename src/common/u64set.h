@@ -1,4 +1,5 @@
-/* A set of 64-bit values (open addressing), e.g. distinct addresses. */
+/* A set of 64-bit values (open addressing), e.g. distinct addresses; the
+ * same table as a map, each value carrying a 64-bit payload (an index). */
 #ifndef PFMON_COMMON_U64SET_H
 #define PFMON_COMMON_U64SET_H
 
@@ -6,9 +7,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct u64set_slot {
+	uint64_t key;  /* value + 1; 0: empty, so every value fits but UINT64_MAX */
+	uint64_t data; /* the payload, for the map functions */
+};
+
 struct u64set {
-	uint64_t *slots; /* value + 1; 0: empty, so every value fits but UINT64_MAX */
-	size_t cap;      /* a power of two */
+	struct u64set_slot *slots;
+	size_t cap; /* a power of two */
 	size_t len;
 };
 
@@ -18,5 +24,10 @@ void u64set_release(struct u64set *s);
 bool u64set_add(struct u64set *s, uint64_t v);
 /* the values, in no order, by index i < cap: false for an empty slot */
 bool u64set_at(const struct u64set *s, size_t i, uint64_t *v);
+
+/* as a map: set v's payload (adding v); false for UINT64_MAX */
+bool u64set_put(struct u64set *s, uint64_t v, uint64_t data);
+/* v's payload, if v is in the set */
+bool u64set_get(const struct u64set *s, uint64_t v, uint64_t *data);
 
 #endif

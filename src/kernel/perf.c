@@ -11,6 +11,10 @@
 
 #include "perf.h"
 
+/* the most events a group read returns: a sampling event and the events
+ * read in its samples (sample/sample.h: SAMPLE_MAX_READ) */
+#define SAMPLE_READ_MAX 16
+
 static void dump_attr(const struct perf_event_attr *a, const char *name, pid_t pid, int cpu, int group_fd)
 {
 	const char *path = getenv("PFMON_DUMP_ATTR");
@@ -56,6 +60,28 @@ int kperf_read(int fd, struct kperf_count *out)
 	out->value = buf[0];
 	out->enabled = buf[1];
 	out->running = buf[2];
+	return 0;
+}
+
+int kperf_read_lost(int fd, uint64_t rf, uint64_t *lost)
+{
+	uint64_t buf[3 + 3 * (SAMPLE_READ_MAX + 1)];
+	size_t at;
+	ssize_t n;
+
+	if (!(rf & PERF_FORMAT_LOST))
+		return -EINVAL;
+	n = read(fd, buf, sizeof(buf));
+	if (n < 0)
+		return -errno;
+	/* a group read: nr, the times, then {value, [id], lost} of the leader
+	 * first; else value, the times, [id], lost */
+	at = (rf & PERF_FORMAT_GROUP) ? 1 : 0;
+	at += !!(rf & PERF_FORMAT_TOTAL_TIME_ENABLED) + !!(rf & PERF_FORMAT_TOTAL_TIME_RUNNING);
+	at += 1 + !!(rf & PERF_FORMAT_ID); /* the (leader's) value and id */
+	if ((size_t)n < (at + 1) * sizeof(uint64_t))
+		return -EIO;
+	*lost = buf[at];
 	return 0;
 }
 

@@ -27,6 +27,12 @@ struct kperf_count {
 int kperf_open(const struct perf_event_attr *attr, const char *name, pid_t pid, int cpu, int group_fd);
 /* attr.read_format must be TOTAL_TIME_ENABLED | TOTAL_TIME_RUNNING (with optional ID) */
 int kperf_read(int fd, struct kperf_count *out);
+/*
+ * The samples the kernel could not write for fd's event (PERF_FORMAT_LOST,
+ * Linux 6.0), inherited children's included: read_format is the event's;
+ * -EINVAL when it lacks PERF_FORMAT_LOST.
+ */
+int kperf_read_lost(int fd, uint64_t read_format, uint64_t *lost);
 int kperf_enable(int fd);
 int kperf_disable(int fd);
 void kperf_close(int fd);

@@ -33,6 +33,11 @@ static void install_forwarding(void)
 	sigaction(SIGHUP, &sa, NULL);
 }
 
+void launch_catch_signals(void)
+{
+	install_forwarding();
+}
+
 int launch_interrupted(void)
 {
 	return got_signal;

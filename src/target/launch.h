@@ -49,6 +49,10 @@ int child_poll(struct child *c, int *status);
 /* End a running child (SIGKILL) and reap it, after a fatal error */
 void child_kill(struct child *c);
 
+/* Catch SIGINT, SIGTERM and SIGHUP without a child to pass them to (an
+ * attached session): launch_interrupted() then says one came. */
+void launch_catch_signals(void);
+
 /* The signal that interrupted pfmon, or 0 */
 int launch_interrupted(void);
 

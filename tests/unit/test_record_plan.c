@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "optparse.h"
-#include "cli/record_plan.h"
+#include "target/plan.h"
 #include "tap.h"
 
 /* one set_prog per -e, its counters named after the events given */

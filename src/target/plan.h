@@ -4,8 +4,8 @@
  * is sampled or only counted in other events' samples (pfmon 3.x), and
  * which events its samples read.  Pure: unit-tested without a kernel.
  */
-#ifndef PFMON_CLI_RECORD_PLAN_H
-#define PFMON_CLI_RECORD_PLAN_H
+#ifndef PFMON_TARGET_PLAN_H
+#define PFMON_TARGET_PLAN_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -30,11 +30,13 @@ struct read_list {
 
 struct record_plan {
 	size_t n_events;              /* every event of every set, in file order */
+	struct counter_prog **events; /* each event's programming, in file order */
 	struct period_random *random; /* per event; mask 0 = fixed */
 	bool *counting;               /* per event: not sampled, read in samples */
 	struct read_list *reads;      /* per event */
 	size_t first_sampling;        /* owns the ring buffer on each CPU */
 	bool randomized;              /* any event's period is */
+	size_t ring_pages;            /* data pages of each CPU's ring */
 };
 
 /* the period of event i of a set: short if given, else long (pfmon 3.x); 0: none */
@@ -45,6 +47,15 @@ uint64_t plan_event_period(const struct pf_set_config *s, size_t i);
 int record_plan_build(struct record_plan *p, const struct pf_config *cfg, const struct set_prog *sets,
 		      size_t n_sets, uint64_t seed, struct pf_error *err);
 void record_plan_release(struct record_plan *p);
+
+/*
+ * Give every event the sampling fields of the plan: each sampling event
+ * the same sample_type (one layout decodes all records), its period or
+ * frequency and its wakeup; side-band records (mmaps, comms, forks) on
+ * the first sampling event.  The target-dependent bits (disabled,
+ * enable_on_exec) are the session's.
+ */
+void record_plan_apply(struct record_plan *p, const struct pf_config *cfg);
 
 /* the next period of an event: base + random bits under the mask */
 uint64_t period_random_next(struct period_random *r);

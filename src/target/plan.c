@@ -2,9 +2,11 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "common/util.h"
-#include "record_plan.h"
+#include "plan.h"
 
 uint64_t plan_event_period(const struct pf_set_config *s, size_t i)
 {
@@ -110,6 +112,10 @@ int record_plan_build(struct record_plan *p, const struct pf_config *cfg, const 
 			p->randomized |= p->random[k + i].mask != 0;
 		}
 	}
+	p->events = xcalloc(p->n_events + 1, sizeof(*p->events));
+	for (size_t s = 0, e = 0; s < n_sets; s++)
+		for (size_t i = 0; i < sets[s].n_counters; i++)
+			p->events[e++] = &sets[s].counters[i];
 	while (p->first_sampling < p->n_events && p->counting[p->first_sampling])
 		p->first_sampling++; /* a set with periods has a sampling event */
 	return 0;
@@ -120,5 +126,109 @@ void record_plan_release(struct record_plan *p)
 	free(p->random);
 	free(p->counting);
 	free(p->reads);
+	free(p->events);
 	memset(p, 0, sizeof(*p));
+}
+
+#define DEFAULT_FREQ 1000 /* Hz, when no period or frequency is given */
+
+static uint64_t wanted_sample_type(const struct pf_config *cfg, const struct counter_prog *c)
+{
+	uint64_t st = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+		      PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD;
+
+	if (cfg->smpl_data_addr || c->attr.type == PERF_TYPE_BREAKPOINT)
+		st |= PERF_SAMPLE_ADDR;
+	if (cfg->smpl_weight)
+		st |= PERF_SAMPLE_WEIGHT;
+	if (cfg->smpl_data_src)
+		st |= PERF_SAMPLE_DATA_SRC;
+	if (cfg->smpl_branch_stack)
+		st |= PERF_SAMPLE_BRANCH_STACK;
+	if (cfg->callchain)
+		st |= PERF_SAMPLE_CALLCHAIN;
+	return st;
+}
+
+/*
+ * Pages per CPU ring: at least perf record's default of 512 KiB (a
+ * 128-thread program sampled at 10 kHz overflows anything much smaller
+ * between two drains), room for --smpl-entries samples (64 bytes each at
+ * most with the default fields) and, in frequency mode, for a quarter of a
+ * second of samples, so a drain that is late by a few scheduler ticks does
+ * not lose any (50 kHz needs 12,500).
+ */
+static size_t ring_pages(const struct pf_config *cfg)
+{
+	uint64_t entries = cfg->smpl_entries, per_quarter = (cfg->smpl_freq ? cfg->smpl_freq : DEFAULT_FREQ) / 4;
+	size_t bytes, pages = 1, page = (size_t)sysconf(_SC_PAGESIZE);
+
+	if (per_quarter > entries)
+		entries = per_quarter;
+	bytes = (size_t)entries * 64;
+	if (bytes < 512 * 1024)
+		bytes = 512 * 1024;
+	while (pages * page < bytes && pages < 4096)
+		pages *= 2;
+	return pages;
+}
+
+/* A non-sampling event: a member of its sampling events' groups, which
+ * turn it on and off with them. */
+static void setup_counting_event(const struct pf_config *cfg, struct counter_prog *c)
+{
+	c->attr.inherit = !cfg->no_inherit;
+}
+
+static void setup_sampling_event(const struct record_plan *p, const struct pf_config *cfg, size_t k,
+				 uint64_t st, size_t ring_bytes)
+{
+	struct perf_event_attr *a = &p->events[k]->attr;
+	struct period_random *r = &p->random[k];
+
+	a->inherit = !cfg->no_inherit;
+	a->sample_type = st;
+	if (st & PERF_SAMPLE_READ)
+		a->read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID;
+	a->sample_id_all = 1;
+	if (p->randomized) {
+		a->use_clockid = 1;
+		a->clockid = CLOCK_MONOTONIC;
+	}
+	if (r->base) {
+		a->sample_period = period_random_next(r);
+	} else {
+		a->freq = 1;
+		a->sample_freq = cfg->smpl_freq ? cfg->smpl_freq : DEFAULT_FREQ;
+	}
+	if (cfg->smpl_branch_stack)
+		a->branch_sample_type = PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_USER;
+	if (r->mask) {
+		a->wakeup_events = 1; /* pfmon draws the next period after each sample */
+	} else {
+		a->watermark = 1;
+		a->wakeup_watermark = (uint32_t)(ring_bytes / 4);
+	}
+	if (k == p->first_sampling) {
+		/* the binaries' mappings, exec names and forks, once; data
+		 * mappings too when data addresses are to be symbolized */
+		a->mmap = a->mmap2 = a->comm = a->comm_exec = a->task = 1;
+		a->mmap_data = !!(st & PERF_SAMPLE_ADDR);
+	}
+}
+
+void record_plan_apply(struct record_plan *p, const struct pf_config *cfg)
+{
+	uint64_t st = 0;
+	size_t ring_bytes;
+
+	p->ring_pages = ring_pages(cfg);
+	ring_bytes = p->ring_pages * (size_t)sysconf(_SC_PAGESIZE);
+	for (size_t k = 0; k < p->n_events; k++)
+		st |= wanted_sample_type(cfg, p->events[k]) | (p->reads[k].n ? PERF_SAMPLE_READ : 0);
+	for (size_t k = 0; k < p->n_events; k++)
+		if (p->counting[k])
+			setup_counting_event(cfg, p->events[k]);
+		else
+			setup_sampling_event(p, cfg, k, st, ring_bytes);
 }

@@ -1,0 +1,33 @@
+/*
+ * What /proc says of a running process: its threads, its name and its
+ * mappings, for attaching to it.  The mappings become the MMAP2 records
+ * the kernel would have written had pfmon been there from the start, as
+ * perf synthesizes them.
+ */
+#ifndef PFMON_TARGET_PROCFS_H
+#define PFMON_TARGET_PROCFS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "common/error.h"
+#include "sample/sample.h"
+
+/* The thread ids of process pid, sorted ascending (*tids allocated).
+ * Returns the count, or -1 with errno set (ESRCH: no such process). */
+long procfs_tasks(pid_t pid, pid_t **tids);
+
+/* Is tid a thread of some process (its own tgid in *tgid)? */
+bool procfs_tgid(pid_t tid, pid_t *tgid);
+
+/* The process's executable mappings (and data ones when data), as
+ * SREC_MMAP records with pid, tid and filename (strings allocated, freed
+ * by procfs_maps_free).  Returns the count, or -1 with errno set. */
+long procfs_maps(pid_t pid, bool data, struct sample_record **out);
+void procfs_maps_free(struct sample_record *recs, size_t n);
+
+/* The process's name as the kernel keeps it (comm), into buf. */
+bool procfs_comm(pid_t pid, char *buf, size_t size);
+
+#endif

@@ -1,0 +1,824 @@
+#include <config.h>
+
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "common/u64set.h"
+#include "common/util.h"
+#include "kernel/perf.h"
+#include "kernel/ring.h"
+#include "procfs.h"
+#include "sample/perf_record.h"
+#include "session.h"
+
+/* One open counter: an event on one task (and, sampling, one CPU). */
+struct session_fd {
+	uint32_t evidx;
+	bool leader; /* leads its group: enabled and disabled for it */
+	bool member; /* a non-sampling event in a sampling event's group */
+	int cpu;
+	pid_t tid;
+	int fd;
+	uint64_t id;
+	/* randomized periods: the one set at time 'since' (CLOCK_MONOTONIC,
+	 * the clock of the samples) and the one before it */
+	uint64_t period, prev_period, since;
+	bool sampled; /* since the last drain: its random period is redrawn */
+};
+
+/* one drained record, copied out of its ring so all rings can be merged */
+struct drained {
+	uint64_t time;
+	size_t off; /* into the arena */
+};
+
+struct drain_buf {
+	unsigned char *arena;
+	size_t len, cap;
+	struct drained *recs;
+	size_t n, rcap;
+};
+
+struct session {
+	struct set_prog *sets;
+	size_t n_sets;
+	const struct record_plan *plan; /* NULL: counting */
+	struct session_opts opts;
+
+	struct counter_prog **events; /* every event, in set order */
+	int *event_set;
+	size_t n_events;
+	int *open_errno; /* per event: why it could not be opened (0: it was) */
+
+	struct session_fd *fds;
+	size_t n_fds, cap_fds;
+	struct u64set by_id; /* sample id -> index into fds */
+	struct u64set tids;  /* the tasks opened on */
+
+	int ncpu;
+	struct perf_ring *rings; /* one per CPU */
+	int *ring_fd;            /* the fd that owns each ring, -1: none yet */
+	struct perf_layout layout;
+	struct drain_buf drain;
+	uint64_t lost_in_records; /* what LOST records said */
+
+	bool at_exec; /* a launched command: counting starts at its exec */
+	bool have_child;
+	struct child child;
+	int *pidfds; /* attached processes (or the command): readable when they end */
+	size_t n_pidfds;
+	bool *pid_ended;
+	struct sample_record *synth; /* mappings of attached processes */
+	size_t n_synth;
+
+	enum session_end end;
+};
+
+static int online_cpus(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n > 0 ? (int)n : 1;
+}
+
+static uint64_t monotonic_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Counting reads the times, to scale multiplexed counts. */
+static void setup_counting_attrs(struct session *s)
+{
+	for (size_t k = 0; k < s->n_events; k++) {
+		struct perf_event_attr *a = &s->events[k]->attr;
+
+		a->inherit = s->opts.inherit;
+		a->read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+	}
+}
+
+/*
+ * Sampling events also read how many samples the kernel dropped
+ * (PERF_FORMAT_LOST): a LOST record only reaches the ring when there is
+ * room again, so losses at the very end would go unreported.
+ */
+static void setup_sampling_attrs(struct session *s)
+{
+	for (size_t k = 0; k < s->n_events; k++)
+		if (!s->plan->counting[k])
+			s->events[k]->attr.read_format |= PERF_FORMAT_LOST;
+}
+
+/* a kernel without PERF_FORMAT_LOST: the LOST records are all there is */
+static void strip_format_lost(struct session *s)
+{
+	for (size_t k = 0; k < s->n_events; k++)
+		s->events[k]->attr.read_format &= ~(uint64_t)PERF_FORMAT_LOST;
+	perf_layout_from_attr(&s->layout, &s->events[s->plan->first_sampling]->attr, 0);
+}
+
+struct session *session_new(struct set_prog *sets, size_t n_sets, const struct record_plan *plan,
+			    const struct session_opts *opts)
+{
+	struct session *s = xcalloc(1, sizeof(*s));
+
+	s->sets = sets;
+	s->n_sets = n_sets;
+	s->plan = plan;
+	s->opts = *opts;
+	for (size_t i = 0; i < n_sets; i++)
+		s->n_events += sets[i].n_counters;
+	s->events = xcalloc(s->n_events + 1, sizeof(*s->events));
+	s->event_set = xcalloc(s->n_events + 1, sizeof(*s->event_set));
+	s->open_errno = xcalloc(s->n_events + 1, sizeof(*s->open_errno));
+	for (size_t i = 0, k = 0; i < n_sets; i++)
+		for (size_t j = 0; j < sets[i].n_counters; j++, k++) {
+			s->events[k] = &sets[i].counters[j];
+			s->event_set[k] = (int)i;
+		}
+	u64set_init(&s->by_id);
+	u64set_init(&s->tids);
+	s->ncpu = online_cpus();
+	if (plan) {
+		setup_sampling_attrs(s);
+		perf_layout_from_attr(&s->layout, &s->events[plan->first_sampling]->attr, 0);
+		s->rings = xcalloc((size_t)s->ncpu, sizeof(*s->rings));
+		s->ring_fd = xcalloc((size_t)s->ncpu, sizeof(*s->ring_fd));
+		for (int c = 0; c < s->ncpu; c++)
+			s->ring_fd[c] = -1;
+	} else {
+		setup_counting_attrs(s);
+	}
+	return s;
+}
+
+size_t session_n_events(const struct session *s)
+{
+	return s->n_events;
+}
+
+const struct counter_prog *session_event(const struct session *s, size_t i)
+{
+	return s->events[i];
+}
+
+int session_event_set(const struct session *s, size_t i)
+{
+	return s->event_set[i];
+}
+
+enum session_end session_ended_by(const struct session *s)
+{
+	return s->end;
+}
+
+static struct session_fd *add_fd(struct session *s, struct session_fd f)
+{
+	if (s->n_fds == s->cap_fds) {
+		s->cap_fds = s->cap_fds ? s->cap_fds * 2 : 64;
+		s->fds = xrealloc(s->fds, s->cap_fds * sizeof(*s->fds));
+	}
+	s->fds[s->n_fds] = f;
+	return &s->fds[s->n_fds++];
+}
+
+/*
+ * The target-dependent bits: a launched command starts counting at its
+ * exec (every counter disabled until then); running tasks when every
+ * counter is open, by enabling the group leaders, so the members of a
+ * group start enabled and count with their leader.  The events read in
+ * samples are such members.
+ */
+static void set_start(struct session *s, bool at_exec)
+{
+	s->at_exec = at_exec;
+	for (size_t k = 0; k < s->n_events; k++) {
+		struct perf_event_attr *a = &s->events[k]->attr;
+		bool member = s->plan && s->plan->counting[k];
+
+		a->disabled = !member;
+		a->enable_on_exec = at_exec && !member;
+	}
+}
+
+/* a counted event opened on a running task: disabled only if it leads */
+static void set_counting_disabled(struct session *s, struct counter_prog *c, bool leads)
+{
+	if (!s->at_exec)
+		c->attr.disabled = leads;
+}
+
+/* a failure that leaves a counted event "<not supported>" rather than ending the run */
+static bool soft_failure(int e)
+{
+	return e == ENOENT || e == ENODEV || e == EOPNOTSUPP || e == EINVAL || e == ENOSPC;
+}
+
+/* the task ended while pfmon was attaching to it */
+static bool task_gone(int e)
+{
+	return e == ESRCH;
+}
+
+/* One group per set on one task: the set's first event that opens leads it. */
+static int open_counting_task(struct session *s, pid_t tid, bool first_task, struct pf_error *err)
+{
+	int leader = -1, leader_set = -1;
+
+	for (size_t k = 0; k < s->n_events; k++) {
+		struct counter_prog *c = s->events[k];
+		int fd;
+
+		if (s->event_set[k] != leader_set) {
+			leader = -1;
+			leader_set = s->event_set[k];
+		}
+		if (!first_task && s->open_errno[k])
+			continue; /* refused on the first task already */
+		set_counting_disabled(s, c, leader < 0);
+		fd = kperf_open(&c->attr, c->name, tid, -1, leader);
+		if (fd < 0) {
+			if (task_gone(-fd))
+				return 1;
+			if (!first_task || !soft_failure(-fd))
+				return kperf_open_error(&c->attr, c->name, -fd, err);
+			s->open_errno[k] = -fd;
+			continue;
+		}
+		add_fd(s, (struct session_fd){ .evidx = (uint32_t)k, .leader = leader < 0, .cpu = -1, .tid = tid,
+					      .fd = fd });
+		if (leader < 0)
+			leader = fd;
+	}
+	return 0;
+}
+
+/* every event refused: nothing to count */
+static int check_something_opened(struct session *s, struct pf_error *err)
+{
+	for (size_t k = 0; k < s->n_events; k++)
+		if (!s->open_errno[k])
+			return 0;
+	return kperf_open_error(&s->events[0]->attr, s->events[0]->name, s->open_errno[0], err);
+}
+
+static int sampling_open_error(const struct counter_prog *c, int e, struct pf_error *err)
+{
+	if ((c->attr.sample_type & (PERF_SAMPLE_BRANCH_STACK | PERF_SAMPLE_WEIGHT | PERF_SAMPLE_DATA_SRC)) &&
+	    (e == EOPNOTSUPP || e == EINVAL || e == ENOENT))
+		return pf_error_set(err, PF_E_CANNOT_SAMPLE, c->name,
+				    "branch stacks, latencies and data sources need a hardware PMU that records "
+				    "them (LBR, PEBS, IBS, SPE), which this event or machine lacks");
+	if (e == EINVAL && (c->attr.sample_type & PERF_SAMPLE_READ) && c->attr.inherit)
+		return pf_error_set(err, PF_E_CANNOT_SAMPLE, c->name,
+				    "recording the counts of events without a period in the samples of "
+				    "inherited events needs Linux 6.12 or later (or --no-inherit)");
+	return kperf_open_error(&c->attr, c->name, e, err);
+}
+
+/*
+ * A ring per CPU, owned by the first sampling fd opened there.  Its size
+ * is the plan's; when the locked-memory limit refuses it (an unprivileged
+ * user), smaller ones are tried down to 8 pages, as perf does.
+ */
+static int attach_ring(struct session *s, struct session_fd *f, const char *name, struct pf_error *err)
+{
+	int cpu = f->cpu;
+
+	if (s->ring_fd[cpu] >= 0) {
+		if (kperf_set_output(f->fd, s->ring_fd[cpu]))
+			return pf_error_set(err, PF_E_OPEN, name, "cannot share the CPU's ring buffer");
+		return 0;
+	}
+	for (size_t pages = s->plan->ring_pages;; pages /= 2) {
+		if (!ring_map(f->fd, pages, &s->rings[cpu], err))
+			break;
+		if (pages <= 8)
+			return -1;
+	}
+	s->ring_fd[cpu] = f->fd;
+	return 0;
+}
+
+/* the non-sampling events of sampling event e, in its group on one CPU */
+static int open_members(struct session *s, size_t e, pid_t tid, int cpu, int leader, struct pf_error *err)
+{
+	for (uint32_t j = 0; j < s->plan->reads[e].n; j++) {
+		uint32_t m = s->plan->reads[e].idx[j];
+		struct counter_prog *c = s->events[m];
+		int fd = kperf_open(&c->attr, c->name, tid, cpu, leader);
+
+		if (fd < 0)
+			return task_gone(-fd) ? 1 : sampling_open_error(c, -fd, err);
+		add_fd(s, (struct session_fd){ .evidx = m, .member = true, .cpu = cpu, .tid = tid, .fd = fd });
+	}
+	return 0;
+}
+
+/* a sampling event on one task and CPU, with its group */
+static int open_sampling_event(struct session *s, size_t e, pid_t tid, int cpu, struct pf_error *err)
+{
+	struct counter_prog *c = s->events[e];
+	struct session_fd *f;
+	int fd = kperf_open(&c->attr, c->name, tid, cpu, -1);
+
+	if (fd == -EINVAL && !s->n_fds && (c->attr.read_format & PERF_FORMAT_LOST)) {
+		strip_format_lost(s); /* before Linux 6.0 */
+		fd = kperf_open(&c->attr, c->name, tid, cpu, -1);
+	}
+	if (fd < 0)
+		return task_gone(-fd) ? 1 : sampling_open_error(c, -fd, err);
+	f = add_fd(s, (struct session_fd){ .evidx = (uint32_t)e, .leader = true, .cpu = cpu, .tid = tid, .fd = fd,
+					   .period = c->attr.sample_period, .prev_period = c->attr.sample_period });
+	if (kperf_id(fd, &f->id))
+		return pf_error_set(err, PF_E_OPEN, c->name, "cannot read its id");
+	u64set_put(&s->by_id, f->id, s->n_fds - 1);
+	if (attach_ring(s, f, c->name, err))
+		return -1;
+	return open_members(s, e, tid, cpu, fd, err);
+}
+
+/* Every sampling event, with its group of non-sampling ones, on every CPU. */
+static int open_sampling_task(struct session *s, pid_t tid, struct pf_error *err)
+{
+	for (int cpu = 0; cpu < s->ncpu; cpu++)
+		for (size_t e = 0; e < s->n_events; e++) {
+			int rc;
+
+			if (s->plan->counting[e])
+				continue;
+			rc = open_sampling_event(s, e, tid, cpu, err);
+			if (rc)
+				return rc;
+		}
+	return 0;
+}
+
+/* 0: opened; 1: the task is gone; -1: error */
+static int open_task(struct session *s, pid_t tid, struct pf_error *err)
+{
+	bool first = s->tids.len == 0;
+	int rc;
+
+	if (!u64set_add(&s->tids, (uint64_t)tid))
+		return 0; /* already */
+	rc = s->plan ? open_sampling_task(s, tid, err) : open_counting_task(s, tid, first, err);
+	if (rc == 0 && first && !s->plan)
+		rc = check_something_opened(s, err);
+	return rc;
+}
+
+static int open_on_child(pid_t pid, void *arg, struct pf_error *err)
+{
+	struct session *s = arg;
+	int rc = open_task(s, pid, err);
+
+	/* the held child cannot have gone: it waits for us */
+	return rc > 0 ? pf_error_set(err, PF_E_FORK, "command", strerror(ESRCH)) : rc;
+}
+
+static int pidfd_of(pid_t pid)
+{
+	return (int)syscall(SYS_pidfd_open, pid, 0);
+}
+
+static void watch_process(struct session *s, pid_t pid)
+{
+	int fd = pidfd_of(pid);
+
+	if (fd < 0)
+		return; /* only before Linux 5.3: the task fds tell (POLLHUP) */
+	s->pidfds = xrealloc(s->pidfds, (s->n_pidfds + 1) * sizeof(*s->pidfds));
+	s->pid_ended = xrealloc(s->pid_ended, (s->n_pidfds + 1) * sizeof(*s->pid_ended));
+	s->pid_ended[s->n_pidfds] = false;
+	s->pidfds[s->n_pidfds++] = fd;
+}
+
+int session_open_command(struct session *s, char *const argv[], struct pf_error *err)
+{
+	set_start(s, true);
+	if (child_start(argv, &s->opts.launch, open_on_child, s, &s->child, err))
+		return -1;
+	s->have_child = true;
+	watch_process(s, s->child.pid);
+	return 0;
+}
+
+/*
+ * Every thread of a running process: list /proc/PID/task, open on each,
+ * and list again until a listing shows no thread that is not open.  A
+ * thread created by an opened thread inherits its counters; one created
+ * by a thread not yet opened shows in the next listing; so when a listing
+ * adds nothing, no thread is missed.
+ */
+static int open_process(struct session *s, pid_t pid, struct pf_error *err)
+{
+	for (int round = 0;; round++) {
+		pid_t *tids;
+		long n = procfs_tasks(pid, &tids);
+		size_t before = s->tids.len;
+		int rc = 0;
+
+		if (n <= 0) {
+			if (round == 0)
+				return pf_error_set(err, PF_E_NO_SUCH_TASK, pid, "no such process");
+			return 0; /* it ended while pfmon attached: its counts are kept */
+		}
+		for (long i = 0; i < n && rc >= 0; i++)
+			rc = open_task(s, tids[i], err);
+		free(tids);
+		if (rc < 0)
+			return -1;
+		if (s->tids.len == before)
+			return 0;
+	}
+}
+
+static int open_thread(struct session *s, pid_t tid, struct pf_error *err)
+{
+	int rc = open_task(s, tid, err);
+
+	if (rc > 0)
+		return pf_error_set(err, PF_E_NO_SUCH_TASK, tid, "no such thread");
+	return rc;
+}
+
+/* the mappings of an attached process, as the kernel would have sent them */
+static void synthesize_maps(struct session *s, pid_t pid)
+{
+	struct sample_record *recs;
+	long n = procfs_maps(pid, !!(s->layout.sample_type & PERF_SAMPLE_ADDR), &recs);
+
+	if (n < 0)
+		return;
+	s->synth = xrealloc(s->synth, (s->n_synth + (size_t)n + 1) * sizeof(*s->synth));
+	memcpy(s->synth + s->n_synth, recs, (size_t)n * sizeof(*recs));
+	s->n_synth += (size_t)n;
+	free(recs); /* the filenames now belong to s->synth */
+}
+
+static int enable_all(struct session *s, struct pf_error *err)
+{
+	for (size_t i = 0; i < s->n_fds; i++) {
+		int rc;
+
+		if (!s->fds[i].leader)
+			continue;
+		rc = kperf_enable(s->fds[i].fd);
+		if (rc && rc != -ESRCH)
+			return pf_error_set(err, PF_E_SYSTEM, "PERF_EVENT_IOC_ENABLE", strerror(-rc));
+	}
+	return 0;
+}
+
+int session_open_tasks(struct session *s, const pid_t *pids, size_t n, bool whole_process, struct pf_error *err)
+{
+	set_start(s, false);
+	launch_catch_signals();
+	for (size_t i = 0; i < n; i++) {
+		pid_t tgid = pids[i];
+
+		if (launch_interrupted())
+			return pf_error_set(err, PF_E_INTERRUPTED);
+		if (whole_process ? open_process(s, pids[i], err) : open_thread(s, pids[i], err))
+			return -1;
+		if (!whole_process && !procfs_tgid(pids[i], &tgid))
+			tgid = pids[i];
+		watch_process(s, tgid);
+		if (s->plan)
+			synthesize_maps(s, tgid);
+	}
+	if (launch_interrupted())
+		return pf_error_set(err, PF_E_INTERRUPTED);
+	return enable_all(s, err);
+}
+
+/*
+ * --smpl-periods-random.  perfmon redrew the period in the kernel at every
+ * overflow; perf_events cannot, so each randomized event wakes pfmon at
+ * every sample (wakeup_events = 1) and pfmon sets the next period with
+ * PERF_EVENT_IOC_PERIOD.  The kernel's own period field goes stale after
+ * that ioctl for the hrtimer events (cpu-clock, task-clock keep reporting
+ * the first period), so pfmon stores the period it set, choosing by the
+ * sample's time between the one before and the one after each ioctl;
+ * sample times are then CLOCK_MONOTONIC.
+ *
+ * A new random period for every (event, CPU) that took a sample.
+ */
+static int redraw_periods(struct session *s, struct pf_error *err)
+{
+	for (size_t i = 0; i < s->n_fds; i++) {
+		struct session_fd *f = &s->fds[i];
+		int rc;
+
+		if (!f->sampled)
+			continue;
+		f->sampled = false;
+		f->prev_period = f->period;
+		f->period = period_random_next(&s->plan->random[f->evidx]);
+		rc = kperf_set_period(f->fd, f->period);
+		/* after the ioctl: a sample between it and now would need a
+		 * whole new period, at least the base, to pass */
+		f->since = monotonic_ns();
+		if (rc && rc != -ESRCH) /* ESRCH: the task has just ended */
+			return pf_error_set(err, PF_E_SYSTEM, "PERF_EVENT_IOC_PERIOD", strerror(-rc));
+	}
+	return 0;
+}
+
+/* copied as it is: decoded once, after the merge (only its time is read now) */
+static int collect_record(const struct perf_event_header *h, void *arg, struct pf_error *err)
+{
+	struct session *s = arg;
+	struct drain_buf *b = &s->drain;
+	uint64_t time = 0; /* none: before everything else of the drain */
+
+	(void)err;
+	perf_record_peek_time(h, &s->layout, &time);
+	if (b->len + h->size > b->cap) {
+		b->cap = (b->len + h->size) * 2;
+		b->arena = xrealloc(b->arena, b->cap);
+	}
+	if (b->n == b->rcap) {
+		b->rcap = b->rcap ? b->rcap * 2 : 1024;
+		b->recs = xrealloc(b->recs, b->rcap * sizeof(*b->recs));
+	}
+	b->recs[b->n++] = (struct drained){ time, b->len };
+	memcpy(b->arena + b->len, h, h->size);
+	b->len += h->size; /* sizes are multiples of 8: records stay aligned */
+	return 0;
+}
+
+static int by_time(const void *a, const void *b)
+{
+	const struct drained *x = a, *y = b;
+
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+static struct session_fd *fd_of_id(const struct session *s, uint64_t id)
+{
+	uint64_t i;
+
+	return u64set_get(&s->by_id, id, &i) ? &s->fds[i] : NULL;
+}
+
+static int pass_record(struct session *s, const struct perf_event_header *h, const struct session_sink *sink,
+		       struct pf_error *err)
+{
+	struct sample_record rec;
+	int rc = perf_record_decode(h, &s->layout, &rec, err);
+
+	if (rc <= 0)
+		return rc; /* 0: a record type pfmon does not keep */
+	if (rec.type == SREC_SAMPLE) {
+		struct session_fd *f = fd_of_id(s, rec.sample.id);
+
+		rec.sample.evidx = f ? f->evidx : 0;
+		if (f && s->plan->random[f->evidx].mask) {
+			f->sampled = true;
+			rec.sample.period = rec.sample.time < f->since ? f->prev_period : f->period;
+		}
+	}
+	if (rec.type == SREC_THROTTLE || rec.type == SREC_UNTHROTTLE) {
+		struct session_fd *f = fd_of_id(s, rec.throttle.id);
+
+		rec.throttle.evidx = f ? f->evidx : 0;
+	}
+	if (rec.type == SREC_LOST || rec.type == SREC_LOST_SAMPLES)
+		s->lost_in_records += rec.lost.lost;
+	return sink->record(&rec, sink->arg, err);
+}
+
+/*
+ * Read every ring, then pass the records on in time order: a binary's
+ * MMAP2 may sit in one CPU's ring and the first samples in it in another's.
+ */
+static int drain(struct session *s, const struct session_sink *sink, struct pf_error *err)
+{
+	struct drain_buf *b = &s->drain;
+
+	b->len = b->n = 0;
+	for (int c = 0; c < s->ncpu; c++)
+		if (s->ring_fd[c] >= 0 && ring_read(&s->rings[c], collect_record, s, err) < 0)
+			return -1;
+	qsort(b->recs, b->n, sizeof(*b->recs), by_time);
+	for (size_t i = 0; i < b->n; i++)
+		if (pass_record(s, (const struct perf_event_header *)(b->arena + b->recs[i].off), sink, err))
+			return -1;
+	if (redraw_periods(s, err))
+		return -1;
+	return sink->drained ? sink->drained(sink->arg, err) : 0;
+}
+
+/* what the mappings of attached processes say, before any ring record */
+static int pass_synthesized(struct session *s, const struct session_sink *sink, struct pf_error *err)
+{
+	for (size_t i = 0; i < s->n_synth; i++)
+		if (sink->record(&s->synth[i], sink->arg, err))
+			return -1;
+	return 0;
+}
+
+/*
+ * Samples the kernel dropped that no LOST record told: the kernel writes
+ * one only when the ring has room again, so losses at the end of a run
+ * are known only from PERF_FORMAT_LOST.  Handed on as one LOST_SAMPLES
+ * record.
+ */
+static int pass_unreported_losses(struct session *s, const struct session_sink *sink, struct pf_error *err)
+{
+	uint64_t lost = 0;
+	struct sample_record rec = { .type = SREC_LOST_SAMPLES };
+
+	for (size_t i = 0; i < s->n_fds; i++) {
+		uint64_t n;
+
+		if (s->fds[i].member)
+			continue;
+		if (kperf_read_lost(s->fds[i].fd, s->events[s->fds[i].evidx]->attr.read_format, &n))
+			return 0; /* cannot tell: the LOST records are all there is */
+		lost += n;
+	}
+	if (lost <= s->lost_in_records)
+		return 0;
+	rec.lost.lost = lost - s->lost_in_records;
+	s->lost_in_records = lost;
+	return sink->record(&rec, sink->arg, err);
+}
+
+static bool all_watched_ended(struct session *s)
+{
+	for (size_t i = 0; i < s->n_pidfds; i++)
+		if (!s->pid_ended[i])
+			return false;
+	return s->n_pidfds > 0;
+}
+
+/* poll the rings and the processes; up to 100 ms, so signals and the
+ * timeout are seen promptly even without any event */
+static int wait_for_activity(struct session *s, uint64_t deadline, struct pf_error *err)
+{
+	struct pollfd *pfd = xcalloc((size_t)s->ncpu + s->n_pidfds + 1, sizeof(*pfd));
+	size_t n = 0;
+	int timeout = 100, rc;
+
+	if (s->plan)
+		for (int c = 0; c < s->ncpu; c++)
+			if (s->ring_fd[c] >= 0)
+				pfd[n++] = (struct pollfd){ .fd = s->ring_fd[c], .events = POLLIN };
+	for (size_t i = 0; i < s->n_pidfds; i++)
+		pfd[n + i] = (struct pollfd){ .fd = s->pid_ended[i] ? -1 : s->pidfds[i], .events = POLLIN };
+	if (deadline) {
+		uint64_t now = monotonic_ns();
+
+		timeout = now >= deadline ? 0 : (int)((deadline - now + 999999) / 1000000);
+		if (timeout > 100)
+			timeout = 100;
+	}
+	rc = poll(pfd, n + s->n_pidfds, timeout);
+	if (rc < 0 && errno != EINTR) {
+		free(pfd);
+		return pf_error_set(err, PF_E_SYSTEM, "poll", strerror(errno));
+	}
+	for (size_t i = 0; rc > 0 && i < s->n_pidfds; i++)
+		if (pfd[n + i].revents)
+			s->pid_ended[i] = true;
+	free(pfd);
+	return 0;
+}
+
+/* has the session reached its end?  (sets s->end) */
+static bool session_over(struct session *s, uint64_t deadline, int *status)
+{
+	if (s->have_child && child_poll(&s->child, status)) {
+		s->end = SESSION_END_COMMAND;
+		s->have_child = false;
+		return true;
+	}
+	if (!s->have_child && all_watched_ended(s)) {
+		s->end = SESSION_END_TARGETS;
+		return true;
+	}
+	if (deadline && monotonic_ns() >= deadline) {
+		s->end = SESSION_END_TIMEOUT;
+		return true;
+	}
+	/* a launched command gets the signal and ends by itself */
+	if (!s->have_child && launch_interrupted()) {
+		s->end = SESSION_END_SIGNAL;
+		return true;
+	}
+	return false;
+}
+
+static void disable_all(struct session *s)
+{
+	for (size_t i = 0; i < s->n_fds; i++)
+		if (s->fds[i].leader)
+			kperf_disable(s->fds[i].fd);
+}
+
+static int run_loop(struct session *s, const struct session_sink *sink, int *status, struct pf_error *err)
+{
+	uint64_t deadline = s->opts.timeout_ns ? monotonic_ns() + s->opts.timeout_ns : 0;
+
+	while (!session_over(s, deadline, status)) {
+		if (wait_for_activity(s, deadline, err))
+			return -1;
+		if (s->plan && drain(s, sink, err))
+			return -1;
+	}
+	return 0;
+}
+
+int session_run(struct session *s, const struct session_sink *sink, int *status, struct pf_error *err)
+{
+	int rc;
+
+	*status = 0;
+	if (s->plan && pass_synthesized(s, sink, err))
+		return -1;
+	/* a counted command without a timeout: nothing to do but wait */
+	if (!s->plan && s->have_child && !s->opts.timeout_ns) {
+		*status = child_wait(&s->child);
+		s->have_child = false;
+		s->end = SESSION_END_COMMAND;
+		return 0;
+	}
+	rc = run_loop(s, sink, status, err);
+	disable_all(s); /* attached tasks run on: the counts end here */
+	if (s->have_child) {
+		/* a fatal error or the timeout: pfmon 3.x ends the command it started */
+		child_kill(&s->child);
+		s->have_child = false;
+	}
+	if (rc)
+		return -1;
+	if (s->plan) {
+		if (drain(s, sink, err)) /* what the tasks wrote before they ended */
+			return -1;
+		return pass_unreported_losses(s, sink, err);
+	}
+	return 0;
+}
+
+int session_read_counts(const struct session *s, struct session_count *counts, struct pf_error *err)
+{
+	for (size_t k = 0; k < s->n_events; k++)
+		counts[k] = (struct session_count){ .open_errno = s->open_errno[k] };
+	for (size_t i = 0; i < s->n_fds; i++) {
+		const struct session_fd *f = &s->fds[i];
+		struct session_count *c = &counts[f->evidx];
+		struct kperf_count kc;
+		int rc = kperf_read(f->fd, &kc);
+
+		if (rc)
+			return pf_error_set(err, PF_E_READ, s->events[f->evidx]->name, strerror(-rc));
+		c->opened = true;
+		c->value += kc.value;
+		c->enabled += kc.enabled;
+		c->running += kc.running;
+	}
+	return 0;
+}
+
+void session_free(struct session *s)
+{
+	if (!s)
+		return;
+	if (s->have_child)
+		child_kill(&s->child);
+	for (int c = 0; s->rings && c < s->ncpu; c++)
+		if (s->ring_fd[c] >= 0)
+			ring_unmap(&s->rings[c]);
+	for (size_t i = 0; i < s->n_fds; i++)
+		kperf_close(s->fds[i].fd);
+	for (size_t i = 0; i < s->n_pidfds; i++)
+		close(s->pidfds[i]);
+	procfs_maps_free(s->synth, s->n_synth);
+	free(s->pidfds);
+	free(s->pid_ended);
+	free(s->fds);
+	free(s->rings);
+	free(s->ring_fd);
+	free(s->events);
+	free(s->event_set);
+	free(s->open_errno);
+	free(s->drain.arena);
+	free(s->drain.recs);
+	u64set_release(&s->by_id);
+	u64set_release(&s->tids);
+	free(s);
+}

@@ -1,0 +1,107 @@
+/*
+ * The session: one engine for every run.  It is built from the encoded
+ * event sets and a few run options, opened on a target (a launched
+ * command, or the threads of running processes), and then run: it owns
+ * every counter fd, the per-CPU ring buffers, the time-ordered merge of
+ * their records and the redraw of random periods.  The CLI only encodes,
+ * runs a session and reports what it returns.
+ *
+ * Two shapes, chosen by the plan:
+ *   counting  one group per event set on each task (cpu -1), inherited
+ *             by the threads and children it creates;
+ *   sampling  each sampling event once per CPU on each task (perf refuses
+ *             to mmap an inherited per-task event), the first event on a
+ *             CPU owning that CPU's ring and the others writing into it;
+ *             the set's events without a period join its groups and are
+ *             read in each sample (pfmon 3.x).
+ */
+#ifndef PFMON_TARGET_SESSION_H
+#define PFMON_TARGET_SESSION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "common/error.h"
+#include "event/pmu_model.h"
+#include "sample/sample.h"
+#include "target/launch.h"
+#include "target/plan.h"
+
+struct session;
+
+struct session_opts {
+	bool inherit;               /* threads and children count with their parent */
+	struct launch_opts launch;  /* how a launched command runs */
+	uint64_t timeout_ns;        /* -t: end the session after this long; 0: never */
+};
+
+/* One event's count, summed over every task and CPU it was opened on. */
+struct session_count {
+	bool opened;       /* false: the kernel refused it (open_errno says why) */
+	int open_errno;
+	uint64_t value, enabled, running;
+};
+
+/* How a session ended. */
+enum session_end {
+	SESSION_END_COMMAND,   /* the launched command ended */
+	SESSION_END_TARGETS,   /* every attached process ended */
+	SESSION_END_TIMEOUT,   /* -t expired */
+	SESSION_END_SIGNAL,    /* SIGINT/SIGTERM/SIGHUP while attached */
+};
+
+/*
+ * A record drained from the rings, in time order, decoded, with its
+ * event index resolved (and, for random periods, the period pfmon set).
+ */
+typedef int (*session_record_fn)(const struct sample_record *rec, void *arg, struct pf_error *err);
+
+/* where a sampling session's records go: record() for each, drained()
+ * (may be NULL) after each drain of the rings, with arg */
+struct session_sink {
+	session_record_fn record;
+	int (*drained)(void *arg, struct pf_error *err);
+	void *arg;
+};
+
+/*
+ * sets (n_sets of them) stay owned by the caller and must outlive the
+ * session; plan is NULL for counting, else the sampling plan already
+ * applied to the sets' attrs (record_plan_apply).
+ */
+struct session *session_new(struct set_prog *sets, size_t n_sets, const struct record_plan *plan,
+			    const struct session_opts *opts);
+void session_free(struct session *s);
+
+/* Fork the command held before exec, open every counter on it, let it
+ * exec (counting starts at the exec: enable_on_exec). */
+int session_open_command(struct session *s, char *const argv[], struct pf_error *err);
+
+/*
+ * Open on running tasks: each of pids[] is a whole process (every thread,
+ * also threads created while pfmon attaches) when whole_process, else a
+ * single thread.  Counting starts when every counter is open.
+ */
+int session_open_tasks(struct session *s, const pid_t *pids, size_t n, bool whole_process,
+		       struct pf_error *err);
+
+/*
+ * Run until the command ends (its status in *status), every attached
+ * process has ended, the timeout expires, or (attached) a signal asks to
+ * stop.  Sampling sessions hand every record to the sink as the rings
+ * fill, and the rest at the end (sink may be NULL when counting).  Counting stops before it returns.
+ */
+int session_run(struct session *s, const struct session_sink *sink, int *status, struct pf_error *err);
+enum session_end session_ended_by(const struct session *s);
+
+/* counts[] has one entry per event of every set, in set order */
+int session_read_counts(const struct session *s, struct session_count *counts, struct pf_error *err);
+size_t session_n_events(const struct session *s);
+
+/* the perf_event_attr of every counter as opened, for -v and the tests */
+const struct counter_prog *session_event(const struct session *s, size_t i);
+int session_event_set(const struct session *s, size_t i);
+
+#endif
