@@ -14,6 +14,7 @@
 #include "commands.h"
 #include "common/util.h"
 #include "report/profile.h"
+#include "sample/perf_record.h"
 #include "sample/smpl_file.h"
 #include "target/plan.h"
 #include "target/session.h"
