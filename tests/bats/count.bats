@@ -93,7 +93,9 @@ load helpers
 	out="$BATS_TEST_TMPDIR/out"
 	"$PFMON" -e task-clock --outfile="$out" "$FIXTURES/burn" 20000 &
 	pid=$!
-	sleep 0.5
+	# wait for the condition, not the clock: the command has used 200 ms
+	# of CPU (a loaded machine may give it much less in 0.5 s)
+	wait_for_cpu_ticks "$pid" 20
 	kill -INT "$pid"
 	status=0
 	wait "$pid" || status=$?

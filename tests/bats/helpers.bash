@@ -27,3 +27,18 @@ one_error_line() {
 hw_pmu_present() {
 	"$PFMON" -e cycles true >/dev/null 2>&1
 }
+
+# wait_for_cpu_ticks PID TICKS: wait (20 s at most) until the child of PID
+# (the command pfmon runs) has used TICKS clock ticks (1/100 s) of CPU
+wait_for_cpu_ticks() {
+	local child ticks
+	for _ in $(seq 1 400); do
+		child=$(pgrep -P "$1" | head -1)
+		if [ -n "$child" ] && [ -r "/proc/$child/stat" ]; then
+			ticks=$(awk '{ print $14 + $15 }' "/proc/$child/stat" 2>/dev/null)
+			[ "${ticks:-0}" -ge "$2" ] && return 0
+		fi
+		sleep 0.05
+	done
+	return 1
+}
