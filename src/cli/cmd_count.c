@@ -21,7 +21,32 @@ struct session_opts session_opts_from_config(const struct pf_config *cfg)
 	return (struct session_opts){
 		.inherit = !cfg->no_inherit,
 		.launch = { .no_output = cfg->no_cmd_output },
+		.timeout_ns = cfg->session_timeout * 1000000000ull,
 	};
+}
+
+int session_open_target(struct session *s, const struct pf_config *cfg, struct pf_error *err)
+{
+	if (cfg->n_attach)
+		return session_open_tasks(s, cfg->attach, cfg->n_attach, !cfg->attach_threads, err);
+	return session_open_command(s, cfg->command, err);
+}
+
+void session_note_end(const struct session *s, const struct pf_config *cfg)
+{
+	switch (session_ended_by(s)) {
+	case SESSION_END_TARGETS:
+		fprintf(stderr, "note: the monitored %s ended before the session did\n",
+			cfg->attach_threads ? "threads" : cfg->n_attach > 1 ? "processes" : "process");
+		break;
+	case SESSION_END_TIMEOUT:
+		if (!cfg->n_attach)
+			fprintf(stderr, "note: session timeout after %llu s: the command was killed\n",
+				(unsigned long long)cfg->session_timeout);
+		break;
+	default:
+		break;
+	}
 }
 
 static bool is_clock(const struct perf_event_attr *a)
@@ -148,10 +173,12 @@ int cmd_count(const struct pf_config *cfg, const struct pmu_model *m, struct pf_
 		s = session_new(sets, n_sets, NULL, &so);
 		if (cfg->verbose)
 			show_attrs(s);
-		rc = session_open_command(s, cfg->command, err);
+		rc = session_open_target(s, cfg, err);
 	}
 	if (!rc)
 		rc = session_run(s, NULL, &status, err);
+	if (!rc)
+		session_note_end(s, cfg);
 	if (!rc)
 		rc = print_counts(s, cfg, m, out, err);
 	if (out && close_output(out, cfg, rc ? NULL : err))

@@ -135,9 +135,11 @@ static int run_session(struct record_run *rr, int *status, struct pf_error *err)
 	struct session_opts so = session_opts_from_config(rr->cfg);
 
 	rr->session = session_new(rr->sets, rr->n_sets, &rr->plan, &so);
-	if (session_open_command(rr->session, rr->cfg->command, err))
+	if (session_open_target(rr->session, rr->cfg, err) ||
+	    session_run(rr->session, &(struct session_sink){ take_record, drained, rr }, status, err))
 		return -1;
-	return session_run(rr->session, &(struct session_sink){ take_record, drained, rr }, status, err);
+	session_note_end(rr->session, rr->cfg);
+	return 0;
 }
 
 int cmd_record(const struct pf_config *cfg, const struct pmu_model *m, struct pf_error *err)
@@ -146,7 +148,7 @@ int cmd_record(const struct pf_config *cfg, const struct pmu_model *m, struct pf
 	struct profile_opts po = profile_opts_from_config(cfg);
 	int status = 0, rc, argc = 0;
 
-	while (cfg->command[argc])
+	while (cfg->command && cfg->command[argc])
 		argc++;
 	rc = plan_run(&rr, m, err);
 	if (!rc) {

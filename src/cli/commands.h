@@ -29,6 +29,10 @@ int cmd_report(const struct pf_config *cfg, struct pf_error *err);
 
 /* the run options of a session, from the command line */
 struct session_opts session_opts_from_config(const struct pf_config *cfg);
+/* open s on what the command line names: the command, or running tasks */
+int session_open_target(struct session *s, const struct pf_config *cfg, struct pf_error *err);
+/* one note on stderr when the session did not end with its command */
+void session_note_end(const struct session *s, const struct pf_config *cfg);
 
 /* shared by recording and reporting */
 struct profile_opts profile_opts_from_config(const struct pf_config *cfg);

@@ -70,7 +70,10 @@ static int dispatch(struct pf_config *cfg, struct pf_error *err)
 	choose_default_events(cfg, m);
 	if (cfg->check)
 		return cmd_check(cfg, m, err);
-	if (!cfg->command)
+	if (cfg->n_attach && cfg->command)
+		return pf_error_set(err, PF_E_USAGE, "a command cannot be given with --attach-task/--pid/--tid "
+				    "(bound the session with -t SECS)");
+	if (!cfg->command && !cfg->n_attach)
 		return pf_error_set(err, PF_E_NO_COMMAND);
 	if (!m->can_run)
 		return pf_error_set(err, PF_E_NOT_THIS_HOST,

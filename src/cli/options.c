@@ -326,6 +326,38 @@ static int parse_u64_opt(const struct opt_def *o, const char *arg, uint64_t min,
 	return 0;
 }
 
+/* -p/--attach-task/--pid: processes; --tid: threads (perf); comma lists */
+static int opt_attach(struct cli_state *st, const struct opt_def *o, const char *arg, struct pf_error *err)
+{
+	struct pf_config *cfg = st->cfg;
+	bool threads = strcmp(o->long_name, "tid") == 0;
+	size_t n;
+	char **v;
+
+	if (cfg->n_attach && cfg->attach_threads != threads)
+		return pf_error_set(err, PF_E_USAGE, "--tid cannot be combined with --attach-task/-p/--pid");
+	v = str_split(arg, ',', &n);
+	for (size_t i = 0; i < n; i++) {
+		uint64_t id;
+
+		if (!parse_u64(v[i], &id) || id < 1 || id > INT32_MAX) {
+			str_vec_free(v);
+			return bad_value(o, arg, threads ? "expected thread ids, comma separated"
+							  : "expected process ids, comma separated", err);
+		}
+		cfg->attach = xrealloc(cfg->attach, (cfg->n_attach + 1) * sizeof(*cfg->attach));
+		cfg->attach[cfg->n_attach++] = (int)id;
+	}
+	str_vec_free(v);
+	cfg->attach_threads = threads;
+	return 0;
+}
+
+static int opt_timeout(struct cli_state *st, const struct opt_def *o, const char *arg, struct pf_error *err)
+{
+	return parse_u64_opt(o, arg, 1, 100u * 365 * 24 * 3600, &st->cfg->session_timeout, err);
+}
+
 static int opt_smpl_entries(struct cli_state *st, const struct opt_def *o, const char *arg, struct pf_error *err)
 {
 	return parse_u64_opt(o, arg, 1, 1u << 24, &st->cfg->smpl_entries, err);
@@ -375,6 +407,7 @@ static int opt_report_format(struct cli_state *st, const struct opt_def *o, cons
 static const char G_GEN[] = "Generic options";
 static const char G_OUT[] = "Output options";
 static const char G_SMPL[] = "Sampling options";
+static const char G_TASK[] = "Attaching and session options";
 static const char G_ITA2[] = "Itanium 2 options (--pmu=itanium2)";
 
 static const struct opt_def options[] = {
@@ -410,6 +443,14 @@ static const struct opt_def options[] = {
 	  "send the command's output to /dev/null" },
 	{ "system-wide", NULL, ARG_NONE, NULL, G_GEN, BOOL(system_wide),
 	  "system-wide session (Itanium 2 model: sets the pm bit)" },
+
+	{ "attach-task", "p", ARG_REQUIRED, "PID", G_TASK, CALL(opt_attach),
+	  "monitor running process PID (every thread, also those it creates) instead of a command" },
+	{ "pid", NULL, ARG_REQUIRED, "PID,...", G_TASK, CALL(opt_attach), "same as --attach-task, several processes" },
+	{ "tid", NULL, ARG_REQUIRED, "TID,...", G_TASK, CALL(opt_attach),
+	  "monitor running threads TID (and the threads they create)" },
+	{ "session-timeout", "t", ARG_REQUIRED, "SECS", G_TASK, CALL(opt_timeout),
+	  "end the session after SECS seconds (a launched command is killed then)" },
 
 	{ "outfile", NULL, ARG_REQUIRED, "FILE", G_OUT, STR(outfile), "write the counts to FILE" },
 	{ "append", NULL, ARG_NONE, NULL, G_OUT, BOOL(append), "append to --outfile instead of replacing it" },

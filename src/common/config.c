@@ -36,6 +36,9 @@ void pf_config_release(struct pf_config *cfg)
 	free(cfg->sets);
 	cfg->sets = NULL;
 	cfg->n_sets = 0;
+	free(cfg->attach);
+	cfg->attach = NULL;
+	cfg->n_attach = 0;
 }
 
 bool pf_config_is_sampling(const struct pf_config *cfg)

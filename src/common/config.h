@@ -134,6 +134,12 @@ struct pf_config {
 	uint64_t smpl_show_top;
 	uint64_t smpl_cum_threshold;
 
+	/* attaching: -p/--attach-task/--pid (processes) or --tid (threads) */
+	int *attach;
+	size_t n_attach;
+	bool attach_threads;
+	uint64_t session_timeout; /* -t, seconds; 0 = none */
+
 	char **command; /* argv of the command, NULL-terminated; NULL if none */
 };
 

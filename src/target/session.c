@@ -2,9 +2,13 @@
 
 #include <errno.h>
 #include <poll.h>
+#include <stdio.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
+#include <sys/eventfd.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -65,7 +69,17 @@ struct session {
 	struct perf_ring *rings; /* one per CPU */
 	int *ring_fd;            /* the fd that owns each ring, -1: none yet */
 	struct perf_layout layout;
-	struct drain_buf drain;
+	/* records copied out of the rings (see the reader thread): the
+	 * reader fills one buffer while the session passes the other on */
+	struct drain_buf bufs[2];
+	struct drain_buf *filling;
+	struct drain_buf held;   /* copied, not yet passed on: may precede what comes next */
+	uint64_t last_max_time;  /* the latest time of the batch before */
+	pthread_mutex_t lock; /* guards filling and the rings while the reader runs */
+	pthread_t reader;
+	bool reader_running;
+	volatile bool reader_stop;
+	int wake_fd; /* eventfd: the reader copied records */
 	uint64_t lost_in_records; /* what LOST records said */
 
 	bool at_exec; /* a launched command: counting starts at its exec */
@@ -146,6 +160,9 @@ struct session *session_new(struct set_prog *sets, size_t n_sets, const struct r
 			s->event_set[k] = (int)i;
 		}
 	u64set_init(&s->by_id);
+	pthread_mutex_init(&s->lock, NULL);
+	s->filling = &s->bufs[0];
+	s->wake_fd = -1;
 	u64set_init(&s->tids);
 	s->ncpu = online_cpus();
 	if (plan) {
@@ -363,6 +380,25 @@ static int open_sampling_task(struct session *s, pid_t tid, struct pf_error *err
 	return 0;
 }
 
+/*
+ * The kernel lets a user monitor a task only if it may ptrace it (same
+ * user, or CAP_SYS_PTRACE) and perf_event_paranoid allows it: say which
+ * one stands in the way.
+ */
+static int attach_perm_error(pid_t tid, struct pf_error *err)
+{
+	char path[64];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "/proc/%d", (int)tid);
+	if (stat(path, &st) == 0 && st.st_uid != geteuid() && geteuid() != 0)
+		return pf_error_set(err, PF_E_TASK_PERM, (int)tid,
+				    "it belongs to another user: run pfmon as that user, or as root");
+	return pf_error_set(err, PF_E_TASK_PERM, (int)tid,
+			    "kernel.perf_event_paranoid or kernel.yama.ptrace_scope forbids it: monitor "
+			    "user level only (-u), run as root, or grant CAP_PERFMON and CAP_SYS_PTRACE");
+}
+
 /* 0: opened; 1: the task is gone; -1: error */
 static int open_task(struct session *s, pid_t tid, struct pf_error *err)
 {
@@ -374,6 +410,8 @@ static int open_task(struct session *s, pid_t tid, struct pf_error *err)
 	rc = s->plan ? open_sampling_task(s, tid, err) : open_counting_task(s, tid, first, err);
 	if (rc == 0 && first && !s->plan)
 		rc = check_something_opened(s, err);
+	if (rc < 0 && !s->at_exec && err && err->code == PF_E_PERM)
+		return attach_perm_error(tid, err);
 	return rc;
 }
 
@@ -391,15 +429,18 @@ static int pidfd_of(pid_t pid)
 	return (int)syscall(SYS_pidfd_open, pid, 0);
 }
 
+/* A pidfd turns readable when its process ends; one that is already
+ * gone is watched as ended.  (Before Linux 5.3 there are no pidfds: the
+ * session then ends on the timeout, a signal or its command.) */
 static void watch_process(struct session *s, pid_t pid)
 {
 	int fd = pidfd_of(pid);
 
-	if (fd < 0)
-		return; /* only before Linux 5.3: the task fds tell (POLLHUP) */
+	if (fd < 0 && errno != ESRCH)
+		return;
 	s->pidfds = xrealloc(s->pidfds, (s->n_pidfds + 1) * sizeof(*s->pidfds));
 	s->pid_ended = xrealloc(s->pid_ended, (s->n_pidfds + 1) * sizeof(*s->pid_ended));
-	s->pid_ended[s->n_pidfds] = false;
+	s->pid_ended[s->n_pidfds] = fd < 0;
 	s->pidfds[s->n_pidfds++] = fd;
 }
 
@@ -422,6 +463,8 @@ int session_open_command(struct session *s, char *const argv[], struct pf_error 
  */
 static int open_process(struct session *s, pid_t pid, struct pf_error *err)
 {
+	size_t fds_before = s->n_fds;
+
 	for (int round = 0;; round++) {
 		pid_t *tids;
 		long n = procfs_tasks(pid, &tids);
@@ -430,8 +473,11 @@ static int open_process(struct session *s, pid_t pid, struct pf_error *err)
 
 		if (n <= 0) {
 			if (round == 0)
-				return pf_error_set(err, PF_E_NO_SUCH_TASK, pid, "no such process");
-			return 0; /* it ended while pfmon attached: its counts are kept */
+				return pf_error_set(err, PF_E_NO_SUCH_TASK, (int)pid, "no such process");
+			if (s->n_fds == fds_before)
+				return pf_error_set(err, PF_E_NO_SUCH_TASK, (int)pid,
+						    "the process exited while pfmon attached to it");
+			return 0; /* it ended after some threads were opened: their counts are kept */
 		}
 		for (long i = 0; i < n && rc >= 0; i++)
 			rc = open_task(s, tids[i], err);
@@ -448,7 +494,7 @@ static int open_thread(struct session *s, pid_t tid, struct pf_error *err)
 	int rc = open_task(s, tid, err);
 
 	if (rc > 0)
-		return pf_error_set(err, PF_E_NO_SUCH_TASK, tid, "no such thread");
+		return pf_error_set(err, PF_E_NO_SUCH_TASK, (int)tid, "no such thread");
 	return rc;
 }
 
@@ -535,15 +581,8 @@ static int redraw_periods(struct session *s, struct pf_error *err)
 	return 0;
 }
 
-/* copied as it is: decoded once, after the merge (only its time is read now) */
-static int collect_record(const struct perf_event_header *h, void *arg, struct pf_error *err)
+static void buf_append(struct drain_buf *b, const struct perf_event_header *h, uint64_t time)
 {
-	struct session *s = arg;
-	struct drain_buf *b = &s->drain;
-	uint64_t time = 0; /* none: before everything else of the drain */
-
-	(void)err;
-	perf_record_peek_time(h, &s->layout, &time);
 	if (b->len + h->size > b->cap) {
 		b->cap = (b->len + h->size) * 2;
 		b->arena = xrealloc(b->arena, b->cap);
@@ -555,6 +594,17 @@ static int collect_record(const struct perf_event_header *h, void *arg, struct p
 	b->recs[b->n++] = (struct drained){ time, b->len };
 	memcpy(b->arena + b->len, h, h->size);
 	b->len += h->size; /* sizes are multiples of 8: records stay aligned */
+}
+
+/* copied as it is: decoded once, after the merge (only its time is read now) */
+static int collect_record(const struct perf_event_header *h, void *arg, struct pf_error *err)
+{
+	struct session *s = arg;
+	uint64_t time = 0; /* none: before everything else of the drain */
+
+	(void)err;
+	perf_record_peek_time(h, &s->layout, &time);
+	buf_append(s->filling, h, time);
 	return 0;
 }
 
@@ -601,22 +651,118 @@ static int pass_record(struct session *s, const struct perf_event_header *h, con
 	return sink->record(&rec, sink->arg, err);
 }
 
-/*
- * Read every ring, then pass the records on in time order: a binary's
- * MMAP2 may sit in one CPU's ring and the first samples in it in another's.
- */
-static int drain(struct session *s, const struct session_sink *sink, struct pf_error *err)
+static int collect_rings(struct session *s, struct pf_error *err)
 {
-	struct drain_buf *b = &s->drain;
-
-	b->len = b->n = 0;
 	for (int c = 0; c < s->ncpu; c++)
 		if (s->ring_fd[c] >= 0 && ring_read(&s->rings[c], collect_record, s, err) < 0)
 			return -1;
-	qsort(b->recs, b->n, sizeof(*b->recs), by_time);
-	for (size_t i = 0; i < b->n; i++)
-		if (pass_record(s, (const struct perf_event_header *)(b->arena + b->recs[i].off), sink, err))
+	return 0;
+}
+
+/*
+ * The reader thread copies the rings out as soon as the kernel wakes it,
+ * and does nothing else: passing records on can be slow (the first sample
+ * in a binary loads its symbols) and a busy machine gives pfmon little
+ * CPU, so if the same thread did both the kernel would wait for room and
+ * drop samples (a 128-thread program sampled at 10 kHz lost a third of
+ * them).  perf record keeps up the same way: it only copies.
+ */
+static void *reader_main(void *arg)
+{
+	struct session *s = arg;
+	struct pollfd *pfd = xcalloc((size_t)s->ncpu + 1, sizeof(*pfd));
+	size_t n = 0;
+	uint64_t one = 1;
+
+	for (int c = 0; c < s->ncpu; c++)
+		if (s->ring_fd[c] >= 0)
+			pfd[n++] = (struct pollfd){ .fd = s->ring_fd[c], .events = POLLIN };
+	while (!s->reader_stop) {
+		struct pf_error err;
+		size_t before;
+
+		poll(pfd, n, 50);
+		pthread_mutex_lock(&s->lock);
+		before = s->filling->n;
+		collect_rings(s, &err); /* a malformed header drops the rest of its ring: counted there */
+		pthread_mutex_unlock(&s->lock);
+		if (s->filling->n != before && write(s->wake_fd, &one, sizeof(one)) < 0)
+			break;
+	}
+	free(pfd);
+	return NULL;
+}
+
+static int start_reader(struct session *s, struct pf_error *err)
+{
+	s->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (s->wake_fd < 0)
+		return pf_error_set(err, PF_E_SYSTEM, "eventfd", strerror(errno));
+	if (pthread_create(&s->reader, NULL, reader_main, s))
+		return pf_error_set(err, PF_E_SYSTEM, "pthread_create", "cannot start the ring reader");
+	s->reader_running = true;
+	return 0;
+}
+
+static void stop_reader(struct session *s)
+{
+	if (!s->reader_running)
+		return;
+	s->reader_stop = true;
+	pthread_join(s->reader, NULL);
+	s->reader_running = false;
+}
+
+static const struct perf_event_header *buf_record(const struct drain_buf *b, size_t i)
+{
+	return (const struct perf_event_header *)(b->arena + b->recs[i].off);
+}
+
+/*
+ * Pass on what the reader copied, in time order: a binary's MMAP2 may sit
+ * in one CPU's ring and the first samples in it in another's.  The reader
+ * copies the rings one after the other, so a batch can hold a sample from
+ * one ring without the earlier MMAP2 that another ring received just after
+ * it was copied.  As perf's rounds do, a batch passes on only the records
+ * no later than the latest time of the batch before (everything up to that
+ * time was written before this batch was copied) and holds the rest for the
+ * next.  The final drain, after the reader stopped, copies the rings itself
+ * and passes everything on.
+ */
+static int drain(struct session *s, const struct session_sink *sink, bool final, struct pf_error *err)
+{
+	struct drain_buf *b;
+	uint64_t wakes, horizon;
+
+	if (s->wake_fd >= 0 && read(s->wake_fd, &wakes, sizeof(wakes)) < 0 && errno != EAGAIN)
+		return pf_error_set(err, PF_E_SYSTEM, "eventfd", strerror(errno));
+	pthread_mutex_lock(&s->lock);
+	b = s->filling;
+	s->filling = b == &s->bufs[0] ? &s->bufs[1] : &s->bufs[0];
+	pthread_mutex_unlock(&s->lock);
+	if (final) {
+		struct drain_buf *keep = s->filling;
+
+		s->filling = b; /* the reader has stopped: append to the batch */
+		if (collect_rings(s, err))
 			return -1;
+		s->filling = keep;
+	}
+	for (size_t i = 0; i < s->held.n; i++)
+		buf_append(b, buf_record(&s->held, i), s->held.recs[i].time);
+	s->held.len = s->held.n = 0;
+	if (b->n)
+		qsort(b->recs, b->n, sizeof(*b->recs), by_time);
+	horizon = s->last_max_time;
+	if (b->n)
+		s->last_max_time = b->recs[b->n - 1].time;
+	for (size_t i = 0; i < b->n; i++) {
+		if (!final && b->recs[i].time > horizon)
+			buf_append(&s->held, buf_record(b, i), b->recs[i].time);
+		else if (pass_record(s, buf_record(b, i), sink, err))
+			return -1;
+	}
+	b->len = b->n = 0;
 	if (redraw_periods(s, err))
 		return -1;
 	return sink->drained ? sink->drained(sink->arg, err) : 0;
@@ -674,10 +820,8 @@ static int wait_for_activity(struct session *s, uint64_t deadline, struct pf_err
 	size_t n = 0;
 	int timeout = 100, rc;
 
-	if (s->plan)
-		for (int c = 0; c < s->ncpu; c++)
-			if (s->ring_fd[c] >= 0)
-				pfd[n++] = (struct pollfd){ .fd = s->ring_fd[c], .events = POLLIN };
+	if (s->reader_running)
+		pfd[n++] = (struct pollfd){ .fd = s->wake_fd, .events = POLLIN };
 	for (size_t i = 0; i < s->n_pidfds; i++)
 		pfd[n + i] = (struct pollfd){ .fd = s->pid_ended[i] ? -1 : s->pidfds[i], .events = POLLIN };
 	if (deadline) {
@@ -737,7 +881,7 @@ static int run_loop(struct session *s, const struct session_sink *sink, int *sta
 	while (!session_over(s, deadline, status)) {
 		if (wait_for_activity(s, deadline, err))
 			return -1;
-		if (s->plan && drain(s, sink, err))
+		if (s->plan && drain(s, sink, false, err))
 			return -1;
 	}
 	return 0;
@@ -757,8 +901,11 @@ int session_run(struct session *s, const struct session_sink *sink, int *status,
 		s->end = SESSION_END_COMMAND;
 		return 0;
 	}
-	rc = run_loop(s, sink, status, err);
+	rc = s->plan ? start_reader(s, err) : 0;
+	if (!rc)
+		rc = run_loop(s, sink, status, err);
 	disable_all(s); /* attached tasks run on: the counts end here */
+	stop_reader(s);
 	if (s->have_child) {
 		/* a fatal error or the timeout: pfmon 3.x ends the command it started */
 		child_kill(&s->child);
@@ -767,7 +914,7 @@ int session_run(struct session *s, const struct session_sink *sink, int *status,
 	if (rc)
 		return -1;
 	if (s->plan) {
-		if (drain(s, sink, err)) /* what the tasks wrote before they ended */
+		if (drain(s, sink, true, err)) /* what the tasks wrote before they ended */
 			return -1;
 		return pass_unreported_losses(s, sink, err);
 	}
@@ -798,15 +945,20 @@ void session_free(struct session *s)
 {
 	if (!s)
 		return;
+	stop_reader(s);
 	if (s->have_child)
 		child_kill(&s->child);
+	if (s->wake_fd >= 0)
+		close(s->wake_fd);
+	pthread_mutex_destroy(&s->lock);
 	for (int c = 0; s->rings && c < s->ncpu; c++)
 		if (s->ring_fd[c] >= 0)
 			ring_unmap(&s->rings[c]);
 	for (size_t i = 0; i < s->n_fds; i++)
 		kperf_close(s->fds[i].fd);
 	for (size_t i = 0; i < s->n_pidfds; i++)
-		close(s->pidfds[i]);
+		if (s->pidfds[i] >= 0)
+			close(s->pidfds[i]);
 	procfs_maps_free(s->synth, s->n_synth);
 	free(s->pidfds);
 	free(s->pid_ended);
@@ -816,8 +968,12 @@ void session_free(struct session *s)
 	free(s->events);
 	free(s->event_set);
 	free(s->open_errno);
-	free(s->drain.arena);
-	free(s->drain.recs);
+	for (int i = 0; i < 2; i++) {
+		free(s->bufs[i].arena);
+		free(s->bufs[i].recs);
+	}
+	free(s->held.arena);
+	free(s->held.recs);
 	u64set_release(&s->by_id);
 	u64set_release(&s->tids);
 	free(s);
