@@ -2,6 +2,7 @@
 #include <config.h>
 
 #include <stdio.h>
+#include <string.h>
 
 #include "commands.h"
 #include "report/profile.h"
@@ -9,12 +10,20 @@
 
 int cmd_report(const struct pf_config *cfg, struct pf_error *err)
 {
-	struct profile_opts po = profile_opts_from_config(cfg);
-	struct smpl_reader *r = smpl_reader_open(cfg->report_file, err);
+	struct profile_opts po;
+	struct smpl_reader *r;
 	struct sample_record rec;
 	struct profile *p;
 	int rc;
 
+	/* with the Itanium 2 model the file is a PMD dump */
+	if (cfg->pmu && !strcmp(cfg->pmu, "itanium2"))
+		return cmd_report_dump(cfg, err);
+	if (cfg->smpl_module)
+		return pf_error_set(err, PF_E_USAGE,
+				    "--smpl-module applies to Itanium 2 dumps (--pmu=itanium2 --report=DUMP)");
+	po = profile_opts_from_config(cfg);
+	r = smpl_reader_open(cfg->report_file, err);
 	if (!r)
 		return -1;
 	p = profile_new(&po, smpl_reader_header(r));

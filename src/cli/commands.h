@@ -26,6 +26,8 @@ int cmd_dump_event_table(const struct pf_config *cfg, const struct pmu_model *m,
 /* sampling: record to a file and report; report later from a file */
 int cmd_record(const struct pf_config *cfg, const struct pmu_model *m, struct pf_error *err);
 int cmd_report(const struct pf_config *cfg, struct pf_error *err);
+/* --pmu=itanium2 --report=DUMP: an Itanium 2 PMD dump (pfmon-smpl(5)) */
+int cmd_report_dump(const struct pf_config *cfg, struct pf_error *err);
 
 /* the run options of a session, from the command line */
 struct session_opts session_opts_from_config(const struct pf_config *cfg);

@@ -52,6 +52,9 @@ static int dispatch(struct pf_config *cfg, struct pf_error *err)
 	}
 	if (cfg->report_file)
 		return cmd_report(cfg, err);
+	if (cfg->smpl_module)
+		return pf_error_set(err, PF_E_USAGE,
+				    "--smpl-module applies to Itanium 2 dumps (--pmu=itanium2 --report=DUMP)");
 	if (cfg->list_pmus)
 		return cmd_list_pmus(cfg, err);
 	m = pmu_model_select(cfg->pmu, err);

@@ -492,6 +492,9 @@ static const struct opt_def options[] = {
 	  "profile by function (default), line, binary, address or data address" },
 	{ "report-format", NULL, ARG_REQUIRED, "FMT", G_SMPL, CALL(opt_report_format),
 	  "profile as text (default), json or folded stacks" },
+	/* Itanium 2 PMD dumps (--pmu=itanium2 --report=DUMP) */
+	{ "smpl-module", NULL, ARG_REQUIRED, "NAME", G_SMPL, STR(smpl_module),
+	  "Itanium 2 dump reports: pfmon 3.x's sampling module (detailed)" },
 
 	{ "dump-event-table", NULL, ARG_NONE, NULL, G_ITA2, BOOL(dump_event_table),
 	  "print the model's event table as TSV and exit" },

@@ -1,0 +1,101 @@
+/*
+ * pfmon --pmu=itanium2 --report=DUMP: an Itanium 2 PMD dump (pfmon-smpl(5))
+ * read as a stream, each sample decoded and printed as it comes.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+#include "common/util.h"
+#include "report/ia64_report.h"
+#include "sample/ia64_dump.h"
+
+/* PMC12.tm (bits 9:8): 00 captures no branch, as the PMC12 = 0 that a D-EAR
+ * in TLB or ALAT mode writes (C-EAR-3): the BTB is then not in use */
+#define PMC12_TM (0x3ull << 8)
+
+/* events= and the BTB/range options: the PMCs the model programs for them (as --check) */
+static int config_from_events(struct ia64_dump_config *c, struct pf_error *err)
+{
+	const struct pmu_model *m = pmu_model_find("itanium2");
+	struct pf_config ec;
+	struct set_prog prog;
+	int rc;
+
+	pf_config_init(&ec);
+	ec.pmu = "itanium2";
+	ec.irange = c->irange;
+	ec.drange = c->drange;
+	ec.sets = xcalloc(1, sizeof(*ec.sets));
+	ec.n_sets = 1;
+	ec.sets[0].events = str_split(c->events, ',', &ec.sets[0].n_events);
+	ec.sets[0].btb = c->btb;
+	rc = m->encode_set(m, &ec, 0, &prog, err);
+	pf_config_release(&ec);
+	if (rc)
+		return -1;
+	for (size_t i = 0; i < prog.n_regs; i++) {
+		const struct reg_write *w = &prog.regs[i];
+
+		if (!strcmp(w->name, "PMC10"))
+			c->has_pmc10 = true, c->pmc10 = w->value;
+		else if (!strcmp(w->name, "PMC11"))
+			c->has_pmc11 = true, c->pmc11 = w->value;
+		else if (!strcmp(w->name, "PMC12") && (w->value & PMC12_TM))
+			c->has_pmc12 = true, c->pmc12 = w->value;
+	}
+	set_prog_release(&prog);
+	return 0;
+}
+
+static int on_config(void *ctx, struct ia64_dump_config *c, struct pf_error *err)
+{
+	if (c->events && config_from_events(c, err))
+		return -1;
+	ia64_report_config(ctx, c);
+	return 0;
+}
+
+static int on_map(void *ctx, const struct ia64_dump_map *m, struct pf_error *err)
+{
+	ia64_report_map(ctx, m);
+	return 0;
+}
+
+static int on_sample(void *ctx, const struct ia64_dump_sample *s, struct pf_error *err)
+{
+	ia64_report_sample(ctx, s);
+	return 0;
+}
+
+int cmd_report_dump(const struct pf_config *cfg, struct pf_error *err)
+{
+	static const struct ia64_dump_handler h = { on_config, on_map, on_sample };
+	struct ia64_report_opts ro = { .module = IA64_MOD_DETAILED };
+	const char *path = cfg->report_file;
+	struct ia64_report *r;
+	FILE *f;
+	int rc;
+
+	if (cfg->smpl_module && !ia64_smpl_module_from_name(cfg->smpl_module, &ro.module))
+		return pf_error_set(err, PF_E_NOT_SUPPORTED, cfg->smpl_module,
+				    "this sampling module is not implemented for Itanium 2 dumps yet "
+				    "(detailed is)");
+	if (cfg->report_format && strcmp(cfg->report_format, "text") &&
+	    strcmp(cfg->report_format, "json"))
+		return pf_error_set(err, PF_E_USAGE,
+				    "Itanium 2 dumps are reported as text or json, not folded stacks");
+	ro.json = cfg->report_format && !strcmp(cfg->report_format, "json");
+	f = strcmp(path, "-") ? fopen(path, "r") : stdin;
+	if (!f)
+		return pf_error_set(err, PF_E_INPUT, path, strerror(errno));
+	r = ia64_report_new(&ro, stdout);
+	rc = ia64_dump_read_file(f, path, &h, r, err);
+	ia64_report_free(r);
+	if (f != stdin)
+		fclose(f);
+	return rc;
+}

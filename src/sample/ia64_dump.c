@@ -1,0 +1,471 @@
+/* The Itanium 2 PMD dump reader: a streaming, line-by-line parser. */
+#include <config.h>
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/config.h"
+#include "common/util.h"
+#include "sample/ia64_dump.h"
+#include "sample/ia64_ear.h"
+
+/* what a key is: the kind of line it belongs on */
+enum key_kind { KEY_SAMPLE, KEY_MAP, KEY_CONFIG };
+
+struct parser {
+	const char *name;
+	const struct ia64_dump_handler *h;
+	void *ctx;
+	struct pf_error *err;
+	unsigned lineno;
+	struct ia64_dump_config cfg;
+	char *events, *irange, *drange; /* owned copies behind cfg's pointers */
+	bool config_done;
+	uint32_t required;
+	char line[IA64_DUMP_MAX_LINE + 1];
+	char scratch[IA64_DUMP_MAX_LINE + 1]; /* a map token taken apart */
+};
+
+/* pfmon's --btb-* options, as dump keys */
+static const struct {
+	const char *key;
+	unsigned bit;
+} btb_keys[] = {
+	{ "btb-tm-tk", PF_BTB_TM_TK },
+	{ "btb-tm-ntk", PF_BTB_TM_NTK },
+	{ "btb-ptm-correct", PF_BTB_PTM_CORRECT },
+	{ "btb-ptm-incorrect", PF_BTB_PTM_INCORRECT },
+	{ "btb-ppm-correct", PF_BTB_PPM_CORRECT },
+	{ "btb-ppm-incorrect", PF_BTB_PPM_INCORRECT },
+	{ "btb-brt-iprel", PF_BTB_BRT_IPREL },
+	{ "btb-brt-ret", PF_BTB_BRT_RET },
+	{ "btb-brt-ind", PF_BTB_BRT_IND },
+};
+
+/* One error for a line: what is wrong, then the token, made printable and
+ * cut short so a hostile dump cannot flood the terminal. */
+static int line_error(struct parser *p, const char *what, const char *token)
+{
+	char shown[65];
+	size_t i;
+
+	for (i = 0; token[i] && i < sizeof(shown) - 1; i++)
+		shown[i] = isprint((unsigned char)token[i]) ? token[i] : '?';
+	shown[i] = '\0';
+	return pf_error_set(p->err, PF_E_DUMP_LINE, p->name, p->lineno, what, shown);
+}
+
+/* decimal or 0x-hex; a leading 0 before a digit (octal elsewhere) is refused */
+static bool dump_number(const char *s, uint64_t *out)
+{
+	if (s[0] == '0' && isdigit((unsigned char)s[1]))
+		return false;
+	return parse_u64(s, out);
+}
+
+static bool dump_u32(const char *s, uint32_t *out)
+{
+	uint64_t v;
+
+	if (!dump_number(s, &v) || v > UINT32_MAX)
+		return false;
+	*out = (uint32_t)v;
+	return true;
+}
+
+/* "pmdN" with N = 0..17 written plainly: the register number, or -1 */
+static int pmd_number(const char *key)
+{
+	const char *d = key + 3;
+	long n = 0;
+
+	if (strncmp(key, "pmd", 3) || !*d || (d[0] == '0' && d[1]) || strlen(d) > 2)
+		return -1;
+	for (; *d; d++) {
+		if (!isdigit((unsigned char)*d))
+			return -1;
+		n = n * 10 + (*d - '0');
+	}
+	return n < IA64_DUMP_NR_PMDS ? (int)n : -1;
+}
+
+static int btb_key(const char *key)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(btb_keys); i++)
+		if (!strcmp(key, btb_keys[i].key))
+			return (int)i;
+	return -1;
+}
+
+static int key_kind(const char *key)
+{
+	static const char *const sample_keys[] = { "ip", "pid", "tid", "cpu", "time", "period" };
+	static const char *const config_keys[] = { "pmc10", "pmc11", "pmc12", "events", "irange",
+						   "drange" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(sample_keys); i++)
+		if (!strcmp(key, sample_keys[i]))
+			return KEY_SAMPLE;
+	if (pmd_number(key) >= 0)
+		return KEY_SAMPLE;
+	if (!strcmp(key, "map"))
+		return KEY_MAP;
+	for (size_t i = 0; i < ARRAY_SIZE(config_keys); i++)
+		if (!strcmp(key, config_keys[i]))
+			return KEY_CONFIG;
+	if (btb_key(key) >= 0)
+		return KEY_CONFIG;
+	return -1;
+}
+
+uint32_t ia64_dump_required_pmds(const struct ia64_dump_config *c)
+{
+	uint32_t need = 0;
+
+	if (c->has_pmc10) {
+		enum ia64_iear_mode m = ia64_iear_mode_of(c->pmc10);
+
+		/* PMD1 holds nothing in TLB mode */
+		if (m == IA64_IEAR_CACHE)
+			need |= 1u << 0 | 1u << 1;
+		else if (m == IA64_IEAR_TLB)
+			need |= 1u << 0;
+	}
+	if (c->has_pmc11) {
+		/* PMD2 is undefined in ALAT mode */
+		need |= 1u << 3 | 1u << 17;
+		if (ia64_dear_mode_of(c->pmc11) != IA64_DEAR_ALAT)
+			need |= 1u << 2;
+	}
+	if (c->has_pmc12)
+		need |= 0x1ffu << 8; /* PMD8-15 and PMD16 */
+	return need;
+}
+
+static int finish_config(struct parser *p)
+{
+	if (p->config_done)
+		return 0;
+	p->config_done = true;
+	if (p->h->config && p->h->config(p->ctx, &p->cfg, p->err))
+		return -1;
+	p->required = ia64_dump_required_pmds(&p->cfg);
+	return 0;
+}
+
+static int config_pmc(struct parser *p, const char *key, const char *val, const char *tok)
+{
+	bool *has = !strcmp(key, "pmc10") ? &p->cfg.has_pmc10 :
+		    !strcmp(key, "pmc11") ? &p->cfg.has_pmc11 : &p->cfg.has_pmc12;
+	uint64_t *v = !strcmp(key, "pmc10") ? &p->cfg.pmc10 :
+		      !strcmp(key, "pmc11") ? &p->cfg.pmc11 : &p->cfg.pmc12;
+
+	if (*has)
+		return line_error(p, "register given twice:", tok);
+	if (p->cfg.events)
+		return line_error(p, "PMC values and events= exclude each other:", tok);
+	if (!dump_number(val, v))
+		return line_error(p, "invalid number in", tok);
+	*has = true;
+	return 0;
+}
+
+static int config_string(struct parser *p, char **slot, const char *val, const char *tok)
+{
+	if (*slot)
+		return line_error(p, "key given twice:", tok);
+	if (!*val)
+		return line_error(p, "empty value in", tok);
+	*slot = xstrdup(val);
+	return 0;
+}
+
+static int config_token(struct parser *p, const char *key, const char *val, const char *tok)
+{
+	int b;
+
+	if (p->config_done)
+		return line_error(p, "configuration after the first map or sample:", tok);
+	if (!strncmp(key, "pmc", 3))
+		return config_pmc(p, key, val, tok);
+	if (!strcmp(key, "events")) {
+		if (p->cfg.has_pmc10 || p->cfg.has_pmc11 || p->cfg.has_pmc12)
+			return line_error(p, "PMC values and events= exclude each other:", tok);
+		if (config_string(p, &p->events, val, tok))
+			return -1;
+		p->cfg.events = p->events;
+		return 0;
+	}
+	if (!strcmp(key, "irange") || !strcmp(key, "drange")) {
+		char **slot = key[0] == 'i' ? &p->irange : &p->drange;
+
+		if (config_string(p, slot, val, tok))
+			return -1;
+		*(key[0] == 'i' ? &p->cfg.irange : &p->cfg.drange) = *slot;
+		return 0;
+	}
+	b = btb_key(key);
+	if (strcmp(val, "0") && strcmp(val, "1"))
+		return line_error(p, "expected 0 or 1 in", tok);
+	if (p->cfg.btb & btb_keys[b].bit)
+		return line_error(p, "key given twice:", tok);
+	if (val[0] == '1')
+		p->cfg.btb |= btb_keys[b].bit;
+	return 0;
+}
+
+/* map=START-END:OFFSET:PATH (PATH may hold ':' but no blank) */
+static int map_token(struct parser *p, const char *text, const char *tok)
+{
+	struct ia64_dump_map m = { .line = p->lineno };
+	char *val = p->scratch;
+	char *dash;
+
+	snprintf(val, sizeof(p->scratch), "%s", text);
+	dash = strchr(val, '-');
+	char *colon1 = dash ? strchr(dash + 1, ':') : NULL;
+	char *colon2 = colon1 ? strchr(colon1 + 1, ':') : NULL;
+
+	if (!colon2)
+		return line_error(p, "expected map=START-END:OFFSET:PATH in", tok);
+	*dash = *colon1 = *colon2 = '\0';
+	if (!dump_number(val, &m.start) || !dump_number(dash + 1, &m.end) ||
+	    !dump_number(colon1 + 1, &m.offset))
+		return line_error(p, "invalid number in", tok);
+	if (m.start >= m.end)
+		return line_error(p, "empty address range in", tok);
+	if (!colon2[1])
+		return line_error(p, "no path in", tok);
+	m.path = colon2 + 1;
+	if (finish_config(p))
+		return -1;
+	return p->h->map ? p->h->map(p->ctx, &m, p->err) : 0;
+}
+
+static int sample_token(struct parser *p, struct ia64_dump_sample *s, const char *key,
+			const char *val, const char *tok)
+{
+	static const struct {
+		const char *key;
+		unsigned flag;
+	} u32_keys[] = { { "pid", IA64_DUMP_F_PID }, { "tid", IA64_DUMP_F_TID },
+			 { "cpu", IA64_DUMP_F_CPU } };
+	uint32_t *u32_slot[] = { &s->pid, &s->tid, &s->cpu };
+	int n = pmd_number(key);
+
+	if (n >= 0) {
+		if (s->pmd_mask & (1u << n))
+			return line_error(p, "register given twice:", tok);
+		s->pmd_mask |= 1u << n;
+		return dump_number(val, &s->pmd[n]) ? 0 : line_error(p, "invalid number in", tok);
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(u32_keys); i++) {
+		if (strcmp(key, u32_keys[i].key))
+			continue;
+		if (s->fields & u32_keys[i].flag)
+			return line_error(p, "key given twice:", tok);
+		s->fields |= u32_keys[i].flag;
+		return dump_u32(val, u32_slot[i]) ? 0 : line_error(p, "invalid 32-bit number in", tok);
+	}
+	if (!strcmp(key, "ip")) {
+		if (s->line == p->lineno)
+			return line_error(p, "key given twice:", tok);
+		s->line = p->lineno;
+		return dump_number(val, &s->ip) ? 0 : line_error(p, "invalid number in", tok);
+	}
+	{
+		unsigned flag = !strcmp(key, "time") ? IA64_DUMP_F_TIME : IA64_DUMP_F_PERIOD;
+		uint64_t *slot = flag == IA64_DUMP_F_TIME ? &s->time : &s->period;
+
+		if (s->fields & flag)
+			return line_error(p, "key given twice:", tok);
+		s->fields |= flag;
+		return dump_number(val, slot) ? 0 : line_error(p, "invalid number in", tok);
+	}
+}
+
+static int sample_done(struct parser *p, struct ia64_dump_sample *s, const char *first_tok)
+{
+	uint32_t missing;
+
+	if (!s->line)
+		return line_error(p, "sample without ip=, starting with", first_tok);
+	if (finish_config(p))
+		return -1;
+	missing = p->required & ~s->pmd_mask;
+	if (missing) {
+		char key[8];
+
+		snprintf(key, sizeof(key), "pmd%d", __builtin_ctz(missing));
+		return line_error(p, "the configured EAR/BTB needs a register this sample lacks:", key);
+	}
+	return p->h->sample ? p->h->sample(p->ctx, s, p->err) : 0;
+}
+
+static char *next_token(char **cursor)
+{
+	char *s = *cursor, *start;
+
+	while (*s == ' ' || *s == '\t' || *s == '\r')
+		s++;
+	if (!*s)
+		return NULL;
+	start = s;
+	while (*s && *s != ' ' && *s != '\t' && *s != '\r')
+		s++;
+	if (*s)
+		*s++ = '\0';
+	*cursor = s;
+	return start;
+}
+
+/* one NUL-terminated line of p->line */
+static int parse_line(struct parser *p)
+{
+	struct ia64_dump_sample s;
+	char *cursor = p->line, *tok, *first = NULL;
+	int kind = -1;
+
+	memset(&s, 0, sizeof(s));
+	while ((tok = next_token(&cursor))) {
+		char *eq = strchr(tok, '='), key[24];
+		const char *val;
+		size_t klen;
+		int k;
+
+		if (!first && tok[0] == '#')
+			return 0;
+		if (!first)
+			first = tok;
+		if (!eq || eq == tok)
+			return line_error(p, "expected key=value, got", tok);
+		klen = (size_t)(eq - tok);
+		val = eq + 1;
+		snprintf(key, sizeof(key), "%.*s", (int)klen, tok);
+		k = klen < sizeof(key) ? key_kind(key) : -1;
+		if (k < 0) {
+			*eq = '\0';
+			return line_error(p, "unknown key", tok);
+		}
+		if (kind < 0)
+			kind = k;
+		else if (k != kind || k == KEY_MAP)
+			return line_error(p, k == KEY_MAP ? "map= belongs on a line of its own:" :
+					     "token does not belong on this kind of line:", tok);
+		if (k == KEY_CONFIG && config_token(p, key, val, tok))
+			return -1;
+		if (k == KEY_MAP && map_token(p, val, tok))
+			return -1;
+		if (k == KEY_SAMPLE && sample_token(p, &s, key, val, tok))
+			return -1;
+	}
+	if (kind == KEY_SAMPLE)
+		return sample_done(p, &s, first);
+	if (kind == KEY_CONFIG)
+		p->cfg.line = p->lineno;
+	return 0;
+}
+
+static struct parser *parser_new(const char *name, const struct ia64_dump_handler *h, void *ctx,
+				 struct pf_error *err)
+{
+	struct parser *p = xcalloc(1, sizeof(*p));
+
+	p->name = name;
+	p->h = h;
+	p->ctx = ctx;
+	p->err = err;
+	return p;
+}
+
+static int parser_finish(struct parser *p, int rc)
+{
+	if (rc == 0)
+		rc = finish_config(p);
+	free(p->events);
+	free(p->irange);
+	free(p->drange);
+	free(p);
+	return rc;
+}
+
+static int take_line(struct parser *p, const char *data, size_t n)
+{
+	p->lineno++;
+	if (n > IA64_DUMP_MAX_LINE) {
+		char head[33];
+
+		snprintf(head, sizeof(head), "%.*s", (int)(n < 32 ? n : 32), data);
+		return line_error(p, "line longer than 64 KiB, starting", head);
+	}
+	if (memchr(data, '\0', n))
+		return line_error(p, "NUL byte in line", "\\0");
+	memcpy(p->line, data, n);
+	p->line[n] = '\0';
+	return parse_line(p);
+}
+
+int ia64_dump_read(const char *buf, size_t len, const char *name,
+		   const struct ia64_dump_handler *h, void *ctx, struct pf_error *err)
+{
+	struct parser *p = parser_new(name, h, ctx, err);
+	size_t pos = 0;
+	int rc = 0;
+
+	while (pos < len && rc == 0) {
+		const char *nl = memchr(buf + pos, '\n', len - pos);
+		size_t n = nl ? (size_t)(nl - (buf + pos)) : len - pos;
+
+		rc = take_line(p, buf + pos, n);
+		pos += n + 1;
+	}
+	return parser_finish(p, rc);
+}
+
+/* Whole lines from a buffer that may end in a partial one: the bytes used. */
+static size_t take_lines(struct parser *p, const char *buf, size_t len, int *rc)
+{
+	size_t pos = 0;
+
+	while (*rc == 0) {
+		const char *nl = memchr(buf + pos, '\n', len - pos);
+
+		if (!nl)
+			break;
+		*rc = take_line(p, buf + pos, (size_t)(nl - (buf + pos)));
+		pos = (size_t)(nl - buf) + 1;
+	}
+	return pos;
+}
+
+#define READ_CHUNK (1u << 20)
+
+int ia64_dump_read_file(FILE *f, const char *name, const struct ia64_dump_handler *h,
+			void *ctx, struct pf_error *err)
+{
+	struct parser *p = parser_new(name, h, ctx, err);
+	/* a chunk plus the longest line allowed, carried over between reads */
+	size_t cap = READ_CHUNK + IA64_DUMP_MAX_LINE + 1, have = 0;
+	char *buf = xmalloc(cap);
+	int rc = 0;
+
+	while (rc == 0) {
+		size_t n = fread(buf + have, 1, cap - have, f), used;
+
+		have += n;
+		used = take_lines(p, buf, have, &rc);
+		memmove(buf, buf + used, have - used);
+		have -= used;
+		if (rc == 0 && have > IA64_DUMP_MAX_LINE)
+			rc = take_line(p, buf, have); /* reports the over-long line */
+		if (n == 0)
+			break;
+	}
+	if (rc == 0 && ferror(f))
+		rc = pf_error_set(err, PF_E_INPUT, name, "read error");
+	if (rc == 0 && have)
+		rc = take_line(p, buf, have); /* a last line without a newline */
+	free(buf);
+	return parser_finish(p, rc);
+}
