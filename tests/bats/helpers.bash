@@ -24,6 +24,10 @@ one_error_line() {
 	}
 }
 
+line_of() { # line_of FILE MARKER: the line number of the marker comment
+	grep -n "$2" "$TESTS_SRCDIR/fixtures/$1" | cut -d: -f1
+}
+
 hw_pmu_present() {
 	"$PFMON" -e cycles true >/dev/null 2>&1
 }

@@ -5,9 +5,6 @@
 bats_require_minimum_version 1.5.0
 load helpers
 
-line_of() { # line_of FILE MARKER: the line number of the marker comment
-	grep -n "$2" "$TESTS_SRCDIR/fixtures/$1" | cut -d: -f1
-}
 
 # the percentage column of the profile row whose key matches REGEX
 pct_of() {
@@ -357,4 +354,19 @@ other_kernel_notes() {
 	run env PFMON_KERNEL_NOTES="$BATS_TEST_TMPDIR/notes" "$PFMON" --report="$f"
 	has_key '^\[kernel\] '
 	[[ ! "$output" =~ "not symbolized" ]]
+}
+
+@test "128 threads sampled at 10 kHz: every sample kept or counted as lost" {
+	# spinners: 128 threads, 20 ms of CPU each; one sample per 100 us of CPU
+	run --separate-stderr "$PFMON" -e cpu-clock --long-smpl-periods=100000 "$FIXTURES/spinners" 128 0 0 20
+	[ "$status" -eq 0 ]
+	cpu_ns=$(printf '%s\n' "$stderr" | awk '$1 == "cpu_ns" { print $2 }')
+	kept=$(printf '%s\n' "$output" | sed -n 's/^# event cpu-clock: \([0-9]*\) samples.*/\1/p')
+	lost=$(printf '%s\n' "$output" | sed -n 's/^# lost samples: \([0-9]*\),.*/\1/p')
+	expected=$(( cpu_ns / 100000 ))
+	echo "kept $kept, lost $lost, expected $expected" >&2
+	[ $(( kept + lost )) -gt $(( expected * 90 / 100 )) ]
+	[ $(( kept + lost )) -lt $(( expected * 110 / 100 )) ]
+	# and with the rings pfmon sizes, a loaded 2-CPU machine keeps them all
+	[ "$kept" -gt $(( expected * 75 / 100 )) ]
 }
