@@ -18,81 +18,7 @@
 #include "kernel/perf.h"
 #include "kernel/ring.h"
 #include "procfs.h"
-#include "sample/perf_record.h"
-#include "session.h"
-
-/* One open counter: an event on one task (and, sampling, one CPU). */
-struct session_fd {
-	uint32_t evidx;
-	bool leader; /* leads its group: enabled and disabled for it */
-	bool member; /* a non-sampling event in a sampling event's group */
-	int cpu;
-	pid_t tid;
-	int fd;
-	uint64_t id;
-	/* randomized periods: the one set at time 'since' (CLOCK_MONOTONIC,
-	 * the clock of the samples) and the one before it */
-	uint64_t period, prev_period, since;
-	bool sampled; /* since the last drain: its random period is redrawn */
-};
-
-/* one drained record, copied out of its ring so all rings can be merged */
-struct drained {
-	uint64_t time;
-	size_t off; /* into the arena */
-};
-
-struct drain_buf {
-	unsigned char *arena;
-	size_t len, cap;
-	struct drained *recs;
-	size_t n, rcap;
-};
-
-struct session {
-	struct set_prog *sets;
-	size_t n_sets;
-	const struct record_plan *plan; /* NULL: counting */
-	struct session_opts opts;
-
-	struct counter_prog **events; /* every event, in set order */
-	int *event_set;
-	size_t n_events;
-	int *open_errno; /* per event: why it could not be opened (0: it was) */
-
-	struct session_fd *fds;
-	size_t n_fds, cap_fds;
-	struct u64set by_id; /* sample id -> index into fds */
-	struct u64set tids;  /* the tasks opened on */
-
-	int ncpu;
-	struct perf_ring *rings; /* one per CPU */
-	int *ring_fd;            /* the fd that owns each ring, -1: none yet */
-	struct perf_layout layout;
-	/* records copied out of the rings (see the reader thread): the
-	 * reader fills one buffer while the session passes the other on */
-	struct drain_buf bufs[2];
-	struct drain_buf *filling;
-	struct drain_buf held;   /* copied, not yet passed on: may precede what comes next */
-	uint64_t last_max_time;  /* the latest time of the batch before */
-	pthread_mutex_t lock; /* guards filling and the rings while the reader runs */
-	pthread_t reader;
-	bool reader_running;
-	volatile bool reader_stop;
-	int wake_fd; /* eventfd: the reader copied records */
-	uint64_t lost_in_records; /* what LOST records said */
-
-	bool at_exec; /* a launched command: counting starts at its exec */
-	bool have_child;
-	struct child child;
-	int *pidfds; /* attached processes (or the command): readable when they end */
-	size_t n_pidfds;
-	bool *pid_ended;
-	struct sample_record *synth; /* mappings of attached processes */
-	size_t n_synth;
-
-	enum session_end end;
-};
+#include "session_int.h"
 
 static int online_cpus(void)
 {
@@ -101,7 +27,7 @@ static int online_cpus(void)
 	return n > 0 ? (int)n : 1;
 }
 
-static uint64_t monotonic_ns(void)
+uint64_t sess_monotonic_ns(void)
 {
 	struct timespec ts;
 
@@ -548,262 +474,6 @@ int session_open_tasks(struct session *s, const pid_t *pids, size_t n, bool whol
 	return enable_all(s, err);
 }
 
-/*
- * --smpl-periods-random.  perfmon redrew the period in the kernel at every
- * overflow; perf_events cannot, so each randomized event wakes pfmon at
- * every sample (wakeup_events = 1) and pfmon sets the next period with
- * PERF_EVENT_IOC_PERIOD.  The kernel's own period field goes stale after
- * that ioctl for the hrtimer events (cpu-clock, task-clock keep reporting
- * the first period), so pfmon stores the period it set, choosing by the
- * sample's time between the one before and the one after each ioctl;
- * sample times are then CLOCK_MONOTONIC.
- *
- * A new random period for every (event, CPU) that took a sample.
- */
-static int redraw_periods(struct session *s, struct pf_error *err)
-{
-	for (size_t i = 0; i < s->n_fds; i++) {
-		struct session_fd *f = &s->fds[i];
-		int rc;
-
-		if (!f->sampled)
-			continue;
-		f->sampled = false;
-		f->prev_period = f->period;
-		f->period = period_random_next(&s->plan->random[f->evidx]);
-		rc = kperf_set_period(f->fd, f->period);
-		/* after the ioctl: a sample between it and now would need a
-		 * whole new period, at least the base, to pass */
-		f->since = monotonic_ns();
-		if (rc && rc != -ESRCH) /* ESRCH: the task has just ended */
-			return pf_error_set(err, PF_E_SYSTEM, "PERF_EVENT_IOC_PERIOD", strerror(-rc));
-	}
-	return 0;
-}
-
-static void buf_append(struct drain_buf *b, const struct perf_event_header *h, uint64_t time)
-{
-	if (b->len + h->size > b->cap) {
-		b->cap = (b->len + h->size) * 2;
-		b->arena = xrealloc(b->arena, b->cap);
-	}
-	if (b->n == b->rcap) {
-		b->rcap = b->rcap ? b->rcap * 2 : 1024;
-		b->recs = xrealloc(b->recs, b->rcap * sizeof(*b->recs));
-	}
-	b->recs[b->n++] = (struct drained){ time, b->len };
-	memcpy(b->arena + b->len, h, h->size);
-	b->len += h->size; /* sizes are multiples of 8: records stay aligned */
-}
-
-/* copied as it is: decoded once, after the merge (only its time is read now) */
-static int collect_record(const struct perf_event_header *h, void *arg, struct pf_error *err)
-{
-	struct session *s = arg;
-	uint64_t time = 0; /* none: before everything else of the drain */
-
-	(void)err;
-	perf_record_peek_time(h, &s->layout, &time);
-	buf_append(s->filling, h, time);
-	return 0;
-}
-
-static int by_time(const void *a, const void *b)
-{
-	const struct drained *x = a, *y = b;
-
-	if (x->time != y->time)
-		return x->time < y->time ? -1 : 1;
-	return x->off < y->off ? -1 : x->off > y->off;
-}
-
-static struct session_fd *fd_of_id(const struct session *s, uint64_t id)
-{
-	uint64_t i;
-
-	return u64set_get(&s->by_id, id, &i) ? &s->fds[i] : NULL;
-}
-
-static int pass_record(struct session *s, const struct perf_event_header *h, const struct session_sink *sink,
-		       struct pf_error *err)
-{
-	struct sample_record rec;
-	int rc = perf_record_decode(h, &s->layout, &rec, err);
-
-	if (rc <= 0)
-		return rc; /* 0: a record type pfmon does not keep */
-	if (rec.type == SREC_SAMPLE) {
-		struct session_fd *f = fd_of_id(s, rec.sample.id);
-
-		rec.sample.evidx = f ? f->evidx : 0;
-		if (f && s->plan->random[f->evidx].mask) {
-			f->sampled = true;
-			rec.sample.period = rec.sample.time < f->since ? f->prev_period : f->period;
-		}
-	}
-	if (rec.type == SREC_THROTTLE || rec.type == SREC_UNTHROTTLE) {
-		struct session_fd *f = fd_of_id(s, rec.throttle.id);
-
-		rec.throttle.evidx = f ? f->evidx : 0;
-	}
-	if (rec.type == SREC_LOST || rec.type == SREC_LOST_SAMPLES)
-		s->lost_in_records += rec.lost.lost;
-	return sink->record(&rec, sink->arg, err);
-}
-
-static int collect_rings(struct session *s, struct pf_error *err)
-{
-	for (int c = 0; c < s->ncpu; c++)
-		if (s->ring_fd[c] >= 0 && ring_read(&s->rings[c], collect_record, s, err) < 0)
-			return -1;
-	return 0;
-}
-
-/*
- * The reader thread copies the rings out as soon as the kernel wakes it,
- * and does nothing else: passing records on can be slow (the first sample
- * in a binary loads its symbols) and a busy machine gives pfmon little
- * CPU, so if the same thread did both the kernel would wait for room and
- * drop samples (a 128-thread program sampled at 10 kHz lost a third of
- * them).  perf record keeps up the same way: it only copies.
- */
-static void *reader_main(void *arg)
-{
-	struct session *s = arg;
-	struct pollfd *pfd = xcalloc((size_t)s->ncpu + 1, sizeof(*pfd));
-	size_t n = 0;
-	uint64_t one = 1;
-
-	for (int c = 0; c < s->ncpu; c++)
-		if (s->ring_fd[c] >= 0)
-			pfd[n++] = (struct pollfd){ .fd = s->ring_fd[c], .events = POLLIN };
-	while (!s->reader_stop) {
-		struct pf_error err;
-		size_t before;
-
-		poll(pfd, n, 50);
-		pthread_mutex_lock(&s->lock);
-		before = s->filling->n;
-		collect_rings(s, &err); /* a malformed header drops the rest of its ring: counted there */
-		pthread_mutex_unlock(&s->lock);
-		if (s->filling->n != before && write(s->wake_fd, &one, sizeof(one)) < 0)
-			break;
-	}
-	free(pfd);
-	return NULL;
-}
-
-static int start_reader(struct session *s, struct pf_error *err)
-{
-	s->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-	if (s->wake_fd < 0)
-		return pf_error_set(err, PF_E_SYSTEM, "eventfd", strerror(errno));
-	if (pthread_create(&s->reader, NULL, reader_main, s))
-		return pf_error_set(err, PF_E_SYSTEM, "pthread_create", "cannot start the ring reader");
-	s->reader_running = true;
-	return 0;
-}
-
-static void stop_reader(struct session *s)
-{
-	if (!s->reader_running)
-		return;
-	s->reader_stop = true;
-	pthread_join(s->reader, NULL);
-	s->reader_running = false;
-}
-
-static const struct perf_event_header *buf_record(const struct drain_buf *b, size_t i)
-{
-	return (const struct perf_event_header *)(b->arena + b->recs[i].off);
-}
-
-/*
- * Pass on what the reader copied, in time order: a binary's MMAP2 may sit
- * in one CPU's ring and the first samples in it in another's.  The reader
- * copies the rings one after the other, so a batch can hold a sample from
- * one ring without the earlier MMAP2 that another ring received just after
- * it was copied.  As perf's rounds do, a batch passes on only the records
- * no later than the latest time of the batch before (everything up to that
- * time was written before this batch was copied) and holds the rest for the
- * next.  The final drain, after the reader stopped, copies the rings itself
- * and passes everything on.
- */
-static int drain(struct session *s, const struct session_sink *sink, bool final, struct pf_error *err)
-{
-	struct drain_buf *b;
-	uint64_t wakes, horizon;
-
-	if (s->wake_fd >= 0 && read(s->wake_fd, &wakes, sizeof(wakes)) < 0 && errno != EAGAIN)
-		return pf_error_set(err, PF_E_SYSTEM, "eventfd", strerror(errno));
-	pthread_mutex_lock(&s->lock);
-	b = s->filling;
-	s->filling = b == &s->bufs[0] ? &s->bufs[1] : &s->bufs[0];
-	pthread_mutex_unlock(&s->lock);
-	if (final) {
-		struct drain_buf *keep = s->filling;
-
-		s->filling = b; /* the reader has stopped: append to the batch */
-		if (collect_rings(s, err))
-			return -1;
-		s->filling = keep;
-	}
-	for (size_t i = 0; i < s->held.n; i++)
-		buf_append(b, buf_record(&s->held, i), s->held.recs[i].time);
-	s->held.len = s->held.n = 0;
-	if (b->n)
-		qsort(b->recs, b->n, sizeof(*b->recs), by_time);
-	horizon = s->last_max_time;
-	if (b->n)
-		s->last_max_time = b->recs[b->n - 1].time;
-	for (size_t i = 0; i < b->n; i++) {
-		if (!final && b->recs[i].time > horizon)
-			buf_append(&s->held, buf_record(b, i), b->recs[i].time);
-		else if (pass_record(s, buf_record(b, i), sink, err))
-			return -1;
-	}
-	b->len = b->n = 0;
-	if (redraw_periods(s, err))
-		return -1;
-	return sink->drained ? sink->drained(sink->arg, err) : 0;
-}
-
-/* what the mappings of attached processes say, before any ring record */
-static int pass_synthesized(struct session *s, const struct session_sink *sink, struct pf_error *err)
-{
-	for (size_t i = 0; i < s->n_synth; i++)
-		if (sink->record(&s->synth[i], sink->arg, err))
-			return -1;
-	return 0;
-}
-
-/*
- * Samples the kernel dropped that no LOST record told: the kernel writes
- * one only when the ring has room again, so losses at the end of a run
- * are known only from PERF_FORMAT_LOST.  Handed on as one LOST_SAMPLES
- * record.
- */
-static int pass_unreported_losses(struct session *s, const struct session_sink *sink, struct pf_error *err)
-{
-	uint64_t lost = 0;
-	struct sample_record rec = { .type = SREC_LOST_SAMPLES };
-
-	for (size_t i = 0; i < s->n_fds; i++) {
-		uint64_t n;
-
-		if (s->fds[i].member)
-			continue;
-		if (kperf_read_lost(s->fds[i].fd, s->events[s->fds[i].evidx]->attr.read_format, &n))
-			return 0; /* cannot tell: the LOST records are all there is */
-		lost += n;
-	}
-	if (lost <= s->lost_in_records)
-		return 0;
-	rec.lost.lost = lost - s->lost_in_records;
-	s->lost_in_records = lost;
-	return sink->record(&rec, sink->arg, err);
-}
-
 static bool all_watched_ended(struct session *s)
 {
 	for (size_t i = 0; i < s->n_pidfds; i++)
@@ -825,7 +495,7 @@ static int wait_for_activity(struct session *s, uint64_t deadline, struct pf_err
 	for (size_t i = 0; i < s->n_pidfds; i++)
 		pfd[n + i] = (struct pollfd){ .fd = s->pid_ended[i] ? -1 : s->pidfds[i], .events = POLLIN };
 	if (deadline) {
-		uint64_t now = monotonic_ns();
+		uint64_t now = sess_monotonic_ns();
 
 		timeout = now >= deadline ? 0 : (int)((deadline - now + 999999) / 1000000);
 		if (timeout > 100)
@@ -855,7 +525,7 @@ static bool session_over(struct session *s, uint64_t deadline, int *status)
 		s->end = SESSION_END_TARGETS;
 		return true;
 	}
-	if (deadline && monotonic_ns() >= deadline) {
+	if (deadline && sess_monotonic_ns() >= deadline) {
 		s->end = SESSION_END_TIMEOUT;
 		return true;
 	}
@@ -876,12 +546,12 @@ static void disable_all(struct session *s)
 
 static int run_loop(struct session *s, const struct session_sink *sink, int *status, struct pf_error *err)
 {
-	uint64_t deadline = s->opts.timeout_ns ? monotonic_ns() + s->opts.timeout_ns : 0;
+	uint64_t deadline = s->opts.timeout_ns ? sess_monotonic_ns() + s->opts.timeout_ns : 0;
 
 	while (!session_over(s, deadline, status)) {
 		if (wait_for_activity(s, deadline, err))
 			return -1;
-		if (s->plan && drain(s, sink, false, err))
+		if (s->plan && sess_drain(s, sink, false, err))
 			return -1;
 	}
 	return 0;
@@ -892,7 +562,7 @@ int session_run(struct session *s, const struct session_sink *sink, int *status,
 	int rc;
 
 	*status = 0;
-	if (s->plan && pass_synthesized(s, sink, err))
+	if (s->plan && sess_pass_synthesized(s, sink, err))
 		return -1;
 	/* a counted command without a timeout: nothing to do but wait */
 	if (!s->plan && s->have_child && !s->opts.timeout_ns) {
@@ -901,11 +571,11 @@ int session_run(struct session *s, const struct session_sink *sink, int *status,
 		s->end = SESSION_END_COMMAND;
 		return 0;
 	}
-	rc = s->plan ? start_reader(s, err) : 0;
+	rc = s->plan ? sess_start_reader(s, err) : 0;
 	if (!rc)
 		rc = run_loop(s, sink, status, err);
 	disable_all(s); /* attached tasks run on: the counts end here */
-	stop_reader(s);
+	sess_stop_reader(s);
 	if (s->have_child) {
 		/* a fatal error or the timeout: pfmon 3.x ends the command it started */
 		child_kill(&s->child);
@@ -914,9 +584,9 @@ int session_run(struct session *s, const struct session_sink *sink, int *status,
 	if (rc)
 		return -1;
 	if (s->plan) {
-		if (drain(s, sink, true, err)) /* what the tasks wrote before they ended */
+		if (sess_drain(s, sink, true, err)) /* what the tasks wrote before they ended */
 			return -1;
-		return pass_unreported_losses(s, sink, err);
+		return sess_pass_unreported_losses(s, sink, err);
 	}
 	return 0;
 }
@@ -945,7 +615,7 @@ void session_free(struct session *s)
 {
 	if (!s)
 		return;
-	stop_reader(s);
+	sess_stop_reader(s);
 	if (s->have_child)
 		child_kill(&s->child);
 	if (s->wake_fd >= 0)

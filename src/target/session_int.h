@@ -1,0 +1,102 @@
+/*
+ * The session's insides, shared by its files: session.c (opening, the run,
+ * counts), session_drain.c (the rings: reader thread, time-ordered merge,
+ * random periods, losses), session_tasks.c (per-task results, following
+ * tasks with ptrace).  Nothing outside target/ includes this.
+ */
+#ifndef PFMON_TARGET_SESSION_INT_H
+#define PFMON_TARGET_SESSION_INT_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "common/u64set.h"
+#include "kernel/ring.h"
+#include "sample/perf_record.h"
+#include "session.h"
+
+/* One open counter: an event on one task (and, sampling, one CPU). */
+struct session_fd {
+	uint32_t evidx;
+	bool leader; /* leads its group: enabled and disabled for it */
+	bool member; /* a non-sampling event in a sampling event's group */
+	int cpu;
+	pid_t tid;
+	int fd;
+	uint64_t id;
+	/* randomized periods: the one set at time 'since' (CLOCK_MONOTONIC,
+	 * the clock of the samples) and the one before it */
+	uint64_t period, prev_period, since;
+	bool sampled; /* since the last drain: its random period is redrawn */
+};
+
+/* one drained record, copied out of its ring so all rings can be merged */
+struct drained {
+	uint64_t time;
+	size_t off; /* into the arena */
+};
+
+struct drain_buf {
+	unsigned char *arena;
+	size_t len, cap;
+	struct drained *recs;
+	size_t n, rcap;
+};
+
+struct session {
+	struct set_prog *sets;
+	size_t n_sets;
+	const struct record_plan *plan; /* NULL: counting */
+	struct session_opts opts;
+
+	struct counter_prog **events; /* every event, in set order */
+	int *event_set;
+	size_t n_events;
+	int *open_errno; /* per event: why it could not be opened (0: it was) */
+
+	struct session_fd *fds;
+	size_t n_fds, cap_fds;
+	struct u64set by_id; /* sample id -> index into fds */
+	struct u64set tids;  /* the tasks opened on */
+
+	int ncpu;
+	struct perf_ring *rings; /* one per CPU */
+	int *ring_fd;            /* the fd that owns each ring, -1: none yet */
+	struct perf_layout layout;
+	/* records copied out of the rings (see the reader thread): the
+	 * reader fills one buffer while the session passes the other on */
+	struct drain_buf bufs[2];
+	struct drain_buf *filling;
+	struct drain_buf held;   /* copied, not yet passed on: may precede what comes next */
+	uint64_t last_max_time;  /* the latest time of the batch before */
+	pthread_mutex_t lock; /* guards filling and the rings while the reader runs */
+	pthread_t reader;
+	bool reader_running;
+	volatile bool reader_stop;
+	int wake_fd; /* eventfd: the reader copied records */
+	uint64_t lost_in_records; /* what LOST records said */
+
+	bool at_exec; /* a launched command: counting starts at its exec */
+	bool have_child;
+	struct child child;
+	int *pidfds; /* attached processes (or the command): readable when they end */
+	size_t n_pidfds;
+	bool *pid_ended;
+	struct sample_record *synth; /* mappings of attached processes */
+	size_t n_synth;
+
+	enum session_end end;
+};
+
+uint64_t sess_monotonic_ns(void);
+
+/* session_drain.c */
+int sess_start_reader(struct session *s, struct pf_error *err);
+void sess_stop_reader(struct session *s);
+/* pass on what the rings hold; final: everything, the reader stopped */
+int sess_drain(struct session *s, const struct session_sink *sink, bool final, struct pf_error *err);
+int sess_pass_synthesized(struct session *s, const struct session_sink *sink, struct pf_error *err);
+int sess_pass_unreported_losses(struct session *s, const struct session_sink *sink, struct pf_error *err);
+
+#endif
