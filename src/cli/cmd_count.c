@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "commands.h"
 #include "common/util.h"
@@ -16,13 +17,64 @@
 #include "report/counts.h"
 #include "target/session.h"
 
+static bool follows(const struct pf_config *cfg)
+{
+	return cfg->follow_fork || cfg->follow_vfork || cfg->follow_pthread || cfg->follow_exec;
+}
+
+/*
+ * The rule (pfmon(1), FOLLOWING): by default every thread and child is
+ * counted with the command, in one result; --no-inherit counts the command
+ * alone; any --follow-* follows exactly what it names, each task with its
+ * own counters and results.  --per-thread on a command follows everything;
+ * on an attached process it keeps each thread's counts apart.
+ */
 struct session_opts session_opts_from_config(const struct pf_config *cfg)
 {
-	return (struct session_opts){
-		.inherit = !cfg->no_inherit,
+	bool follow = follows(cfg) || (cfg->per_thread && !cfg->n_attach);
+	struct session_opts o = {
+		.inherit = !cfg->no_inherit && !follow,
+		.per_task = follow || cfg->per_thread,
 		.launch = { .no_output = cfg->no_cmd_output },
 		.timeout_ns = cfg->session_timeout * 1000000000ull,
 	};
+
+	if (follow) {
+		bool all = !follows(cfg); /* --per-thread alone */
+
+		o.follow = (struct session_follow){
+			.enabled = true,
+			.fork = all || cfg->follow_fork,
+			.vfork = all || cfg->follow_vfork,
+			.pthread = all || cfg->follow_pthread,
+			.exec = all || cfg->follow_exec,
+			.exec_pattern = cfg->follow_exec_pattern,
+			.exec_exclude = cfg->follow_exec_exclude,
+			.split_exec = cfg->exec_split,
+		};
+	}
+	return o;
+}
+
+int check_task_options(const struct pf_config *cfg, struct pf_error *err)
+{
+	bool sampling = pf_config_is_sampling(cfg);
+
+	if (cfg->exec_split && !cfg->follow_exec)
+		return pf_error_set(err, PF_E_USAGE, "--exec-split-results needs --follow-exec");
+	if (follows(cfg) && cfg->n_attach)
+		return pf_error_set(err, PF_E_USAGE, "--follow-* options apply to a launched command (an attached "
+				    "process's new threads and children are always counted)");
+	if (follows(cfg) && cfg->no_inherit)
+		return pf_error_set(err, PF_E_USAGE, "--no-inherit and --follow-* exclude each other");
+	if ((follows(cfg) || cfg->per_thread || cfg->aggregate) && sampling)
+		return pf_error_set(err, PF_E_USAGE, "--follow-*, --per-thread and --aggregate-results are not "
+				    "implemented with sampling yet (samples record each task's pid and tid)");
+	if (cfg->show_time && (cfg->n_attach || sampling || cfg->follow_fork || cfg->follow_vfork ||
+			       cfg->follow_pthread || cfg->per_thread))
+		return pf_error_set(err, PF_E_USAGE, "--show-time times one launched command while counting "
+				    "(not with attach, sampling, --per-thread or --follow-fork/vfork/pthread)");
+	return 0;
 }
 
 int session_open_target(struct session *s, const struct pf_config *cfg, struct pf_error *err)
@@ -132,8 +184,8 @@ static int close_output(FILE *out, const struct pf_config *cfg, struct pf_error 
 	return 0;
 }
 
-static int print_counts(const struct session *s, const struct pf_config *cfg, const struct pmu_model *m,
-			FILE *out, struct pf_error *err)
+static int print_counts(struct session *s, const struct pf_config *cfg, const struct pmu_model *m, FILE *out,
+			struct pf_error *err)
 {
 	size_t n = session_n_events(s);
 	struct session_count *counts = xcalloc(n + 1, sizeof(*counts));
@@ -153,6 +205,93 @@ static int print_counts(const struct session *s, const struct pf_config *cfg, co
 	return rc;
 }
 
+/* per-task results go to F.<pid>.<tid> (.<exec#> when split), pfmon 3.x */
+static FILE *open_task_output(const struct pf_config *cfg, const struct session_task_result *r,
+			      struct pf_error *err)
+{
+	char *path;
+	FILE *f;
+
+	if (cfg->exec_split)
+		path = xasprintf("%s.%d.%d.%d", cfg->outfile, r->pid, r->tid, r->exec_no);
+	else
+		path = xasprintf("%s.%d.%d", cfg->outfile, r->pid, r->tid);
+	f = fopen(path, cfg->append ? "a" : "w");
+	if (!f)
+		pf_error_set(err, PF_E_OUTPUT, path, strerror(errno));
+	free(path);
+	return f;
+}
+
+static const char *task_name(const struct pf_config *cfg, const struct session_task_result *r)
+{
+	const char *base = strrchr(r->program, '/');
+
+	if (cfg->exec_split) /* one result per program: named by it */
+		return base ? base + 1 : r->program;
+	return r->comm;
+}
+
+static int print_task(const struct session *s, const struct pf_config *cfg, const struct pmu_model *m,
+		      const struct session_task_result *r, FILE *out, struct count_row *rows, struct pf_error *err)
+{
+	struct count_task task = { r->pid, r->tid, r->ppid, task_name(cfg, r) };
+	struct count_report rep = { .rows = rows, .n_rows = session_n_events(s), .task = &task };
+	FILE *f = cfg->outfile ? open_task_output(cfg, r, err) : out;
+
+	if (!f)
+		return -1;
+	fill_rows(s, r->counts, rows);
+	if (cfg->with_header && cfg->output_kind != PF_OUT_JSON)
+		report_header(f, cfg, m->name, m->desc);
+	report_counts(f, &rep, cfg);
+	return f == out ? 0 : close_output(f, cfg, err);
+}
+
+/* each task's results apart (--follow-*, --per-thread without --aggregate-results) */
+static int print_task_counts(struct session *s, const struct pf_config *cfg, const struct pmu_model *m,
+			     FILE *out, struct pf_error *err)
+{
+	const struct session_task_result *r;
+	struct count_row *rows = xcalloc(session_n_events(s) + 1, sizeof(*rows));
+	size_t n;
+	int rc = session_task_results(s, &r, &n, err);
+
+	if (!rc && n)
+		warn_unsupported(s, r[0].counts);
+	for (size_t i = 0; i < n && !rc; i++)
+		rc = print_task(s, cfg, m, &r[i], out, rows, err);
+	free(rows);
+	return rc;
+}
+
+static bool per_task_output(const struct pf_config *cfg)
+{
+	return session_opts_from_config(cfg).per_task && !cfg->aggregate;
+}
+
+static uint64_t timeval_ns(const struct timeval *tv)
+{
+	return (uint64_t)tv->tv_sec * 1000000000u + (uint64_t)tv->tv_usec * 1000u;
+}
+
+/* --show-time: the command's real, user and system time */
+static void print_times(const struct session *s, uint64_t real_ns, FILE *out)
+{
+	const struct rusage *ru = session_command_rusage(s);
+
+	if (ru)
+		report_times(out, real_ns, timeval_ns(&ru->ru_utime), timeval_ns(&ru->ru_stime));
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 int cmd_count(const struct pf_config *cfg, const struct pmu_model *m, struct pf_error *err)
 {
 	struct set_prog *sets = NULL;
@@ -161,8 +300,10 @@ int cmd_count(const struct pf_config *cfg, const struct pmu_model *m, struct pf_
 	FILE *out = NULL;
 	int status = 0, rc;
 
+	uint64_t start = 0;
+
 	rc = pmu_encode_config(m, cfg, &sets, &n_sets, err);
-	if (!rc) {
+	if (!rc && !(per_task_output(cfg) && cfg->outfile)) {
 		/* open the output before the run: a bad path must not cost the measurement */
 		out = open_output(cfg, err);
 		rc = out ? 0 : -1;
@@ -173,14 +314,19 @@ int cmd_count(const struct pf_config *cfg, const struct pmu_model *m, struct pf_
 		s = session_new(sets, n_sets, NULL, &so);
 		if (cfg->verbose)
 			show_attrs(s);
+		start = now_ns();
 		rc = session_open_target(s, cfg, err);
 	}
 	if (!rc)
 		rc = session_run(s, NULL, &status, err);
-	if (!rc)
+	if (!rc) {
 		session_note_end(s, cfg);
+		if (cfg->show_time)
+			print_times(s, now_ns() - start, out ? out : stdout);
+	}
 	if (!rc)
-		rc = print_counts(s, cfg, m, out, err);
+		rc = per_task_output(cfg) ? print_task_counts(s, cfg, m, out ? out : stdout, err)
+					  : print_counts(s, cfg, m, out, err);
 	if (out && close_output(out, cfg, rc ? NULL : err))
 		rc = -1;
 	session_free(s);

@@ -31,6 +31,8 @@ int cmd_report_dump(const struct pf_config *cfg, struct pf_error *err);
 
 /* the run options of a session, from the command line */
 struct session_opts session_opts_from_config(const struct pf_config *cfg);
+/* the options of following, attaching and per-task results that do not fit together */
+int check_task_options(const struct pf_config *cfg, struct pf_error *err);
 /* open s on what the command line names: the command, or running tasks */
 int session_open_target(struct session *s, const struct pf_config *cfg, struct pf_error *err);
 /* one note on stderr when the session did not end with its command */

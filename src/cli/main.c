@@ -78,6 +78,8 @@ static int dispatch(struct pf_config *cfg, struct pf_error *err)
 				    "(bound the session with -t SECS)");
 	if (!cfg->command && !cfg->n_attach)
 		return pf_error_set(err, PF_E_NO_COMMAND);
+	if (check_task_options(cfg, err))
+		return -1;
 	if (!m->can_run)
 		return pf_error_set(err, PF_E_NOT_THIS_HOST,
 				    "this host cannot program the modelled PMU; use --check for a dry run");

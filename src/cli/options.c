@@ -2,6 +2,7 @@
 
 #include <ctype.h>
 #include <getopt.h>
+#include <regex.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -353,6 +354,37 @@ static int opt_attach(struct cli_state *st, const struct opt_def *o, const char 
 	return 0;
 }
 
+/* --follow-exec[=REGEX], --follow-exec-exclude=REGEX: checked here, used by the session */
+static int opt_follow_exec(struct cli_state *st, const struct opt_def *o, const char *arg, struct pf_error *err)
+{
+	regex_t re;
+	char why[128];
+	int rc;
+
+	st->cfg->follow_exec = true;
+	if (!arg)
+		return 0;
+	rc = regcomp(&re, arg, REG_EXTENDED | REG_NOSUB);
+	if (rc) {
+		regerror(rc, &re, why, sizeof(why));
+		return pf_error_set(err, PF_E_BAD_REGEX, arg, why);
+	}
+	regfree(&re);
+	if (strcmp(o->long_name, "follow-exec") == 0)
+		st->cfg->follow_exec_pattern = arg;
+	else
+		st->cfg->follow_exec_exclude = arg;
+	return 0;
+}
+
+static int opt_follow_all(struct cli_state *st, const struct opt_def *o, const char *arg, struct pf_error *err)
+{
+	struct pf_config *cfg = st->cfg;
+
+	cfg->follow_fork = cfg->follow_vfork = cfg->follow_pthread = cfg->follow_exec = true;
+	return 0;
+}
+
 static int opt_timeout(struct cli_state *st, const struct opt_def *o, const char *arg, struct pf_error *err)
 {
 	return parse_u64_opt(o, arg, 1, 100u * 365 * 24 * 3600, &st->cfg->session_timeout, err);
@@ -451,6 +483,26 @@ static const struct opt_def options[] = {
 	  "monitor running threads TID (and the threads they create)" },
 	{ "session-timeout", "t", ARG_REQUIRED, "SECS", G_TASK, CALL(opt_timeout),
 	  "end the session after SECS seconds (a launched command is killed then)" },
+	{ "follow-fork", NULL, ARG_NONE, NULL, G_TASK, BOOL(follow_fork),
+	  "also measure the processes the command forks (each its own results)" },
+	{ "follow-vfork", NULL, ARG_NONE, NULL, G_TASK, BOOL(follow_vfork),
+	  "also measure the processes the command vforks" },
+	{ "follow-pthread", NULL, ARG_NONE, NULL, G_TASK, BOOL(follow_pthread),
+	  "also measure the threads the command creates" },
+	{ "follow-exec", NULL, ARG_OPTIONAL, "REGEX", G_TASK, CALL(opt_follow_exec),
+	  "keep measuring a task across exec (of programs matching REGEX)" },
+	{ "follow-exec-exclude", NULL, ARG_REQUIRED, "REGEX", G_TASK, CALL(opt_follow_exec),
+	  "keep measuring across exec, except of programs matching REGEX" },
+	{ "follow-all", NULL, ARG_NONE, NULL, G_TASK, CALL(opt_follow_all),
+	  "--follow-fork --follow-vfork --follow-pthread --follow-exec" },
+	{ "exec-split-results", NULL, ARG_NONE, NULL, G_TASK, BOOL(exec_split),
+	  "one result per program a task runs (needs --follow-exec)" },
+	{ "aggregate-results", NULL, ARG_NONE, NULL, G_TASK, BOOL(aggregate),
+	  "sum the results of every followed task into one" },
+	{ "per-thread", NULL, ARG_NONE, NULL, G_TASK, BOOL(per_thread),
+	  "results per thread (a command: every task it creates is followed)" },
+	{ "show-time", NULL, ARG_NONE, NULL, G_TASK, BOOL(show_time),
+	  "print the command's real, user and system time before the counts" },
 
 	{ "outfile", NULL, ARG_REQUIRED, "FILE", G_OUT, STR(outfile), "write the counts to FILE" },
 	{ "append", NULL, ARG_NONE, NULL, G_OUT, BOOL(append), "append to --outfile instead of replacing it" },

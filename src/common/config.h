@@ -141,6 +141,14 @@ struct pf_config {
 	bool attach_threads;
 	uint64_t session_timeout; /* -t, seconds; 0 = none */
 
+	/* following a command's tasks (pfmon 3.x) and per-task results */
+	bool follow_fork, follow_vfork, follow_pthread, follow_exec;
+	const char *follow_exec_pattern; /* --follow-exec=REGEX */
+	const char *follow_exec_exclude;
+	bool exec_split;  /* --exec-split-results */
+	bool aggregate;   /* --aggregate-results */
+	bool per_thread;  /* --per-thread (perf) */
+
 	char **command; /* argv of the command, NULL-terminated; NULL if none */
 };
 

@@ -90,6 +90,11 @@ int kperf_enable(int fd)
 	return ioctl(fd, PERF_EVENT_IOC_ENABLE, 0) ? -errno : 0;
 }
 
+int kperf_reset(int fd)
+{
+	return ioctl(fd, PERF_EVENT_IOC_RESET, 0) ? -errno : 0;
+}
+
 int kperf_disable(int fd)
 {
 	return ioctl(fd, PERF_EVENT_IOC_DISABLE, 0) ? -errno : 0;

@@ -34,6 +34,8 @@ int kperf_read(int fd, struct kperf_count *out);
  */
 int kperf_read_lost(int fd, uint64_t read_format, uint64_t *lost);
 int kperf_enable(int fd);
+/* zero the count (not the times) */
+int kperf_reset(int fd);
 int kperf_disable(int fd);
 void kperf_close(int fd);
 /* send fd's records into target's ring buffer (same CPU) */

@@ -45,10 +45,39 @@ static void count_text(const struct count_row *r, const struct pf_config *cfg, c
 		format_count(count_scaled(r), cfg->counter_format, buf, size);
 }
 
+/*
+ * A task's block (pfmon 3.x, per-task with --follow-*): the count 26 wide,
+ * the name padded to the longest, the command, (pid,tid,ppid).
+ */
+static void report_task_text(FILE *out, const struct count_report *rep, const struct pf_config *cfg)
+{
+	const struct count_task *t = rep->task;
+	char buf[64];
+	int name_width = 0;
+
+	for (size_t i = 0; i < rep->n_rows; i++)
+		if ((int)strlen(rep->rows[i].name) > name_width)
+			name_width = (int)strlen(rep->rows[i].name);
+	for (size_t i = 0; i < rep->n_rows; i++) {
+		const struct count_row *r = &rep->rows[i];
+
+		count_text(r, cfg, buf, sizeof(buf));
+		fprintf(out, "%26s %-*s %s (%d,%d,%d)", buf, name_width, r->name, t->name, t->pid, t->tid, t->ppid);
+		if (multiplexed(r))
+			fprintf(out, "  (%.2f%%)", count_running_pct(r));
+		fputc('\n', out);
+	}
+}
+
 static void report_text(FILE *out, const struct count_report *rep, const struct pf_config *cfg)
 {
 	char buf[64];
 	int width = 0;
+
+	if (rep->task) {
+		report_task_text(out, rep, cfg);
+		return;
+	}
 
 	for (size_t i = 0; i < rep->n_rows; i++) {
 		count_text(&rep->rows[i], cfg, buf, sizeof(buf));
@@ -94,6 +123,13 @@ static void report_csv(FILE *out, const struct count_report *rep, const struct p
 		char val[64];
 
 		value_and_unit(r, val, sizeof(val), &unit);
+		if (rep->task) { /* perf stat --per-thread: comm-tid first */
+			char thread[64];
+
+			snprintf(thread, sizeof(thread), "%s-%d", rep->task->name, rep->task->tid);
+			csv_field(out, thread, sep);
+			fputs(sep, out);
+		}
 		csv_field(out, val, sep);
 		fputs(sep, out);
 		csv_field(out, unit, sep);
@@ -116,6 +152,13 @@ static void report_json(FILE *out, const struct count_report *rep)
 
 		value_and_unit(r, val, sizeof(val), &unit);
 		json_begin_object(&w);
+		if (rep->task) { /* perf stat --per-thread -j */
+			char thread[64];
+
+			snprintf(thread, sizeof(thread), "%s-%d", rep->task->name, rep->task->tid);
+			json_key(&w, "thread");
+			json_string(&w, thread);
+		}
 		json_key(&w, "counter-value");
 		json_string(&w, val);
 		json_key(&w, "unit");
@@ -185,4 +228,21 @@ void report_counts(FILE *out, const struct count_report *rep, const struct pf_co
 	default:
 		report_text(out, rep, cfg);
 	}
+}
+
+static void hms(FILE *out, const char *label, uint64_t ns)
+{
+	uint64_t ms = ns / 1000000;
+
+	fprintf(out, "%s %lluh%02llum%02llu.%03llus", label, (unsigned long long)(ms / 3600000),
+		(unsigned long long)(ms / 60000 % 60), (unsigned long long)(ms / 1000 % 60),
+		(unsigned long long)(ms % 1000));
+}
+
+void report_times(FILE *out, uint64_t real_ns, uint64_t user_ns, uint64_t sys_ns)
+{
+	hms(out, "real", real_ns);
+	hms(out, " user", user_ns);
+	hms(out, " sys", sys_ns);
+	fputc('\n', out);
 }

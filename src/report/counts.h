@@ -29,12 +29,21 @@ uint64_t count_scaled(const struct count_row *r);
 /* percentage of the enabled time the event was on a counter */
 double count_running_pct(const struct count_row *r);
 
+/* The task a block of results belongs to (per-task results), or none. */
+struct count_task {
+	int pid, tid, ppid;
+	const char *name; /* the command, or the program of one exec */
+};
+
 struct count_report {
 	const struct count_row *rows;
 	size_t n_rows;
+	const struct count_task *task; /* NULL: the whole run */
 };
 
 void report_header(FILE *out, const struct pf_config *cfg, const char *pmu_name, const char *pmu_desc);
 void report_counts(FILE *out, const struct count_report *rep, const struct pf_config *cfg);
+/* --show-time: "real 0h00m00.098s user 0h00m00.000s sys 0h00m00.095s" (ns each) */
+void report_times(FILE *out, uint64_t real_ns, uint64_t user_ns, uint64_t sys_ns);
 
 #endif

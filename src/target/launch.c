@@ -171,7 +171,7 @@ int child_wait(struct child *c)
 	pid_t r;
 
 	do
-		r = waitpid(c->pid, &status, 0);
+		r = wait4(c->pid, &status, 0, &c->usage);
 	while (r < 0 && errno == EINTR);
 	child_pid = 0;
 	return r < 0 ? 1 : exit_status(status);
@@ -180,7 +180,7 @@ int child_wait(struct child *c)
 int child_poll(struct child *c, int *status)
 {
 	int st;
-	pid_t r = waitpid(c->pid, &st, WNOHANG);
+	pid_t r = wait4(c->pid, &st, WNOHANG, &c->usage);
 
 	if (r == 0 || (r < 0 && errno == EINTR))
 		return 0;

@@ -8,12 +8,14 @@
 #define PFMON_TARGET_LAUNCH_H
 
 #include <stdbool.h>
+#include <sys/resource.h>
 #include <sys/types.h>
 
 #include "common/error.h"
 
 struct child {
 	pid_t pid;
+	struct rusage usage; /* once reaped by child_wait or child_poll */
 	int go_fd; /* write end: release the child */
 	int exec_err_fd; /* read end: errno of a failed exec, or EOF */
 };

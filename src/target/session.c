@@ -90,6 +90,8 @@ struct session *session_new(struct set_prog *sets, size_t n_sets, const struct r
 	s->filling = &s->bufs[0];
 	s->wake_fd = -1;
 	u64set_init(&s->tids);
+	u64set_init(&s->task_of);
+	s->chld_pipe[0] = s->chld_pipe[1] = -1;
 	s->ncpu = online_cpus();
 	if (plan) {
 		setup_sampling_attrs(s);
@@ -156,8 +158,21 @@ static void set_start(struct session *s, bool at_exec)
 /* a counted event opened on a running task: disabled only if it leads */
 static void set_counting_disabled(struct session *s, struct counter_prog *c, bool leads)
 {
-	if (!s->at_exec)
+	if (s->open_enabled)
+		c->attr.disabled = 0;
+	else if (!s->at_exec)
 		c->attr.disabled = leads;
+}
+
+void sess_start_enabled(struct session *s)
+{
+	if (s->open_enabled)
+		return;
+	s->open_enabled = true;
+	for (size_t k = 0; k < s->n_events; k++) {
+		s->events[k]->attr.disabled = 0;
+		s->events[k]->attr.enable_on_exec = 0;
+	}
 }
 
 /* a failure that leaves a counted event "<not supported>" rather than ending the run */
@@ -329,6 +344,7 @@ static int attach_perm_error(pid_t tid, struct pf_error *err)
 static int open_task(struct session *s, pid_t tid, struct pf_error *err)
 {
 	bool first = s->tids.len == 0;
+	size_t first_fd = s->n_fds;
 	int rc;
 
 	if (!u64set_add(&s->tids, (uint64_t)tid))
@@ -336,15 +352,25 @@ static int open_task(struct session *s, pid_t tid, struct pf_error *err)
 	rc = s->plan ? open_sampling_task(s, tid, err) : open_counting_task(s, tid, first, err);
 	if (rc == 0 && first && !s->plan)
 		rc = check_something_opened(s, err);
+	if (rc == 0 && s->opts.per_task)
+		sess_task_add(s, tid, first_fd);
 	if (rc < 0 && !s->at_exec && err && err->code == PF_E_PERM)
 		return attach_perm_error(tid, err);
 	return rc;
 }
 
+int sess_open_counters(struct session *s, pid_t tid, struct pf_error *err)
+{
+	return open_task(s, tid, err);
+}
+
 static int open_on_child(pid_t pid, void *arg, struct pf_error *err)
 {
 	struct session *s = arg;
-	int rc = open_task(s, pid, err);
+	int rc = s->opts.follow.enabled ? sess_follow_seize(s, pid, err) : 0;
+
+	if (!rc)
+		rc = open_task(s, pid, err);
 
 	/* the held child cannot have gone: it waits for us */
 	return rc > 0 ? pf_error_set(err, PF_E_FORK, "command", strerror(ESRCH)) : rc;
@@ -373,6 +399,8 @@ static void watch_process(struct session *s, pid_t pid)
 int session_open_command(struct session *s, char *const argv[], struct pf_error *err)
 {
 	set_start(s, true);
+	if (s->opts.follow.enabled && sess_follow_prepare(s, err))
+		return -1;
 	if (child_start(argv, &s->opts.launch, open_on_child, s, &s->child, err))
 		return -1;
 	s->have_child = true;
@@ -517,6 +545,7 @@ static int wait_for_activity(struct session *s, uint64_t deadline, struct pf_err
 static bool session_over(struct session *s, uint64_t deadline, int *status)
 {
 	if (s->have_child && child_poll(&s->child, status)) {
+		sess_note_rusage(s, &s->child.usage);
 		s->end = SESSION_END_COMMAND;
 		s->have_child = false;
 		return true;
@@ -564,9 +593,18 @@ int session_run(struct session *s, const struct session_sink *sink, int *status,
 	*status = 0;
 	if (s->plan && sess_pass_synthesized(s, sink, err))
 		return -1;
+	if (s->opts.follow.enabled && s->have_child) {
+		rc = sess_follow_run(s, status, err);
+		if (s->have_child) {
+			child_kill(&s->child); /* the timeout: pfmon 3.x ends the command it started */
+			s->have_child = false;
+		}
+		return rc;
+	}
 	/* a counted command without a timeout: nothing to do but wait */
 	if (!s->plan && s->have_child && !s->opts.timeout_ns) {
 		*status = child_wait(&s->child);
+		sess_note_rusage(s, &s->child.usage);
 		s->have_child = false;
 		s->end = SESSION_END_COMMAND;
 		return 0;
@@ -591,8 +629,30 @@ int session_run(struct session *s, const struct session_sink *sink, int *status,
 	return 0;
 }
 
-int session_read_counts(const struct session *s, struct session_count *counts, struct pf_error *err)
+/* per-task sessions: the sum of the tasks' results */
+static int sum_task_results(struct session *s, struct session_count *counts, struct pf_error *err)
 {
+	const struct session_task_result *r;
+	size_t n;
+
+	if (session_task_results(s, &r, &n, err))
+		return -1;
+	for (size_t k = 0; k < s->n_events; k++)
+		counts[k] = (struct session_count){ .open_errno = s->open_errno[k] };
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; k < s->n_events; k++) {
+			counts[k].opened |= r[i].counts[k].opened;
+			counts[k].value += r[i].counts[k].value;
+			counts[k].enabled += r[i].counts[k].enabled;
+			counts[k].running += r[i].counts[k].running;
+		}
+	return 0;
+}
+
+int session_read_counts(struct session *s, struct session_count *counts, struct pf_error *err)
+{
+	if (s->opts.per_task && !s->plan)
+		return sum_task_results(s, counts, err);
 	for (size_t k = 0; k < s->n_events; k++)
 		counts[k] = (struct session_count){ .open_errno = s->open_errno[k] };
 	for (size_t i = 0; i < s->n_fds; i++) {
@@ -630,6 +690,7 @@ void session_free(struct session *s)
 		if (s->pidfds[i] >= 0)
 			close(s->pidfds[i]);
 	procfs_maps_free(s->synth, s->n_synth);
+	sess_tasks_free(s);
 	free(s->pidfds);
 	free(s->pid_ended);
 	free(s->fds);

@@ -21,6 +21,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/resource.h>
 #include <sys/types.h>
 
 #include "common/error.h"
@@ -31,8 +32,25 @@
 
 struct session;
 
+/*
+ * Following tasks (pfmon 3.x's --follow-*): a launched command's tasks are
+ * tracked with ptrace, each followed task gets counters of its own (not
+ * inherited), and its counts become a result row when it exits (or, with
+ * split_exec, when it execs).  Only what is named is followed.
+ */
+struct session_follow {
+	bool enabled;
+	bool fork, vfork, pthread;  /* new tasks created by fork, vfork, pthread_create */
+	bool exec;                  /* keep counting a task across exec ... */
+	const char *exec_pattern;   /* ... of programs matching this (POSIX ERE), NULL: any */
+	const char *exec_exclude;   /* ... but not of these */
+	bool split_exec;            /* one result per program image */
+};
+
 struct session_opts {
 	bool inherit;               /* threads and children count with their parent */
+	bool per_task;              /* keep each task's counts apart (session_task_results) */
+	struct session_follow follow;
 	struct launch_opts launch;  /* how a launched command runs */
 	uint64_t timeout_ns;        /* -t: end the session after this long; 0: never */
 };
@@ -96,8 +114,26 @@ int session_open_tasks(struct session *s, const pid_t *pids, size_t n, bool whol
 int session_run(struct session *s, const struct session_sink *sink, int *status, struct pf_error *err);
 enum session_end session_ended_by(const struct session *s);
 
+/* One task's counts (per_task sessions): a thread of an attached process,
+ * or a followed task, or one program image of it (split_exec). */
+struct session_task_result {
+	int pid, tid, ppid;
+	char comm[16];     /* the kernel's name of the task */
+	char program[256]; /* the program it ran (split_exec: this image's) */
+	int exec_no;       /* 0 for the image it started with */
+	const struct session_count *counts; /* one per event */
+};
+
+/* Every task's result, in the order they ended, live tasks last (read
+ * now).  The array belongs to the session. */
+int session_task_results(struct session *s, const struct session_task_result **out, size_t *n,
+			 struct pf_error *err);
+
+/* the launched command's resource use when it was reaped (for --show-time) */
+const struct rusage *session_command_rusage(const struct session *s);
+
 /* counts[] has one entry per event of every set, in set order */
-int session_read_counts(const struct session *s, struct session_count *counts, struct pf_error *err);
+int session_read_counts(struct session *s, struct session_count *counts, struct pf_error *err);
 size_t session_n_events(const struct session *s);
 
 /* the perf_event_attr of every counter as opened, for -v and the tests */

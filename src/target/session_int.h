@@ -8,6 +8,7 @@
 #define PFMON_TARGET_SESSION_INT_H
 
 #include <pthread.h>
+#include <regex.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -44,6 +45,16 @@ struct drain_buf {
 	size_t n, rcap;
 };
 
+/* A task with counters of its own (per_task sessions). */
+struct sess_task {
+	pid_t pid, tid, ppid;
+	size_t fd_first, fd_n; /* its counters: s->fds[fd_first .. +fd_n) */
+	bool live;             /* counters open, result not taken yet */
+	bool started;          /* a launched command: has made its first exec */
+	int exec_no;
+	char comm[16], program[256];
+};
+
 struct session {
 	struct set_prog *sets;
 	size_t n_sets;
@@ -78,6 +89,7 @@ struct session {
 	uint64_t lost_in_records; /* what LOST records said */
 
 	bool at_exec; /* a launched command: counting starts at its exec */
+	bool open_enabled; /* counters opened from now on count at once (followed tasks) */
 	bool have_child;
 	struct child child;
 	int *pidfds; /* attached processes (or the command): readable when they end */
@@ -87,6 +99,19 @@ struct session {
 	size_t n_synth;
 
 	enum session_end end;
+
+	/* per-task results (session_tasks.c) */
+	struct sess_task *tasks;
+	size_t n_tasks;
+	struct u64set task_of; /* tid -> index into tasks */
+	struct session_task_result *results;
+	size_t n_results;
+	/* following with ptrace */
+	regex_t exec_re, exclude_re;
+	bool have_exec_re, have_exclude_re;
+	int chld_pipe[2]; /* SIGCHLD wakes the loop */
+	struct rusage child_rusage;
+	bool have_rusage;
 };
 
 uint64_t sess_monotonic_ns(void);
@@ -98,5 +123,21 @@ void sess_stop_reader(struct session *s);
 int sess_drain(struct session *s, const struct session_sink *sink, bool final, struct pf_error *err);
 int sess_pass_synthesized(struct session *s, const struct session_sink *sink, struct pf_error *err);
 int sess_pass_unreported_losses(struct session *s, const struct session_sink *sink, struct pf_error *err);
+
+/* session.c: open the counters of the session on one more task (0, or 1
+ * when the task is gone); counters opened from now on count at once */
+int sess_open_counters(struct session *s, pid_t tid, struct pf_error *err);
+void sess_start_enabled(struct session *s);
+
+/* session_tasks.c */
+/* a task whose counters are s->fds[fd_first ..]: (re)started on tid */
+void sess_task_add(struct session *s, pid_t tid, size_t fd_first);
+/* compile the follow patterns; seize the held command (ptrace) */
+int sess_follow_prepare(struct session *s, struct pf_error *err);
+int sess_follow_seize(struct session *s, pid_t pid, struct pf_error *err);
+/* run a followed command until every followed task has ended */
+int sess_follow_run(struct session *s, int *status, struct pf_error *err);
+void sess_tasks_free(struct session *s);
+void sess_note_rusage(struct session *s, const struct rusage *ru);
 
 #endif

@@ -1,0 +1,117 @@
+#!/usr/bin/env bats
+# Following a command's tasks (pfmon 3.x --follow-*), per-task and per-exec
+# results, --show-time.
+
+bats_require_minimum_version 1.5.0
+load helpers
+
+# the count column of per-task rows whose name (third column) is $1
+counts_named() {
+	printf '%s\n' "$output" | awk -v n="$1" '$2 == "task-clock" && $3 == n { print $1 }'
+}
+
+within() { # within VALUE EXPECTED PCT
+	[ "$1" -ge $(( $2 * (100 - $3) / 100 )) ] && [ "$1" -le $(( $2 * (100 + $3) / 100 )) ]
+}
+
+@test "--exec-split-results: one result per program image, summing to the whole run" {
+	cd "$FIXTURES"
+	run --separate-stderr "$PFMON" -e task-clock --follow-exec --exec-split-results ./execchain 50 ./execchain 70 ./execchain 90
+	[ "$status" -eq 0 ]
+	mapfile -t v < <(counts_named execchain)
+	[ "${#v[@]}" -eq 3 ]
+	within "${v[0]}" 50000000 20
+	within "${v[1]}" 70000000 20
+	within "${v[2]}" 90000000 20
+	# each row carries the same (pid,tid,ppid): one task, three images
+	[ "$(printf '%s\n' "$output" | awk '{ print $4 }' | sort -u | wc -l)" -eq 1 ]
+	sum=$(( v[0] + v[1] + v[2] ))
+	run "$PFMON" -e task-clock ./execchain 50 ./execchain 70 ./execchain 90
+	total=$(count_of task-clock)
+	within "$sum" "$total" 10
+}
+
+@test "--follow-exec=PATTERN follows only matching programs; --follow-exec-exclude drops one" {
+	cd "$FIXTURES"
+	run --separate-stderr "$PFMON" -e task-clock --follow-exec=execchain --exec-split-results ./execchain 40 ./execchain 60 ./burn 400
+	[ "$status" -eq 0 ]
+	[ "$(counts_named execchain | wc -l)" -eq 2 ]
+	[ -z "$(counts_named burn)" ]
+	run --separate-stderr "$PFMON" -e task-clock --follow-exec-exclude='^burn$' ./execchain 40 ./execchain 60 ./burn 400
+	[ "$status" -eq 0 ]
+	[ "$(printf '%s\n' "$output" | wc -l)" -eq 1 ]
+	within "$(counts_named execchain)" 100000000 20 # burn's 300 ms are not counted
+}
+
+@test "--per-thread: each thread's own work, in pfmon 3.x's layout" {
+	run --separate-stderr "$PFMON" -e task-clock --per-thread "$FIXTURES/spinners" 3 0 0 100
+	[ "$status" -eq 0 ]
+	cpu_ns=$(printf '%s\n' "$stderr" | awk '$1 == "cpu_ns" { print $2 }')
+	mapfile -t v < <(counts_named spinners | sort -n)
+	[ "${#v[@]}" -eq 4 ] # the main thread and three spinners
+	for t in 1 2 3; do within "${v[$t]}" 100000000 10; done
+	sum=$(( v[0] + v[1] + v[2] + v[3] ))
+	within "$sum" "$cpu_ns" 5
+	# pfmon 3.x: count 26 wide, name, command, (pid,tid,ppid)
+	[[ "$(printf '%s\n' "$output" | grep -v ready | head -1)" =~ ^\ *[0-9]+\ task-clock\ spinners\ \([0-9]+,[0-9]+,[0-9]+\)$ ]]
+	row=$(printf '%s\n' "$output" | grep -v ready | head -1)
+	[ "$(printf '%s' "$row" | awk '{ print index($0, " task-clock") }')" -eq 27 ]
+}
+
+@test "--follow-fork: each process its own result; --aggregate-results sums them" {
+	script="$BATS_TEST_TMPDIR/two.sh"
+	printf '#!/bin/sh\n"%s" 60 &\n"%s" 80\nwait\n' "$FIXTURES/execchain" "$FIXTURES/execchain" >"$script"
+	chmod +x "$script"
+	run --separate-stderr "$PFMON" -e task-clock --follow-all "$script"
+	[ "$status" -eq 0 ]
+	mapfile -t v < <(counts_named execchain | sort -n)
+	[ "${#v[@]}" -eq 2 ]
+	within "${v[0]}" 60000000 20
+	within "${v[1]}" 80000000 20
+	run --separate-stderr "$PFMON" -e task-clock --follow-all --aggregate-results "$script"
+	[ "$status" -eq 0 ]
+	within "$(count_of task-clock)" 140000000 20
+	# without following, the default counts them too, in one result
+	run --separate-stderr "$PFMON" -e task-clock "$script"
+	within "$(count_of task-clock)" 140000000 20
+	# --no-inherit: the shell alone
+	run --separate-stderr "$PFMON" -e task-clock --no-inherit "$script"
+	[ "$(count_of task-clock)" -lt 30000000 ]
+}
+
+@test "per-task --outfile writes F.<pid>.<tid>, .<exec#> when split; CSV and JSON have perf's thread column" {
+	cd "$FIXTURES"
+	out="$BATS_TEST_TMPDIR/res"
+	run "$PFMON" -e task-clock --follow-exec --exec-split-results --outfile="$out" ./execchain 20 ./execchain 20
+	[ "$status" -eq 0 ]
+	[ "$(ls "$out".*.*.* | wc -l)" -eq 2 ]
+	ls "$out".*.*.0 "$out".*.*.1
+	run --separate-stderr "$PFMON" -e task-clock --per-thread --csv "$FIXTURES/spinners" 2 0 0 20
+	[ "$(printf '%s\n' "$output" | grep -c '^spinners-[0-9]*,[0-9.]*,msec,task-clock,')" -eq 3 ]
+	run --separate-stderr "$PFMON" -e task-clock --per-thread --json "$FIXTURES/spinners" 2 0 0 20
+	[ "$(printf '%s\n' "$output" | grep '^{' | jq -r .thread | grep -c '^spinners-[0-9]*$')" -eq 3 ]
+}
+
+@test "--show-time prints the command's real, user and sys time before the counts" {
+	run --separate-stderr "$PFMON" --show-time -e task-clock "$FIXTURES/burn" 100
+	[ "$status" -eq 0 ]
+	[[ "${lines[0]}" =~ ^real\ 0h00m00\.[0-9]{3}s\ user\ 0h00m00\.[0-9]{3}s\ sys\ 0h00m00\.[0-9]{3}s$ ]]
+	user_ms=$(printf '%s\n' "${lines[0]}" | sed 's/.*user 0h00m00\.\([0-9]*\)s.*/\1/')
+	[ $(( 10#$user_ms )) -ge 80 ]
+}
+
+@test "following options that do not fit: one usage error each" {
+	run --separate-stderr "$PFMON" -e task-clock --exec-split-results true
+	[ "$status" -eq 2 ]
+	one_error_line '^error: --exec-split-results needs --follow-exec$'
+	run --separate-stderr "$PFMON" -e task-clock --follow-fork -p 1 -t 1
+	[ "$status" -eq 2 ]
+	run --separate-stderr "$PFMON" -e task-clock --follow-fork --no-inherit true
+	[ "$status" -eq 2 ]
+	run --separate-stderr "$PFMON" -e task-clock --follow-all --long-smpl-periods=100000 true
+	[ "$status" -eq 2 ]
+	run --separate-stderr "$PFMON" -e task-clock --follow-exec='(' true
+	[ "$status" -eq 2 ]
+	run --separate-stderr "$PFMON" --show-time -e task-clock --follow-fork true
+	[ "$status" -eq 2 ]
+}
