@@ -112,19 +112,35 @@ static int opt_priv_levels(struct cli_state *st, const struct opt_def *o, const 
 	return 0;
 }
 
+/* The kernel refuses a period with bit 63 set (perf_event_open: EINVAL). */
+#define PERIOD_LIMIT (1ull << 63)
+
 static int parse_periods(const struct opt_def *o, const char *arg, uint64_t **out, size_t *count,
 			 struct pf_error *err)
 {
 	size_t n;
-	char **v = str_split(arg, ',', &n);
+	char **v;
 
+	if (!*arg)
+		return bad_value(o, arg, "the list is empty", err);
+	v = str_split(arg, ',', &n);
 	*out = xcalloc(n, sizeof(**out));
 	*count = n;
 	for (size_t i = 0; i < n; i++) {
+		const char *why = NULL;
+
 		/* an empty entry: that event is not a sampling event */
-		if (*v[i] && (!parse_u64(v[i], &(*out)[i]) || (*out)[i] == 0)) {
+		if (!*v[i])
+			continue;
+		why = parse_u64_why(v[i], &(*out)[i]);
+		if (!why && ((*out)[i] == 0 || (*out)[i] >= PERIOD_LIMIT))
+			why = "periods are from 1 to 2^63-1";
+		if (why) {
+			char msg[160];
+
+			snprintf(msg, sizeof(msg), "entry %zu: %s", i + 1, why);
 			str_vec_free(v);
-			return bad_value(o, arg, "periods are positive integers, comma separated", err);
+			return bad_value(o, arg, msg, err);
 		}
 	}
 	str_vec_free(v);
@@ -316,14 +332,14 @@ static int opt_show_events(struct cli_state *st, const struct opt_def *o, const 
 static int parse_u64_opt(const struct opt_def *o, const char *arg, uint64_t min, uint64_t max, uint64_t *out,
 			 struct pf_error *err)
 {
-	char why[96];
+	const char *why = parse_u64_why(arg, out);
+	char msg[256];
 
-	if (!parse_u64(arg, out) || *out < min || *out > max) {
-		snprintf(why, sizeof(why), "expected an integer from %llu to %llu", (unsigned long long)min,
-			 (unsigned long long)max);
-		return bad_value(o, arg, why, err);
-	}
-	return 0;
+	if (!why && *out >= min && *out <= max)
+		return 0;
+	snprintf(msg, sizeof(msg), "%s%sexpected an integer from %llu to %llu", why ? why : "", why ? "; " : "",
+		 (unsigned long long)min, (unsigned long long)max);
+	return bad_value(o, arg, msg, err);
 }
 
 static int opt_smpl_entries(struct cli_state *st, const struct opt_def *o, const char *arg, struct pf_error *err)

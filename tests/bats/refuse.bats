@@ -1,0 +1,74 @@
+#!/usr/bin/env bats
+# Values pfmon or the kernel cannot honour are refused up front: one line on
+# stderr naming the option or the event, exit status 2 (issue 13).
+
+bats_require_minimum_version 1.5.0
+load helpers
+
+# refused EXPECTED-REGEX ARGS...: exit 2, one stderr line matching
+refused() {
+	local want="$1"
+	shift
+	run --separate-stderr "$PFMON" "$@"
+	[ "$status" -eq 2 ] || { echo "status $status for: $*; stderr: $stderr"; return 1; }
+	one_error_line "$want"
+}
+
+@test "numbers: no sign, no blanks, no octal surprise, no overflow" {
+	refused "^error: invalid value '010' for option '--smpl-entries': a leading 0 is refused" \
+		--smpl-entries=010 -e task-clock true
+	refused "^error: invalid value ' 10' for option '--smpl-entries': blanks are not allowed" \
+		--smpl-entries=' 10' -e task-clock true
+	refused "^error: invalid value '-5' for option '--smpl-show-top': a sign is not allowed" \
+		--smpl-show-top=-5 -e task-clock true
+	refused "^error: invalid value '18446744073709551616' for option '--long-smpl-periods': entry 1: too large" \
+		-e task-clock --long-smpl-periods=18446744073709551616 true
+	run "$PFMON" --smpl-entries=0x10 -e task-clock --smpl-outfile="$BATS_TEST_TMPDIR/s" true
+	[ "$status" -eq 0 ]
+}
+
+@test "itanium2: a signed range bound is refused, not wrapped (was a shift by 64)" {
+	refused "^error: invalid value '0x1200--0x20e0' for option '--irange': a sign is not allowed$" \
+		--pmu=itanium2 -e L2_IFET_CANCELS_ANY --irange=0x1200--0x20e0 --check
+	refused "^error: invalid value '0-0xffffffffffffffff' for option '--irange': the range crosses a 2\^56-byte boundary" \
+		--pmu=itanium2 -e L2_IFET_CANCELS_ANY --irange=0-0xffffffffffffffff --check
+	run --separate-stderr "$PFMON" --pmu=itanium2 -e L2_IFET_CANCELS_ANY --irange=0x0-0x0100000000000000 --check
+	[ "$status" -eq 0 ] && [ -z "$stderr" ]
+}
+
+@test "itanium2: --checkpoint-func=-32 and --opc-match8=m:-1:-1 are refused" {
+	refused "^error: invalid value '-32' for option '--checkpoint-func': a sign is not allowed$" \
+		--pmu=itanium2 -e CPU_CYCLES --checkpoint-func=-32 --check
+	refused "^error: invalid value 'm:-1:-1' for option '--opc-match8': a sign is not allowed$" \
+		--pmu=itanium2 -e IA64_TAGGED_INST_RETIRED_IBRP0_PMC8 --opc-match8=m:-1:-1 --check
+	refused "^error: invalid value 'm: 1:1' for option '--opc-match8': blanks are not allowed$" \
+		--pmu=itanium2 -e IA64_TAGGED_INST_RETIRED_IBRP0_PMC8 '--opc-match8=m: 1:1' --check
+}
+
+@test "itanium2: opcode match and mask wider than 27 bits are refused, not truncated" {
+	refused "^error: invalid value 'm:0x8000000:0' for option '--opc-match9': '0x8000000' is above the maximum 0x7ffffff$" \
+		--pmu=itanium2 -e IA64_TAGGED_INST_RETIRED_IBRP1_PMC9 --opc-match9=m:0x8000000:0 --check
+	run "$PFMON" --pmu=itanium2 -e IA64_TAGGED_INST_RETIRED_IBRP1_PMC9 --opc-match9=m:0x7ffffff:0 --check
+	[ "$status" -eq 0 ]
+}
+
+@test "event modifiers: values through the same parser" {
+	refused "^error: event 'INST_RETIRED:ANY_P:c=010': invalid value '010' for modifier 'c': a leading 0" \
+		-e INST_RETIRED:ANY_P:c=010 --pmu=host true
+	LIBPFM_FORCE_PMU=skl run "$PFMON" --check -e INST_RETIRED:ANY_P:c=0x2
+	[ "$status" -eq 0 ] && [[ "$output" == *config=0x20000c0* ]]
+}
+
+@test "breakpoints the kernel would refuse are refused first, naming the event" {
+	refused "^error: invalid event 'mem: 0x1000': breakpoint address: blanks are not allowed" -e 'mem: 0x1000' true
+	refused "^error: invalid event 'mem:0x1000:': breakpoint access after ':' is r, w, x or rw$" -e 'mem:0x1000:' true
+	refused "^error: invalid event 'mem:-8': breakpoint address: a sign is not allowed" -e 'mem:-8' true
+	refused "^error: invalid event 'mem:0x10000000000000000': breakpoint address: too large" \
+		-e 'mem:0x10000000000000000' true
+	refused "^error: invalid event 'mem:0xfffffffffffffffc/8': breakpoint \[0xfffffffffffffffc, \+8\) wraps" \
+		-e 'mem:0xfffffffffffffffc/8' true
+	refused "^error: invalid event 'mem:0xffffffff81000000': a kernel address cannot be watched at user level" \
+		-e 'mem:0xffffffff81000000' true
+	refused "^error: invalid event 'mem:0x1000:rw/4': breakpoint access after ':' is r, w, x or rw$" \
+		-e 'mem:0x1000:rw/4' true
+}
