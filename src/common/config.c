@@ -36,6 +36,8 @@ void pf_config_release(struct pf_config *cfg)
 	free(cfg->sets);
 	cfg->sets = NULL;
 	cfg->n_sets = 0;
+	free(cfg->options_given);
+	cfg->options_given = NULL;
 }
 
 bool pf_config_is_sampling(const struct pf_config *cfg)

@@ -135,6 +135,9 @@ struct pf_config {
 	uint64_t smpl_cum_threshold;
 
 	char **command; /* argv of the command, NULL-terminated; NULL if none */
+
+	/* which rows of the CLI's option table were given, for its checks */
+	bool *options_given;
 };
 
 void pf_config_init(struct pf_config *cfg);

@@ -72,3 +72,57 @@ refused() {
 	refused "^error: invalid event 'mem:0x1000:rw/4': breakpoint access after ':' is r, w, x or rw$" \
 		-e 'mem:0x1000:rw/4' true
 }
+
+@test "sampling frequency above kernel.perf_event_max_sample_rate: a usage error naming it" {
+	max=$(cat /proc/sys/kernel/perf_event_max_sample_rate 2>/dev/null) || skip "no perf_event_max_sample_rate"
+	[ "$max" -lt 1000000 ] || skip "the limit is above pfmon's own (1000000)"
+	refused "^error: option '--smpl-freq': $((max + 1)) Hz is above the kernel's limit of $max Hz" \
+		-e task-clock -F $((max + 1)) true
+}
+
+@test "periods that can reach 2^63 after randomization are refused" {
+	refused "^error: option '--smpl-periods-random': event 1 of set 0: period 1000 plus mask 0xffffffffffffffff can reach 2\^63" \
+		-e task-clock --long-smpl-periods=1000 --smpl-periods-random=0xffffffffffffffff true
+	refused "^error: option '--smpl-periods-random': event 1 of set 0: period 9223372036854775000 plus mask 0x3ff" \
+		-e task-clock --long-smpl-periods=9223372036854775000 --smpl-periods-random=0x3ff true
+	refused "^error: invalid value '9223372036854775808' for option '--long-smpl-periods': entry 1: periods are from 1 to 2\^63-1$" \
+		-e task-clock --long-smpl-periods=9223372036854775808 true
+}
+
+@test "options that would do nothing are refused (issue 13, section 5)" {
+	f="$BATS_TEST_TMPDIR/s.pfs"
+	refused "^error: option '--outfile' is not used when sampling \(it is for counting\)$" \
+		-e task-clock --smpl-outfile="$f" --outfile="$BATS_TEST_TMPDIR/o" true
+	"$PFMON" -e task-clock --smpl-outfile="$f" true >/dev/null 2>&1
+	refused "^error: option '--outfile' is not used with --report \(it is for counting\)$" \
+		--report="$f" --outfile="$BATS_TEST_TMPDIR/o"
+	refused "^error: option '--json' is not used when sampling" -e task-clock --smpl-outfile="$f" --json true
+	refused "^error: options '--json' and '--csv' cannot be combined" -e task-clock --json --csv true
+	refused "^error: option '--append' needs --outfile$" -e task-clock --append true
+	refused "^error: option '--smpl-freq' is not used: every event set has sampling periods$" \
+		-e task-clock --long-smpl-periods=100000 -F 100 true
+	refused "^error: option '--long-smpl-periods' has 2 entries but event set 0 has 1 event$" \
+		-e task-clock --long-smpl-periods=100000,100000 true
+	refused "^error: option '--priv-levels' has 2 entries but event set 0 has 1 event$" \
+		-e task-clock --priv-levels=u,k true
+	refused "^error: invalid value '' for option '--long-smpl-periods': the list is empty$" \
+		-e task-clock --long-smpl-periods= true
+	for o in smpl-branch-stack smpl-weight smpl-data-src smpl-data-addr callchain; do
+		refused "^error: option '--$o' is not used when counting \(it is for sampling\)$" -e task-clock --$o true
+	done
+	refused "^error: event 'perf::task-clock:period=1000': modifier 'period' is not supported" \
+		-e perf::task-clock:period=1000 true
+	refused "^error: event 'perf::task-clock:freq=10': modifier 'freq' is not supported" \
+		-e perf::task-clock:freq=10 true
+	refused "^error: event 'perf::task-clock:cpu=99': modifier 'cpu' is not supported" \
+		-e perf::task-clock:cpu=99 true
+	refused "^error: invalid value '\"' for option '--csv': the separator cannot hold a quote or a control character$" \
+		-e task-clock '--csv="' true
+	refused "^error: option '--pl1' is for the Itanium 2 model \(--pmu=itanium2\)$" -e task-clock -1 true
+	refused "^error: option '--pl2' is for the Itanium 2 model \(--pmu=itanium2\)$" -e task-clock -2 true
+	refused "^error: option '--priv-levels': levels 1 and 2 exist only on Itanium" -e task-clock --priv-levels=1 true
+	refused "^error: option '--system-wide' is not implemented yet on the host$" -e task-clock --system-wide true
+	refused "^error: option '--irange' is for the Itanium 2 model" -e task-clock --irange=0x1000-0x2000 true
+	run "$PFMON" --pmu=itanium2 -e CPU_CYCLES --system-wide --check
+	[ "$status" -eq 0 ]
+}

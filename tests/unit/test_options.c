@@ -70,7 +70,7 @@ int main(void)
 	pf_config_release(&cfg);
 	ok(parse(&cfg, &err, "--smpl-entries=many", "x", NULL) < 0, "non-numeric entries refused");
 	is_str(err.msg, "invalid value 'many' for option '--smpl-entries': not a number; expected an integer from 1 to "
-	       "16777216",
+	       "262144",
 	       "message names option and range");
 	pf_config_release(&cfg);
 	ok(parse(&cfg, &err, "--smpl-entries=010", "x", NULL) < 0 && strstr(err.msg, "leading 0"),
