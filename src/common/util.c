@@ -231,6 +231,83 @@ bool parse_u64(const char *s, uint64_t *out)
 	return parse_u64_why(s, out) == NULL;
 }
 
+static const char *escape_of(unsigned char c)
+{
+	switch (c) {
+	case '\n':
+		return "\\n";
+	case '\t':
+		return "\\t";
+	case '\r':
+		return "\\r";
+	case '\\':
+		return "\\\\";
+	default:
+		return NULL;
+	}
+}
+
+static bool byte_needs_escape(unsigned char c)
+{
+	return c < 0x20 || c == 0x7f || c == '\\';
+}
+
+bool str_needs_escape(const char *s)
+{
+	for (; s && *s; s++)
+		if (byte_needs_escape((unsigned char)*s))
+			return true;
+	return false;
+}
+
+void strbuf_add_escaped(struct strbuf *sb, const char *s)
+{
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (!byte_needs_escape(c))
+			strbuf_addch(sb, *s);
+		else if (escape_of(c))
+			strbuf_addstr(sb, escape_of(c));
+		else
+			strbuf_addf(sb, "\\x%02x", c);
+	}
+}
+
+void format_escaped(char *buf, size_t size, const char *fmt, va_list ap)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (const char *f = fmt; *f; f++) {
+		if (*f != '%' || !f[1]) {
+			strbuf_addch(&sb, *f);
+			continue;
+		}
+		f++;
+		if (*f == 's')
+			strbuf_add_escaped(&sb, va_arg(ap, const char *));
+		else if (*f == 'd')
+			strbuf_addf(&sb, "%d", va_arg(ap, int));
+		else
+			strbuf_addch(&sb, *f); /* "%%" */
+	}
+	snprintf(buf, size, "%s", strbuf_str(&sb));
+	strbuf_release(&sb);
+}
+
+void fput_escaped(FILE *out, const char *s)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!str_needs_escape(s)) {
+		fputs(s ? s : "", out);
+		return;
+	}
+	strbuf_add_escaped(&sb, s);
+	fputs(strbuf_str(&sb), out);
+	strbuf_release(&sb);
+}
+
 bool str_has_prefix_ci(const char *s, const char *prefix)
 {
 	return strncasecmp(s, prefix, strlen(prefix)) == 0;

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -52,6 +53,21 @@ void str_vec_free(char **v);
 const char *parse_u64_why(const char *s, uint64_t *out);
 /* the same, true when s is a number */
 bool parse_u64(const char *s, uint64_t *out);
+
+/*
+ * The one escaper for user strings (option values, command names, event
+ * names, paths read from sample files) in messages and text reports: a
+ * control character becomes \n, \t, \r or \xHH and a backslash \\, so no
+ * input can split a line or forge one.  Other bytes (UTF-8) pass unchanged.
+ */
+void strbuf_add_escaped(struct strbuf *sb, const char *s);
+/* vsnprintf for formats of %s, %d and %% only, each %s argument escaped
+ * (the formats of error.h; tests/unit/test_common checks they need no more) */
+void format_escaped(char *buf, size_t size, const char *fmt, va_list ap);
+/* fputs(s) escaped */
+void fput_escaped(FILE *out, const char *s);
+/* does s need escaping? */
+bool str_needs_escape(const char *s);
 
 /* case-insensitive prefix test */
 bool str_has_prefix_ci(const char *s, const char *prefix);

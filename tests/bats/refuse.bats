@@ -126,3 +126,27 @@ refused() {
 	run "$PFMON" --pmu=itanium2 -e CPU_CYCLES --system-wide --check
 	[ "$status" -eq 0 ]
 }
+
+@test "one line means one line: user strings are escaped in text reports" {
+	f="$BATS_TEST_TMPDIR/s.pfs"
+	run --separate-stderr "$PFMON" -e task-clock --with-header -- sh -c 'true' "$(printf 'x\n# forged')"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *'# command: sh -c true x\n# forged'* ]]
+	! grep -q '^# forged' <<<"$output"
+	"$PFMON" -e task-clock --smpl-outfile="$f" "$FIXTURES/hotspot" 20 >/dev/null 2>&1
+	cp "$f" "$BATS_TEST_TMPDIR/$(printf 'a\nb').pfs"
+	run --separate-stderr "$PFMON" --report="$BATS_TEST_TMPDIR/$(printf 'a\nb').pfs"
+	[ "$status" -eq 0 ]
+}
+
+@test "folded output says on stderr, once each, which binaries could not be read" {
+	d="$BATS_TEST_TMPDIR"
+	cp "$FIXTURES/hotspot" "$d/hs"
+	"$PFMON" -e task-clock --smpl-outfile="$d/s.pfs" "$d/hs" 30 >/dev/null 2>&1
+	chmod 000 "$d/hs"
+	[ ! -r "$d/hs" ] || skip "running as root: cannot make the binary unreadable"
+	run --separate-stderr "$PFMON" --report="$d/s.pfs" --report-format=folded
+	[ "$status" -eq 0 ]
+	[ "$(grep -c "^warning: cannot read $d/hs: " <<<"$stderr")" -eq 1 ]
+	! grep -q '^#' <<<"$output"
+}
