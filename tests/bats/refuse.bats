@@ -118,6 +118,11 @@ refused() {
 		-e perf::task-clock:cpu=99 true
 	refused "^error: invalid value '\"' for option '--csv': the separator cannot hold a quote or a control character$" \
 		-e task-clock '--csv="' true
+	refused "^error: invalid value 'a\\\\nb' for option '--csv': the separator cannot hold a quote or a control character$" \
+		-e task-clock "--csv=$(printf 'a\nb')" true
+	run --separate-stderr "$PFMON" -e task-clock "$(printf 'no\nerror: forged')"
+	[ "$status" -eq 127 ]
+	one_error_line "^error: cannot execute 'no\\\\nerror: forged': "
 	refused "^error: option '--pl1' is for the Itanium 2 model \(--pmu=itanium2\)$" -e task-clock -1 true
 	refused "^error: option '--pl2' is for the Itanium 2 model \(--pmu=itanium2\)$" -e task-clock -2 true
 	refused "^error: option '--priv-levels': levels 1 and 2 exist only on Itanium" -e task-clock --priv-levels=1 true

@@ -4,6 +4,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "common/error.h"
 #include "common/util.h"
 #include "tap.h"
 
@@ -59,8 +60,33 @@ static void numbers(void)
 	refuses("1,000", "not a number");
 }
 
+static void escaping(void)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct pf_error err;
+
+	strbuf_add_escaped(&sb, "a\nb\tc\rd\\e\x01" "f\x7f\xc3\xa9");
+	is_str(strbuf_str(&sb), "a\\nb\\tc\\rd\\\\e\\x01f\\x7f\xc3\xa9", "control bytes and backslash escaped, UTF-8 kept");
+	strbuf_release(&sb);
+	pf_error_set(&err, PF_E_BAD_OPTION_VALUE, "x\nerror: forged", "csv", "why");
+	ok(!strchr(err.msg, '\n'), "an error message is one line: %s", err.msg);
+	is_str(err.msg, "invalid value 'x\\nerror: forged' for option '--csv': why", "string arguments escaped");
+	pf_error_set(&err, PF_E_OPTION_TWICE, "long-smpl-periods", 3);
+	is_str(err.msg, "option '--long-smpl-periods' given twice for event set 3", "%%d arguments");
+	/* format_escaped knows %s, %d and %% only */
+	for (int c = 0; c < PF_E_COUNT; c++) {
+		const char *f = pf_error_format((enum pf_errcode)c);
+		bool good = true;
+
+		for (const char *p = strchr(f, '%'); p; p = strchr(p + 2, '%'))
+			good &= p[1] == 's' || p[1] == 'd' || p[1] == '%';
+		ok(good, "error %s: its format takes only %%s and %%d", pf_error_name((enum pf_errcode)c));
+	}
+}
+
 int main(void)
 {
 	numbers();
+	escaping();
 	return tap_done();
 }
