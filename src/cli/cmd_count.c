@@ -60,6 +60,9 @@ int check_task_options(const struct pf_config *cfg, struct pf_error *err)
 {
 	bool sampling = pf_config_is_sampling(cfg);
 
+	if (cfg->aggregate && !follows(cfg) && !cfg->per_thread)
+		return pf_error_set(err, PF_E_USAGE, "--aggregate-results sums per-task results: it needs "
+				    "--follow-* or --per-thread (the results of a command are one sum already)");
 	if (cfg->exec_split && !cfg->follow_exec)
 		return pf_error_set(err, PF_E_USAGE, "--exec-split-results needs --follow-exec");
 	if (follows(cfg) && cfg->n_attach)

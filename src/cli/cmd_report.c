@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "common/util.h"
 #include "report/profile.h"
 #include "sample/smpl_file.h"
 
@@ -33,9 +34,12 @@ int cmd_report(const struct pf_config *cfg, struct pf_error *err)
 	profile_set_status(p, smpl_reader_status(r));
 	profile_print(p, stdout);
 	warn_lost(profile_lost(p), profile_throttled(p));
-	if (rc == 0 && smpl_reader_status(r)->truncated)
-		fprintf(stderr, "warning: '%s' is truncated at offset %llu: the samples after it are lost\n",
-			cfg->report_file, (unsigned long long)smpl_reader_status(r)->truncated_at);
+	if (rc == 0 && smpl_reader_status(r)->truncated) {
+		fputs("warning: '", stderr);
+		fput_escaped(stderr, cfg->report_file);
+		fprintf(stderr, "' is truncated at offset %llu: the samples after it are lost\n",
+			(unsigned long long)smpl_reader_status(r)->truncated_at);
+	}
 	profile_free(p);
 	smpl_reader_close(r);
 	return rc < 0 ? -1 : 0;

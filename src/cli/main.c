@@ -19,26 +19,30 @@ static void print_version(void)
 
 /*
  * No -e: cycles and instructions when this machine can count them, else
- * task-clock (say why, once).  Modelled PMUs choose their own default.
+ * task-clock.  Modelled PMUs choose their own default.  Returns whether the
+ * fallback happened, which main says once, after a run that worked: before
+ * an error about something else (a command not found, a bad option) the
+ * note would only mislead.
  */
-static void choose_default_events(struct pf_config *cfg, const struct pmu_model *m)
+static bool choose_default_events(struct pf_config *cfg, const struct pmu_model *m)
 {
 	struct pf_set_config *s = &cfg->sets[0];
 	const char *list = "cycles,instructions";
+	bool fallback = false;
 
 	if (cfg->n_sets != 1 || s->n_events)
-		return;
-	if (strcmp(m->name, "host") != 0)
+		return false;
+	if (strcmp(m->name, "host") != 0) {
 		list = "CPU_CYCLES";
-	else if (!kperf_hw_counting_works()) {
+	} else if (!kperf_hw_counting_works()) {
 		list = "task-clock";
-		fprintf(stderr, "note: the kernel exposes no hardware PMU (as in most VMs): "
-				"counting task-clock instead of cycles and instructions\n");
+		fallback = true;
 	}
 	s->events = str_split(list, ',', &s->n_events);
+	return fallback;
 }
 
-static int dispatch(struct pf_config *cfg, struct pf_error *err)
+static int dispatch(struct pf_config *cfg, bool *no_hw_note, struct pf_error *err)
 {
 	const struct pmu_model *m;
 
@@ -50,13 +54,14 @@ static int dispatch(struct pf_config *cfg, struct pf_error *err)
 		print_version();
 		return 0;
 	}
-	if (cfg->report_file)
-		return cmd_report(cfg, err);
+	if (cfg->list_pmus)
+		return cmd_list_pmus(cfg, err);
+	/* the informational commands answer first, as --help does */
+	if (cfg->report_file && !cfg->list_events && !cfg->event_info && !cfg->dump_event_table)
+		return options_validate(cfg, NULL, err) ? -1 : cmd_report(cfg, err);
 	if (cfg->smpl_module)
 		return pf_error_set(err, PF_E_USAGE,
 				    "--smpl-module applies to Itanium 2 dumps (--pmu=itanium2 --report=DUMP)");
-	if (cfg->list_pmus)
-		return cmd_list_pmus(cfg, err);
 	m = pmu_model_select(cfg->pmu, err);
 	if (!m)
 		return -1;
@@ -70,7 +75,9 @@ static int dispatch(struct pf_config *cfg, struct pf_error *err)
 		return cmd_event_info(cfg, m, err);
 	if (cfg->dump_event_table)
 		return cmd_dump_event_table(cfg, m, err);
-	choose_default_events(cfg, m);
+	*no_hw_note = choose_default_events(cfg, m);
+	if (options_validate(cfg, m->name, err))
+		return -1;
 	if (cfg->check)
 		return cmd_check(cfg, m, err);
 	if (cfg->n_attach && cfg->command)
@@ -92,14 +99,18 @@ int main(int argc, char **argv)
 {
 	struct pf_config cfg;
 	struct pf_error err = { .code = PF_E_OK };
+	bool no_hw_note = false;
 	int status;
 
 	pf_config_init(&cfg);
 	if (options_parse(argc, argv, &cfg, &err) == 0)
-		status = dispatch(&cfg, &err);
+		status = dispatch(&cfg, &no_hw_note, &err);
 	else
 		status = -1;
 	pf_config_release(&cfg);
+	if (status >= 0 && no_hw_note)
+		fprintf(stderr, "note: the kernel exposes no hardware PMU (as in most VMs): "
+				"the default events are task-clock instead of cycles and instructions\n");
 	if (status < 0) {
 		fflush(stdout);
 		fprintf(stderr, "error: %s\n", err.msg);

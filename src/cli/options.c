@@ -113,19 +113,35 @@ static int opt_priv_levels(struct cli_state *st, const struct opt_def *o, const 
 	return 0;
 }
 
+/* The kernel refuses a period with bit 63 set (perf_event_open: EINVAL). */
+#define PERIOD_LIMIT (1ull << 63)
+
 static int parse_periods(const struct opt_def *o, const char *arg, uint64_t **out, size_t *count,
 			 struct pf_error *err)
 {
 	size_t n;
-	char **v = str_split(arg, ',', &n);
+	char **v;
 
+	if (!*arg)
+		return bad_value(o, arg, "the list is empty", err);
+	v = str_split(arg, ',', &n);
 	*out = xcalloc(n, sizeof(**out));
 	*count = n;
 	for (size_t i = 0; i < n; i++) {
+		const char *why = NULL;
+
 		/* an empty entry: that event is not a sampling event */
-		if (*v[i] && (!parse_u64(v[i], &(*out)[i]) || (*out)[i] == 0)) {
+		if (!*v[i])
+			continue;
+		why = parse_u64_why(v[i], &(*out)[i]);
+		if (!why && ((*out)[i] == 0 || (*out)[i] >= PERIOD_LIMIT))
+			why = "periods are from 1 to 2^63-1";
+		if (why) {
+			char msg[160];
+
+			snprintf(msg, sizeof(msg), "entry %zu: %s", i + 1, why);
 			str_vec_free(v);
-			return bad_value(o, arg, "periods are positive integers, comma separated", err);
+			return bad_value(o, arg, msg, err);
 		}
 	}
 	str_vec_free(v);
@@ -294,6 +310,10 @@ static int opt_csv(struct cli_state *st, const struct opt_def *o, const char *ar
 {
 	if (arg && !*arg)
 		return bad_value(o, arg, "the separator cannot be empty", err);
+	/* a quote or a line break would split or merge the fields of a CSV reader */
+	for (const char *p = arg; p && *p; p++)
+		if (*p == '"' || iscntrl((unsigned char)*p))
+			return bad_value(o, arg, "the separator cannot hold a quote or a control character", err);
 	st->cfg->output_kind = PF_OUT_CSV;
 	if (arg)
 		st->cfg->csv_sep = arg;
@@ -317,14 +337,14 @@ static int opt_show_events(struct cli_state *st, const struct opt_def *o, const 
 static int parse_u64_opt(const struct opt_def *o, const char *arg, uint64_t min, uint64_t max, uint64_t *out,
 			 struct pf_error *err)
 {
-	char why[96];
+	const char *why = parse_u64_why(arg, out);
+	char msg[256];
 
-	if (!parse_u64(arg, out) || *out < min || *out > max) {
-		snprintf(why, sizeof(why), "expected an integer from %llu to %llu", (unsigned long long)min,
-			 (unsigned long long)max);
-		return bad_value(o, arg, why, err);
-	}
-	return 0;
+	if (!why && *out >= min && *out <= max)
+		return 0;
+	snprintf(msg, sizeof(msg), "%s%sexpected an integer from %llu to %llu", why ? why : "", why ? "; " : "",
+		 (unsigned long long)min, (unsigned long long)max);
+	return bad_value(o, arg, msg, err);
 }
 
 /* -p/--attach-task/--pid: processes; --tid: threads (perf); comma lists */
@@ -392,7 +412,8 @@ static int opt_timeout(struct cli_state *st, const struct opt_def *o, const char
 
 static int opt_smpl_entries(struct cli_state *st, const struct opt_def *o, const char *arg, struct pf_error *err)
 {
-	return parse_u64_opt(o, arg, 1, 1u << 24, &st->cfg->smpl_entries, err);
+	/* cmd_record's ring_pages() caps a ring at 4096 pages: 2^18 samples of 64 bytes */
+	return parse_u64_opt(o, arg, 1, 1u << 18, &st->cfg->smpl_entries, err);
 }
 
 static int opt_smpl_freq(struct cli_state *st, const struct opt_def *o, const char *arg, struct pf_error *err)
@@ -443,140 +464,146 @@ static const char G_TASK[] = "Attaching and session options";
 static const char G_ITA2[] = "Itanium 2 options (--pmu=itanium2)";
 
 static const struct opt_def options[] = {
-	{ "help", "h", ARG_NONE, NULL, G_GEN, BOOL(help), "print this help and exit" },
-	{ "version", "V", ARG_NONE, NULL, G_GEN, BOOL(version), "print the version and exit" },
+	{ "help", "h", ARG_NONE, NULL, G_GEN, BOOL(help), "print this help and exit", M_ANY },
+	{ "version", "V", ARG_NONE, NULL, G_GEN, BOOL(version), "print the version and exit", M_ANY },
 	{ "verbose", "v", ARG_NONE, NULL, G_GEN, BOOL(verbose),
-	  "show each event's canonical string and perf_event_attr; with --check, decode every field" },
+	  "counting: show each event's canonical string and perf_event_attr; with --check, decode every field", M_COUNT | M_CHECK },
 	{ "events", "e", ARG_REQUIRED, "EV1,EV2,...", G_GEN, CALL(opt_events),
-	  "events of a new event set (each -e is one group; the kernel multiplexes the sets)" },
-	{ "user-level", "u3", ARG_NONE, NULL, G_GEN, CALL(opt_plm), "count at user level (default)" },
+	  "events of a new event set (each -e is one group; the kernel multiplexes the sets)", M_RUN | M_CHECK },
+	{ "user-level", "u3", ARG_NONE, NULL, G_GEN, CALL(opt_plm), "count at user level (default)", M_RUN | M_CHECK },
 	{ "kernel-level", "k0", ARG_NONE, NULL, G_GEN, CALL(opt_plm),
-	  "count at kernel level (adds up with -u)" },
-	{ "pl1", "1", ARG_NONE, NULL, G_GEN, CALL(opt_plm), "count at privilege level 1 (Itanium)" },
-	{ "pl2", "2", ARG_NONE, NULL, G_GEN, CALL(opt_plm), "count at privilege level 2 (Itanium)" },
+	  "count at kernel level (adds up with -u)", M_RUN | M_CHECK },
+	{ "pl1", "1", ARG_NONE, NULL, G_GEN, CALL(opt_plm), "count at privilege level 1 (Itanium)", M_CHECK | M_ITA2 },
+	{ "pl2", "2", ARG_NONE, NULL, G_GEN, CALL(opt_plm), "count at privilege level 2 (Itanium)", M_CHECK | M_ITA2 },
 	{ "priv-levels", NULL, ARG_REQUIRED, "L1,L2,...", G_GEN, CALL(opt_priv_levels),
-	  "per-event privilege levels, letters from [0123uk]; an empty entry keeps the global setting" },
+	  "per-event privilege levels, letters from [0123uk]; an empty entry keeps the global setting", M_RUN | M_CHECK },
 	{ "show-events", "l", ARG_OPTIONAL, "REGEX", G_GEN, CALL(opt_show_events),
-	  "list the events (matching the case-insensitive REGEX) and exit" },
+	  "list the events (matching the case-insensitive REGEX) and exit", M_ANY },
 	{ "long-show-events", "L", ARG_OPTIONAL, "REGEX", G_GEN, CALL(opt_show_events),
-	  "like -l, also listing unit-mask variants" },
+	  "like -l, also listing unit-mask variants", M_ANY },
 	{ "event-info", "i", ARG_REQUIRED, "EVENT", G_GEN, STR(event_info),
-	  "describe EVENT: unit masks, modifiers, canonical string and encoding" },
+	  "describe EVENT: unit masks, modifiers, canonical string and encoding", M_ANY },
 	{ "pmu", NULL, ARG_REQUIRED, "NAME", G_GEN, STR(pmu),
-	  "PMU model to use: host (default; also $PFMON_PMU) or a modelled PMU such as itanium2" },
-	{ "info", "I", ARG_NONE, NULL, G_GEN, BOOL(list_pmus), "print the detected and supported PMU models" },
-	{ "list-pmus", NULL, ARG_NONE, NULL, G_GEN, BOOL(list_pmus), "same as --info" },
+	  "PMU model to use: host (default; also $PFMON_PMU) or a modelled PMU such as itanium2", M_ANY },
+	{ "info", "I", ARG_NONE, NULL, G_GEN, BOOL(list_pmus), "print the detected and supported PMU models", M_ANY },
+	{ "list-pmus", NULL, ARG_NONE, NULL, G_GEN, BOOL(list_pmus), "same as --info", M_ANY },
 	{ "check", NULL, ARG_NONE, NULL, G_GEN, BOOL(check),
-	  "validate the events, assign counters, print the programming and exit" },
-	{ "check-events-only", NULL, ARG_NONE, NULL, G_GEN, BOOL(check), "same as --check (pfmon 3.x name)" },
+	  "validate the events, assign counters, print the programming and exit", M_CHECK },
+	{ "check-events-only", NULL, ARG_NONE, NULL, G_GEN, BOOL(check), "same as --check (pfmon 3.x name)", M_CHECK },
 	{ "no-inherit", NULL, ARG_NONE, NULL, G_GEN, BOOL(no_inherit),
-	  "do not count the command's threads and child processes" },
+	  "do not count the command's threads and child processes", M_RUN },
 	{ "no-cmd-output", NULL, ARG_NONE, NULL, G_GEN, BOOL(no_cmd_output),
-	  "send the command's output to /dev/null" },
+	  "send the command's output to /dev/null", M_RUN },
 	{ "system-wide", NULL, ARG_NONE, NULL, G_GEN, BOOL(system_wide),
-	  "system-wide session (Itanium 2 model: sets the pm bit)" },
+	  "system-wide session (Itanium 2 model: sets the pm bit); not implemented yet on the host", M_CHECK | M_ITA2 },
 
 	{ "attach-task", "p", ARG_REQUIRED, "PID", G_TASK, CALL(opt_attach),
-	  "monitor running process PID (every thread, also those it creates) instead of a command" },
-	{ "pid", NULL, ARG_REQUIRED, "PID,...", G_TASK, CALL(opt_attach), "same as --attach-task, several processes" },
+	  "monitor running process PID (every thread, also those it creates) instead of a command", M_RUN },
+	{ "pid", NULL, ARG_REQUIRED, "PID,...", G_TASK, CALL(opt_attach), "same as --attach-task, several processes", M_RUN },
 	{ "tid", NULL, ARG_REQUIRED, "TID,...", G_TASK, CALL(opt_attach),
-	  "monitor running threads TID (and the threads they create)" },
+	  "monitor running threads TID (and the threads they create)", M_RUN },
 	{ "session-timeout", "t", ARG_REQUIRED, "SECS", G_TASK, CALL(opt_timeout),
-	  "end the session after SECS seconds (a launched command is killed then)" },
+	  "end the session after SECS seconds (a launched command is killed then)", M_RUN },
 	{ "follow-fork", NULL, ARG_NONE, NULL, G_TASK, BOOL(follow_fork),
-	  "also measure the processes the command forks (each its own results)" },
+	  "also measure the processes the command forks (each its own results)", M_COUNT },
 	{ "follow-vfork", NULL, ARG_NONE, NULL, G_TASK, BOOL(follow_vfork),
-	  "also measure the processes the command vforks" },
+	  "also measure the processes the command vforks", M_COUNT },
 	{ "follow-pthread", NULL, ARG_NONE, NULL, G_TASK, BOOL(follow_pthread),
-	  "also measure the threads the command creates" },
+	  "also measure the threads the command creates", M_COUNT },
 	{ "follow-exec", NULL, ARG_OPTIONAL, "REGEX", G_TASK, CALL(opt_follow_exec),
-	  "keep measuring a task across exec (of programs matching REGEX)" },
+	  "keep measuring a task across exec (of programs matching REGEX)", M_COUNT },
 	{ "follow-exec-exclude", NULL, ARG_REQUIRED, "REGEX", G_TASK, CALL(opt_follow_exec),
-	  "keep measuring across exec, except of programs matching REGEX" },
+	  "keep measuring across exec, except of programs matching REGEX", M_COUNT },
 	{ "follow-all", NULL, ARG_NONE, NULL, G_TASK, CALL(opt_follow_all),
-	  "--follow-fork --follow-vfork --follow-pthread --follow-exec" },
+	  "--follow-fork --follow-vfork --follow-pthread --follow-exec", M_COUNT },
 	{ "exec-split-results", NULL, ARG_NONE, NULL, G_TASK, BOOL(exec_split),
-	  "one result per program a task runs (needs --follow-exec)" },
+	  "one result per program a task runs (needs --follow-exec)", M_COUNT },
 	{ "aggregate-results", NULL, ARG_NONE, NULL, G_TASK, BOOL(aggregate),
-	  "sum the results of every followed task into one" },
+	  "sum the results of every followed task into one", M_COUNT },
 	{ "per-thread", NULL, ARG_NONE, NULL, G_TASK, BOOL(per_thread),
-	  "results per thread (a command: every task it creates is followed)" },
+	  "results per thread (a command: every task it creates is followed)", M_COUNT },
 	{ "show-time", NULL, ARG_NONE, NULL, G_TASK, BOOL(show_time),
-	  "print the command's real, user and system time before the counts" },
+	  "print the command's real, user and system time before the counts", M_COUNT },
 
-	{ "outfile", NULL, ARG_REQUIRED, "FILE", G_OUT, STR(outfile), "write the counts to FILE" },
-	{ "append", NULL, ARG_NONE, NULL, G_OUT, BOOL(append), "append to --outfile instead of replacing it" },
+	{ "outfile", NULL, ARG_REQUIRED, "FILE", G_OUT, STR(outfile), "write the counts to FILE", M_COUNT },
+	{ "append", NULL, ARG_NONE, NULL, G_OUT, BOOL(append), "append to --outfile instead of replacing it", M_COUNT },
 	{ "with-header", NULL, ARG_NONE, NULL, G_OUT, BOOL(with_header),
-	  "print a header: date, host, kernel, PMU, events, command" },
-	{ "us-counter-format", NULL, ARG_NONE, NULL, G_OUT, CALL(opt_counter_format), "counts as 1,234,567" },
-	{ "eu-counter-format", NULL, ARG_NONE, NULL, G_OUT, CALL(opt_counter_format), "counts as 1.234.567" },
+	  "print a header: date, host, kernel, PMU, events, command", M_COUNT },
+	{ "us-counter-format", NULL, ARG_NONE, NULL, G_OUT, CALL(opt_counter_format), "counts as 1,234,567", M_COUNT },
+	{ "eu-counter-format", NULL, ARG_NONE, NULL, G_OUT, CALL(opt_counter_format), "counts as 1.234.567", M_COUNT },
 	{ "hex-counter-format", NULL, ARG_NONE, NULL, G_OUT, CALL(opt_counter_format),
-	  "counts as 0x000000000012d687" },
+	  "counts as 0x000000000012d687", M_COUNT },
 	{ "csv", NULL, ARG_OPTIONAL, "SEP", G_OUT, CALL(opt_csv),
-	  "CSV with perf stat -x columns (default separator ',')" },
-	{ "json", NULL, ARG_NONE, NULL, G_OUT, CALL(opt_json), "JSON lines with perf stat -j keys" },
+	  "CSV with perf stat -x columns (default separator ',')", M_COUNT },
+	{ "json", NULL, ARG_NONE, NULL, G_OUT, CALL(opt_json), "JSON lines with perf stat -j keys", M_COUNT },
 
 	{ "long-smpl-periods", NULL, ARG_REQUIRED, "P1,P2,...", G_SMPL, CALL(opt_long_periods),
-	  "per-event sampling period; turns sampling on" },
+	  "per-event sampling period; turns sampling on", M_SAMPLE },
 	{ "short-smpl-periods", NULL, ARG_REQUIRED, "P1,P2,...", G_SMPL, CALL(opt_short_periods),
-	  "per-event sampling period between samples; turns sampling on" },
+	  "per-event sampling period between samples; turns sampling on", M_SAMPLE },
 	{ "smpl-periods-random", NULL, ARG_REQUIRED, "MASK:SEED,...", G_SMPL, CALL(opt_periods_random),
-	  "randomize each event's period by the low bits in MASK" },
+	  "randomize each event's period by the low bits in MASK", M_SAMPLE },
 	{ "smpl-freq", "F", ARG_REQUIRED, "HZ", G_SMPL, CALL(opt_smpl_freq),
-	  "sample at HZ samples per second (frequency mode)" },
-	{ "callchain", "g", ARG_NONE, NULL, G_SMPL, BOOL(callchain), "record call chains (frame pointers)" },
+	  "sample at HZ samples per second (frequency mode)", M_SAMPLE },
+	{ "callchain", "g", ARG_NONE, NULL, G_SMPL, BOOL(callchain), "record call chains (frame pointers)", M_SAMPLE },
 	{ "smpl-outfile", NULL, ARG_REQUIRED, "FILE", G_SMPL, STR(smpl_outfile),
-	  "write the samples to FILE (see pfmon-smpl(5))" },
+	  "write the samples to FILE (see pfmon-smpl(5))", M_SAMPLE },
 	{ "smpl-entries", NULL, ARG_REQUIRED, "N", G_SMPL, CALL(opt_smpl_entries),
-	  "ring-buffer size in samples (default 2048)" },
+	  "ring-buffer size in samples (default 2048, at most 262144)", M_SAMPLE },
 	{ "resolve-addresses", NULL, ARG_NONE, NULL, G_SMPL, BOOL(resolve_addresses),
-	  "by address: add each address's symbol+offset" },
-	{ "smpl-data-addr", NULL, ARG_NONE, NULL, G_SMPL, BOOL(smpl_data_addr), "record data addresses" },
-	{ "smpl-weight", NULL, ARG_NONE, NULL, G_SMPL, BOOL(smpl_weight), "record access latencies" },
-	{ "smpl-data-src", NULL, ARG_NONE, NULL, G_SMPL, BOOL(smpl_data_src), "record data sources" },
+	  "by address: add each address's symbol+offset (needs --report-sort=address)", M_PROFILE },
+	{ "smpl-data-addr", NULL, ARG_NONE, NULL, G_SMPL, BOOL(smpl_data_addr), "record data addresses", M_SAMPLE },
+	{ "smpl-weight", NULL, ARG_NONE, NULL, G_SMPL, BOOL(smpl_weight), "record access latencies", M_SAMPLE },
+	{ "smpl-data-src", NULL, ARG_NONE, NULL, G_SMPL, BOOL(smpl_data_src), "record data sources", M_SAMPLE },
 	{ "smpl-branch-stack", NULL, ARG_NONE, NULL, G_SMPL, BOOL(smpl_branch_stack),
-	  "record branch stacks (LBR)" },
-	{ "smpl-show-top", NULL, ARG_REQUIRED, "N", G_SMPL, CALL(opt_show_top), "report only the top N entries" },
+	  "record branch stacks (LBR)", M_SAMPLE },
+	{ "smpl-show-top", NULL, ARG_REQUIRED, "N", G_SMPL, CALL(opt_show_top), "report only the top N entries", M_PROFILE },
 	{ "smpl-cum-threshold", NULL, ARG_REQUIRED, "PCT", G_SMPL, CALL(opt_cum_threshold),
-	  "report entries until PCT % of the samples (default 100)" },
-	{ "report", NULL, ARG_REQUIRED, "FILE", G_SMPL, STR(report_file), "report from a sample file and exit" },
+	  "report entries until PCT % of the samples (default 100)", M_PROFILE },
+	{ "report", NULL, ARG_REQUIRED, "FILE", G_SMPL, STR(report_file), "report from a sample file and exit", M_REPORT },
 	{ "report-sort", NULL, ARG_REQUIRED, "KEY", G_SMPL, CALL(opt_report_sort),
-	  "profile by function (default), line, binary, address or data address" },
+	  "profile by function (default), line, binary, address or data address", M_PROFILE },
 	{ "report-format", NULL, ARG_REQUIRED, "FMT", G_SMPL, CALL(opt_report_format),
-	  "profile as text (default), json or folded stacks" },
+	  "profile as text (default), json or folded stacks", M_PROFILE },
 	/* Itanium 2 PMD dumps (--pmu=itanium2 --report=DUMP) */
 	{ "smpl-module", NULL, ARG_REQUIRED, "NAME", G_SMPL, STR(smpl_module),
-	  "Itanium 2 dump reports: pfmon 3.x's sampling module (detailed)" },
+	  "Itanium 2 dump reports: pfmon 3.x's sampling module (detailed)", M_REPORT },
 
 	{ "dump-event-table", NULL, ARG_NONE, NULL, G_ITA2, BOOL(dump_event_table),
-	  "print the model's event table as TSV and exit" },
+	  "print the model's event table as TSV and exit", M_ANY },
 	{ "event-thresholds", NULL, ARG_REQUIRED, "T1,T2,...", G_ITA2, CALL(opt_thresholds),
-	  "per-event threshold (0 to max increment - 1)" },
+	  "per-event threshold (0 to max increment - 1)", M_CHECK | M_ITA2 },
 	{ "opc-match8", NULL, ARG_REQUIRED, "[mifb]:MATCH:MASK", G_ITA2, CALL(opt_opc8),
-	  "program the opcode matcher PMC8" },
+	  "program the opcode matcher PMC8", M_CHECK | M_ITA2 },
 	{ "opc-match9", NULL, ARG_REQUIRED, "[mifb]:MATCH:MASK", G_ITA2, CALL(opt_opc9),
-	  "program the opcode matcher PMC9" },
-	{ "btb-tm-tk", NULL, ARG_NONE, NULL, G_ITA2, CALL(opt_btb), "BTB: taken branches only" },
-	{ "btb-tm-ntk", NULL, ARG_NONE, NULL, G_ITA2, CALL(opt_btb), "BTB: not-taken branches only" },
-	{ "btb-ptm-correct", NULL, ARG_NONE, NULL, G_ITA2, CALL(opt_btb), "BTB: correctly predicted targets only" },
-	{ "btb-ptm-incorrect", NULL, ARG_NONE, NULL, G_ITA2, CALL(opt_btb), "BTB: mispredicted targets only" },
-	{ "btb-ppm-correct", NULL, ARG_NONE, NULL, G_ITA2, CALL(opt_btb), "BTB: correctly predicted paths only" },
-	{ "btb-ppm-incorrect", NULL, ARG_NONE, NULL, G_ITA2, CALL(opt_btb), "BTB: mispredicted paths only" },
-	{ "btb-brt-iprel", NULL, ARG_NONE, NULL, G_ITA2, CALL(opt_btb), "BTB: IP-relative branches only" },
-	{ "btb-brt-ret", NULL, ARG_NONE, NULL, G_ITA2, CALL(opt_btb), "BTB: return branches only" },
-	{ "btb-brt-ind", NULL, ARG_NONE, NULL, G_ITA2, CALL(opt_btb), "BTB: non-return indirect branches only" },
-	{ "irange", NULL, ARG_REQUIRED, "START-END", G_ITA2, STR(irange), "instruction address range restriction" },
-	{ "drange", NULL, ARG_REQUIRED, "START-END", G_ITA2, STR(drange), "data address range restriction" },
+	  "program the opcode matcher PMC9", M_CHECK | M_ITA2 },
+	{ "btb-tm-tk", NULL, ARG_NONE, NULL, G_ITA2, CALL(opt_btb), "BTB: taken branches only", M_CHECK | M_ITA2 },
+	{ "btb-tm-ntk", NULL, ARG_NONE, NULL, G_ITA2, CALL(opt_btb), "BTB: not-taken branches only", M_CHECK | M_ITA2 },
+	{ "btb-ptm-correct", NULL, ARG_NONE, NULL, G_ITA2, CALL(opt_btb), "BTB: correctly predicted targets only", M_CHECK | M_ITA2 },
+	{ "btb-ptm-incorrect", NULL, ARG_NONE, NULL, G_ITA2, CALL(opt_btb), "BTB: mispredicted targets only", M_CHECK | M_ITA2 },
+	{ "btb-ppm-correct", NULL, ARG_NONE, NULL, G_ITA2, CALL(opt_btb), "BTB: correctly predicted paths only", M_CHECK | M_ITA2 },
+	{ "btb-ppm-incorrect", NULL, ARG_NONE, NULL, G_ITA2, CALL(opt_btb), "BTB: mispredicted paths only", M_CHECK | M_ITA2 },
+	{ "btb-brt-iprel", NULL, ARG_NONE, NULL, G_ITA2, CALL(opt_btb), "BTB: IP-relative branches only", M_CHECK | M_ITA2 },
+	{ "btb-brt-ret", NULL, ARG_NONE, NULL, G_ITA2, CALL(opt_btb), "BTB: return branches only", M_CHECK | M_ITA2 },
+	{ "btb-brt-ind", NULL, ARG_NONE, NULL, G_ITA2, CALL(opt_btb), "BTB: non-return indirect branches only", M_CHECK | M_ITA2 },
+	{ "irange", NULL, ARG_REQUIRED, "START-END", G_ITA2, STR(irange), "instruction address range restriction", M_CHECK | M_ITA2 },
+	{ "drange", NULL, ARG_REQUIRED, "START-END", G_ITA2, STR(drange), "data address range restriction", M_CHECK | M_ITA2 },
 	{ "checkpoint-func", NULL, ARG_REQUIRED, "ADDR", G_ITA2, STR(checkpoint_func),
-	  "count only at the bundle at ADDR" },
-	{ "inverse-irange", NULL, ARG_NONE, NULL, G_ITA2, BOOL(inverse_irange), "count outside the --irange" },
-	{ "ia32", NULL, ARG_NONE, NULL, G_ITA2, CALL(opt_ia32), "monitor IA-32 execution only" },
-	{ "ia64", NULL, ARG_NONE, NULL, G_ITA2, CALL(opt_ia64), "monitor IA-64 execution only" },
+	  "count only at the bundle at ADDR", M_CHECK | M_ITA2 },
+	{ "inverse-irange", NULL, ARG_NONE, NULL, G_ITA2, BOOL(inverse_irange), "count outside the --irange", M_CHECK | M_ITA2 },
+	{ "ia32", NULL, ARG_NONE, NULL, G_ITA2, CALL(opt_ia32), "monitor IA-32 execution only", M_CHECK | M_ITA2 },
+	{ "ia64", NULL, ARG_NONE, NULL, G_ITA2, CALL(opt_ia64), "monitor IA-64 execution only", M_CHECK | M_ITA2 },
 	{ "insn-sets", NULL, ARG_REQUIRED, "S1,S2,...", G_ITA2, CALL(opt_insn_sets),
-	  "per-event instruction set: ia32, ia64 or both" },
+	  "per-event instruction set: ia32, ia64 or both", M_CHECK | M_ITA2 },
 	{ "no-qual-check", NULL, ARG_NONE, NULL, G_ITA2, BOOL(no_qual_check),
-	  "skip the per-event qualifier support checks" },
+	  "skip the per-event qualifier support checks", M_CHECK | M_ITA2 },
 };
+
+const struct opt_def *options_table(size_t *count)
+{
+	*count = ARRAY_SIZE(options);
+	return options;
+}
 
 void options_list_names(FILE *out)
 {
@@ -706,6 +733,7 @@ static int parse_loop(int argc, char **argv, struct cli_state *st, struct pf_err
 		o = c >= 256 ? &options[c - 256] : find_short(c);
 		if (!o)
 			return getopt_error('?', argv, err);
+		st->cfg->options_given[o - options] = true;
 		if (apply_option(st, o, optarg, err))
 			return -1;
 	}
@@ -715,7 +743,11 @@ static int parse_loop(int argc, char **argv, struct cli_state *st, struct pf_err
 int options_parse(int argc, char **argv, struct pf_config *cfg, struct pf_error *err)
 {
 	struct cli_state st = { .cfg = cfg };
-	int rc = parse_loop(argc, argv, &st, err);
+	int rc;
+
+	free(cfg->options_given);
+	cfg->options_given = xcalloc(ARRAY_SIZE(options), sizeof(*cfg->options_given));
+	rc = parse_loop(argc, argv, &st, err);
 
 	if (rc == 0 && cfg->n_sets == 0) {
 		/* no -e: one set of default events, chosen by the command */

@@ -26,6 +26,19 @@ enum opt_store {
 	STORE_STR, /* keeps the argument in the const char * at offset */
 };
 
+/* Where an option acts (opt_def.modes).  An option given outside its modes
+ * is refused: no option is accepted and silently ignored. */
+enum opt_mode {
+	M_COUNT = 1u << 0, /* counting a command */
+	M_SAMPLE = 1u << 1, /* sampling a command */
+	M_REPORT = 1u << 2, /* --report FILE */
+	M_CHECK = 1u << 3, /* --check */
+	M_ITA2 = 1u << 4, /* only for the Itanium 2 model (--pmu=itanium2) */
+	M_RUN = M_COUNT | M_SAMPLE,
+	M_PROFILE = M_SAMPLE | M_REPORT,
+	M_ANY = M_COUNT | M_SAMPLE | M_REPORT | M_CHECK,
+};
+
 struct opt_def {
 	const char *long_name;
 	const char *short_names; /* e.g. "u3": -u and -3 are this option */
@@ -36,6 +49,7 @@ struct opt_def {
 	size_t offset; /* STORE_BOOL / STORE_STR: field of pf_config */
 	int (*apply)(struct cli_state *st, const struct opt_def *o, const char *arg, struct pf_error *err);
 	const char *help;
+	unsigned modes; /* enum opt_mode bits */
 };
 
 /* Parse argv into cfg (pf_config_init first).  Returns 0, or -1 with err. */
@@ -43,5 +57,15 @@ int options_parse(int argc, char **argv, struct pf_config *cfg, struct pf_error 
 void options_usage(FILE *out);
 /* every long option name, one per line, for the docs-drift test */
 void options_list_names(FILE *out);
+/* the option table, for the checks of validate.c */
+const struct opt_def *options_table(size_t *count);
+
+/*
+ * After the mode and the model are known (and the default events chosen):
+ * refuse every option given where it does nothing, options that contradict
+ * each other, and values the kernel would refuse.  0, or -1 with err (a
+ * usage error naming the option).  model is NULL for --report.
+ */
+int options_validate(const struct pf_config *cfg, const char *model, struct pf_error *err);
 
 #endif

@@ -39,6 +39,8 @@ void pf_config_release(struct pf_config *cfg)
 	free(cfg->attach);
 	cfg->attach = NULL;
 	cfg->n_attach = 0;
+	free(cfg->options_given);
+	cfg->options_given = NULL;
 }
 
 bool pf_config_is_sampling(const struct pf_config *cfg)

@@ -150,6 +150,9 @@ struct pf_config {
 	bool per_thread;  /* --per-thread (perf) */
 
 	char **command; /* argv of the command, NULL-terminated; NULL if none */
+
+	/* which rows of the CLI's option table were given, for its checks */
+	bool *options_given;
 };
 
 void pf_config_init(struct pf_config *cfg);

@@ -3,6 +3,7 @@
 #include <stdio.h>
 
 #include "error.h"
+#include "util.h"
 
 struct error_row {
 	const char *name;
@@ -29,17 +30,17 @@ const char *pf_error_name(enum pf_errcode code)
 	return error_rows[code].name;
 }
 
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+/* The string arguments are escaped (util.h): an option value, a path or an
+ * event name holding a newline cannot split the one error line or forge a
+ * second one. */
 int pf_error_vset(struct pf_error *err, enum pf_errcode code, va_list ap)
 {
 	if (!err)
 		return -1;
 	err->code = code;
-	vsnprintf(err->msg, sizeof(err->msg), error_rows[code].format, ap);
+	format_escaped(err->msg, sizeof(err->msg), error_rows[code].format, ap);
 	return -1;
 }
-#pragma GCC diagnostic pop
 
 int pf_error_set(struct pf_error *err, enum pf_errcode code, ...)
 {

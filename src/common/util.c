@@ -181,34 +181,131 @@ void str_vec_free(char **v)
 	free(v);
 }
 
-bool parse_u64(const char *s, uint64_t *out)
+static int hex_digit(char c)
 {
-	char *end;
-	unsigned long long v;
-
-	if (!s || !*s || !isdigit((unsigned char)s[0]))
-		return false;
-	errno = 0;
-	v = strtoull(s, &end, 0);
-	if (errno || *end)
-		return false;
-	*out = v;
-	return true;
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	c = (char)tolower((unsigned char)c);
+	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
 }
 
-bool parse_int_range(const char *s, long min, long max, long *out)
+/* digits of base 10 or 16, all of s, without wrapping */
+static const char *parse_digits(const char *s, unsigned base, uint64_t *out)
 {
-	char *end;
-	long v;
+	uint64_t v = 0;
 
-	if (!s || !*s)
-		return false;
-	errno = 0;
-	v = strtol(s, &end, 0);
-	if (errno || *end || v < min || v > max)
-		return false;
+	if (!*s)
+		return base == 16 ? "'0x' needs hexadecimal digits" : "not a number";
+	for (; *s; s++) {
+		int d = hex_digit(*s);
+
+		if (d < 0 || (unsigned)d >= base)
+			return isspace((unsigned char)*s) ? "blanks are not allowed" : "not a number";
+		if (v > (UINT64_MAX - (unsigned)d) / base)
+			return "too large (more than 64 bits)";
+		v = v * base + (unsigned)d;
+	}
 	*out = v;
-	return true;
+	return NULL;
+}
+
+const char *parse_u64_why(const char *s, uint64_t *out)
+{
+	if (!s || !*s)
+		return "empty";
+	if (*s == '-' || *s == '+')
+		return "a sign is not allowed";
+	if (isspace((unsigned char)*s))
+		return "blanks are not allowed";
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		return parse_digits(s + 2, 16, out);
+	if (s[0] == '0' && s[1])
+		return isdigit((unsigned char)s[1]) ? "a leading 0 is refused (pfmon 3.x read it as octal): "
+						      "write decimal or 0x hexadecimal"
+						    : "not a number";
+	return parse_digits(s, 10, out);
+}
+
+bool parse_u64(const char *s, uint64_t *out)
+{
+	return parse_u64_why(s, out) == NULL;
+}
+
+static const char *escape_of(unsigned char c)
+{
+	switch (c) {
+	case '\n':
+		return "\\n";
+	case '\t':
+		return "\\t";
+	case '\r':
+		return "\\r";
+	case '\\':
+		return "\\\\";
+	default:
+		return NULL;
+	}
+}
+
+static bool byte_needs_escape(unsigned char c)
+{
+	return c < 0x20 || c == 0x7f || c == '\\';
+}
+
+bool str_needs_escape(const char *s)
+{
+	for (; s && *s; s++)
+		if (byte_needs_escape((unsigned char)*s))
+			return true;
+	return false;
+}
+
+void strbuf_add_escaped(struct strbuf *sb, const char *s)
+{
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (!byte_needs_escape(c))
+			strbuf_addch(sb, *s);
+		else if (escape_of(c))
+			strbuf_addstr(sb, escape_of(c));
+		else
+			strbuf_addf(sb, "\\x%02x", c);
+	}
+}
+
+void format_escaped(char *buf, size_t size, const char *fmt, va_list ap)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (const char *f = fmt; *f; f++) {
+		if (*f != '%' || !f[1]) {
+			strbuf_addch(&sb, *f);
+			continue;
+		}
+		f++;
+		if (*f == 's')
+			strbuf_add_escaped(&sb, va_arg(ap, const char *));
+		else if (*f == 'd')
+			strbuf_addf(&sb, "%d", va_arg(ap, int));
+		else
+			strbuf_addch(&sb, *f); /* "%%" */
+	}
+	snprintf(buf, size, "%s", strbuf_str(&sb));
+	strbuf_release(&sb);
+}
+
+void fput_escaped(FILE *out, const char *s)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!str_needs_escape(s)) {
+		fputs(s ? s : "", out);
+		return;
+	}
+	strbuf_add_escaped(&sb, s);
+	fputs(strbuf_str(&sb), out);
+	strbuf_release(&sb);
 }
 
 bool str_has_prefix_ci(const char *s, const char *prefix)

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -40,11 +41,33 @@ void strbuf_release(struct strbuf *sb);
 char **str_split(const char *s, char sep, size_t *count);
 void str_vec_free(char **v);
 
-/* Strict unsigned parse: decimal, 0x hex or 0 octal, the whole string, no
- * sign, no overflow.  Returns false on any junk. */
+/*
+ * The one number parser of pfmon: an unsigned 64-bit integer written in
+ * decimal or in hexadecimal after 0x/0X, the whole string, nothing else.
+ * Refused: an empty string, a sign, blanks anywhere, a value above
+ * UINT64_MAX, and a decimal number with a leading zero ("010": pfmon 3.x
+ * and strtoul read it as octal 8, which nobody means; "0" itself is fine).
+ * Returns NULL and sets *out, or returns why the text is not a number,
+ * in words fit for an error message.
+ */
+const char *parse_u64_why(const char *s, uint64_t *out);
+/* the same, true when s is a number */
 bool parse_u64(const char *s, uint64_t *out);
-/* Same, with an optional k/K (1000) or m/M (1000000) suffix refused. */
-bool parse_int_range(const char *s, long min, long max, long *out);
+
+/*
+ * The one escaper for user strings (option values, command names, event
+ * names, paths read from sample files) in messages and text reports: a
+ * control character becomes \n, \t, \r or \xHH and a backslash \\, so no
+ * input can split a line or forge one.  Other bytes (UTF-8) pass unchanged.
+ */
+void strbuf_add_escaped(struct strbuf *sb, const char *s);
+/* vsnprintf for formats of %s, %d and %% only, each %s argument escaped
+ * (the formats of error.h; tests/unit/test_common checks they need no more) */
+void format_escaped(char *buf, size_t size, const char *fmt, va_list ap);
+/* fputs(s) escaped */
+void fput_escaped(FILE *out, const char *s);
+/* does s need escaping? */
+bool str_needs_escape(const char *s);
 
 /* case-insensitive prefix test */
 bool str_has_prefix_ci(const char *s, const char *prefix);

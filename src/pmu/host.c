@@ -92,49 +92,102 @@ static void encode_generic(const struct perf_generic_event *ev, const char *text
 				      !out->attr.exclude_kernel);
 }
 
+/* the bits of an access string: r, w, x, rw (perf's letters); 0 if invalid */
+static unsigned breakpoint_access(const char *s)
+{
+	unsigned type = 0;
+
+	for (; *s; s++) {
+		if (*s == 'r')
+			type |= HW_BREAKPOINT_R;
+		else if (*s == 'w')
+			type |= HW_BREAKPOINT_W;
+		else if (*s == 'x')
+			type |= HW_BREAKPOINT_X;
+		else
+			return 0;
+	}
+	return type;
+}
+
+/* Every 64-bit Linux keeps the kernel in the upper half of the address space. */
+static bool kernel_address(uint64_t addr)
+{
+	return sizeof(long) == 8 && (addr >> 63) != 0;
+}
+
+static bool breakpoint_length(uint64_t len)
+{
+	return len == 1 || len == 2 || len == 4 || len == 8;
+}
+
+/* why the parts of mem:ADDR[/LEN][:rwx] are not what the kernel takes, or NULL */
+static const char *breakpoint_fields(const char *a, const char *l, const char *rwx, uint64_t *addr,
+				     uint64_t *len, unsigned *type, char *msg, size_t size)
+{
+	const char *why = parse_u64_why(a, addr);
+
+	if (why) {
+		snprintf(msg, size, "breakpoint address: %s (expected mem:ADDR[/LEN][:rwx])", why);
+		return msg;
+	}
+	if (l && (parse_u64_why(l, len) || !breakpoint_length(*len)))
+		return "breakpoint length must be 1, 2, 4 or 8";
+	if (rwx && !(*type = breakpoint_access(rwx)))
+		return "breakpoint access after ':' is r, w, x or rw";
+	if ((*type & HW_BREAKPOINT_X) && *type != HW_BREAKPOINT_X)
+		return "an execute breakpoint cannot also watch data";
+	if (*addr > UINT64_MAX - (*len - 1)) {
+		snprintf(msg, size, "breakpoint [%#llx, +%llu) wraps past the end of the address space",
+			 (unsigned long long)*addr, (unsigned long long)*len);
+		return msg;
+	}
+	return NULL;
+}
+
+static int parse_breakpoint(const char *text, uint64_t *addr, uint64_t *len, unsigned *type, struct pf_error *err)
+{
+	char *copy = xstrdup(text + 4);
+	char *colon = strchr(copy, ':');
+	char *slash;
+	const char *why;
+	char msg[160];
+
+	if (colon)
+		*colon++ = '\0';
+	slash = strchr(copy, '/'); /* in ADDR/LEN, before the access letters */
+	if (slash)
+		*slash++ = '\0';
+	*len = sizeof(long);
+	*type = HW_BREAKPOINT_RW;
+	why = breakpoint_fields(copy, slash, colon, addr, len, type, msg, sizeof(msg));
+	if (why)
+		pf_error_set(err, PF_E_EVENT_SYNTAX, text, why);
+	free(copy);
+	return why ? -1 : 0;
+}
+
 /* perf's breakpoint syntax: mem:ADDR[/LEN][:rwx] */
 static int encode_breakpoint(const char *text, unsigned plm, struct counter_prog *out, struct pf_error *err)
 {
-	const char *p = text + 4;
-	char *end;
-	unsigned long long addr, len = sizeof(long);
-	unsigned type = 0;
+	uint64_t addr, len;
+	unsigned type;
 
-	addr = strtoull(p, &end, 0);
-	if (end == p)
-		return pf_error_set(err, PF_E_EVENT_SYNTAX, text, "expected mem:ADDR[/LEN][:rwx]");
-	if (*end == '/') {
-		p = end + 1;
-		len = strtoull(p, &end, 0);
-		if (end == p || (len != 1 && len != 2 && len != 4 && len != 8))
-			return pf_error_set(err, PF_E_EVENT_SYNTAX, text, "breakpoint length must be 1, 2, 4 or 8");
-	}
-	if (*end == ':') {
-		for (p = end + 1; *p; p++) {
-			if (*p == 'r')
-				type |= HW_BREAKPOINT_R;
-			else if (*p == 'w')
-				type |= HW_BREAKPOINT_W;
-			else if (*p == 'x')
-				type |= HW_BREAKPOINT_X;
-			else
-				return pf_error_set(err, PF_E_EVENT_SYNTAX, text, "breakpoint access is r, w, x or rw");
-		}
-		end = (char *)p;
-	}
-	if (*end)
-		return pf_error_set(err, PF_E_EVENT_SYNTAX, text, "expected mem:ADDR[/LEN][:rwx]");
-	if (!type)
-		type = HW_BREAKPOINT_RW;
-	if ((type & HW_BREAKPOINT_X) && type != HW_BREAKPOINT_X)
-		return pf_error_set(err, PF_E_EVENT_SYNTAX, text, "an execute breakpoint cannot also watch data");
+	if (parse_breakpoint(text, &addr, &len, &type, err))
+		return -1;
+	if (!plm)
+		plm = PF_PLM_USER;
+	/* the kernel refuses it with a bare EINVAL */
+	if (kernel_address(addr) && !(plm & PF_PLM_KERNEL))
+		return pf_error_set(err, PF_E_EVENT_SYNTAX, text,
+				    "a kernel address cannot be watched at user level (add -k, or --priv-levels=k)");
 	prog_init(out, text, text);
 	out->attr.type = PERF_TYPE_BREAKPOINT;
 	out->attr.bp_type = type;
 	out->attr.bp_addr = addr;
 	out->attr.bp_len = type == HW_BREAKPOINT_X ? sizeof(long) : len;
 	out->is_software = true; /* debug registers, not the PMU */
-	out->plm = plm ? plm : PF_PLM_USER;
+	out->plm = plm;
 	apply_plm(&out->attr, out->plm);
 	return 0;
 }
@@ -249,6 +302,44 @@ static int pfm_error(const struct event_spec *spec, int rc, struct pf_error *err
 	}
 }
 
+/*
+ * Modifiers pfmon would let libpfm4 accept and then not honour: a period or
+ * a frequency is pfmon's own option (the sampling plan overwrites the attr's
+ * and a count would become a sampler's), and libpfm4's cpu= is returned
+ * outside the attr, where nothing reads it.
+ */
+static const struct {
+	const char *key;
+	const char *instead;
+} refused_modifiers[] = {
+	{ "period", "set periods with --long-smpl-periods or --short-smpl-periods" },
+	{ "freq", "set a sampling frequency with --smpl-freq" },
+	{ "cpu", "pfmon measures the command on every CPU it runs on" },
+};
+
+/* libpfm4 reads modifier values with strtoull(base 0): "010" would be 8 and "-1" all ones */
+static int check_modifier(const struct event_spec *spec, const struct event_qual *q, struct pf_error *err)
+{
+	const char *why;
+	uint64_t v;
+	char msg[256];
+
+	for (size_t i = 0; i < ARRAY_SIZE(refused_modifiers); i++) {
+		if (strcasecmp(q->key, refused_modifiers[i].key) == 0) {
+			snprintf(msg, sizeof(msg), "modifier '%s' is not supported: %s", q->key,
+				 refused_modifiers[i].instead);
+			return pf_error_set(err, PF_E_BAD_MODIFIER, spec->text, msg);
+		}
+	}
+	if (!q->value || (strlen(q->value) == 1 && strchr("yYnNtTfF", q->value[0])))
+		return 0; /* a unit mask, or a boolean spelled as libpfm4 spells it */
+	why = parse_u64_why(q->value, &v);
+	if (!why)
+		return 0;
+	snprintf(msg, sizeof(msg), "invalid value '%s' for modifier '%s': %s", q->value, q->key, why);
+	return pf_error_set(err, PF_E_BAD_MODIFIER, spec->text, msg);
+}
+
 static int encode_libpfm(const struct event_spec *spec, unsigned plm, struct counter_prog *out,
 			 struct pf_error *err)
 {
@@ -257,6 +348,9 @@ static int encode_libpfm(const struct event_spec *spec, unsigned plm, struct cou
 	char *fstr = NULL;
 	int rc;
 
+	for (size_t i = 0; i < spec->n_quals; i++)
+		if (check_modifier(spec, &spec->quals[i], err))
+			return -1;
 	if (pfm_ready(err))
 		return -1;
 	arg.attr = &attr;

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "common/util.h"
 #include "event/pmu_model.h"
 #include "pmu/itanium2.h"
 #include "pmu/itanium2_priv.h"
@@ -22,15 +23,18 @@ static int bad_value(struct pf_error *err, const char *value, const char *opt, c
 	return pf_error_set(err, PF_E_BAD_OPTION_VALUE, value, opt, why);
 }
 
-static bool parse_u64(const char *s, uint64_t *v)
+/* value of option opt as a number no larger than max, or a usage error naming opt */
+static int parse_number(const char *text, const char *value, const char *opt, uint64_t max, uint64_t *out,
+			struct pf_error *err)
 {
-	char *end;
+	const char *why = parse_u64_why(text, out);
+	char range[64];
 
-	if (!s || !*s)
-		return false;
-	errno = 0;
-	*v = strtoull(s, &end, 0);
-	return !errno && !*end;
+	if (!why && *out > max) {
+		snprintf(range, sizeof(range), "'%s' is above the maximum 0x%llx", text, (unsigned long long)max);
+		why = range;
+	}
+	return why ? bad_value(err, value, opt, why) : 0;
 }
 
 /* the i-th comma-separated field of list (NULL if absent), into buf */
@@ -94,8 +98,8 @@ static int parse_thresholds(const struct pf_set_config *s, struct ita2_request *
 
 		if (!f || !*f)
 			continue;
-		if (!parse_u64(f, &v) || v > 255)
-			return bad_value(err, s->thresholds, "event-thresholds", "expected numbers");
+		if (parse_number(f, s->thresholds, "event-thresholds", 255, &v, err))
+			return -1;
 		req->thres[i] = (unsigned)v;
 	}
 	return 0;
@@ -153,13 +157,20 @@ static int parse_opcm(const char *val, const char *opt, uint64_t *out, struct pf
 			return bad_value(err, val, opt, "slot types are letters from 'mifb'");
 		slots |= 1ull << (q - letters);
 	}
-	if (!parse_u64(m, &match) || !parse_u64(k, &mask))
-		return bad_value(err, val, opt, "match and mask must be numbers");
-	*out = (slots ? slots : 0xf) << ITA2_OPC_SLOT_SHIFT |
-	       (match & ITA2_OPC_FIELD_MASK) << ITA2_OPC_MATCH_SHIFT |
-	       (mask & ITA2_OPC_FIELD_MASK) << ITA2_OPC_MASK_SHIFT;
+	/* match and mask are 27-bit fields: a wider value would be cut, silently */
+	if (parse_number(m, val, opt, ITA2_OPC_FIELD_MASK, &match, err) ||
+	    parse_number(k, val, opt, ITA2_OPC_FIELD_MASK, &mask, err))
+		return -1;
+	*out = (slots ? slots : 0xf) << ITA2_OPC_SLOT_SHIFT | match << ITA2_OPC_MATCH_SHIFT |
+	       mask << ITA2_OPC_MASK_SHIFT;
 	return 0;
 }
+
+/*
+ * The IBR/DBR mask field has 56 bits (ITA2_BR_MASK_BITS): a range can only
+ * be covered by blocks inside one naturally aligned 2^56-byte region.
+ */
+#define ITA2_BR_REGION_SHIFT 56
 
 static int parse_range(const char *val, const char *opt, struct ita2_range *r, struct pf_error *err)
 {
@@ -173,10 +184,14 @@ static int parse_range(const char *val, const char *opt, struct ita2_range *r, s
 	if (!dash)
 		return bad_value(err, val, opt, "expected START-END (symbols are resolved before the model)");
 	*dash = 0;
-	if (!parse_u64(buf, &r->start) || !parse_u64(dash + 1, &r->end))
-		return bad_value(err, val, opt, "expected START-END addresses");
+	if (parse_number(buf, val, opt, UINT64_MAX, &r->start, err) ||
+	    parse_number(dash + 1, val, opt, UINT64_MAX, &r->end, err))
+		return -1;
 	if (r->start >= r->end)
 		return bad_value(err, val, opt, "start must be below end");
+	if (r->start >> ITA2_BR_REGION_SHIFT != (r->end - 1) >> ITA2_BR_REGION_SHIFT)
+		return bad_value(err, val, opt, "the range crosses a 2^56-byte boundary, which the 56-bit IBR/DBR "
+				 "mask cannot cover");
 	r->used = true;
 	return 0;
 }
@@ -190,8 +205,9 @@ static int parse_globals(const struct pf_config *cfg, struct ita2_request *req, 
 	if (cfg->irange && parse_range(cfg->irange, "irange", &req->irange, err))
 		return -1;
 	if (cfg->checkpoint_func) {
-		if (!parse_u64(cfg->checkpoint_func, &a) || a > UINT64_MAX - 16)
-			return bad_value(err, cfg->checkpoint_func, "checkpoint-func", "expected an address");
+		if (parse_number(cfg->checkpoint_func, cfg->checkpoint_func, "checkpoint-func", UINT64_MAX - 16, &a,
+				 err))
+			return -1;
 		req->irange = (struct ita2_range){ true, a, a + 16 };
 		req->fine_disabled = true;
 	}
@@ -249,7 +265,7 @@ int ita2_build_request(const struct pf_config *cfg, size_t set, struct ita2_requ
 
 /* ---- the pmu_model operations ----------------------------------------- */
 
-static char *xstrdup(const char *s)
+static char *strdup_or_null(const char *s)
 {
 	return s ? strdup(s) : NULL;
 }
@@ -264,8 +280,8 @@ static int fill_counters(const struct pf_config *cfg, size_t set, const struct i
 	for (size_t i = 0; i < req->n; i++) {
 		struct counter_prog *c = &out->counters[i];
 
-		c->name = xstrdup(ita2_event_at((size_t)req->ev[i])->name);
-		c->given = xstrdup(cfg->sets[set].events[i]);
+		c->name = strdup_or_null(ita2_event_at((size_t)req->ev[i])->name);
+		c->given = strdup_or_null(cfg->sets[set].events[i]);
 		if (!c->name || !c->given)
 			return -1;
 		c->plm = req->plm[i];

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "common/config.h"
+#include "common/util.h"
 #include "pmu/itanium2.h"
 
 /* pf_error_set(PF_E_CONSTRAINT) with a formatted "what"; returns -1 */
@@ -28,12 +29,14 @@ size_t ita2_decode_reg(const struct pmu_model *m, const char *reg, uint64_t valu
 int ita2_build_request(const struct pf_config *cfg, size_t set, struct ita2_request *req,
 		       struct pf_error *err);
 
-/* the number in a register name ("PMC12" -> 12) */
+/* the number in a register name ("PMC12" -> 12), -1 if it has none */
 static inline int atoi_digits(const char *s)
 {
+	uint64_t n;
+
 	while (*s && (*s < '0' || *s > '9'))
 		s++;
-	return atoi(s);
+	return parse_u64(s, &n) && n <= 0xffff ? (int)n : -1;
 }
 
 #endif

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "common/util.h"
 #include "pmu/itanium2.h"
 #include "pmu/itanium2_events.h"
 
@@ -28,10 +29,9 @@ const struct ita2_event *ita2_event_at(size_t i)
 /* A name starting with a digit is an event code, as in pfmon 3.x. */
 static int find_by_code(const char *s)
 {
-	char *end;
-	unsigned long code = strtoul(s, &end, 0);
+	uint64_t code;
 
-	if (*end || code > 0xff)
+	if (!parse_u64(s, &code) || code > 0xff)
 		return -1;
 	for (size_t i = 0; i < ARRAY_SIZE(ita2_events); i++)
 		if (ita2_events[i].code == code && ita2_events[i].ear == ITA2_EAR_NONE)

@@ -5,8 +5,9 @@
  *
  * then every other register it writes (PMC8-15, IBRs, DBRs) with its value,
  * then the model's notes (range over-coverage, warnings).  A live PMU lists
- * the perf_event_attr type and config instead.  -v adds one line of decoded
- * fields under each register.
+ * the perf_event_attr type, config and privilege levels instead.  -v adds one
+ * line of decoded fields under each register (for a live PMU: the rest of
+ * the attr that the event string decides, and libpfm4's canonical string).
  */
 #include <config.h>
 
@@ -39,8 +40,14 @@ static void print_counter(FILE *out, const struct pmu_model *m, const struct cou
 	char reg[16];
 
 	if (c->is_live) {
-		fprintf(out, "%-*s type=0x%x config=0x%llx\n", NAME_WIDTH, c->name, (unsigned)c->attr.type,
-			(unsigned long long)c->attr.config);
+		fprintf(out, "%-*s type=0x%x config=0x%llx levels=%s%s\n", NAME_WIDTH, c->name, (unsigned)c->attr.type,
+			(unsigned long long)c->attr.config, c->attr.exclude_user ? "" : "u",
+			c->attr.exclude_kernel ? "" : "k");
+		if (verbose)
+			fprintf(out, "    config1=0x%llx config2=0x%llx exclude_hv=%u precise_ip=%u%s%s\n",
+				(unsigned long long)c->attr.config1, (unsigned long long)c->attr.config2,
+				c->attr.exclude_hv, c->attr.precise_ip, c->fstr ? " canonical=" : "",
+				c->fstr ? c->fstr : "");
 		return;
 	}
 	snprintf(reg, sizeof(reg), "PMC%d", c->pmc);

@@ -210,7 +210,7 @@ void report_header(FILE *out, const struct pf_config *cfg, const char *pmu_name,
 	fputs("# command:", out);
 	for (char **a = cfg->command; a && *a; a++) {
 		fputc(' ', out);
-		fputs(*a, out);
+		fput_escaped(out, *a); /* a newline in an argument must not forge a header line */
 	}
 	fprintf(out, "\n# monitoring mode: per-thread%s\n#\n", cfg->no_inherit ? "" : ", following children");
 }

@@ -45,7 +45,10 @@ static void print_event_text(const struct profile *p, const struct event_hist *h
 	size_t n = shown_entries(p, v, h->keys.len, h->samples);
 	uint64_t cum = 0;
 
-	fprintf(out, "# event %s: %llu samples (%s %llu", h->name, (unsigned long long)h->samples,
+	/* names and paths come from the sample file: escaped, one line stays one line */
+	fputs("# event ", out);
+	fput_escaped(out, h->name);
+	fprintf(out, ": %llu samples (%s %llu", (unsigned long long)h->samples,
 		h->freq ? "frequency" : "period", (unsigned long long)h->period);
 	if (h->random_mask && h->samples && h->max_period)
 		fprintf(out, " + random & 0x%llx: %llu to %llu", (unsigned long long)h->random_mask,
@@ -55,8 +58,10 @@ static void print_event_text(const struct profile *p, const struct event_hist *h
 	fputs(")\n", out);
 	if (h->n_reads) {
 		fputs("# counted in each sample:", out);
-		for (uint32_t j = 0; j < h->n_reads; j++)
-			fprintf(out, " %s", p->ev[h->reads[j]].name);
+		for (uint32_t j = 0; j < h->n_reads; j++) {
+			fputc(' ', out);
+			fput_escaped(out, p->ev[h->reads[j]].name);
+		}
 		fputc('\n', out);
 	}
 	if (!h->samples) {
@@ -76,7 +81,9 @@ static void print_event_text(const struct profile *p, const struct event_hist *h
 		for (uint32_t j = 0; j < h->n_reads; j++)
 			fprintf(out, " %*llu", read_width(p, h, j),
 				(unsigned long long)strmap_get(&h->read_sums[j], v[i].key));
-		fprintf(out, "  %s\n", v[i].key);
+		fputs("  ", out);
+		fput_escaped(out, v[i].key);
+		fputc('\n', out);
 	}
 	free(v);
 }
@@ -91,14 +98,18 @@ static void print_missing_text(const struct profile *p, FILE *out)
 
 		sym_resolver_dso_info(p->res, i, &info);
 		if (info.open_error)
-			fprintf(out, "# cannot read %s: %s\n", info.path, info.open_error);
-		else if (info.symbols == SYM_SRC_NONE && info.why_no_symbols)
-			fprintf(out, "# no symbols: %s: %s\n", info.path, info.why_no_symbols);
+			fputs("# cannot read ", out);
 		else if (info.symbols == SYM_SRC_NONE)
-			fprintf(out, "# no symbols: %s\n", info.path);
+			fputs("# no symbols: ", out);
 		else if (!info.has_lines && info.kind == SYM_DSO_FILE)
 			/* the kernel and the vDSO never have any: not worth a line */
-			fprintf(out, "# no debug info: %s\n", info.path);
+			fputs("# no debug info: ", out);
+		else
+			continue;
+		fput_escaped(out, info.path);
+		if (info.open_error || (info.symbols == SYM_SRC_NONE && info.why_no_symbols))
+			fprintf(out, ": %s", info.open_error ? info.open_error : info.why_no_symbols);
+		fputc('\n', out);
 	}
 }
 
@@ -243,13 +254,37 @@ void prof_print_json(const struct profile *p, FILE *out)
 	json_newline(&w);
 }
 
+/*
+ * Folded stacks have no comment syntax (flamegraph.pl reads every line), so
+ * the binaries that could not be read are said on stderr, one line each:
+ * their frames are addresses, not functions.
+ */
+static void warn_unreadable(const struct profile *p, FILE *err)
+{
+	size_t n = sym_resolver_nr_dsos(p->res);
+
+	for (size_t i = 0; i < n; i++) {
+		struct sym_dso_info info;
+
+		sym_resolver_dso_info(p->res, i, &info);
+		if (!info.open_error)
+			continue;
+		fputs("warning: cannot read ", err);
+		fput_escaped(err, info.path);
+		fprintf(err, ": %s (its frames are addresses)\n", info.open_error);
+	}
+}
+
 void prof_print_folded(const struct profile *p, FILE *out)
 {
 	struct strmap_entry *v = strmap_sorted(&p->folded);
 
-	for (size_t i = 0; i < p->folded.len; i++)
-		fprintf(out, "%s %llu\n", v[i].key, (unsigned long long)v[i].value);
+	for (size_t i = 0; i < p->folded.len; i++) {
+		fput_escaped(out, v[i].key);
+		fprintf(out, " %llu\n", (unsigned long long)v[i].value);
+	}
 	free(v);
+	warn_unreadable(p, stderr);
 }
 
 void prof_print_text(const struct profile *p, FILE *out)

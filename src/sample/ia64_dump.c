@@ -43,17 +43,14 @@ static const struct {
 	{ "btb-brt-ind", PF_BTB_BRT_IND },
 };
 
-/* One error for a line: what is wrong, then the token, made printable and
- * cut short so a hostile dump cannot flood the terminal. */
+/* One error for a line: what is wrong, then the token, cut short so a
+ * hostile dump cannot flood the terminal (pf_error_set escapes it). */
 static int line_error(struct parser *p, const char *what, const char *token)
 {
 	char shown[65];
-	size_t i;
 
-	for (i = 0; token[i] && i < sizeof(shown) - 1; i++)
-		shown[i] = isprint((unsigned char)token[i]) ? token[i] : '?';
-	shown[i] = '\0';
-	return pf_error_set(p->err, PF_E_DUMP_LINE, p->name, p->lineno, what, shown);
+	snprintf(shown, sizeof(shown), "%.64s", token);
+	return pf_error_set(p->err, PF_E_DUMP_LINE, p->name, (int)p->lineno, what, shown);
 }
 
 /* decimal or 0x-hex; a leading 0 before a digit (octal elsewhere) is refused */
@@ -399,8 +396,12 @@ static int take_line(struct parser *p, const char *data, size_t n)
 		snprintf(head, sizeof(head), "%.*s", (int)(n < 32 ? n : 32), data);
 		return line_error(p, "line longer than 64 KiB, starting", head);
 	}
-	if (memchr(data, '\0', n))
-		return line_error(p, "NUL byte in line", "\\0");
+	if (memchr(data, '\0', n)) {
+		char head[33];
+
+		snprintf(head, sizeof(head), "%.*s", (int)(n < 32 ? n : 32), data); /* up to the NUL */
+		return line_error(p, "NUL byte in line, after", head);
+	}
 	memcpy(p->line, data, n);
 	p->line[n] = '\0';
 	return parse_line(p);

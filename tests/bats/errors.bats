@@ -31,7 +31,7 @@ load helpers
 @test "bad modifier value and unknown modifier" {
 	LIBPFM_FORCE_PMU=skl run --separate-stderr "$PFMON" -e INST_RETIRED:ANY_P:c=zz true
 	[ "$status" -eq 2 ]
-	one_error_line "^error: event 'INST_RETIRED:ANY_P:c=zz': invalid value 'zz' for modifier 'c'$"
+	one_error_line "^error: event 'INST_RETIRED:ANY_P:c=zz': invalid value 'zz' for modifier 'c': not a number$"
 	LIBPFM_FORCE_PMU=skl run --separate-stderr "$PFMON" -e INST_RETIRED:ANY_P:zz=1 true
 	[ "$status" -eq 2 ]
 	one_error_line "^error: event 'INST_RETIRED:ANY_P:zz=1': unknown modifier 'zz'"

@@ -179,7 +179,7 @@ assert 1000000 <= ev["min_period"] < ev["max_period"] <= 1000000 + 0xfffff, ev
 	one_error_line "^error: cannot sample 'cpu-clock': --smpl-periods-random needs a period for it"
 	run --separate-stderr "$PFMON" -e cpu-clock --long-smpl-periods=100000 --smpl-periods-random=0xff,0xff true
 	[ "$status" -eq 2 ]
-	one_error_line "^error: --smpl-periods-random has more entries than its event set has events$"
+	one_error_line "^error: option '--smpl-periods-random' has 2 entries but event set 0 has 1 event$"
 	run --separate-stderr "$PFMON" -e cpu-clock --long-smpl-periods=100000 --smpl-periods-random=0:5 true
 	[ "$status" -eq 2 ]
 	one_error_line "^error: invalid value '0:5' for option '--smpl-periods-random': entries are MASK or MASK:SEED"

@@ -69,8 +69,21 @@ int main(void)
 	   "period 0 refused");
 	pf_config_release(&cfg);
 	ok(parse(&cfg, &err, "--smpl-entries=many", "x", NULL) < 0, "non-numeric entries refused");
-	is_str(err.msg, "invalid value 'many' for option '--smpl-entries': expected an integer from 1 to 16777216",
+	is_str(err.msg, "invalid value 'many' for option '--smpl-entries': not a number; expected an integer from 1 to "
+	       "262144",
 	       "message names option and range");
+	pf_config_release(&cfg);
+	ok(parse(&cfg, &err, "--smpl-entries=010", "x", NULL) < 0 && strstr(err.msg, "leading 0"),
+	   "010 is refused, not read as octal 8");
+	pf_config_release(&cfg);
+	ok(parse(&cfg, &err, "--smpl-entries=0x10", "x", NULL) == 0 && cfg.smpl_entries == 16, "0x hex accepted");
+	pf_config_release(&cfg);
+	ok(parse(&cfg, &err, "-e", "a", "--long-smpl-periods=0x8000000000000000", "x", NULL) < 0 &&
+		   strstr(err.msg, "2^63"),
+	   "a period with bit 63 set is refused (the kernel would)");
+	pf_config_release(&cfg);
+	ok(parse(&cfg, &err, "-e", "a", "--long-smpl-periods=", "x", NULL) < 0 && strstr(err.msg, "empty"),
+	   "an empty period list is refused");
 	pf_config_release(&cfg);
 	ok(parse(&cfg, &err, "--outfile", NULL) < 0 && err.code == PF_E_USAGE, "missing value refused");
 	pf_config_release(&cfg);

@@ -1,0 +1,223 @@
+/*
+ * The checks that need the whole command line: the mode (counting,
+ * sampling, --report, --check) and the model are known, and the default
+ * events are chosen.  Every option either acts in this mode or is refused
+ * here, with one usage error naming it; values the kernel would refuse with
+ * a bare EINVAL are refused first, naming the option.
+ */
+#include <config.h>
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "common/util.h"
+#include "options.h"
+
+#define MAX_SAMPLE_RATE_PATH "/proc/sys/kernel/perf_event_max_sample_rate"
+#define PERIOD_LIMIT (1ull << 63) /* the kernel refuses a period with bit 63 set */
+
+static unsigned current_mode(const struct pf_config *cfg)
+{
+	if (cfg->report_file)
+		return M_REPORT;
+	if (cfg->check)
+		return M_CHECK;
+	return pf_config_is_sampling(cfg) ? M_SAMPLE : M_COUNT;
+}
+
+static const char *mode_phrase(unsigned mode)
+{
+	return mode == M_COUNT ? "when counting" : mode == M_SAMPLE ? "when sampling"
+						 : mode == M_REPORT ? "with --report"
+								    : "with --check";
+}
+
+/* "sampling and --report": the modes an option is for, in words */
+static void modes_words(unsigned modes, char *buf, size_t size)
+{
+	static const struct {
+		unsigned bit;
+		const char *word;
+	} words[] = { { M_COUNT, "counting" }, { M_SAMPLE, "sampling" }, { M_REPORT, "--report" },
+		      { M_CHECK, "--check" } };
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < ARRAY_SIZE(words); i++)
+		if (modes & words[i].bit)
+			len += (size_t)snprintf(buf + len, len < size ? size - len : 0, "%s%s", len ? " and " : "",
+						words[i].word);
+}
+
+static bool given(const struct pf_config *cfg, const char *name)
+{
+	size_t n;
+	const struct opt_def *t = options_table(&n);
+
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(t[i].long_name, name) == 0)
+			return cfg->options_given && cfg->options_given[i];
+	return false;
+}
+
+static int usage(struct pf_error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int usage(struct pf_error *err, const char *fmt, ...)
+{
+	char msg[PF_ERROR_MSG_MAX];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return pf_error_set(err, PF_E_USAGE, msg);
+}
+
+/* each option given acts in this mode, with this model */
+static int check_modes(const struct pf_config *cfg, const char *model, struct pf_error *err)
+{
+	unsigned mode = current_mode(cfg);
+	bool ita2 = model && strcmp(model, "itanium2") == 0;
+	size_t n;
+	const struct opt_def *t = options_table(&n);
+	char words[96];
+
+	for (size_t i = 0; cfg->options_given && i < n; i++) {
+		if (!cfg->options_given[i])
+			continue;
+		if ((t[i].modes & M_ITA2) && !ita2 && model) {
+			if (strcmp(t[i].long_name, "system-wide") == 0)
+				return usage(err, "option '--system-wide' is not implemented yet on the host");
+			return usage(err, "option '--%s' is for the Itanium 2 model (--pmu=itanium2)", t[i].long_name);
+		}
+		if (!(t[i].modes & mode)) {
+			modes_words(t[i].modes, words, sizeof(words));
+			return usage(err, "option '--%s' is not used %s (it is for %s)", t[i].long_name,
+				     mode_phrase(mode), words);
+		}
+	}
+	return 0;
+}
+
+/* output options that contradict or need each other */
+static int check_output(const struct pf_config *cfg, struct pf_error *err)
+{
+	if (given(cfg, "json") && given(cfg, "csv"))
+		return usage(err, "options '--json' and '--csv' cannot be combined: choose one output format");
+	if (given(cfg, "append") && !cfg->outfile)
+		return usage(err, "option '--append' needs --outfile");
+	if (given(cfg, "resolve-addresses") && (!cfg->report_sort || strcmp(cfg->report_sort, "address") != 0))
+		return usage(err, "option '--resolve-addresses' needs --report-sort=address");
+	if (given(cfg, "with-header") && cfg->output_kind == PF_OUT_JSON)
+		return usage(err, "option '--with-header' is not used with --json (the JSON lines carry no header)");
+	return 0;
+}
+
+/* a per-event list longer than its event set would have entries for no event */
+static int check_list(size_t entries, size_t events, const char *name, size_t set, struct pf_error *err)
+{
+	if (entries <= events)
+		return 0;
+	return usage(err, "option '--%s' has %zu entries but event set %zu has %zu event%s", name, entries, set,
+		     events, events == 1 ? "" : "s");
+}
+
+static uint64_t event_period(const struct pf_set_config *s, size_t i)
+{
+	if (i < s->n_short_periods && s->short_periods[i])
+		return s->short_periods[i];
+	return i < s->n_long_periods ? s->long_periods[i] : 0;
+}
+
+/* base + (random & mask) must stay below 2^63 for every draw */
+static int check_random_periods(const struct pf_set_config *s, size_t set, struct pf_error *err)
+{
+	for (size_t i = 0; i < s->n_periods_random; i++) {
+		uint64_t base = event_period(s, i), mask = s->periods_random[i].mask;
+
+		if (base && (mask >= PERIOD_LIMIT || base >= PERIOD_LIMIT - mask))
+			return usage(err, "option '--smpl-periods-random': event %zu of set %zu: period %llu plus "
+				     "mask 0x%llx can reach 2^63, which the kernel refuses",
+				     i + 1, set, (unsigned long long)base, (unsigned long long)mask);
+	}
+	return 0;
+}
+
+static int check_sets(const struct pf_config *cfg, struct pf_error *err)
+{
+	for (size_t k = 0; k < cfg->n_sets; k++) {
+		const struct pf_set_config *s = &cfg->sets[k];
+
+		if (check_list(s->n_event_plm, s->n_events, "priv-levels", k, err) ||
+		    check_list(s->n_long_periods, s->n_events, "long-smpl-periods", k, err) ||
+		    check_list(s->n_short_periods, s->n_events, "short-smpl-periods", k, err) ||
+		    check_list(s->n_periods_random, s->n_events, "smpl-periods-random", k, err) ||
+		    check_random_periods(s, k, err))
+			return -1;
+	}
+	return 0;
+}
+
+/* Privilege levels 1 and 2 exist on Itanium only; Linux hosts have user and kernel. */
+static int check_host_levels(const struct pf_config *cfg, const char *model, struct pf_error *err)
+{
+	if (!model || strcmp(model, "host") != 0)
+		return 0;
+	for (size_t k = 0; k < cfg->n_sets; k++)
+		for (size_t i = 0; i < cfg->sets[k].n_event_plm; i++)
+			if (cfg->sets[k].event_plm[i] & (PF_PLM1 | PF_PLM2))
+				return usage(err, "option '--priv-levels': levels 1 and 2 exist only on Itanium "
+					     "(this host has u and k)");
+	return 0;
+}
+
+/* the kernel's cap on sampling frequencies; 0 if it cannot be read */
+static uint64_t max_sample_rate(void)
+{
+	FILE *f = fopen(MAX_SAMPLE_RATE_PATH, "r");
+	char line[32] = "";
+	uint64_t rate = 0;
+
+	if (!f)
+		return 0;
+	if (fgets(line, sizeof(line), f))
+		line[strcspn(line, "\n")] = '\0';
+	fclose(f);
+	return parse_u64(line, &rate) ? rate : 0;
+}
+
+static int check_frequency(const struct pf_config *cfg, struct pf_error *err)
+{
+	bool any_unperiodic = false;
+	uint64_t max;
+
+	if (!cfg->smpl_freq)
+		return 0;
+	for (size_t k = 0; k < cfg->n_sets; k++) {
+		bool periodic = false;
+
+		for (size_t i = 0; i < cfg->sets[k].n_events; i++)
+			periodic |= event_period(&cfg->sets[k], i) != 0;
+		any_unperiodic |= !periodic;
+	}
+	/* a set with a period samples at its periods (pfmon 3.x) */
+	if (!any_unperiodic)
+		return usage(err, "option '--smpl-freq' is not used: every event set has sampling periods");
+	max = max_sample_rate();
+	if (max && cfg->smpl_freq > max)
+		return usage(err, "option '--smpl-freq': %llu Hz is above the kernel's limit of %llu Hz "
+			     "(kernel.perf_event_max_sample_rate)",
+			     (unsigned long long)cfg->smpl_freq, (unsigned long long)max);
+	return 0;
+}
+
+int options_validate(const struct pf_config *cfg, const char *model, struct pf_error *err)
+{
+	if (check_modes(cfg, model, err) || check_output(cfg, err))
+		return -1;
+	if (cfg->report_file)
+		return 0;
+	if (check_sets(cfg, err) || check_host_levels(cfg, model, err) || check_frequency(cfg, err))
+		return -1;
+	return 0;
+}

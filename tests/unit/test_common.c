@@ -1,0 +1,92 @@
+/* src/common/: the one number parser (and, below, the one string escaper). */
+#include <config.h>
+
+#include <stdint.h>
+#include <string.h>
+
+#include "common/error.h"
+#include "common/util.h"
+#include "tap.h"
+
+static void accepts(const char *s, uint64_t want)
+{
+	uint64_t v = 0;
+	const char *why = parse_u64_why(s, &v);
+
+	ok(!why && v == want, "'%s' is %llu%s%s", s, (unsigned long long)want, why ? ": " : "", why ? why : "");
+}
+
+static void refuses(const char *s, const char *want)
+{
+	uint64_t v = 42;
+	const char *why = parse_u64_why(s, &v);
+
+	ok(why && strstr(why, want) && v == 42 && !parse_u64(s, &v), "'%s' refused: %s", s ? s : "(null)",
+	   why ? why : "(accepted)");
+}
+
+static void numbers(void)
+{
+	accepts("0", 0);
+	accepts("7", 7);
+	accepts("10", 10);
+	accepts("0x10", 16);
+	accepts("0X1f", 31);
+	accepts("0xABCDEF", 0xabcdef);
+	accepts("18446744073709551615", UINT64_MAX);
+	accepts("0xffffffffffffffff", UINT64_MAX);
+	accepts("0x0000000000000000ff", 0xff); /* leading zeros after 0x are not ambiguous */
+
+	refuses(NULL, "empty");
+	refuses("", "empty");
+	refuses("-1", "sign");
+	refuses("+1", "sign");
+	refuses("-0x20e0", "sign");
+	refuses(" 1", "blank");
+	refuses("1 ", "blank");
+	refuses("\t1", "blank");
+	refuses("010", "octal");
+	refuses("00", "octal");
+	refuses("08", "octal");
+	refuses("18446744073709551616", "too large");
+	refuses("99999999999999999999999", "too large");
+	refuses("0x10000000000000000", "too large");
+	refuses("0x", "hexadecimal digits");
+	refuses("0xg", "not a number");
+	refuses("12k", "not a number");
+	refuses("1e3", "not a number");
+	refuses("0b101", "not a number");
+	refuses("0o7", "not a number");
+	refuses("1,000", "not a number");
+}
+
+static void escaping(void)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct pf_error err;
+
+	strbuf_add_escaped(&sb, "a\nb\tc\rd\\e\x01" "f\x7f\xc3\xa9");
+	is_str(strbuf_str(&sb), "a\\nb\\tc\\rd\\\\e\\x01f\\x7f\xc3\xa9", "control bytes and backslash escaped, UTF-8 kept");
+	strbuf_release(&sb);
+	pf_error_set(&err, PF_E_BAD_OPTION_VALUE, "x\nerror: forged", "csv", "why");
+	ok(!strchr(err.msg, '\n'), "an error message is one line: %s", err.msg);
+	is_str(err.msg, "invalid value 'x\\nerror: forged' for option '--csv': why", "string arguments escaped");
+	pf_error_set(&err, PF_E_OPTION_TWICE, "long-smpl-periods", 3);
+	is_str(err.msg, "option '--long-smpl-periods' given twice for event set 3", "%%d arguments");
+	/* format_escaped knows %s, %d and %% only */
+	for (int c = 0; c < PF_E_COUNT; c++) {
+		const char *f = pf_error_format((enum pf_errcode)c);
+		bool good = true;
+
+		for (const char *p = strchr(f, '%'); p; p = strchr(p + 2, '%'))
+			good &= p[1] == 's' || p[1] == 'd' || p[1] == '%';
+		ok(good, "error %s: its format takes only %%s and %%d", pf_error_name((enum pf_errcode)c));
+	}
+}
+
+int main(void)
+{
+	numbers();
+	escaping();
+	return tap_done();
+}
