@@ -578,38 +578,50 @@ static void test_corruption(void)
 	free(path);
 }
 
+/* The test header's bytes, written once: every crafted file starts with
+ * them, and writing a file per crafted case cost an fsync each. */
+static const unsigned char *crafted_header(size_t *hlen)
+{
+	static unsigned char *hdr;
+	static size_t len;
+
+	if (!hdr) {
+		struct smpl_header h;
+		struct smpl_writer *w;
+		char *path = tmp_path("craft.pfs");
+		struct pf_error err;
+		struct smpl_reader *r;
+
+		test_header(&h);
+		w = smpl_writer_open(path, &h, &err);
+		smpl_writer_close(w, &err);
+		hdr = slurp(path, &len);
+		/* keep only the header: drop the writer's end chunk */
+		r = open_mem(hdr, len, &err);
+		len = (size_t)smpl_reader_tell(r);
+		smpl_reader_close(r);
+		unlink(path);
+		free(path);
+	}
+	*hlen = len;
+	return hdr;
+}
+
 /* a file made by hand: the test header, then chunks of raw records */
 static unsigned char *craft(const unsigned char *payload, size_t plen, size_t *len)
 {
-	struct smpl_header h;
-	struct smpl_writer *w;
-	char *path = tmp_path("craft.pfs");
-	struct pf_error err;
-	unsigned char *b, *out, ch[SMPL_CHUNK_HEADER_SIZE];
 	size_t hlen;
+	const unsigned char *hdr = crafted_header(&hlen);
+	unsigned char *out, ch[SMPL_CHUNK_HEADER_SIZE];
 
-	test_header(&h);
-	w = smpl_writer_open(path, &h, &err);
-	smpl_writer_close(w, &err);
-	b = slurp(path, &hlen);
-	/* keep only the header: drop the writer's end chunk */
-	{
-		struct smpl_reader *r = open_mem(b, hlen, &err);
-
-		hlen = (size_t)smpl_reader_tell(r);
-		smpl_reader_close(r);
-	}
 	put_le32(ch, (uint32_t)plen);
 	put_le32(ch + 4, crc32_buf(payload, plen));
 	put_le32(ch + 8, crc32_buf(ch, 8));
 	out = xmalloc(hlen + sizeof(ch) + plen);
-	memcpy(out, b, hlen);
+	memcpy(out, hdr, hlen);
 	memcpy(out + hlen, ch, sizeof(ch));
 	memcpy(out + hlen + sizeof(ch), payload, plen);
 	*len = hlen + sizeof(ch) + plen;
-	free(b);
-	unlink(path);
-	free(path);
 	return out;
 }
 
