@@ -4,6 +4,7 @@
 
 #include <gelf.h>
 #include <libelf.h>
+#include <sys/stat.h>
 
 #include "symbol/symbol.h"
 
@@ -46,6 +47,15 @@ struct sym_elf {
 	unsigned char data; /* ELFDATA2LSB / ELFDATA2MSB */
 };
 
+/*
+ * Every file the symbol layer reads is opened here: binaries and mapping
+ * paths named by sample files, debug files, kallsyms, kernel notes.  A
+ * FIFO or a device there would block open() or read() forever (or without
+ * end: /dev/zero), so the file is opened without blocking and anything but
+ * a regular file is refused before a byte is read.  0 and *fd (and *st
+ * when not NULL), or -1.
+ */
+int sym_open_regular(const char *path, int *fd, struct stat *st, struct pf_error *err);
 int sym_elf_open(const char *path, struct sym_elf *e, struct pf_error *err);
 /* an image in memory, copied first; name is for messages */
 int sym_elf_memory(const char *name, const void *image, size_t size, struct sym_elf *e,

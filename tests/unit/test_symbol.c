@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <gelf.h>
@@ -309,6 +310,36 @@ static void test_errors(void)
 	   "non-ELF file: PF_E_SYMBOL (%s)", err.msg);
 }
 
+/* A FIFO blocks open() until a writer comes and a device may never end:
+ * both are refused at once, before a byte is read. */
+static void test_not_regular(void)
+{
+	char dir[] = "/tmp/pfmon-symfifo-XXXXXX", *fifo;
+	struct pf_error err = { 0 };
+	struct sym_dso *dso = NULL;
+
+	if (!mkdtemp(dir)) {
+		ok(0, "mkdtemp");
+		return;
+	}
+	fifo = xasprintf("%s/fifo", dir);
+	if (mkfifo(fifo, 0600) != 0) {
+		ok(0, "mkfifo %s", fifo);
+		free(fifo);
+		return;
+	}
+	alarm(20); /* a regression hangs: fail instead */
+	ok(sym_dso_open(fifo, NULL, &dso, &err) == -1 && !dso && strstr(err.msg, "not a regular file") &&
+		   strstr(err.msg, fifo),
+	   "a FIFO is refused without waiting for a writer (%s)", err.msg);
+	ok(sym_dso_open("/dev/zero", NULL, &dso, &err) == -1 && strstr(err.msg, "not a regular file"),
+	   "a device is refused (%s)", err.msg);
+	alarm(0);
+	unlink(fifo);
+	rmdir(dir);
+	free(fifo);
+}
+
 int main(void)
 {
 	test_exe();
@@ -318,5 +349,6 @@ int main(void)
 	test_compressed();
 	test_relocatable();
 	test_errors();
+	test_not_regular();
 	return tap_done();
 }
