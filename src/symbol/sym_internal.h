@@ -39,7 +39,7 @@ struct sym_seg {
 /* An open ELF file (or image in memory): fd, libelf handle and a few
  * header facts. */
 struct sym_elf {
-	int fd;
+	int fd;             /* only while opening: libelf keeps the file mapped, no descriptor */
 	void *mem;          /* the copy elf_memory reads, or NULL for a file */
 	Elf *elf;
 	uint16_t machine;
