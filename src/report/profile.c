@@ -70,9 +70,10 @@ void profile_free(struct profile *p)
 		strmap_release(&p->ev[i].keys);
 		for (size_t j = 0; j < SAMPLE_MAX_READ; j++)
 			strmap_release(&p->ev[i].read_sums[j]);
-		free(p->ev[i].by_res.slots);
+		prof_keymap_release(&p->ev[i].counted);
 	}
 	free(p->ev);
+	prof_keymap_release(&p->stacks);
 	free(p->streams.slots);
 	u64set_release(&p->kernel_ips);
 	strmap_release(&p->folded);
@@ -101,8 +102,8 @@ static void note_kernel_ips(struct profile *p, const struct sample *s)
 static void add_sample(struct profile *p, const struct sample *s)
 {
 	struct event_hist *h = s->evidx < p->n_ev ? &p->ev[s->evidx] : NULL;
-	struct strbuf key = STRBUF_INIT;
-	const struct sym_result *r;
+	struct prof_frame key;
+	struct prof_entry *e;
 
 	if (!h)
 		return;
@@ -116,21 +117,11 @@ static void add_sample(struct profile *p, const struct sample *s)
 		prof_add_folded(p, s);
 		return;
 	}
+	key = prof_sample_frame(p, s);
+	e = prof_keymap_add(&h->counted, &key, 1);
 	/* counts read in samples are credited per key as samples come */
-	if (prof_keyed_by_answer(p->opts.sort) && !h->n_reads && prof_frame_kind(s->cpumode) == FRAME_USER) {
-		r = sym_resolve(p->res, s->pid, s->ip);
-		if (r && r->binary) {
-			prof_res_count_add(&h->by_res, r);
-			return;
-		}
-		prof_code_key(p->opts.sort, r, s->ip, &key); /* no mapping: the key shows the ip */
-	} else {
-		prof_sample_key(p, s, &key);
-	}
-	strmap_add(&h->keys, strbuf_str(&key), 1);
 	if (h->n_reads && (s->fields & SAMPLE_F_READ))
-		prof_add_reads(p, h, s, strbuf_str(&key));
-	strbuf_release(&key);
+		prof_add_reads(p, h, s, e);
 }
 
 void profile_add(struct profile *p, const struct sample_record *rec)
@@ -205,12 +196,8 @@ void profile_finish(struct profile *p)
 	if (p->finished)
 		return;
 	p->finished = true;
-	for (size_t i = 0; i < p->n_ev; i++)
-		prof_fold_answers(p, &p->ev[i]);
-	if (!p->kernel_ips.len)
-		return;
 	/* a file's own kernel symbols, else the running kernel's if it took the samples */
-	p->kernel_named = p->kernel_recorded || kernel_check_same(&p->kernel);
+	p->kernel_named = p->kernel_ips.len && (p->kernel_recorded || kernel_check_same(&p->kernel));
 	p->kernel_named = p->kernel_named && sym_resolver_kernel_symbols(p->res);
 	/* every kernel address is named once here, so the file can keep its symbol */
 	for (size_t i = 0; p->kernel_named && i < p->kernel_ips.cap; i++) {
@@ -219,12 +206,9 @@ void profile_finish(struct profile *p)
 		if (u64set_at(&p->kernel_ips, i, &ip))
 			sym_resolve_kernel(p->res, ip);
 	}
-	for (size_t i = 0; i < p->n_ev; i++) {
-		prof_name_kernel_keys(p, &p->ev[i].keys, false);
-		for (uint32_t j = 0; j < p->ev[i].n_reads; j++)
-			prof_name_kernel_keys(p, &p->ev[i].read_sums[j], false);
-	}
-	prof_name_kernel_keys(p, &p->folded, true);
+	for (size_t i = 0; i < p->n_ev; i++)
+		prof_name_keys(p, &p->ev[i]);
+	prof_name_stacks(p);
 }
 
 size_t profile_kernel_symbols(struct profile *p, struct sample_ksym **out)
