@@ -33,6 +33,7 @@ struct smpl_reader {
 	uint64_t chunk_off;     /* file offset of the payload */
 	bool partial;           /* the chunk is cut short by the end of the file */
 	bool eof;               /* no chunk after this one */
+	uint64_t seq;           /* the number the next chunk must have (1.2) */
 	bool failed;
 	struct pf_error failure;
 	struct smpl_delta d;
@@ -283,6 +284,36 @@ static void mark_truncated(struct smpl_reader *r, uint64_t at)
 	r->eof = true;
 }
 
+/*
+ * Since 1.2 each chunk starts with its sequence number (the record is then
+ * skipped as an optional one): every chunk checks out on its own, so only
+ * the numbers show one missing, repeated or moved.  1 when it is the next
+ * one; 0 when the file ends inside it; -1 otherwise.
+ */
+static int check_sequence(struct smpl_reader *r, uint64_t at, struct pf_error *err)
+{
+	struct ibuf ib = { r->chunk.b, r->chunk.b + r->chunk.len };
+	struct ibuf body;
+	uint64_t len, seq;
+	uint8_t code;
+
+	if (r->h.version_minor < 2)
+		return 1;
+	if (ib_u8(&ib, &code) || ib_varint(&ib, &len) || len > ib_left(&ib)) {
+		if (r->partial)
+			return 1; /* cut in its first record: the reader reports the truncation */
+		return bad(r, err, "the chunk at offset %" PRIu64 " has no sequence number", at);
+	}
+	body = (struct ibuf){ ib.p, ib.p + len };
+	if (code != SMPL_REC_CHUNK || ib_varint(&body, &seq))
+		return bad(r, err, "the chunk at offset %" PRIu64 " has no sequence number", at);
+	if (seq != r->seq)
+		return bad(r, err, "chunk %" PRIu64 " at offset %" PRIu64 " where chunk %" PRIu64
+			   " belongs: chunks are missing, repeated or out of order", seq, at, r->seq);
+	r->seq++;
+	return 1;
+}
+
 /* 1: a chunk is loaded; 0: end of the file; -1: error */
 static int load_chunk(struct smpl_reader *r, struct pf_error *err)
 {
@@ -316,7 +347,7 @@ static int load_chunk(struct smpl_reader *r, struct pf_error *err)
 		return bad(r, err, "checksum mismatch in the chunk at offset %" PRIu64
 			   " (%" PRIu32 " bytes): the file is corrupted", at, len);
 	smpl_delta_reset(&r->d);
-	return 1;
+	return check_sequence(r, at, err);
 }
 
 /* decoding record bodies: each returns NULL or why the record is corrupted */
