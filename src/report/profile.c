@@ -58,6 +58,7 @@ struct profile *profile_new(const struct profile_opts *opts, const struct smpl_h
 		strmap_init(&p->ev[i].keys);
 	}
 	strmap_init(&p->folded);
+	strmap_init(&p->binaries_seen);
 	return p;
 }
 
@@ -77,6 +78,7 @@ void profile_free(struct profile *p)
 	free(p->streams.slots);
 	u64set_release(&p->kernel_ips);
 	strmap_release(&p->folded);
+	strmap_release(&p->binaries_seen);
 	sym_resolver_free(p->res);
 	free(p);
 }
@@ -124,6 +126,55 @@ static void add_sample(struct profile *p, const struct sample *s)
 		prof_add_reads(p, h, s, e);
 }
 
+void profile_record_binaries(struct profile *p, struct smpl_writer *w)
+{
+	p->binaries_to = w;
+}
+
+/* Recording: the identity of a binary mapped for the first time, written
+ * right after its mapping, before any sample in it.  A write error stays
+ * in the writer, which reports it at its next write or at its close. */
+static void record_binary(struct profile *p, const struct sample_mmap *m)
+{
+	struct sample_record rec = { .type = SREC_BINARY };
+	struct sym_file_id id;
+
+	if (!p->binaries_to || m->data || m->filename[0] != '/' || strmap_get(&p->binaries_seen, m->filename))
+		return;
+	strmap_add(&p->binaries_seen, m->filename, 1);
+	if (sym_file_identity(m->filename, &id, NULL) != 0)
+		return; /* gone already, or not a file: nothing to compare with later */
+	rec.binary = (struct sample_binary){ .path = m->filename, .build_id_size = (uint8_t)id.build_id_len,
+					     .dev = id.dev, .ino = id.ino, .mtime_ns = id.mtime_ns,
+					     .size = id.size };
+	memcpy(rec.binary.build_id, id.build_id, id.build_id_len);
+	smpl_write_record(p->binaries_to, &rec, NULL);
+}
+
+/* Reporting a file: what the binary at a path was when recorded. */
+static void expect_binary(struct profile *p, const struct sample_binary *b)
+{
+	struct sym_file_id id = { .build_id_len = b->build_id_size, .dev = b->dev, .ino = b->ino,
+				  .mtime_ns = b->mtime_ns, .size = b->size };
+
+	memcpy(id.build_id, b->build_id, b->build_id_size);
+	sym_resolver_expect(p->res, b->path, &id);
+}
+
+void profile_print_warnings(const struct profile *p, FILE *err)
+{
+	size_t n = sym_resolver_nr_dsos(p->res);
+
+	for (size_t i = 0; i < n; i++) {
+		struct sym_dso_info info;
+
+		sym_resolver_dso_info(p->res, i, &info);
+		if (info.wrong_file)
+			fprintf(err, "warning: '%s' is %s: its samples are shown as [unknown]\n", info.path,
+				info.open_error);
+	}
+}
+
 void profile_add(struct profile *p, const struct sample_record *rec)
 {
 	struct sym_maps *maps = sym_resolver_maps(p->res);
@@ -133,9 +184,14 @@ void profile_add(struct profile *p, const struct sample_record *rec)
 		add_sample(p, &rec->sample);
 		break;
 	case SREC_MMAP:
-		if (rec->mmap.filename)
+		if (rec->mmap.filename) {
 			sym_maps_add(maps, rec->mmap.pid, rec->mmap.start, rec->mmap.len, rec->mmap.pgoff,
 				     rec->mmap.filename);
+			record_binary(p, &rec->mmap);
+		}
+		break;
+	case SREC_BINARY:
+		expect_binary(p, &rec->binary);
 		break;
 	case SREC_FORK:
 		if (rec->task.pid != rec->task.ppid)

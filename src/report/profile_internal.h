@@ -106,6 +106,8 @@ struct profile {
 	bool kernel_recorded;       /* the file keeps the kernel symbols (SREC_KSYM) */
 	bool kernel_named;          /* finished: kernel frames have names, not a lump */
 	bool finished;
+	struct smpl_writer *binaries_to; /* recording: where binary identities go */
+	struct strmap binaries_seen;     /* and the paths already recorded */
 };
 
 /* profile_keys.c */

@@ -17,7 +17,9 @@ static const char *prof_base_name(const char *path)
 /* a frame's name: function, else binary+offset, else the raw address */
 static void prof_frame_name(struct strbuf *sb, const struct sym_result *r, uint64_t ip)
 {
-	if (r && r->func)
+	if (r && r->wrong_file) /* rebuilt or replaced since: its offsets mean nothing now */
+		strbuf_addf(sb, "[unknown] (%s)", prof_base_name(r->binary));
+	else if (r && r->func)
 		strbuf_addstr(sb, r->func);
 	else if (r && r->binary)
 		strbuf_addf(sb, "%s+0x%llx", prof_base_name(r->binary), (unsigned long long)r->addr);

@@ -475,6 +475,19 @@ static void encode_ksym(struct obuf *o, const struct sample_ksym *k)
 	ob_str(o, k->module ? k->module : "");
 }
 
+static void encode_binary(struct obuf *o, const struct sample_binary *b)
+{
+	uint8_t bsz = b->build_id_size > sizeof(b->build_id) ? sizeof(b->build_id) : b->build_id_size;
+
+	ob_str(o, b->path);
+	ob_u8(o, bsz);
+	ob_bytes(o, b->build_id, bsz);
+	ob_varint(o, b->dev);
+	ob_varint(o, b->ino);
+	ob_varint(o, b->mtime_ns);
+	ob_varint(o, b->size);
+}
+
 int smpl_write_record(struct smpl_writer *w, const struct sample_record *rec,
 		      struct pf_error *err)
 {
@@ -502,6 +515,14 @@ int smpl_write_record(struct smpl_writer *w, const struct sample_record *rec,
 		if (check_size(w, err))
 			return -1;
 		return emit(w, SMPL_REC_KSYM, err);
+	}
+	if (rec->type == SREC_BINARY) {
+		if (!rec->binary.path || !rec->binary.path[0])
+			return pf_error_set(err, PF_E_OUTPUT, w->path, "binary record without a path");
+		encode_binary(&w->rec, &rec->binary);
+		if (check_size(w, err))
+			return -1;
+		return emit(w, SMPL_REC_BINARY, err);
 	}
 	code = encode_side_band(w, rec);
 	if (!code)

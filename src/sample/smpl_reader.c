@@ -659,6 +659,28 @@ static const char *decode_ksym(struct smpl_reader *r, struct ibuf *ib, struct sa
 	return NULL;
 }
 
+static const char *decode_binary(struct smpl_reader *r, struct ibuf *ib, struct sample_binary *b)
+{
+	const char *path;
+	size_t n;
+
+	if (ib_str(ib, &path, &n) || !n || memchr(path, 0, n))
+		return "bad binary path";
+	if (ib_u8(ib, &b->build_id_size) || b->build_id_size > sizeof(b->build_id) ||
+	    ib_left(ib) < b->build_id_size)
+		return "bad binary build id";
+	memcpy(b->build_id, ib->p, b->build_id_size);
+	ib->p += b->build_id_size;
+	if (ib_varint(ib, &b->dev) || ib_varint(ib, &b->ino) || ib_varint(ib, &b->mtime_ns) ||
+	    ib_varint(ib, &b->size))
+		return "bad binary identity";
+	r->str = grow(r->str, &r->str_cap, n + 1, 1);
+	memcpy(r->str, path, n);
+	r->str[n] = 0;
+	b->path = r->str;
+	return NULL;
+}
+
 static const char *decode_body(struct smpl_reader *r, uint8_t code, struct ibuf *ib,
 			       struct sample_record *out)
 {
@@ -689,6 +711,9 @@ static const char *decode_body(struct smpl_reader *r, uint8_t code, struct ibuf 
 	case SMPL_REC_KSYM:
 		out->type = SREC_KSYM;
 		return decode_ksym(r, ib, &out->ksym);
+	case SMPL_REC_BINARY:
+		out->type = SREC_BINARY;
+		return decode_binary(r, ib, &out->binary);
 	default:
 		if (code >= SMPL_REC_OPTIONAL_MIN && code <= SMPL_REC_OPTIONAL_MAX)
 			return SKIP_RECORD;
@@ -760,7 +785,8 @@ static void count(struct smpl_reader *r, const struct sample_record *out)
 	struct sample_totals *t = &r->st.counted;
 
 	/* the totals leave out the end record and the optional ones */
-	if (out->type == SREC_END || out->type == SREC_KERNEL || out->type == SREC_KSYM)
+	if (out->type == SREC_END || out->type == SREC_KERNEL || out->type == SREC_KSYM ||
+	    out->type == SREC_BINARY)
 		return;
 	t->records++;
 	if (out->type == SREC_SAMPLE)

@@ -143,8 +143,15 @@ struct sym_dso {
 	struct sym_strset strings;
 	struct sym_dwarf *dwarf;
 	uint64_t lookups;
+	bool wrong_file;       /* a stub for a file that is not the one recorded */
 	uint32_t id;           /* the resolver's number for it, from 1 */
 };
+
+/* sym_ident.c: whether dso (opened from its path) is the file id says;
+ * when not, *why says how it differs (xmalloc'd) */
+bool sym_dso_is(const struct sym_dso *dso, const struct sym_file_id *id, char **why);
+/* the binary with this build-id in the debug root, opened, or NULL */
+struct sym_dso *sym_dso_by_build_id(const char *debug_root, const struct sym_file_id *id);
 
 /* An empty dso: no file, no symbols (the base of stubs and the kernel). */
 struct sym_dso *sym_dso_alloc(const char *path);

@@ -34,3 +34,53 @@ record() {
 		[[ "$output" =~ "# no symbols: [kernel]: '$k': not a regular file" ]]
 	done
 }
+
+# the GNU build-id of an ELF file, in hex
+build_id_of() {
+	readelf -n "$1" | awk '/Build ID:/ { print $3; exit }'
+}
+
+@test "a binary rebuilt after recording: its samples are [unknown] (binary), one warning naming it" {
+	cp "$FIXTURES/hotspot" "$BATS_TEST_TMPDIR/hot"
+	record "$BATS_TEST_TMPDIR/s.pfs" "$BATS_TEST_TMPDIR/hot" 100
+	[[ "$output" =~ "  hot (hot)" ]]
+	# another program written over it: same path, same inode
+	cp "$FIXTURES/burn" "$BATS_TEST_TMPDIR/hot"
+	run --separate-stderr "$PFMON" --report="$BATS_TEST_TMPDIR/s.pfs"
+	[ "$status" -eq 0 ]
+	[[ "$output" =~ "  [unknown] (hot)" ]]
+	# no function of hot named: its offsets mean nothing in the new file
+	[ -z "$(printf '%s\n' "$output" | grep -v '^#' | grep -E '  [a-z_]+ \(hot\)$')" ]
+	one_error_line "^warning: '$BATS_TEST_TMPDIR/hot' is not the binary recorded: build-id [0-9a-f]+, recorded $(build_id_of "$FIXTURES/hotspot"): its samples are shown as \[unknown\]$"
+}
+
+@test "a rebuilt binary: the recorded one is found by its build-id in the debug root" {
+	cp "$FIXTURES/hotspot" "$BATS_TEST_TMPDIR/hot"
+	record "$BATS_TEST_TMPDIR/s.pfs" "$BATS_TEST_TMPDIR/hot" 100
+	live=$output
+	id=$(build_id_of "$FIXTURES/hotspot")
+	[ -n "$id" ]
+	mkdir -p "$BATS_TEST_TMPDIR/debug/.build-id/${id:0:2}"
+	cp "$FIXTURES/hotspot" "$BATS_TEST_TMPDIR/debug/.build-id/${id:0:2}/${id:2}.debug"
+	cp "$FIXTURES/burn" "$BATS_TEST_TMPDIR/hot"
+	run --separate-stderr env PFMON_DEBUG_ROOT="$BATS_TEST_TMPDIR/debug" "$PFMON" --report="$BATS_TEST_TMPDIR/s.pfs"
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
+	[ "$output" = "$live" ]
+}
+
+@test "a binary without a build-id: a changed mtime or size is enough to refuse it" {
+	command -v objcopy >/dev/null || skip "objcopy not installed"
+	objcopy --remove-section .note.gnu.build-id "$FIXTURES/hotspot" "$BATS_TEST_TMPDIR/hot"
+	[ -z "$(build_id_of "$BATS_TEST_TMPDIR/hot")" ]
+	record "$BATS_TEST_TMPDIR/s.pfs" "$BATS_TEST_TMPDIR/hot" 100
+	live=$output
+	# untouched: the same report
+	run "$PFMON" --report="$BATS_TEST_TMPDIR/s.pfs"
+	[ "$output" = "$live" ]
+	touch -d '2001-02-03 04:05:06' "$BATS_TEST_TMPDIR/hot"
+	run --separate-stderr "$PFMON" --report="$BATS_TEST_TMPDIR/s.pfs"
+	[ "$status" -eq 0 ]
+	[[ "$output" =~ "  [unknown] (hot)" ]]
+	one_error_line "^warning: '$BATS_TEST_TMPDIR/hot' is not the binary recorded \(no build-id; inode, mtime or size changed\)"
+}
