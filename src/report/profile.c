@@ -144,6 +144,11 @@ static void record_binary(struct profile *p, const struct sample_mmap *m)
 	strmap_add(&p->binaries_seen, m->filename, 1);
 	if (sym_file_identity(m->filename, &id, NULL) != 0)
 		return; /* gone already, or not a file: nothing to compare with later */
+	if (m->has_build_id && m->build_id_size && m->build_id_size <= sizeof(id.build_id)) {
+		/* the kernel's, from the mapped pages themselves (MMAP2 with build-id) */
+		memcpy(id.build_id, m->build_id, m->build_id_size);
+		id.build_id_len = m->build_id_size;
+	}
 	rec.binary = (struct sample_binary){ .path = m->filename, .build_id_size = (uint8_t)id.build_id_len,
 					     .dev = id.dev, .ino = id.ino, .mtime_ns = id.mtime_ns,
 					     .size = id.size };
