@@ -3,7 +3,8 @@
  * a crafted sample file whose mapping names hold 0x01 (once the profile's
  * in-band kernel-frame marker: a heap overflow, and user samples credited
  * to [kernel]) and other control bytes, written and read back through the
- * sample file, then reported by every sort and as folded stacks.
+ * sample file, then reported by every sort and as folded stacks.  And the
+ * binary identity records the profile writes while recording.
  */
 #include <config.h>
 
@@ -121,6 +122,54 @@ static const char *base(const char *p)
 	return s ? s + 1 : p;
 }
 
+/*
+ * Recording: the first mapping of a file gets a binary identity record
+ * right after it, once per path; a build-id the kernel gave with the
+ * mapping wins over the file's (the file may have changed since).
+ */
+static void test_binary_records(const char *path)
+{
+	struct smpl_header h = { .clockid = -1, .nr_events = 1, .events = &ev };
+	struct profile_opts o = { .cum_threshold = 100 };
+	struct profile *p = profile_new(&o, &h);
+	struct pf_error err;
+	struct smpl_writer *w = smpl_writer_open(path, &h, &err);
+	struct sample_record rec = { .type = SREC_MMAP };
+	struct smpl_reader *r;
+	int n_binary = 0, kernel_id = 0, after_mmap = 0, last_mmap = 0;
+
+	profile_record_binaries(p, w);
+	rec.mmap = (struct sample_mmap){ .pid = 7, .tid = 7, .start = 0x1000, .len = 0x1000,
+					 .filename = "/proc/self/exe" };
+	for (int i = 0; i < 2; i++) { /* twice the same path: one identity */
+		smpl_write_record(w, &rec, &err);
+		profile_add(p, &rec);
+	}
+	rec.mmap.filename = "/bin/sh";
+	rec.mmap.has_build_id = true;
+	rec.mmap.build_id_size = 3;
+	memcpy(rec.mmap.build_id, "\xab\xcd\xef", 3);
+	smpl_write_record(w, &rec, &err);
+	profile_add(p, &rec);
+	smpl_writer_close(w, &err);
+	profile_free(p);
+
+	r = smpl_reader_open(path, &err);
+	while (r && smpl_reader_next(r, &rec, &err) > 0) {
+		if (rec.type == SREC_BINARY) {
+			n_binary++;
+			after_mmap += last_mmap;
+			kernel_id += !strcmp(rec.binary.path, "/bin/sh") && rec.binary.build_id_size == 3 &&
+				     !memcmp(rec.binary.build_id, "\xab\xcd\xef", 3);
+		}
+		last_mmap = rec.type == SREC_MMAP;
+	}
+	smpl_reader_close(r);
+	ok(n_binary == 2 && after_mmap == 2, "one identity per binary, right after its first mapping (%d)",
+	   n_binary);
+	ok(kernel_id == 1, "the kernel's build-id of a mapping wins over the file's");
+}
+
 int main(void)
 {
 	char path[] = "/tmp/pfmon-keys-XXXXXX";
@@ -165,6 +214,7 @@ int main(void)
 	ok(strstr(out, want) != NULL, "folded: a kernel frame under them is the [kernel] lump");
 	free(want);
 	free(out);
+	test_binary_records(path);
 	unlink(path);
 	return tap_done();
 }
