@@ -33,6 +33,7 @@ int cmd_report(const struct pf_config *cfg, struct pf_error *err)
 	/* a corrupted file still shows what came before the damage */
 	profile_set_status(p, smpl_reader_status(r));
 	profile_print(p, stdout);
+	profile_print_warnings(p, stderr);
 	warn_lost(profile_lost(p), profile_throttled(p));
 	if (rc == 0 && smpl_reader_status(r)->truncated) {
 		fputs("warning: '", stderr);

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "cli/commands.h"
 #include "cli/options.h"
@@ -95,6 +96,21 @@ static int dispatch(struct pf_config *cfg, bool *no_hw_note, struct pf_error *er
 	return cmd_count(cfg, m, err);
 }
 
+/*
+ * Counters (events x CPUs x threads) and the binaries a report reads each
+ * need a descriptor: the soft limit (often 1024, or what `ulimit -n` set)
+ * goes up to the hard one, as far as the system allows without privilege.
+ */
+static void raise_nofile_limit(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl); /* a failure leaves the old limit: still usable */
+	}
+}
+
 int main(int argc, char **argv)
 {
 	struct pf_config cfg;
@@ -102,6 +118,7 @@ int main(int argc, char **argv)
 	bool no_hw_note = false;
 	int status;
 
+	raise_nofile_limit();
 	pf_config_init(&cfg);
 	if (options_parse(argc, argv, &cfg, &err) == 0)
 		status = dispatch(&cfg, &no_hw_note, &err);

@@ -23,6 +23,9 @@ int record_kernel_identity(struct smpl_writer *w, struct profile *p, struct pf_e
 	if (w && smpl_write_record(w, &rec, err))
 		return -1;
 	profile_add(p, &rec);
+	/* from here on each binary mapped gets its identity in the file */
+	if (w)
+		profile_record_binaries(p, w);
 	return 0;
 }
 

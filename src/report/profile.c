@@ -58,6 +58,7 @@ struct profile *profile_new(const struct profile_opts *opts, const struct smpl_h
 		strmap_init(&p->ev[i].keys);
 	}
 	strmap_init(&p->folded);
+	strmap_init(&p->binaries_seen);
 	return p;
 }
 
@@ -70,12 +71,14 @@ void profile_free(struct profile *p)
 		strmap_release(&p->ev[i].keys);
 		for (size_t j = 0; j < SAMPLE_MAX_READ; j++)
 			strmap_release(&p->ev[i].read_sums[j]);
-		free(p->ev[i].by_res.slots);
+		prof_keymap_release(&p->ev[i].counted);
 	}
 	free(p->ev);
+	prof_keymap_release(&p->stacks);
 	free(p->streams.slots);
 	u64set_release(&p->kernel_ips);
 	strmap_release(&p->folded);
+	strmap_release(&p->binaries_seen);
 	sym_resolver_free(p->res);
 	free(p);
 }
@@ -101,8 +104,8 @@ static void note_kernel_ips(struct profile *p, const struct sample *s)
 static void add_sample(struct profile *p, const struct sample *s)
 {
 	struct event_hist *h = s->evidx < p->n_ev ? &p->ev[s->evidx] : NULL;
-	struct strbuf key = STRBUF_INIT;
-	const struct sym_result *r;
+	struct prof_frame key;
+	struct prof_entry *e;
 
 	if (!h)
 		return;
@@ -116,21 +119,65 @@ static void add_sample(struct profile *p, const struct sample *s)
 		prof_add_folded(p, s);
 		return;
 	}
+	key = prof_sample_frame(p, s);
+	e = prof_keymap_add(&h->counted, &key, 1);
 	/* counts read in samples are credited per key as samples come */
-	if (prof_keyed_by_answer(p->opts.sort) && !h->n_reads && prof_frame_kind(s->cpumode) == FRAME_USER) {
-		r = sym_resolve(p->res, s->pid, s->ip);
-		if (r && r->binary) {
-			prof_res_count_add(&h->by_res, r);
-			return;
-		}
-		prof_code_key(p->opts.sort, r, s->ip, &key); /* no mapping: the key shows the ip */
-	} else {
-		prof_sample_key(p, s, &key);
-	}
-	strmap_add(&h->keys, strbuf_str(&key), 1);
 	if (h->n_reads && (s->fields & SAMPLE_F_READ))
-		prof_add_reads(p, h, s, strbuf_str(&key));
-	strbuf_release(&key);
+		prof_add_reads(p, h, s, e);
+}
+
+void profile_record_binaries(struct profile *p, struct smpl_writer *w)
+{
+	p->binaries_to = w;
+}
+
+/* Recording: the identity of a binary mapped for the first time, written
+ * right after its mapping, before any sample in it.  A write error stays
+ * in the writer, which reports it at its next write or at its close. */
+static void record_binary(struct profile *p, const struct sample_mmap *m)
+{
+	struct sample_record rec = { .type = SREC_BINARY };
+	struct sym_file_id id;
+
+	if (!p->binaries_to || m->data || m->filename[0] != '/' || strmap_get(&p->binaries_seen, m->filename))
+		return;
+	strmap_add(&p->binaries_seen, m->filename, 1);
+	if (sym_file_identity(m->filename, &id, NULL) != 0)
+		return; /* gone already, or not a file: nothing to compare with later */
+	if (m->has_build_id && m->build_id_size && m->build_id_size <= sizeof(id.build_id)) {
+		/* the kernel's, from the mapped pages themselves (MMAP2 with build-id) */
+		memcpy(id.build_id, m->build_id, m->build_id_size);
+		id.build_id_len = m->build_id_size;
+	}
+	rec.binary = (struct sample_binary){ .path = m->filename, .build_id_size = (uint8_t)id.build_id_len,
+					     .dev = id.dev, .ino = id.ino, .mtime_ns = id.mtime_ns,
+					     .size = id.size };
+	memcpy(rec.binary.build_id, id.build_id, id.build_id_len);
+	smpl_write_record(p->binaries_to, &rec, NULL);
+}
+
+/* Reporting a file: what the binary at a path was when recorded. */
+static void expect_binary(struct profile *p, const struct sample_binary *b)
+{
+	struct sym_file_id id = { .build_id_len = b->build_id_size, .dev = b->dev, .ino = b->ino,
+				  .mtime_ns = b->mtime_ns, .size = b->size };
+
+	memcpy(id.build_id, b->build_id, b->build_id_size);
+	sym_resolver_expect(p->res, b->path, &id);
+}
+
+void profile_print_warnings(const struct profile *p, FILE *err)
+{
+	size_t n = sym_resolver_nr_dsos(p->res);
+
+	for (size_t i = 0; i < n; i++) {
+		struct sym_dso_info info;
+
+		sym_resolver_dso_info(p->res, i, &info);
+		if (info.wrong_file)
+			fprintf(err, "warning: '%s' is %s: its samples are shown as [unknown]\n", info.path,
+				info.open_error);
+	}
 }
 
 void profile_add(struct profile *p, const struct sample_record *rec)
@@ -142,9 +189,14 @@ void profile_add(struct profile *p, const struct sample_record *rec)
 		add_sample(p, &rec->sample);
 		break;
 	case SREC_MMAP:
-		if (rec->mmap.filename)
+		if (rec->mmap.filename) {
 			sym_maps_add(maps, rec->mmap.pid, rec->mmap.start, rec->mmap.len, rec->mmap.pgoff,
 				     rec->mmap.filename);
+			record_binary(p, &rec->mmap);
+		}
+		break;
+	case SREC_BINARY:
+		expect_binary(p, &rec->binary);
 		break;
 	case SREC_FORK:
 		if (rec->task.pid != rec->task.ppid)
@@ -205,12 +257,8 @@ void profile_finish(struct profile *p)
 	if (p->finished)
 		return;
 	p->finished = true;
-	for (size_t i = 0; i < p->n_ev; i++)
-		prof_fold_answers(p, &p->ev[i]);
-	if (!p->kernel_ips.len)
-		return;
 	/* a file's own kernel symbols, else the running kernel's if it took the samples */
-	p->kernel_named = p->kernel_recorded || kernel_check_same(&p->kernel);
+	p->kernel_named = p->kernel_ips.len && (p->kernel_recorded || kernel_check_same(&p->kernel));
 	p->kernel_named = p->kernel_named && sym_resolver_kernel_symbols(p->res);
 	/* every kernel address is named once here, so the file can keep its symbol */
 	for (size_t i = 0; p->kernel_named && i < p->kernel_ips.cap; i++) {
@@ -219,12 +267,9 @@ void profile_finish(struct profile *p)
 		if (u64set_at(&p->kernel_ips, i, &ip))
 			sym_resolve_kernel(p->res, ip);
 	}
-	for (size_t i = 0; i < p->n_ev; i++) {
-		prof_name_kernel_keys(p, &p->ev[i].keys, false);
-		for (uint32_t j = 0; j < p->ev[i].n_reads; j++)
-			prof_name_kernel_keys(p, &p->ev[i].read_sums[j], false);
-	}
-	prof_name_kernel_keys(p, &p->folded, true);
+	for (size_t i = 0; i < p->n_ev; i++)
+		prof_name_keys(p, &p->ev[i]);
+	prof_name_stacks(p);
 }
 
 size_t profile_kernel_symbols(struct profile *p, struct sample_ksym **out)

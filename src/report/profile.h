@@ -57,6 +57,12 @@ void profile_print(struct profile *p, FILE *out);
  * file keeps them (SREC_KSYM) so that its report needs no kallsyms.  The
  * array is the caller's to free. */
 size_t profile_kernel_symbols(struct profile *p, struct sample_ksym **out);
+/* While recording: each binary mapped, the first time it is, gets a record
+ * of its identity (build-id, inode, mtime, size) in w after its mapping,
+ * so that a later report can tell a rebuilt binary from the one recorded. */
+void profile_record_binaries(struct profile *p, struct smpl_writer *w);
+/* One warning line per binary that was not the one recorded (after printing). */
+void profile_print_warnings(const struct profile *p, FILE *err);
 /* lost and throttle totals, for the loud warnings at the end */
 uint64_t profile_lost(const struct profile *p);
 uint64_t profile_throttled(const struct profile *p);

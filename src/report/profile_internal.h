@@ -3,8 +3,8 @@
  * streams of read counts, and the functions the files share.
  *
  *   profile.c        options' names, adding records, finishing, printing's dispatch
- *   profile_keys.c   what a sample is counted under: its key, by sort; kernel
- *                    frames as tokens named at the end; counts per answer
+ *   profile_keys.c   what a sample is counted under: its typed key, by sort;
+ *                    the keys named at the end
  *   profile_reads.c  the increases of counts recorded in samples
  *   profile_print.c  text, JSON and folded output
  */
@@ -23,18 +23,37 @@
 #include "symbol/symbol.h"
 
 /*
- * Samples counted per symbolizer answer: by function, line or binary the key
- * is a function of the answer alone, and the resolver hands out one pointer
- * per answer, so a sample costs a pointer-hash probe instead of formatting
- * and hashing its key.  Each answer becomes its key once, at print time.
+ * What a sample is counted under, as typed data: a frame is where it ran
+ * and what the symbolizer answered, never text.  Keys are named (turned
+ * into text) only when the profile is finished, kernel frames included,
+ * so no byte of a path or symbol can be taken for anything else.  A
+ * sample's key is one frame; a folded stack is its frames, leaf first.
  */
-struct res_count {
-	const struct sym_result *res; /* NULL: empty slot */
-	uint64_t count;
+enum frame_kind {
+	FRAME_USER,          /* res: the answer (NULL never: an unmapped ip has one too) */
+	FRAME_KERNEL,        /* addr: a host kernel address, named or lumped at the end */
+	FRAME_GUEST_KERNEL,  /* "[guest kernel]": never this kernel's */
+	FRAME_RAW,           /* addr: pfmon's instruction histogram, nothing resolved */
+	FRAME_DATA,          /* res: the data address's answer, addr the address */
+	FRAME_NO_DATA,       /* a sample without a data address */
 };
 
-struct res_counts {
-	struct res_count *slots;
+struct prof_frame {
+	enum frame_kind kind;
+	const struct sym_result *res;
+	uint64_t addr;       /* 0 when the key does not show it */
+};
+
+/* one key and what was counted under it */
+struct prof_entry {
+	struct prof_frame *frames; /* NULL: empty slot */
+	uint32_t n;
+	uint64_t count;
+	uint64_t reads[SAMPLE_MAX_READ]; /* increases of the counts read in samples */
+};
+
+struct prof_keymap {
+	struct prof_entry *slots;
 	size_t cap, len; /* cap: a power of two */
 };
 
@@ -45,12 +64,13 @@ struct event_hist {
 	uint64_t random_mask;         /* --smpl-periods-random */
 	uint64_t min_period, max_period; /* of the samples, to show randomization at work */
 	uint64_t samples;
-	struct strmap keys;
 	bool counting;           /* not sampled: read in other events' samples */
 	uint32_t n_reads;        /* events whose counts each sample records */
 	uint32_t reads[SAMPLE_MAX_READ];
+	struct prof_keymap counted; /* typed keys, as samples come */
+	/* named when finished, for the printers: */
+	struct strmap keys;
 	struct strmap read_sums[SAMPLE_MAX_READ]; /* per key: the counts' increases */
-	struct res_counts by_res; /* folded into keys before printing */
 };
 
 /*
@@ -75,7 +95,8 @@ struct profile {
 	struct sym_resolver *res;
 	struct event_hist *ev;
 	size_t n_ev;
-	struct strmap folded;
+	struct prof_keymap stacks; /* folded stacks, typed */
+	struct strmap folded;      /* and named when finished */
 	struct read_streams streams;
 	uint64_t lost, throttled;
 	struct smpl_status status;
@@ -85,42 +106,25 @@ struct profile {
 	bool kernel_recorded;       /* the file keeps the kernel symbols (SREC_KSYM) */
 	bool kernel_named;          /* finished: kernel frames have names, not a lump */
 	bool finished;
-};
-
-/*
- * Kernel frames are named at the end, not as samples come: a sample file
- * keeps the kernel symbols its samples used after them, and without those
- * only the running kernel's kallsyms may name them (same kernel, same boot),
- * which is slow to read.  Until then a kernel frame is this token: a byte no
- * symbol name holds, then the address in 16 hex digits.
- */
-#define KTOKEN '\x01'
-#define KTOKEN_LEN 17
-
-/*
- * Where a frame ran, for naming it.  Host kernel frames are tokens until
- * the end (KTOKEN), then named, or one "[kernel]" lump when no symbols
- * apply; guest kernel addresses are never this kernel's: one lump.
- */
-enum frame_kind {
-	FRAME_USER,
-	FRAME_KERNEL,        /* a token, named or lumped at the end */
-	FRAME_GUEST_KERNEL,  /* "[guest kernel]" */
+	struct smpl_writer *binaries_to; /* recording: where binary identities go */
+	struct strmap binaries_seen;     /* and the paths already recorded */
 };
 
 /* profile_keys.c */
 enum frame_kind prof_frame_kind(uint8_t cpumode);
-void prof_code_key(enum profile_sort sort, const struct sym_result *r, uint64_t ip,
-		     struct strbuf *key);
-void prof_sample_key(struct profile *p, const struct sample *s, struct strbuf *key);
-bool prof_keyed_by_answer(enum profile_sort sort);
-void prof_res_count_add(struct res_counts *c, const struct sym_result *r);
-void prof_fold_answers(struct profile *p, struct event_hist *h);
+/* the typed key of a sample by the profile's sort */
+struct prof_frame prof_sample_frame(struct profile *p, const struct sample *s);
+/* count under key (n frames); the entry, for the counts read in the sample */
+struct prof_entry *prof_keymap_add(struct prof_keymap *m, const struct prof_frame *key, uint32_t n);
+void prof_keymap_release(struct prof_keymap *m);
 void prof_add_folded(struct profile *p, const struct sample *s);
-void prof_name_kernel_keys(struct profile *p, struct strmap *m, bool stacks);
+/* Name every key (after the kernel's symbols are known): into keys and
+ * read_sums; entries whose names are equal add up. */
+void prof_name_keys(struct profile *p, struct event_hist *h);
+void prof_name_stacks(struct profile *p);
 
 /* profile_reads.c */
-void prof_add_reads(struct profile *p, struct event_hist *h, const struct sample *s, const char *key);
+void prof_add_reads(struct profile *p, struct event_hist *h, const struct sample *s, struct prof_entry *e);
 
 /* profile_print.c */
 void prof_print_json(const struct profile *p, FILE *out);

@@ -17,7 +17,9 @@ static const char *prof_base_name(const char *path)
 /* a frame's name: function, else binary+offset, else the raw address */
 static void prof_frame_name(struct strbuf *sb, const struct sym_result *r, uint64_t ip)
 {
-	if (r && r->func)
+	if (r && r->wrong_file) /* rebuilt or replaced since: its offsets mean nothing now */
+		strbuf_addf(sb, "[unknown] (%s)", prof_base_name(r->binary));
+	else if (r && r->func)
 		strbuf_addstr(sb, r->func);
 	else if (r && r->binary)
 		strbuf_addf(sb, "%s+0x%llx", prof_base_name(r->binary), (unsigned long long)r->addr);
@@ -80,15 +82,8 @@ static void prof_kernel_key(struct profile *p, uint64_t ip, struct strbuf *key)
 }
 
 /* a data address: the variable that holds it, else binary+offset */
-static void data_key(struct profile *p, const struct sample *s, struct strbuf *key)
+static void name_data(const struct sym_result *r, uint64_t addr, struct strbuf *key)
 {
-	const struct sym_result *r;
-
-	if (!(s->fields & SAMPLE_F_ADDR)) {
-		strbuf_addstr(key, "[no data address]");
-		return;
-	}
-	r = sym_resolve_data(p->res, s->pid, s->addr);
 	if (r && r->func) {
 		strbuf_addstr(key, r->func);
 		if (r->offset)
@@ -97,12 +92,12 @@ static void data_key(struct profile *p, const struct sample *s, struct strbuf *k
 	} else if (r && r->binary) {
 		strbuf_addf(key, "%s+0x%llx", prof_base_name(r->binary), (unsigned long long)r->addr);
 	} else {
-		strbuf_addf(key, "0x%016llx", (unsigned long long)s->addr);
+		strbuf_addf(key, "0x%016llx", (unsigned long long)addr);
 	}
 }
 
 /* A user-space code address's key: r is its answer, NULL without one. */
-void prof_code_key(enum profile_sort sort, const struct sym_result *r, uint64_t ip,
+static void prof_code_key(enum profile_sort sort, const struct sym_result *r, uint64_t ip,
 		     struct strbuf *key)
 {
 	switch (sort) {
@@ -130,94 +125,111 @@ void prof_code_key(enum profile_sort sort, const struct sym_result *r, uint64_t 
 	}
 }
 
-void prof_sample_key(struct profile *p, const struct sample *s, struct strbuf *key)
-{
-	enum frame_kind k;
-
-	if (p->opts.sort == PROFILE_BY_DATA) {
-		data_key(p, s, key);
-		return;
-	}
-	if (p->opts.sort == PROFILE_BY_ADDRESS && !p->opts.resolve) {
-		/* pfmon's instruction histogram: raw addresses, nothing opened */
-		strbuf_addf(key, "0x%016llx", (unsigned long long)s->ip);
-		return;
-	}
-	k = prof_frame_kind(s->cpumode);
-	if (k == FRAME_KERNEL)
-		strbuf_addf(key, "%c%016llx", KTOKEN, (unsigned long long)s->ip);
-	else if (k != FRAME_USER)
-		strbuf_addstr(key, "[guest kernel]");
-	else
-		prof_code_key(p->opts.sort, sym_resolve(p->res, s->pid, s->ip), s->ip, key);
-}
-
 /* Sorts whose key is a function of the answer alone, when a mapping
  * covered the ip (the address sort shows the ip itself, and ips of several
  * processes can share one answer). */
-bool prof_keyed_by_answer(enum profile_sort sort)
+static bool keyed_by_answer(enum profile_sort sort)
 {
 	return sort == PROFILE_BY_FUNCTION || sort == PROFILE_BY_LINE || sort == PROFILE_BY_BINARY;
 }
 
-static size_t res_hash(const struct sym_result *r)
+/* a user ip's frame: the answer, and the ip only where the key shows it */
+static struct prof_frame user_frame(struct profile *p, uint32_t pid, uint64_t ip, bool show_ip)
 {
-	uint64_t h = (uint64_t)(uintptr_t)r * 0x9e3779b97f4a7c15ull;
+	const struct sym_result *r = sym_resolve(p->res, pid, ip);
 
-	return (size_t)(h ^ (h >> 29));
+	return (struct prof_frame){ FRAME_USER, r, show_ip || !r->binary ? ip : 0 };
 }
 
-static struct res_count *res_slot(struct res_count *slots, size_t cap, const struct sym_result *r)
+struct prof_frame prof_sample_frame(struct profile *p, const struct sample *s)
 {
-	size_t i = res_hash(r) & (cap - 1);
+	enum frame_kind k;
 
-	while (slots[i].res && slots[i].res != r)
+	if (p->opts.sort == PROFILE_BY_DATA) {
+		if (!(s->fields & SAMPLE_F_ADDR))
+			return (struct prof_frame){ FRAME_NO_DATA, NULL, 0 };
+		return (struct prof_frame){ FRAME_DATA, sym_resolve_data(p->res, s->pid, s->addr), s->addr };
+	}
+	if (p->opts.sort == PROFILE_BY_ADDRESS && !p->opts.resolve) /* pfmon's instruction histogram */
+		return (struct prof_frame){ FRAME_RAW, NULL, s->ip };
+	k = prof_frame_kind(s->cpumode);
+	if (k == FRAME_KERNEL)
+		return (struct prof_frame){ FRAME_KERNEL, NULL, s->ip };
+	if (k != FRAME_USER)
+		return (struct prof_frame){ k, NULL, 0 };
+	return user_frame(p, s->pid, s->ip, !keyed_by_answer(p->opts.sort));
+}
+
+/* ---- the map of typed keys ---- */
+
+static uint64_t frames_hash(const struct prof_frame *f, uint32_t n)
+{
+	uint64_t h = n;
+
+	for (uint32_t i = 0; i < n; i++) {
+		h = (h ^ (uint64_t)f[i].kind) * 0x9e3779b97f4a7c15ull;
+		h = (h ^ (uint64_t)(uintptr_t)f[i].res) * 0x9e3779b97f4a7c15ull;
+		h = (h ^ f[i].addr) * 0x9e3779b97f4a7c15ull;
+		h ^= h >> 29;
+	}
+	return h;
+}
+
+/* answers are unique per (binary, address): one pointer is one answer */
+static bool same_frames(const struct prof_frame *a, const struct prof_frame *b, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++)
+		if (a[i].kind != b[i].kind || a[i].res != b[i].res || a[i].addr != b[i].addr)
+			return false;
+	return true;
+}
+
+static struct prof_entry *entry_slot(struct prof_entry *slots, size_t cap, const struct prof_frame *f,
+				     uint32_t n)
+{
+	size_t i = (size_t)frames_hash(f, n) & (cap - 1);
+
+	while (slots[i].frames && (slots[i].n != n || !same_frames(slots[i].frames, f, n)))
 		i = (i + 1) & (cap - 1);
 	return &slots[i];
 }
 
-void prof_res_count_add(struct res_counts *c, const struct sym_result *r)
+static void keymap_grow(struct prof_keymap *m)
 {
-	struct res_count *e;
+	size_t cap = m->cap ? m->cap * 2 : 256;
+	struct prof_entry *slots = xcalloc(cap, sizeof(*slots));
 
-	if ((c->len + 1) * 4 > c->cap * 3) {
-		size_t cap = c->cap ? c->cap * 2 : 256;
-		struct res_count *slots = xcalloc(cap, sizeof(*slots));
-
-		for (size_t i = 0; i < c->cap; i++)
-			if (c->slots[i].res)
-				*res_slot(slots, cap, c->slots[i].res) = c->slots[i];
-		free(c->slots);
-		c->slots = slots;
-		c->cap = cap;
-	}
-	e = res_slot(c->slots, c->cap, r);
-	if (!e->res) {
-		e->res = r;
-		c->len++;
-	}
-	e->count++;
+	for (size_t i = 0; i < m->cap; i++)
+		if (m->slots[i].frames)
+			*entry_slot(slots, cap, m->slots[i].frames, m->slots[i].n) = m->slots[i];
+	free(m->slots);
+	m->slots = slots;
+	m->cap = cap;
 }
 
-/* Each answer's count goes to its key; answers sharing a key (two
- * addresses on one line) add up there. */
-void prof_fold_answers(struct profile *p, struct event_hist *h)
+struct prof_entry *prof_keymap_add(struct prof_keymap *m, const struct prof_frame *key, uint32_t n)
 {
-	struct strbuf key = STRBUF_INIT;
+	struct prof_entry *e;
 
-	for (size_t i = 0; i < h->by_res.cap; i++) {
-		const struct res_count *e = &h->by_res.slots[i];
-
-		if (!e->res)
-			continue;
-		strbuf_reset(&key);
-		/* the ip only shows in keys of answers without a binary */
-		prof_code_key(p->opts.sort, e->res, 0, &key);
-		strmap_add(&h->keys, strbuf_str(&key), e->count);
+	if ((m->len + 1) * 4 > m->cap * 3)
+		keymap_grow(m);
+	e = entry_slot(m->slots, m->cap, key, n);
+	if (!e->frames) {
+		e->frames = xmalloc((n ? n : 1) * sizeof(*key));
+		memcpy(e->frames, key, n * sizeof(*key));
+		e->n = n;
+		m->len++;
 	}
-	strbuf_release(&key);
-	free(h->by_res.slots);
-	h->by_res = (struct res_counts){ 0 };
+	e->count++;
+	return e;
+}
+
+void prof_keymap_release(struct prof_keymap *m)
+{
+	for (size_t i = 0; i < m->cap; i++)
+		free(m->slots[i].frames);
+	free(m->slots);
+	*m = (struct prof_keymap){ 0 };
 }
 
 /* the cpumode of the frames after a callchain context marker */
@@ -233,9 +245,9 @@ static uint8_t context_cpumode(uint64_t marker)
 	}
 }
 
-/* Frames of a sample, leaf first, each with where it ran; a run of kernel
- * frames that cannot be named collapses into one lump. */
-static size_t sample_frames(const struct sample *s, uint64_t *ips, enum frame_kind *kinds, size_t max)
+/* Frames of a sample, leaf first, each with where it ran; guest kernel
+ * frames in a row are one. */
+static size_t sample_frames(struct profile *p, const struct sample *s, struct prof_frame *f, size_t max)
 {
 	enum frame_kind kind = prof_frame_kind(s->cpumode);
 	size_t n = 0;
@@ -247,97 +259,116 @@ static size_t sample_frames(const struct sample *s, uint64_t *ips, enum frame_ki
 			kind = prof_frame_kind(context_cpumode(ip));
 			continue;
 		}
-		if (kind != FRAME_USER && kind != FRAME_KERNEL && n && kinds[n - 1] == kind)
-			continue;
-		ips[n] = ip;
-		kinds[n++] = kind;
+		if (kind == FRAME_USER)
+			f[n++] = user_frame(p, s->pid, ip, false);
+		else if (kind == FRAME_KERNEL)
+			f[n++] = (struct prof_frame){ FRAME_KERNEL, NULL, ip };
+		else if (!n || f[n - 1].kind != kind)
+			f[n++] = (struct prof_frame){ kind, NULL, 0 };
 	}
 	if (n == 0) {
-		ips[0] = s->ip;
-		kinds[n++] = prof_frame_kind(s->cpumode);
+		kind = prof_frame_kind(s->cpumode);
+		if (kind == FRAME_USER)
+			f[n++] = user_frame(p, s->pid, s->ip, false);
+		else
+			f[n++] = (struct prof_frame){ kind, NULL, kind == FRAME_KERNEL ? s->ip : 0 };
 	}
 	return n;
 }
 
-/* root first, frames joined by ';' (the folded format of flame-graph tools) */
 void prof_add_folded(struct profile *p, const struct sample *s)
 {
-	struct strbuf sb = STRBUF_INIT;
-	uint64_t ips[PERF_MAX_STACK_DEPTH];
-	enum frame_kind kinds[PERF_MAX_STACK_DEPTH];
-	size_t n = sample_frames(s, ips, kinds, PERF_MAX_STACK_DEPTH);
+	struct prof_frame f[PERF_MAX_STACK_DEPTH];
 
-	for (size_t i = n; i-- > 0;) {
-		if (kinds[i] == FRAME_KERNEL)
-			strbuf_addf(&sb, "%c%016llx", KTOKEN, (unsigned long long)ips[i]);
-		else if (kinds[i] != FRAME_USER)
-			strbuf_addstr(&sb, "[guest kernel]");
-		else
-			prof_frame_name(&sb, sym_resolve(p->res, s->pid, ips[i]), ips[i]);
-		if (i)
-			strbuf_addch(&sb, ';');
-	}
-	strmap_add(&p->folded, strbuf_str(&sb), 1);
-	strbuf_release(&sb);
+	prof_keymap_add(&p->stacks, f, (uint32_t)sample_frames(p, s, f, PERF_MAX_STACK_DEPTH));
 }
 
-static uint64_t token_ip(const char *t)
+/* ---- naming, once the kernel's symbols are known ---- */
+
+static void name_key(struct profile *p, const struct prof_frame *f, struct strbuf *out)
 {
-	char hex[KTOKEN_LEN];
-
-	memcpy(hex, t + 1, KTOKEN_LEN - 1);
-	hex[KTOKEN_LEN - 1] = '\0';
-	return strtoull(hex, NULL, 16);
-}
-
-/* A key with kernel tokens, named: a sample's key is one token; a folded
- * stack has one per kernel frame, and unnamed ones in a row are one lump. */
-static void name_tokens(struct profile *p, const char *key, bool stack, struct strbuf *out)
-{
-	bool lumped = false;
-
-	if (!stack) {
+	switch (f->kind) {
+	case FRAME_USER:
+		prof_code_key(p->opts.sort, f->res, f->addr, out);
+		return;
+	case FRAME_KERNEL:
 		if (p->kernel_named)
-			prof_kernel_key(p, token_ip(key), out);
+			prof_kernel_key(p, f->addr, out);
 		else
 			strbuf_addstr(out, "[kernel]");
 		return;
-	}
-	for (const char *c = key; *c;) {
-		if (*c != KTOKEN) {
-			lumped = lumped && *c == ';';
-			strbuf_addch(out, *c++);
-			continue;
-		}
-		if (p->kernel_named)
-			prof_kernel_frame_name(out, sym_resolve_kernel(p->res, token_ip(c)), token_ip(c));
-		else if (lumped)
-			out->buf[--out->len] = '\0'; /* drop the ';' before: one lump */
-		else
-			strbuf_addstr(out, "[kernel]");
-		lumped = !p->kernel_named;
-		c += KTOKEN_LEN;
+	case FRAME_GUEST_KERNEL:
+		strbuf_addstr(out, "[guest kernel]");
+		return;
+	case FRAME_RAW:
+		strbuf_addf(out, "0x%016llx", (unsigned long long)f->addr);
+		return;
+	case FRAME_DATA:
+		name_data(f->res, f->addr, out);
+		return;
+	case FRAME_NO_DATA:
+	default:
+		strbuf_addstr(out, "[no data address]");
 	}
 }
 
-/* the map with its kernel tokens named; keys that become one add up */
-void prof_name_kernel_keys(struct profile *p, struct strmap *m, bool stacks)
+void prof_name_keys(struct profile *p, struct event_hist *h)
 {
-	struct strmap named;
 	struct strbuf key = STRBUF_INIT;
 
-	strmap_init(&named);
-	for (size_t i = 0; i < m->cap; i++) {
-		if (!m->slots[i].key)
+	for (size_t i = 0; i < h->counted.cap; i++) {
+		const struct prof_entry *e = &h->counted.slots[i];
+
+		if (!e->frames)
 			continue;
 		strbuf_reset(&key);
-		if (strchr(m->slots[i].key, KTOKEN))
-			name_tokens(p, m->slots[i].key, stacks, &key);
-		else
-			strbuf_addstr(&key, m->slots[i].key);
-		strmap_add(&named, strbuf_str(&key), m->slots[i].value);
+		name_key(p, &e->frames[0], &key);
+		strmap_add(&h->keys, strbuf_str(&key), e->count);
+		for (uint32_t j = 0; j < h->n_reads; j++)
+			strmap_add(&h->read_sums[j], strbuf_str(&key), e->reads[j]);
 	}
 	strbuf_release(&key);
-	strmap_release(m);
-	*m = named;
+	prof_keymap_release(&h->counted);
+}
+
+/* root first, frames joined by ';' (the folded format of flame-graph
+ * tools); kernel frames that cannot be named in a row are one lump */
+static void name_stack(struct profile *p, const struct prof_entry *e, struct strbuf *out)
+{
+	bool lumped = false;
+
+	for (uint32_t i = e->n; i-- > 0;) {
+		const struct prof_frame *f = &e->frames[i];
+
+		if (f->kind == FRAME_KERNEL && !p->kernel_named && lumped)
+			continue;
+		if (out->len)
+			strbuf_addch(out, ';');
+		if (f->kind == FRAME_KERNEL && p->kernel_named)
+			prof_kernel_frame_name(out, sym_resolve_kernel(p->res, f->addr), f->addr);
+		else if (f->kind == FRAME_KERNEL)
+			strbuf_addstr(out, "[kernel]");
+		else if (f->kind == FRAME_USER)
+			prof_frame_name(out, f->res, f->addr);
+		else
+			strbuf_addstr(out, "[guest kernel]");
+		lumped = f->kind == FRAME_KERNEL && !p->kernel_named;
+	}
+}
+
+void prof_name_stacks(struct profile *p)
+{
+	struct strbuf key = STRBUF_INIT;
+
+	for (size_t i = 0; i < p->stacks.cap; i++) {
+		const struct prof_entry *e = &p->stacks.slots[i];
+
+		if (!e->frames)
+			continue;
+		strbuf_reset(&key);
+		name_stack(p, e, &key);
+		strmap_add(&p->folded, strbuf_str(&key), e->count);
+	}
+	strbuf_release(&key);
+	prof_keymap_release(&p->stacks);
 }

@@ -46,7 +46,7 @@ static struct read_stream *stream_of(struct read_streams *t, const struct sample
 	return r;
 }
 
-void prof_add_reads(struct profile *p, struct event_hist *h, const struct sample *s, const char *key)
+void prof_add_reads(struct profile *p, struct event_hist *h, const struct sample *s, struct prof_entry *e)
 {
 	struct read_stream *r = stream_of(&p->streams, s);
 
@@ -55,6 +55,6 @@ void prof_add_reads(struct profile *p, struct event_hist *h, const struct sample
 		uint64_t delta = s->read[j] >= r->last[j] ? s->read[j] - r->last[j] : s->read[j];
 
 		r->last[j] = s->read[j];
-		strmap_add(&h->read_sums[j], key, delta);
+		e->reads[j] += delta;
 	}
 }

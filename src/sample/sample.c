@@ -20,6 +20,7 @@ static const char *const rec_type_names[] = {
 	[SREC_END] = "end",
 	[SREC_KERNEL] = "kernel",
 	[SREC_KSYM] = "kernel symbol",
+	[SREC_BINARY] = "binary",
 };
 
 const char *sample_rec_type_name(enum sample_rec_type t)

@@ -167,6 +167,23 @@ struct sample_ksym {
 	const char *module; /* NULL: vmlinux itself */
 };
 
+/*
+ * Which file a mapped binary was when it was recorded (sample files only):
+ * a report refuses a file that is no longer it (rebuilt, replaced), which
+ * would name the samples after the wrong code.  The GNU build-id says it
+ * best; device, inode, mtime and size are the fallback for binaries
+ * without one.
+ */
+#define SAMPLE_BUILD_ID_MAX 20
+struct sample_binary {
+	const char *path;
+	uint8_t build_id_size;  /* 0: the file has none */
+	uint8_t build_id[SAMPLE_BUILD_ID_MAX];
+	uint64_t dev, ino;
+	uint64_t mtime_ns;      /* st_mtim, ns since the epoch */
+	uint64_t size;
+};
+
 /* totals, written in the end record of a sample file */
 struct sample_totals {
 	uint64_t samples;
@@ -189,6 +206,7 @@ enum sample_rec_type {
 	SREC_END,         /* sample files only */
 	SREC_KERNEL,      /* sample files only: which kernel took the samples */
 	SREC_KSYM,        /* sample files only: a kernel symbol that named samples */
+	SREC_BINARY,      /* sample files only: which file a mapped binary was */
 };
 
 struct sample_record {
@@ -204,6 +222,7 @@ struct sample_record {
 		struct sample_totals end;
 		struct sample_kernel kernel;
 		struct sample_ksym ksym;
+		struct sample_binary binary;
 	};
 };
 

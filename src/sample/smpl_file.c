@@ -31,6 +31,7 @@ struct smpl_writer {
 	uint32_t *fields;   /* per event */
 	uint32_t *n_reads;  /* per event: counts in each sample (SAMPLE_F_READ) */
 	struct sample_totals totals;
+	uint64_t seq;       /* of the chunk being filled: 0, 1, 2... */
 	bool failed;
 	struct pf_error failure;
 };
@@ -198,6 +199,7 @@ int smpl_writer_flush(struct smpl_writer *w, struct pf_error *err)
 	put_le32(b + 8, crc32_buf(b, 8));
 	if (write_all(w, b, w->chunk.len, err))
 		return -1;
+	w->seq++;
 	w->chunk.len = SMPL_CHUNK_HEADER_SIZE;
 	smpl_delta_reset(&w->d);
 	return 0;
@@ -210,9 +212,27 @@ static int check_size(struct smpl_writer *w, struct pf_error *err)
 	return 0;
 }
 
+static uint64_t varint_size(uint64_t v)
+{
+	uint64_t n = 1;
+
+	while (v >= 0x80) {
+		v >>= 7;
+		n++;
+	}
+	return n;
+}
+
 /* append the record encoded in w->rec (of checked size) to the chunk */
 static int emit(struct smpl_writer *w, enum smpl_code code, struct pf_error *err)
 {
+	if (w->chunk.len == SMPL_CHUNK_HEADER_SIZE) {
+		/* each chunk starts with its number: a reader sees a chunk
+		 * missing, repeated or moved, which the checksums cannot show */
+		ob_u8(&w->chunk, SMPL_REC_CHUNK);
+		ob_varint(&w->chunk, varint_size(w->seq));
+		ob_varint(&w->chunk, w->seq);
+	}
 	ob_u8(&w->chunk, code);
 	ob_varint(&w->chunk, w->rec.len);
 	ob_bytes(&w->chunk, w->rec.b, w->rec.len);
@@ -455,6 +475,19 @@ static void encode_ksym(struct obuf *o, const struct sample_ksym *k)
 	ob_str(o, k->module ? k->module : "");
 }
 
+static void encode_binary(struct obuf *o, const struct sample_binary *b)
+{
+	uint8_t bsz = b->build_id_size > sizeof(b->build_id) ? sizeof(b->build_id) : b->build_id_size;
+
+	ob_str(o, b->path);
+	ob_u8(o, bsz);
+	ob_bytes(o, b->build_id, bsz);
+	ob_varint(o, b->dev);
+	ob_varint(o, b->ino);
+	ob_varint(o, b->mtime_ns);
+	ob_varint(o, b->size);
+}
+
 int smpl_write_record(struct smpl_writer *w, const struct sample_record *rec,
 		      struct pf_error *err)
 {
@@ -482,6 +515,14 @@ int smpl_write_record(struct smpl_writer *w, const struct sample_record *rec,
 		if (check_size(w, err))
 			return -1;
 		return emit(w, SMPL_REC_KSYM, err);
+	}
+	if (rec->type == SREC_BINARY) {
+		if (!rec->binary.path || !rec->binary.path[0])
+			return pf_error_set(err, PF_E_OUTPUT, w->path, "binary record without a path");
+		encode_binary(&w->rec, &rec->binary);
+		if (check_size(w, err))
+			return -1;
+		return emit(w, SMPL_REC_BINARY, err);
 	}
 	code = encode_side_band(w, rec);
 	if (!code)

@@ -16,7 +16,9 @@
 
 #define SMPL_MAGIC "PFMONSMP"
 #define SMPL_VERSION_MAJOR 1
-#define SMPL_VERSION_MINOR 1 /* 1.1: random period masks, read lists, the kernel record */
+/* 1.1: random period masks, read lists, the kernel record;
+ * 1.2: chunk sequence numbers */
+#define SMPL_VERSION_MINOR 2
 
 #define SMPL_FIXED_HEADER_SIZE 48
 #define SMPL_HEADER_MAX (16u << 20)

@@ -30,6 +30,8 @@ enum smpl_code {
 	SMPL_REC_OPTIONAL_MIN = 0x40,
 	SMPL_REC_KERNEL = 0x40, /* 1.1: which kernel took the samples */
 	SMPL_REC_KSYM = 0x41,   /* 1.1: a kernel symbol that named samples */
+	SMPL_REC_CHUNK = 0x42,  /* 1.2: the chunk's sequence number, its first record */
+	SMPL_REC_BINARY = 0x43, /* 1.2: which file a mapped binary was (build-id, inode) */
 	SMPL_REC_OPTIONAL_MAX = 0x7f,
 };
 

@@ -33,6 +33,7 @@ struct smpl_reader {
 	uint64_t chunk_off;     /* file offset of the payload */
 	bool partial;           /* the chunk is cut short by the end of the file */
 	bool eof;               /* no chunk after this one */
+	uint64_t seq;           /* the number the next chunk must have (1.2) */
 	bool failed;
 	struct pf_error failure;
 	struct smpl_delta d;
@@ -283,6 +284,36 @@ static void mark_truncated(struct smpl_reader *r, uint64_t at)
 	r->eof = true;
 }
 
+/*
+ * Since 1.2 each chunk starts with its sequence number (the record is then
+ * skipped as an optional one): every chunk checks out on its own, so only
+ * the numbers show one missing, repeated or moved.  1 when it is the next
+ * one; 0 when the file ends inside it; -1 otherwise.
+ */
+static int check_sequence(struct smpl_reader *r, uint64_t at, struct pf_error *err)
+{
+	struct ibuf ib = { r->chunk.b, r->chunk.b + r->chunk.len };
+	struct ibuf body;
+	uint64_t len, seq;
+	uint8_t code;
+
+	if (r->h.version_minor < 2)
+		return 1;
+	if (ib_u8(&ib, &code) || ib_varint(&ib, &len) || len > ib_left(&ib)) {
+		if (r->partial)
+			return 1; /* cut in its first record: the reader reports the truncation */
+		return bad(r, err, "the chunk at offset %" PRIu64 " has no sequence number", at);
+	}
+	body = (struct ibuf){ ib.p, ib.p + len };
+	if (code != SMPL_REC_CHUNK || ib_varint(&body, &seq))
+		return bad(r, err, "the chunk at offset %" PRIu64 " has no sequence number", at);
+	if (seq != r->seq)
+		return bad(r, err, "chunk %" PRIu64 " at offset %" PRIu64 " where chunk %" PRIu64
+			   " belongs: chunks are missing, repeated or out of order", seq, at, r->seq);
+	r->seq++;
+	return 1;
+}
+
 /* 1: a chunk is loaded; 0: end of the file; -1: error */
 static int load_chunk(struct smpl_reader *r, struct pf_error *err)
 {
@@ -316,7 +347,7 @@ static int load_chunk(struct smpl_reader *r, struct pf_error *err)
 		return bad(r, err, "checksum mismatch in the chunk at offset %" PRIu64
 			   " (%" PRIu32 " bytes): the file is corrupted", at, len);
 	smpl_delta_reset(&r->d);
-	return 1;
+	return check_sequence(r, at, err);
 }
 
 /* decoding record bodies: each returns NULL or why the record is corrupted */
@@ -628,6 +659,28 @@ static const char *decode_ksym(struct smpl_reader *r, struct ibuf *ib, struct sa
 	return NULL;
 }
 
+static const char *decode_binary(struct smpl_reader *r, struct ibuf *ib, struct sample_binary *b)
+{
+	const char *path;
+	size_t n;
+
+	if (ib_str(ib, &path, &n) || !n || memchr(path, 0, n))
+		return "bad binary path";
+	if (ib_u8(ib, &b->build_id_size) || b->build_id_size > sizeof(b->build_id) ||
+	    ib_left(ib) < b->build_id_size)
+		return "bad binary build id";
+	memcpy(b->build_id, ib->p, b->build_id_size);
+	ib->p += b->build_id_size;
+	if (ib_varint(ib, &b->dev) || ib_varint(ib, &b->ino) || ib_varint(ib, &b->mtime_ns) ||
+	    ib_varint(ib, &b->size))
+		return "bad binary identity";
+	r->str = grow(r->str, &r->str_cap, n + 1, 1);
+	memcpy(r->str, path, n);
+	r->str[n] = 0;
+	b->path = r->str;
+	return NULL;
+}
+
 static const char *decode_body(struct smpl_reader *r, uint8_t code, struct ibuf *ib,
 			       struct sample_record *out)
 {
@@ -658,6 +711,9 @@ static const char *decode_body(struct smpl_reader *r, uint8_t code, struct ibuf 
 	case SMPL_REC_KSYM:
 		out->type = SREC_KSYM;
 		return decode_ksym(r, ib, &out->ksym);
+	case SMPL_REC_BINARY:
+		out->type = SREC_BINARY;
+		return decode_binary(r, ib, &out->binary);
 	default:
 		if (code >= SMPL_REC_OPTIONAL_MIN && code <= SMPL_REC_OPTIONAL_MAX)
 			return SKIP_RECORD;
@@ -729,7 +785,8 @@ static void count(struct smpl_reader *r, const struct sample_record *out)
 	struct sample_totals *t = &r->st.counted;
 
 	/* the totals leave out the end record and the optional ones */
-	if (out->type == SREC_END || out->type == SREC_KERNEL || out->type == SREC_KSYM)
+	if (out->type == SREC_END || out->type == SREC_KERNEL || out->type == SREC_KSYM ||
+	    out->type == SREC_BINARY)
 		return;
 	t->records++;
 	if (out->type == SREC_SAMPLE)

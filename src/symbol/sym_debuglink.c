@@ -169,8 +169,7 @@ static bool try_debuglink(const char *path, const char *cand, uint32_t want)
 
 	if (same_file(path, cand))
 		return false;
-	fd = open(cand, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (sym_open_regular(cand, &fd, NULL, NULL) != 0)
 		return false;
 	got = sym_crc32_file(fd, &ok);
 	close(fd);

@@ -311,6 +311,7 @@ void sym_dso_info(const struct sym_dso *dso, struct sym_dso_info *info)
 		.build_id = dso->build_id_len ? dso->build_id : NULL,
 		.build_id_len = dso->build_id_len,
 		.lookups = dso->lookups,
+		.wrong_file = dso->wrong_file,
 	};
 }
 
@@ -369,7 +370,8 @@ void sym_dso_lookup(struct sym_dso *dso, uint64_t addr, struct sym_result *res)
 {
 	const struct sym_func *f;
 
-	*res = (struct sym_result){ .binary = dso->path, .addr = addr, .offset = addr };
+	*res = (struct sym_result){ .binary = dso->path, .addr = addr, .offset = addr,
+				    .wrong_file = dso->wrong_file };
 	dso->lookups++;
 	if (dso->kind == SYM_DSO_KERNEL) {
 		kernel_lookup(dso, addr, res);
@@ -417,7 +419,8 @@ void sym_dso_lookup_data(struct sym_dso *dso, uint64_t addr, struct sym_result *
 		load_table(dso, dso->sym_elf, dso->sym_scn, true, &dso->data);
 	dso->data_loaded = true;
 	v = find_sym(&dso->data, addr);
-	*res = (struct sym_result){ .binary = dso->path, .addr = addr, .offset = addr };
+	*res = (struct sym_result){ .binary = dso->path, .addr = addr, .offset = addr,
+				    .wrong_file = dso->wrong_file };
 	if (v) {
 		res->func = v->name;
 		res->offset = addr - v->addr;

@@ -32,26 +32,52 @@ static int elf_header(const char *name, struct sym_elf *e, struct pf_error *err)
 	return 0;
 }
 
+int sym_open_regular(const char *path, int *fd, struct stat *st, struct pf_error *err)
+{
+	struct stat tmp;
+	int flags;
+
+	/* O_NONBLOCK: opening a FIFO for reading waits for a writer otherwise */
+	*fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	if (*fd < 0)
+		return pf_error_set(err, PF_E_INPUT, path, strerror(errno));
+	st = st ? st : &tmp;
+	if (fstat(*fd, st) != 0 || !S_ISREG(st->st_mode)) {
+		close(*fd);
+		*fd = -1;
+		return pf_error_set(err, PF_E_SYMBOL, path, "not a regular file");
+	}
+	/* a regular file: reads block as usual again */
+	flags = fcntl(*fd, F_GETFL);
+	if (flags >= 0)
+		fcntl(*fd, F_SETFL, flags & ~O_NONBLOCK);
+	return 0;
+}
+
 int sym_elf_open(const char *path, struct sym_elf *e, struct pf_error *err)
 {
-	struct stat st;
-
 	e->fd = -1;
 	e->mem = NULL;
 	e->elf = NULL;
 	if (elf_version(EV_CURRENT) == EV_NONE)
 		return pf_error_set(err, PF_E_SYMBOL, path, "libelf is out of date");
-	e->fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (e->fd < 0)
-		return pf_error_set(err, PF_E_INPUT, path, strerror(errno));
-	if (fstat(e->fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-		sym_elf_close(e);
-		return pf_error_set(err, PF_E_SYMBOL, path, "not a regular file");
-	}
+	if (sym_open_regular(path, &e->fd, NULL, err) != 0)
+		return -1;
 	/* READ_MMAP: string tables stay mapped, so symbol names can point
 	 * straight into them for the life of the dso. */
 	e->elf = elf_begin(e->fd, ELF_C_READ_MMAP, NULL);
-	return elf_header(path, e, err);
+	if (elf_header(path, e, err) != 0)
+		return -1;
+	/* The descriptor is not kept: a report of 1,500 binaries would hold
+	 * 1,500 of them.  FDREAD reads in what was not mapped (nothing, when
+	 * the mmap worked), so libelf never needs the file again. */
+	if (elf_cntl(e->elf, ELF_C_FDREAD) != 0) {
+		sym_elf_close(e);
+		return pf_error_set(err, PF_E_SYMBOL, path, elf_errmsg(-1));
+	}
+	close(e->fd);
+	e->fd = -1;
+	return 0;
 }
 
 int sym_elf_memory(const char *name, const void *image, size_t size, struct sym_elf *e,

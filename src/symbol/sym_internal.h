@@ -4,6 +4,7 @@
 
 #include <gelf.h>
 #include <libelf.h>
+#include <sys/stat.h>
 
 #include "symbol/symbol.h"
 
@@ -38,7 +39,7 @@ struct sym_seg {
 /* An open ELF file (or image in memory): fd, libelf handle and a few
  * header facts. */
 struct sym_elf {
-	int fd;
+	int fd;             /* only while opening: libelf keeps the file mapped, no descriptor */
 	void *mem;          /* the copy elf_memory reads, or NULL for a file */
 	Elf *elf;
 	uint16_t machine;
@@ -46,6 +47,15 @@ struct sym_elf {
 	unsigned char data; /* ELFDATA2LSB / ELFDATA2MSB */
 };
 
+/*
+ * Every file the symbol layer reads is opened here: binaries and mapping
+ * paths named by sample files, debug files, kallsyms, kernel notes.  A
+ * FIFO or a device there would block open() or read() forever (or without
+ * end: /dev/zero), so the file is opened without blocking and anything but
+ * a regular file is refused before a byte is read.  0 and *fd (and *st
+ * when not NULL), or -1.
+ */
+int sym_open_regular(const char *path, int *fd, struct stat *st, struct pf_error *err);
 int sym_elf_open(const char *path, struct sym_elf *e, struct pf_error *err);
 /* an image in memory, copied first; name is for messages */
 int sym_elf_memory(const char *name, const void *image, size_t size, struct sym_elf *e,
@@ -133,8 +143,15 @@ struct sym_dso {
 	struct sym_strset strings;
 	struct sym_dwarf *dwarf;
 	uint64_t lookups;
+	bool wrong_file;       /* a stub for a file that is not the one recorded */
 	uint32_t id;           /* the resolver's number for it, from 1 */
 };
+
+/* sym_ident.c: whether dso (opened from its path) is the file id says;
+ * when not, *why says how it differs (xmalloc'd) */
+bool sym_dso_is(const struct sym_dso *dso, const struct sym_file_id *id, char **why);
+/* the binary with this build-id in the debug root, opened, or NULL */
+struct sym_dso *sym_dso_by_build_id(const char *debug_root, const struct sym_file_id *id);
 
 /* An empty dso: no file, no symbols (the base of stubs and the kernel). */
 struct sym_dso *sym_dso_alloc(const char *path);

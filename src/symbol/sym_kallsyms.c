@@ -34,17 +34,21 @@ struct raw_ksym {
 	int rank;
 };
 
-/* /proc files have no size: read until the end, doubling the buffer */
+/* A kernel with every module loaded lists a few hundred thousand symbols,
+ * some 20 MB: a file beyond this is not a kallsyms. */
+#define KALLSYMS_MAX (256u << 20)
+
+/* /proc files have no size: read until the end, doubling the buffer, up
+ * to KALLSYMS_MAX.  Only regular files (which /proc/kallsyms is): a device
+ * such as /dev/zero never ends, a FIFO may never begin. */
 static char *read_whole(const char *path, size_t *len, struct pf_error *err)
 {
 	size_t cap = 1u << 20, n = 0;
 	char *buf;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd;
 
-	if (fd < 0) {
-		pf_error_set(err, PF_E_INPUT, path, strerror(errno));
+	if (sym_open_regular(path, &fd, NULL, err) != 0)
 		return NULL;
-	}
 	buf = xmalloc(cap + 1);
 	for (;;) {
 		ssize_t k = read(fd, buf + n, cap - n);
@@ -60,6 +64,12 @@ static char *read_whole(const char *path, size_t *len, struct pf_error *err)
 		if (k == 0)
 			break;
 		n += (size_t)k;
+		if (n == cap && cap >= KALLSYMS_MAX) {
+			pf_error_set(err, PF_E_SYMBOL, path, "larger than 256 MiB: not a kallsyms file");
+			free(buf);
+			close(fd);
+			return NULL;
+		}
 		if (n == cap) {
 			cap *= 2;
 			buf = xrealloc(buf, cap + 1);

@@ -32,9 +32,9 @@
 static size_t read_small(const char *path, void *buf, size_t max)
 {
 	size_t n = 0;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd;
 
-	if (fd < 0)
+	if (sym_open_regular(path, &fd, NULL, NULL) != 0)
 		return 0;
 	while (n < max) {
 		ssize_t k = read(fd, (char *)buf + n, max - n);

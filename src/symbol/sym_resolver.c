@@ -39,6 +39,8 @@ struct sym_resolver {
 	size_t nr_recorded, cap_recorded;
 	struct kallsyms_prefetch *prefetch; /* kallsyms being read in a thread */
 	bool use_vdso;            /* [vdso] is pfmon's own image */
+	struct expected_file *expected; /* what files were when recorded */
+	size_t nr_expected, cap_expected;
 	struct cache_slot *slots;
 	size_t cap, used;
 	struct sym_result **chunks; /* CHUNK results each: pointers stay put */
@@ -47,6 +49,11 @@ struct sym_resolver {
 };
 
 static struct sym_dso *join_prefetch(struct sym_resolver *r);
+
+struct expected_file {
+	char *path;
+	struct sym_file_id id;
+};
 
 struct sym_resolver *sym_resolver_new(const char *debug_root)
 {
@@ -76,6 +83,9 @@ void sym_resolver_free(struct sym_resolver *r)
 		free((char *)r->recorded[i].module);
 	}
 	free(r->recorded);
+	for (size_t i = 0; i < r->nr_expected; i++)
+		free(r->expected[i].path);
+	free(r->expected);
 	sym_maps_free(r->maps);
 	free(r->debug_root);
 	free(r);
@@ -150,6 +160,65 @@ static struct sym_dso *open_pseudo(const struct sym_resolver *r, const char *nam
 	return dso;
 }
 
+/* a binary's identity when recorded, or NULL (a linear search: it runs
+ * once per binary opened) */
+static const struct sym_file_id *expected_id(const struct sym_resolver *r, const char *path)
+{
+	for (size_t i = 0; i < r->nr_expected; i++)
+		if (strcmp(r->expected[i].path, path) == 0)
+			return &r->expected[i].id;
+	return NULL;
+}
+
+void sym_resolver_expect(struct sym_resolver *r, const char *path, const struct sym_file_id *id)
+{
+	if (expected_id(r, path))
+		return;
+	if (r->nr_expected == r->cap_expected) {
+		r->cap_expected = r->cap_expected ? r->cap_expected * 2 : 16;
+		r->expected = xrealloc(r->expected, r->cap_expected * sizeof(*r->expected));
+	}
+	r->expected[r->nr_expected++] = (struct expected_file){ xstrdup(path), *id };
+}
+
+/*
+ * dso, just opened from path (NULL: it could not be, for reason), unless it
+ * is not the binary recorded there: then the recorded one by its build-id
+ * from the debug root, named path still, or a stub that names nothing and
+ * says why.
+ */
+static struct sym_dso *checked_dso(struct sym_resolver *r, const char *path, struct sym_dso *dso,
+				   const char *reason)
+{
+	const struct sym_file_id *want = expected_id(r, path);
+	struct sym_dso *found;
+	char *why = NULL, *where;
+	bool opened = dso != NULL;
+
+	if (dso && (!want || sym_dso_is(dso, want, &why)))
+		return dso;
+	sym_dso_close(dso);
+	found = want ? sym_dso_by_build_id(r->debug_root, want) : NULL;
+	if (!found && !opened) {
+		free(why);
+		return sym_dso_stub(path, reason); /* gone, and not found elsewhere */
+	}
+	if (found) {
+		where = found->path;
+		found->path = xstrdup(path);
+		if (!found->debug_path)
+			found->debug_path = where;
+		else
+			free(where);
+		free(why);
+		return found;
+	}
+	dso = sym_dso_stub(path, why);
+	dso->wrong_file = true;
+	free(why);
+	return dso;
+}
+
 /* The dso for path, opened on first use.  A file that cannot be read
  * (deleted, permission) becomes a stub that still answers binary+offset
  * and is listed with its reason. */
@@ -169,8 +238,8 @@ static struct sym_dso *find_or_open_dso(struct sym_resolver *r, const char *path
 	if (from_map && path[0] != '/')
 		return add_dso(r, open_pseudo(r, path));
 	if (sym_dso_open(path, r->debug_root, &dso, &err) != 0)
-		return add_dso(r, sym_dso_stub(path, err.msg));
-	return add_dso(r, dso);
+		return add_dso(r, checked_dso(r, path, NULL, err.msg));
+	return add_dso(r, checked_dso(r, path, dso, NULL));
 }
 
 /* Samples come in runs from one binary: try the last one before hashing. */

@@ -50,6 +50,7 @@ struct sym_result {
 	const char *file;   /* source file from DWARF, NULL if none */
 	unsigned int line;  /* source line, 0 if none */
 	const char *module; /* kernel addresses: the module ("ext4"), NULL for the kernel itself */
+	bool wrong_file;    /* the file at binary is not the one recorded: nothing is named */
 };
 
 /* Where a dso's function symbols came from, for the report's list of
@@ -83,7 +84,22 @@ struct sym_dso_info {
 	const uint8_t *build_id; /* NULL if none */
 	size_t build_id_len;
 	uint64_t lookups;        /* unique addresses resolved in this dso */
+	bool wrong_file;         /* not the binary recorded (open_error says how) */
 };
+
+/* ---- which file a binary is ---- */
+#define SYM_BUILD_ID_MAX 20
+
+/* A binary's identity: its GNU build-id (length 0 when it has none) and,
+ * for files without one, device, inode, mtime and size. */
+struct sym_file_id {
+	uint8_t build_id[SYM_BUILD_ID_MAX];
+	size_t build_id_len;
+	uint64_t dev, ino, mtime_ns, size;
+};
+
+/* the identity of the file at path now: 0, or -1 (not a readable regular file) */
+int sym_file_identity(const char *path, struct sym_file_id *id, struct pf_error *err);
 
 /* ---- one ELF file ---- */
 struct sym_dso;
@@ -220,6 +236,13 @@ const struct sym_result *sym_resolve_data(struct sym_resolver *r, uint32_t pid, 
 /* an ELF virtual address of a file, without maps (addr2line-style) */
 const struct sym_result *sym_resolve_file(struct sym_resolver *r, const char *path,
 					  uint64_t addr);
+/* What the file at path was when the samples were taken (a sample file's
+ * record): when the resolver opens path it refuses a file that is not it
+ * (rebuilt or replaced since) and looks for the recorded build-id in the
+ * debug root (.build-id/xx/rest, then .debug) instead; failing that the
+ * binary's addresses are answered with wrong_file set and no name.  Give
+ * it before the first address in path is resolved; the first one counts. */
+void sym_resolver_expect(struct sym_resolver *r, const char *path, const struct sym_file_id *id);
 /* every binary the resolver opened, in first-use order, for the report's
  * "no symbols" / "no debug info" lists */
 size_t sym_resolver_nr_dsos(const struct sym_resolver *r);

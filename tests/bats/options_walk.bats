@@ -45,7 +45,7 @@ done
 
 setup_file() {
 	T="$BATS_FILE_TMPDIR"
-	"$PFMON" -e task-clock --smpl-outfile="$T/rep.pfs" --smpl-data-addr -g "$FIXTURES/hotspot" 40 \
+	"$PFMON" -e task-clock --smpl-outfile="$T/rep.pfs" --smpl-data-addr -g "$FIXTURES/hotspot" 300 \
 		>/dev/null 2>&1
 	"$PFMON" -e page-faults --smpl-outfile="$T/rep2.pfs" --long-smpl-periods=1 "$FIXTURES/hotspot" 1 \
 		>/dev/null 2>&1

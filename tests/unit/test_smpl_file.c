@@ -578,38 +578,63 @@ static void test_corruption(void)
 	free(path);
 }
 
-/* a file made by hand: the test header, then chunks of raw records */
+/* The test header's bytes, written once: every crafted file starts with
+ * them, and writing a file per crafted case cost an fsync each. */
+static const unsigned char *crafted_header(size_t *hlen)
+{
+	static unsigned char *hdr;
+	static size_t len;
+
+	if (!hdr) {
+		struct smpl_header h;
+		struct smpl_writer *w;
+		char *path = tmp_path("craft.pfs");
+		struct pf_error err;
+		struct smpl_reader *r;
+
+		test_header(&h);
+		w = smpl_writer_open(path, &h, &err);
+		smpl_writer_close(w, &err);
+		hdr = slurp(path, &len);
+		/* keep only the header: drop the writer's end chunk */
+		r = open_mem(hdr, len, &err);
+		len = (size_t)smpl_reader_tell(r);
+		smpl_reader_close(r);
+		unlink(path);
+		free(path);
+	}
+	*hlen = len;
+	return hdr;
+}
+
+/* A chunk of raw records at out (NULL: only its size): its sequence
+ * record first, unless seq < 0.  Returns its size. */
+static size_t put_chunk(unsigned char *out, const unsigned char *payload, size_t plen, int seq)
+{
+	unsigned char ch[SMPL_CHUNK_HEADER_SIZE], sr[3] = { 0x42, 0x01, (unsigned char)seq };
+	size_t slen = seq >= 0 ? sizeof(sr) : 0;
+	uint32_t crc = crc32_update(crc32_update(0, sr, slen), payload, plen);
+
+	if (!out)
+		return sizeof(ch) + slen + plen;
+	put_le32(ch, (uint32_t)(slen + plen));
+	put_le32(ch + 4, crc);
+	put_le32(ch + 8, crc32_buf(ch, 8));
+	memcpy(out, ch, sizeof(ch));
+	memcpy(out + sizeof(ch), sr, slen);
+	memcpy(out + sizeof(ch) + slen, payload, plen);
+	return sizeof(ch) + slen + plen;
+}
+
+/* a file made by hand: the test header, then one chunk (number 0) of raw records */
 static unsigned char *craft(const unsigned char *payload, size_t plen, size_t *len)
 {
-	struct smpl_header h;
-	struct smpl_writer *w;
-	char *path = tmp_path("craft.pfs");
-	struct pf_error err;
-	unsigned char *b, *out, ch[SMPL_CHUNK_HEADER_SIZE];
 	size_t hlen;
+	const unsigned char *hdr = crafted_header(&hlen);
+	unsigned char *out = xmalloc(hlen + put_chunk(NULL, payload, plen, 0));
 
-	test_header(&h);
-	w = smpl_writer_open(path, &h, &err);
-	smpl_writer_close(w, &err);
-	b = slurp(path, &hlen);
-	/* keep only the header: drop the writer's end chunk */
-	{
-		struct smpl_reader *r = open_mem(b, hlen, &err);
-
-		hlen = (size_t)smpl_reader_tell(r);
-		smpl_reader_close(r);
-	}
-	put_le32(ch, (uint32_t)plen);
-	put_le32(ch + 4, crc32_buf(payload, plen));
-	put_le32(ch + 8, crc32_buf(ch, 8));
-	out = xmalloc(hlen + sizeof(ch) + plen);
-	memcpy(out, b, hlen);
-	memcpy(out + hlen, ch, sizeof(ch));
-	memcpy(out + hlen + sizeof(ch), payload, plen);
-	*len = hlen + sizeof(ch) + plen;
-	free(b);
-	unlink(path);
-	free(path);
+	memcpy(out, hdr, hlen);
+	*len = hlen + put_chunk(out + hlen, payload, plen, 0);
 	return out;
 }
 
@@ -650,6 +675,9 @@ static void test_crafted(void)
 		{ "kernel symbol, not counted in the totals", { 0x41, 0x05, 0x10, 0x04, 0x01, 'a', 0x00, 0x0f, 0x04, 0, 0, 0, 0 }, 13, NULL },
 		{ "kernel symbol without a name", { 0x41, 0x03, 0x10, 0x04, 0x00 }, 5, "bad kernel symbol name" },
 		{ "kernel symbol ending past 2^64", { 0x41, 0x0c, 0x10, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01, 0x00 }, 14, "bad kernel symbol address or size" },
+		{ "binary identity, not counted in the totals", { 0x43, 0x08, 0x02, '/', 'a', 0x00, 0x00, 0x00, 0x00, 0x00, 0x0f, 0x04, 0, 0, 0, 0 }, 16, NULL },
+		{ "binary identity without a path", { 0x43, 0x06, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00 }, 8, "bad binary path" },
+		{ "binary identity with a 21-byte build-id", { 0x43, 0x04, 0x01, '/', 0x15, 0x00 }, 6, "bad binary build id" },
 		{ "record longer than its chunk", { 0x01, 0x7f, 0x00 }, 3, "overruns its chunk" },
 		{ "overlong length varint", { 0x01, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f }, 11, "overruns its chunk" },
 		{ "sample of event 9", { 0x01, 0x02, 0x90, 0x01 }, 4, "event not in the header" },
@@ -764,13 +792,100 @@ static void test_missing_chunk(void)
 	len -= bounds[2] - bounds[1];
 	r = open_mem(b, len, &err);
 	rc = read_back(r, &n, &same, NULL, &err);
-	ok(nb > 3 && rc == -1 && strstr(err.msg, "records are missing"), "a dropped chunk: %s",
-	   err.msg);
+	ok(nb > 3 && rc == -1 && strstr(err.msg, "chunk 2 at offset") &&
+		   strstr(err.msg, "where chunk 1 belongs"),
+	   "a dropped chunk: %s", err.msg);
 	verbose_diff = 1;
 	smpl_reader_close(r);
 	free(b);
 	unlink(path);
 	free(path);
+}
+
+/* the error reading a file made of the test file's chunks in this order */
+static void read_reordered(const unsigned char *b, const size_t *bounds, const size_t *order, size_t n,
+			   struct pf_error *err)
+{
+	size_t len = bounds[0], got;
+	unsigned char *c = xmalloc(bounds[0] + (bounds[n] - bounds[0]) * 2);
+	struct smpl_reader *r;
+	int same_flag;
+
+	memcpy(c, b, bounds[0]);
+	for (size_t i = 0; i < n; i++) {
+		size_t k = order[i];
+
+		memcpy(c + len, b + bounds[k], bounds[k + 1] - bounds[k]);
+		len += bounds[k + 1] - bounds[k];
+	}
+	memset(err, 0, sizeof(*err));
+	r = open_mem(c, len, err);
+	if (r)
+		read_back(r, &got, &same_flag, NULL, err);
+	smpl_reader_close(r);
+	free(c);
+}
+
+/* chunks swapped or repeated: each checks out alone, the numbers do not */
+static void test_chunk_order(void)
+{
+	char *path = tmp_path("order.pfs");
+	struct pf_error err = { 0 };
+	unsigned char *b;
+	size_t len, hdr, nb, bounds[64];
+	struct smpl_reader *r;
+	static const size_t swapped[] = { 0, 2, 1, 3 }, repeated[] = { 0, 1, 1, 2 };
+	/* a kernel symbol record: valid, and not the sequence record */
+	static const unsigned char sample0[] = { 0x41, 0x05, 0x10, 0x04, 0x01, 'a', 0x00 };
+	unsigned char *f;
+
+	build_records();
+	write_recs(path, 4, &err);
+	b = slurp(path, &len);
+	r = open_mem(b, len, &err);
+	hdr = (size_t)smpl_reader_tell(r);
+	smpl_reader_close(r);
+	nb = chunk_bounds(b, len, hdr, bounds, ARRAY_SIZE(bounds));
+	verbose_diff = 0;
+	read_reordered(b, bounds, swapped, ARRAY_SIZE(swapped), &err);
+	ok(nb > 4 && strstr(err.msg, "'mem.pfs'") && strstr(err.msg, "chunk 2 at offset") &&
+		   strstr(err.msg, "where chunk 1 belongs: chunks are missing, repeated or out of order"),
+	   "two chunks swapped: %s", err.msg);
+	read_reordered(b, bounds, repeated, ARRAY_SIZE(repeated), &err);
+	ok(strstr(err.msg, "chunk 1 at offset") && strstr(err.msg, "where chunk 2 belongs"),
+	   "a chunk repeated: %s", err.msg);
+	verbose_diff = 1;
+	free(b);
+	unlink(path);
+	free(path);
+
+	/* a 1.2 chunk without its number */
+	{
+		size_t hlen, n;
+		const unsigned char *h = crafted_header(&hlen);
+
+		f = xmalloc(hlen + put_chunk(NULL, sample0, sizeof(sample0), -1));
+		memcpy(f, h, hlen);
+		len = hlen + put_chunk(f + hlen, sample0, sizeof(sample0), -1);
+		memset(&err, 0, sizeof(err));
+		r = open_mem(f, len, &err);
+		ok(r && read_back(r, &n, &(int){ 0 }, NULL, &err) == -1 &&
+			   strstr(err.msg, "has no sequence number"),
+		   "a chunk without a sequence number: %s", err.msg);
+		smpl_reader_close(r);
+
+		/* the same chunk in a 1.1 file: numbers did not exist, it reads */
+		f[10] = 1; /* minor version 1 (little-endian u16) */
+		f[11] = 0;
+		put_le32(f + hlen - 4, crc32_buf(f, hlen - 4));
+		memset(&err, 0, sizeof(err));
+		r = open_mem(f, len, &err);
+		ok(r && read_back(r, &n, &(int){ 0 }, NULL, &err) == 0 && n == 1 &&
+			   smpl_reader_header(r)->version_minor == 1,
+		   "a 1.1 file without sequence numbers still reads (%zu record) %s", n, err.msg);
+		smpl_reader_close(r);
+		free(f);
+	}
 }
 
 static void test_writer_errors(void)
@@ -882,6 +997,7 @@ int main(void)
 	test_crafted();
 	test_fuzz();
 	test_missing_chunk();
+	test_chunk_order();
 	test_writer_errors();
 	ok(bytes_per_sample("typical", 0) <= 48.0, "typical samples fit in perf.data's 48 bytes");
 	ok(bytes_per_sample("pathological", 1) <= 48.0, "pathological samples fit in 48 bytes");

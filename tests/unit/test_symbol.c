@@ -8,6 +8,9 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <gelf.h>
@@ -309,6 +312,98 @@ static void test_errors(void)
 	   "non-ELF file: PF_E_SYMBOL (%s)", err.msg);
 }
 
+/* A FIFO blocks open() until a writer comes and a device may never end:
+ * both are refused at once, before a byte is read. */
+static void test_not_regular(void)
+{
+	char dir[] = "/tmp/pfmon-symfifo-XXXXXX", *fifo;
+	struct pf_error err = { 0 };
+	struct sym_dso *dso = NULL;
+
+	if (!mkdtemp(dir)) {
+		ok(0, "mkdtemp");
+		return;
+	}
+	fifo = xasprintf("%s/fifo", dir);
+	if (mkfifo(fifo, 0600) != 0) {
+		ok(0, "mkfifo %s", fifo);
+		free(fifo);
+		return;
+	}
+	alarm(20); /* a regression hangs: fail instead */
+	ok(sym_dso_open(fifo, NULL, &dso, &err) == -1 && !dso && strstr(err.msg, "not a regular file") &&
+		   strstr(err.msg, fifo),
+	   "a FIFO is refused without waiting for a writer (%s)", err.msg);
+	ok(sym_dso_open("/dev/zero", NULL, &dso, &err) == -1 && strstr(err.msg, "not a regular file"),
+	   "a device is refused (%s)", err.msg);
+	alarm(0);
+	unlink(fifo);
+	rmdir(dir);
+	free(fifo);
+}
+
+static size_t open_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	size_t n = 0;
+
+	while (d && readdir(d))
+		n++;
+	if (d)
+		closedir(d);
+	return n;
+}
+
+/*
+ * A report of many binaries under a low descriptor limit: each binary used
+ * to keep its descriptor, so past the limit the rest lost their symbols.
+ * Now none is kept once its tables are read.
+ */
+static void test_many_binaries(void)
+{
+	char dir[] = "/tmp/pfmon-symmany-XXXXXX";
+	struct sym_dso *dso = open_fix("exe", NULL);
+	struct rlimit old, low;
+	struct sym_resolver *r;
+	uint64_t addr = 0, size = 0;
+	size_t fds, named = 0;
+	const size_t n = 300;
+
+	if (!dso || sym_dso_find_func(dso, "symfix_leaf", &addr, &size) != 0 || !mkdtemp(dir)) {
+		ok(0, "many binaries: setup");
+		return;
+	}
+	sym_dso_close(dso);
+	getrlimit(RLIMIT_NOFILE, &old);
+	low = old;
+	low.rlim_cur = 64;
+	setrlimit(RLIMIT_NOFILE, &low);
+	fds = open_fds();
+	r = sym_resolver_new(NULL);
+	for (size_t i = 0; i < n; i++) {
+		char *link = xasprintf("%s/bin%zu", dir, i);
+		const struct sym_result *res;
+
+		if (symlink(fix("exe"), link) == 0) {
+			res = sym_resolve_file(r, link, addr);
+			named += res->func && !strcmp(res->func, "symfix_leaf");
+		}
+		free(link);
+	}
+	ok(named == n, "%zu binaries under 'ulimit -n 64': %zu named", n, named);
+	ok(open_fds() <= fds + 2, "no descriptor kept per binary (%zu open, %zu before)", open_fds(),
+	   fds);
+	sym_resolver_free(r);
+	setrlimit(RLIMIT_NOFILE, &old);
+	for (size_t i = 0; i < n; i++) {
+		char *link = xasprintf("%s/bin%zu", dir, i);
+
+		unlink(link);
+		free(link);
+	}
+	rmdir(dir);
+}
+
 int main(void)
 {
 	test_exe();
@@ -318,5 +413,7 @@ int main(void)
 	test_compressed();
 	test_relocatable();
 	test_errors();
+	test_not_regular();
+	test_many_binaries();
 	return tap_done();
 }

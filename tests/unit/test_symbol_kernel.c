@@ -145,6 +145,16 @@ static void test_kallsyms_unusable(void)
 	   "unreadable kallsyms: %s", info.why_no_symbols ? info.why_no_symbols : "(none)");
 	sym_dso_close(k);
 
+	/* a device never ends and a FIFO may never begin: refused unread */
+	alarm(20);
+	k = sym_dso_kernel("/dev/zero");
+	sym_dso_info(k, &info);
+	ok(info.symbols == SYM_SRC_NONE && info.why_no_symbols &&
+		   strstr(info.why_no_symbols, "not a regular file"),
+	   "kallsyms from /dev/zero: %s", info.why_no_symbols ? info.why_no_symbols : "(none)");
+	sym_dso_close(k);
+	alarm(0);
+
 	refused_kallsyms(bad, "line 2: bad address", "malformed line named");
 	refused_kallsyms(badmod, "line 1: bad module", "unclosed module bracket");
 }

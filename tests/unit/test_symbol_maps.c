@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <gelf.h>
@@ -129,6 +130,101 @@ static void test_maps(void)
 	ok(m && strcmp(m->path, "/c") == 0, "and changing the child leaves the parent alone");
 	sym_maps_clear(maps, 9);
 	ok(sym_maps_count(maps, 9) == 0 && sym_maps_count(maps, 7) == 1, "exec clears one pid");
+	sym_maps_free(maps);
+}
+
+/*
+ * Random mappings against a model with one cell per address of a small
+ * space: each cell remembers which mapping covers it and at what file
+ * offset.  Every lookup, and the number of pieces, must agree with it,
+ * through splits, covers, forks and exits.
+ */
+#define MODEL_SPACE 512
+
+struct model_cell {
+	unsigned id; /* 0: unmapped */
+	uint64_t off;
+};
+
+static int model_agrees(const struct sym_maps *maps, uint32_t pid, const struct model_cell *cells)
+{
+	size_t runs = 0;
+
+	for (uint64_t a = 0; a < MODEL_SPACE; a++) {
+		const struct sym_map *m = sym_maps_find(maps, pid, a);
+		char want[16];
+
+		if (cells[a].id && (a == 0 || cells[a - 1].id != cells[a].id))
+			runs++;
+		if (!cells[a].id) {
+			if (m)
+				return 0;
+			continue;
+		}
+		snprintf(want, sizeof(want), "/m%u", cells[a].id);
+		if (!m || strcmp(m->path, want) || m->pgoff + (a - m->start) != cells[a].off)
+			return 0;
+	}
+	return runs == sym_maps_count(maps, pid);
+}
+
+static void test_maps_model(void)
+{
+	static struct model_cell cells[2][MODEL_SPACE];
+	struct sym_maps *maps = sym_maps_new();
+	unsigned seed = 2026, id = 0;
+	int good = 1, step;
+
+	for (step = 0; step < 4000 && good; step++) {
+		unsigned r = (unsigned)rand_r(&seed);
+		uint64_t start = r % MODEL_SPACE, len = 1 + (unsigned)rand_r(&seed) % 64;
+		uint64_t pgoff = (unsigned)rand_r(&seed) % 10000;
+		int who = (r >> 16) & 1;
+		char path[16];
+
+		len = start + len > MODEL_SPACE ? MODEL_SPACE - start : len; /* all of it in the model */
+		if (r % 97 == 0) { /* fork: 1 becomes a copy of 0 */
+			sym_maps_fork(maps, 100, 101);
+			memcpy(cells[1], cells[0], sizeof(cells[0]));
+		} else if (r % 89 == 0) { /* exec or exit */
+			sym_maps_clear(maps, 100 + (uint32_t)who);
+			memset(cells[who], 0, sizeof(cells[who]));
+		} else {
+			snprintf(path, sizeof(path), "/m%u", ++id);
+			sym_maps_add(maps, 100 + (uint32_t)who, start, len, pgoff, path);
+			for (uint64_t a = start; a < start + len && a < MODEL_SPACE; a++)
+				cells[who][a] = (struct model_cell){ id, pgoff + (a - start) };
+		}
+		good = model_agrees(maps, 100, cells[0]) && model_agrees(maps, 101, cells[1]);
+	}
+	ok(good, "4000 random mmaps, forks and exits agree with a per-address model (stopped at %d)",
+	   step);
+	sym_maps_free(maps);
+}
+
+/* Many records in one address space cost n log n: 200,000 top-down
+ * mappings, with lookups between them, in well under the time a list
+ * rebuilt per record takes (tens of seconds). */
+static void test_maps_many(void)
+{
+	struct sym_maps *maps = sym_maps_new();
+	const uint64_t top = 0x7f0000000000ull, n = 200000;
+	struct timespec t0, t1;
+	int good = 1;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (uint64_t i = 0; i < n; i++) {
+		sym_maps_add(maps, 1, top - i * 0x3000, 0x2000, i, "/lib");
+		if (i % 100 == 99) {
+			const struct sym_map *m = sym_maps_find(maps, 1, top - (i / 2) * 0x3000 + 0x10);
+
+			good &= m && m->pgoff == i / 2;
+		}
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	ok(good && sym_maps_count(maps, 1) == n, "200,000 mappings in one address space, found");
+	ok(t1.tv_sec - t0.tv_sec < 5, "and added in %.2f s",
+	   (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
 	sym_maps_free(maps);
 }
 
@@ -289,6 +385,8 @@ int main(void)
 {
 	test_upper_bound();
 	test_maps();
+	test_maps_model();
+	test_maps_many();
 	test_resolver();
 	test_ia64();
 	return tap_done();

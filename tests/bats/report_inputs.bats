@@ -1,0 +1,86 @@
+#!/usr/bin/env bats
+# Hostile inputs to a report: the files a sample file names are not what
+# they were (a FIFO, a device, a rebuilt binary), file descriptors run short.
+# A report must neither hang nor credit samples to the wrong code.
+
+bats_require_minimum_version 1.5.0
+load helpers
+
+# record FILE BINARY ARGS...: a sample file of BINARY's run
+record() {
+	local f=$1
+	shift
+	run "$PFMON" -e cpu-clock --long-smpl-periods=1000000 --smpl-outfile="$f" "$@"
+	[ "$status" -eq 0 ]
+}
+
+@test "a binary replaced by a FIFO after recording: the report says so and does not hang" {
+	cp "$FIXTURES/hotspot" "$BATS_TEST_TMPDIR/hot"
+	record "$BATS_TEST_TMPDIR/s.pfs" "$BATS_TEST_TMPDIR/hot" 100
+	rm "$BATS_TEST_TMPDIR/hot"
+	mkfifo "$BATS_TEST_TMPDIR/hot"
+	run timeout 20 "$PFMON" --report="$BATS_TEST_TMPDIR/s.pfs"
+	[ "$status" -eq 0 ]
+	[[ "$output" =~ "# cannot read $BATS_TEST_TMPDIR/hot: "[^$'\n']*"not a regular file" ]]
+	[[ "$output" =~ " hot+0x" ]]
+}
+
+@test "kallsyms from a device or a FIFO: refused unread, kernel samples one lump" {
+	mkfifo "$BATS_TEST_TMPDIR/kfifo"
+	for k in /dev/zero "$BATS_TEST_TMPDIR/kfifo"; do
+		run timeout 20 env PFMON_KALLSYMS="$k" \
+			"$PFMON" -e cpu-clock --smpl-freq=5000 "$FIXTURES/kloop" write 100
+		[ "$status" -eq 0 ]
+		[[ "$output" =~ "# no symbols: [kernel]: '$k': not a regular file" ]]
+	done
+}
+
+# the GNU build-id of an ELF file, in hex
+build_id_of() {
+	readelf -n "$1" | awk '/Build ID:/ { print $3; exit }'
+}
+
+@test "a binary rebuilt after recording: its samples are [unknown] (binary), one warning naming it" {
+	cp "$FIXTURES/hotspot" "$BATS_TEST_TMPDIR/hot"
+	record "$BATS_TEST_TMPDIR/s.pfs" "$BATS_TEST_TMPDIR/hot" 100
+	[[ "$output" =~ "  hot (hot)" ]]
+	# another program written over it: same path, same inode
+	cp "$FIXTURES/burn" "$BATS_TEST_TMPDIR/hot"
+	run --separate-stderr "$PFMON" --report="$BATS_TEST_TMPDIR/s.pfs"
+	[ "$status" -eq 0 ]
+	[[ "$output" =~ "  [unknown] (hot)" ]]
+	# no function of hot named: its offsets mean nothing in the new file
+	[ -z "$(printf '%s\n' "$output" | grep -v '^#' | grep -E '  [a-z_]+ \(hot\)$')" ]
+	one_error_line "^warning: '$BATS_TEST_TMPDIR/hot' is not the binary recorded: build-id [0-9a-f]+, recorded $(build_id_of "$FIXTURES/hotspot"): its samples are shown as \[unknown\]$"
+}
+
+@test "a rebuilt binary: the recorded one is found by its build-id in the debug root" {
+	cp "$FIXTURES/hotspot" "$BATS_TEST_TMPDIR/hot"
+	record "$BATS_TEST_TMPDIR/s.pfs" "$BATS_TEST_TMPDIR/hot" 100
+	live=$output
+	id=$(build_id_of "$FIXTURES/hotspot")
+	[ -n "$id" ]
+	mkdir -p "$BATS_TEST_TMPDIR/debug/.build-id/${id:0:2}"
+	cp "$FIXTURES/hotspot" "$BATS_TEST_TMPDIR/debug/.build-id/${id:0:2}/${id:2}.debug"
+	cp "$FIXTURES/burn" "$BATS_TEST_TMPDIR/hot"
+	run --separate-stderr env PFMON_DEBUG_ROOT="$BATS_TEST_TMPDIR/debug" "$PFMON" --report="$BATS_TEST_TMPDIR/s.pfs"
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
+	[ "$output" = "$live" ]
+}
+
+@test "a binary without a build-id: a changed mtime or size is enough to refuse it" {
+	command -v objcopy >/dev/null || skip "objcopy not installed"
+	objcopy --remove-section .note.gnu.build-id "$FIXTURES/hotspot" "$BATS_TEST_TMPDIR/hot"
+	[ -z "$(build_id_of "$BATS_TEST_TMPDIR/hot")" ]
+	record "$BATS_TEST_TMPDIR/s.pfs" "$BATS_TEST_TMPDIR/hot" 100
+	live=$output
+	# untouched: the same report
+	run "$PFMON" --report="$BATS_TEST_TMPDIR/s.pfs"
+	[ "$output" = "$live" ]
+	touch -d '2001-02-03 04:05:06' "$BATS_TEST_TMPDIR/hot"
+	run --separate-stderr "$PFMON" --report="$BATS_TEST_TMPDIR/s.pfs"
+	[ "$status" -eq 0 ]
+	[[ "$output" =~ "  [unknown] (hot)" ]]
+	one_error_line "^warning: '$BATS_TEST_TMPDIR/hot' is not the binary recorded \(no build-id; inode, mtime or size changed\)"
+}
