@@ -1,11 +1,13 @@
 #!/bin/sh
-# Install everything pfmon needs to build, test and benchmark on Debian 12.
+# Install everything pfmon needs to build, test, fuzz (clang, libFuzzer) and
+# benchmark on Debian 12.
 set -eu
 PACKAGES="build-essential autoconf automake libtool pkg-config
 	libpfm4 libpfm4-dev libelf-dev libdwarf-dev libdeflate-dev zlib1g-dev
 	bats python3 jq groff-base util-linux
 	binutils binutils-ia64-linux-gnu elfutils linux-perf hyperfine valgrind
-	libc6-dbg"
+	libc6-dbg
+	clang libclang-rt-14-dev"
 missing=
 for p in $PACKAGES; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing="$missing $p"

@@ -25,6 +25,11 @@
  *     libdwarf's own object.  As long as nothing in the process calls those
  *     two, the pointer stays NULL and our sections are taken as they are
  *     described.  The symbol layer is pfmon's only libdwarf user: keep it so.
+ *   - A .debug_rnglists table header it cannot parse makes it free a
+ *     context and then keep it (a double free, found by tests/fuzz/); it
+ *     reads the section whenever it loads .debug_info.  Every table
+ *     header is checked here first, and a section with a bad one is
+ *     described to libdwarf as absent.
  *   - No relocations are applied.  Executables, shared objects and their
  *     separate debug files need none; a relocatable object (ET_REL) would,
  *     so it gets no line tables rather than wrong ones.
@@ -66,6 +71,7 @@ struct dwsec {
 	unsigned char *data;        /* loaded bytes (mapping or inflated copy) */
 	bool inflated;              /* data is ours to free */
 	int error;                  /* DW_DLE_* of a failed inflation: not retried */
+	bool broken;                /* refused by a check of ours: never handed out */
 };
 
 struct sym_dwsec {
@@ -249,6 +255,59 @@ static int inflate_section(struct sym_dwsec *d, struct dwsec *s)
 	return 0;
 }
 
+/* an unsigned of n bytes in the file's byte order */
+static uint64_t read_un(const unsigned char *p, size_t n, bool msb)
+{
+	uint64_t v = 0;
+
+	for (size_t i = 0; i < n; i++)
+		v |= (uint64_t)p[msb ? n - 1 - i : i] << (8 * i);
+	return v;
+}
+
+/*
+ * Is every table header of a .debug_rnglists section whole and sane?
+ * (DWARF 5, 7.28: initial length, version 5, address size, segment
+ * selector size, offset entry count, then the offsets.)  Stricter than
+ * libdwarf, so that libdwarf never takes its broken error path.
+ */
+static bool rnglists_headers_ok(const unsigned char *p, uint64_t size, bool msb)
+{
+	uint64_t off = 0;
+
+	while (off < size) {
+		uint64_t left = size - off, len, need;
+		size_t lsize = 4, offsize = 4;
+		const unsigned char *h;
+		unsigned addr_size;
+
+		if (left < 4)
+			return false;
+		len = read_un(p + off, 4, msb);
+		if (len == 0xffffffffu) {
+			if (left < 12)
+				return false;
+			len = read_un(p + off + 4, 8, msb);
+			lsize = 12;
+			offsize = 8;
+		} else if (len >= 0xfffffff0u) {
+			return false; /* reserved initial lengths */
+		}
+		/* version, address size, selector size, offset entry count */
+		if (len < 8 || len > left - lsize)
+			return false;
+		h = p + off + lsize;
+		addr_size = h[2];
+		if (read_un(h, 2, msb) != 5 || (addr_size != 2 && addr_size != 4 && addr_size != 8))
+			return false;
+		need = read_un(h + 4, 4, msb);
+		if (need > (len - 8) / offsize)
+			return false;
+		off += lsize + len;
+	}
+	return true;
+}
+
 static int load_section(void *obj, Dwarf_Half i, Dwarf_Small **data, int *error)
 {
 	struct sym_dwsec *d = obj;
@@ -269,7 +328,13 @@ static int load_section(void *obj, Dwarf_Half i, Dwarf_Small **data, int *error)
 		 * relocations, and we list none): the mapping will do */
 		if (s->form == SEC_PLAIN && (ed = elf_getdata(s->scn, NULL)) != NULL)
 			s->data = ed->d_buf;
+		/* what libdwarf cannot take safely is not there (see the top) */
+		if (s->data && strcmp(s->name, ".debug_rnglists") == 0 &&
+		    !rnglists_headers_ok(s->data, s->size, d->order == DW_OBJECT_MSB))
+			s->broken = true;
 	}
+	if (s->broken)
+		return DW_DLV_NO_ENTRY;
 	if (!s->data)
 		return DW_DLV_NO_ENTRY;
 	*data = s->data;
