@@ -11,6 +11,7 @@ counts_named() {
 }
 
 within() { # within VALUE EXPECTED PCT
+	echo "within $1 $2 $3%" >&2
 	[ "$1" -ge $(( $2 * (100 - $3) / 100 )) ] && [ "$1" -le $(( $2 * (100 + $3) / 100 )) ]
 }
 
