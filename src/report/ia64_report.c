@@ -1,4 +1,9 @@
-/* Itanium 2 EAR/BTB samples: pfmon 3.x's detailed module, as text and as JSON lines. */
+/*
+ * Itanium 2 EAR/BTB samples: pfmon 3.x's sampling modules.  detailed (text
+ * and JSON lines), compact and the btb trace print each sample as it comes;
+ * inst-hist, dear-hist and the btb pair histogram count into ia64_hist and
+ * print at the end.
+ */
 #include <config.h>
 
 #include <inttypes.h>
@@ -6,6 +11,7 @@
 #include <string.h>
 
 #include "common/util.h"
+#include "report/ia64_hist.h"
 #include "report/ia64_report.h"
 #include "report/json_writer.h"
 #include "sample/ia64_ear.h"
@@ -14,7 +20,44 @@
 /* the dump's maps hold for every process: they are kept under one pid */
 #define DUMP_PID 0
 
-static const char *const module_names[] = { "detailed" };
+/* the modules, in enum ia64_smpl_module's order: what -S prints */
+static const struct {
+	const char *name;
+	const char *description;
+	bool host; /* also for pfmon's own sample files */
+	const char *options;
+} modules[] = {
+	{ "inst-hist", "IP-based histogram", true,
+	  "\t--smpl-compact\t\tone row per sample instead of the histogram\n"
+	  "\t--smpl-show-top=N\tshow only the top N rows\n"
+	  "\t--smpl-cum-threshold=PCT\tstop before the row that crosses PCT % of the samples\n" },
+	{ "detailed", "decode every sample (Itanium 2: each EAR and BTB register)", true, NULL },
+	{ "compact", "one row per sample: ids, time, period, IIP, then the PMDs", true, NULL },
+	{ "dear-hist", "Data EAR-based cache/TLB miss histograms", false,
+	  "\t--smpl-inst-view\tinstruction address histogram (default)\n"
+	  "\t--smpl-data-view\tdata address histogram\n"
+	  "\t--smpl-level-view\tcache latency (cycles) or TLB level histogram\n"
+	  "\t--smpl-sort-byvalue\trows by address or level, not by count\n"
+	  "\t--smpl-sort-bylevel\trows by estimated cycles lost (latency bucket x cost)\n"
+	  "\t--smpl-show-top=N\tshow only the top N rows\n"
+	  "\t--smpl-cum-threshold=PCT\tstop before the row that crosses PCT % of the samples\n" },
+	{ "btb", "branch trace buffer: one line per branch, then a branch pair histogram", false,
+	  "\t--smpl-show-top=N\tshow only the top N branch pairs\n"
+	  "\t--smpl-cum-threshold=PCT\tstop before the pair that crosses PCT % of the branches\n" },
+};
+
+/*
+ * dear-hist's latency buckets.  pfmon classed a latency as an L2 hit up to
+ * the L2 load latency PAL reports, L3 up to the L3 one, memory beyond.  A
+ * dump has no PAL: these are the Itanium 2 values (L2 integer load 5
+ * cycles, FP 6; L3 12 to 14 cycles depending on the part), the upper ends
+ * taken so a hit of either kind lands in its level (man/pfmon.1).
+ */
+#define DEAR_L2_MAX_CYCLES 6
+#define DEAR_L3_MAX_CYCLES 14
+/* the cost per level used by --smpl-sort-bylevel, pfmon's: cycles */
+static const unsigned cache_costs[IA64_HIST_LEVELS] = { 5, 10, 150 };
+static const unsigned tlb_costs[IA64_HIST_LEVELS] = { 5, 30, 200 };
 
 struct ia64_report {
 	struct ia64_report_opts opts;
@@ -24,18 +67,43 @@ struct ia64_report {
 	enum ia64_dear_mode dear;
 	bool btb, btb_ds;
 	uint64_t entry;
+	uint32_t pid;          /* whose maps name addresses: DUMP_PID, or the host sample's */
+	uint64_t period_sum;
+	uint64_t invalid;      /* dear-hist: samples with no captured miss */
+	struct ia64_hist hist; /* inst-hist, dear-hist; btb: the branch pairs */
 	struct json_writer json;
 	char sym[512], line[512]; /* the last address named */
 };
 
+_Static_assert(ARRAY_SIZE(modules) == IA64_MOD_COUNT_, "one row per module");
+
 bool ia64_smpl_module_from_name(const char *name, enum ia64_smpl_module *out)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(module_names); i++)
-		if (!strcmp(name, module_names[i])) {
+	for (size_t i = 0; i < ARRAY_SIZE(modules); i++)
+		if (!strcmp(name, modules[i].name)) {
 			*out = (enum ia64_smpl_module)i;
 			return true;
 		}
 	return false;
+}
+
+bool ia64_smpl_module_for_host(enum ia64_smpl_module m)
+{
+	return modules[m].host;
+}
+
+int ia64_smpl_module_describe(const char *name, FILE *out, struct pf_error *err)
+{
+	enum ia64_smpl_module m;
+
+	if (!ia64_smpl_module_from_name(name, &m))
+		return pf_error_set(err, PF_E_USAGE, "unknown sampling module (modules: inst-hist, "
+				    "detailed, compact, dear-hist, btb)");
+	fprintf(out, "name        : %s\ndescription : %s\nPMU models  : %s\n", modules[m].name,
+		modules[m].description, modules[m].host ? "[host] [itanium2]" : "[itanium2]");
+	if (modules[m].options)
+		fprintf(out, "options     :\n%s", modules[m].options);
+	return 0;
 }
 
 struct ia64_report *ia64_report_new(const struct ia64_report_opts *opts, FILE *out)
@@ -45,6 +113,7 @@ struct ia64_report *ia64_report_new(const struct ia64_report_opts *opts, FILE *o
 	r->opts = *opts;
 	r->out = out;
 	r->res = sym_resolver_new(opts->debug_root);
+	ia64_hist_init(&r->hist);
 	json_init(&r->json, out, false);
 	return r;
 }
@@ -53,16 +122,29 @@ void ia64_report_free(struct ia64_report *r)
 {
 	if (!r)
 		return;
+	ia64_hist_release(&r->hist);
 	sym_resolver_free(r->res);
 	free(r);
 }
 
-void ia64_report_config(struct ia64_report *r, const struct ia64_dump_config *c)
+int ia64_report_config(struct ia64_report *r, const struct ia64_dump_config *c,
+		       struct pf_error *err)
 {
 	r->iear = c->has_pmc10 ? ia64_iear_mode_of(c->pmc10) : IA64_IEAR_OFF;
 	r->dear = c->has_pmc11 ? ia64_dear_mode_of(c->pmc11) : IA64_DEAR_OFF;
 	r->btb = c->has_pmc12;
 	r->btb_ds = c->has_pmc12 && ia64_btb_ds_of(c->pmc12);
+	if (r->opts.module == IA64_MOD_DEAR_HIST && r->dear == IA64_DEAR_OFF)
+		return pf_error_set(err, PF_E_USAGE, "the dear-hist module needs D-EAR samples: "
+				    "the dump gives no pmc11= and no DATA_EAR_* event");
+	if (r->opts.module == IA64_MOD_DEAR_HIST && r->dear == IA64_DEAR_ALAT &&
+	    r->opts.view == PF_VIEW_DATA)
+		return pf_error_set(err, PF_E_USAGE, "--smpl-data-view: the D-EAR in ALAT mode "
+				    "captures no data address");
+	if (r->opts.module == IA64_MOD_BTB && !r->btb)
+		return pf_error_set(err, PF_E_USAGE, "the btb module needs BTB samples: the dump "
+				    "gives no pmc12= and no BTB event");
+	return 0;
 }
 
 void ia64_report_map(struct ia64_report *r, const struct ia64_dump_map *m)
@@ -78,8 +160,8 @@ void ia64_report_map(struct ia64_report *r, const struct ia64_dump_map *m)
  */
 static void name_address(struct ia64_report *r, uint64_t addr, bool data)
 {
-	const struct sym_result *res = data ? sym_resolve_data(r->res, DUMP_PID, addr)
-					    : sym_resolve(r->res, DUMP_PID, addr);
+	const struct sym_result *res = data ? sym_resolve_data(r->res, r->pid, addr)
+					    : sym_resolve(r->res, r->pid, addr);
 
 	r->sym[0] = r->line[0] = '\0';
 	if (!res || !res->func)
@@ -378,6 +460,225 @@ static void text_sample(struct ia64_report *r, const struct ia64_dump_sample *s,
 	}
 }
 
+/* ---- compact: one row per sample, pfmon 3.9's --smpl-compact columns ---- */
+
+static void compact_header(FILE *out)
+{
+	static const char *const columns[] = {
+		"entry number", "process id", "thread id", "CPU number", "timestamp",
+		"overflowed PMD index (a dump does not say: -)", "sampling period", "event set",
+		"interrupted IP", "each PMD the sample gives, in register order (PMDn=value)",
+	};
+
+	fputs("# description of columns:\n", out);
+	for (size_t i = 0; i < ARRAY_SIZE(columns); i++)
+		fprintf(out, "#\tcolumn %2zu%s: %s\n", i + 1, i + 1 == ARRAY_SIZE(columns) ? "+" : "",
+			columns[i]);
+}
+
+static void compact_field(FILE *out, const char *fmt, bool has, uint64_t v)
+{
+	if (has)
+		fprintf(out, fmt, v);
+	else
+		fputs(" -", out);
+}
+
+static void compact_sample(struct ia64_report *r, const struct ia64_dump_sample *s)
+{
+	FILE *out = r->out;
+
+	if (r->entry == 0)
+		compact_header(out);
+	fprintf(out, "%-8" PRIu64, r->entry);
+	compact_field(out, " %" PRIu64, s->fields & IA64_DUMP_F_PID, s->pid);
+	compact_field(out, " %" PRIu64, s->fields & IA64_DUMP_F_TID, s->tid);
+	compact_field(out, " %" PRIu64, s->fields & IA64_DUMP_F_CPU, s->cpu);
+	compact_field(out, " 0x%016" PRIx64, s->fields & IA64_DUMP_F_TIME, s->time);
+	fputs(" -", out);
+	compact_field(out, " %" PRIu64, s->fields & IA64_DUMP_F_PERIOD, s->period);
+	fprintf(out, " 0 0x%016" PRIx64, s->ip);
+	for (unsigned n = 0; n < IA64_DUMP_NR_PMDS; n++)
+		if (s->pmd_mask & (1u << n))
+			fprintf(out, " PMD%u=0x%016" PRIx64, n, s->pmd[n]);
+	fputc('\n', out);
+}
+
+/* ---- histograms ---- */
+
+static void dear_count(struct ia64_report *r, const struct ia64_dump_sample *s,
+		       const struct ia64_dear *d)
+{
+	struct ia64_hist_row *row;
+	uint64_t key;
+	int level = -1;
+
+	if (!d->valid) {
+		r->invalid++;
+		return;
+	}
+	if (d->mode == IA64_DEAR_CACHE)
+		level = d->latency <= DEAR_L2_MAX_CYCLES ? 0 : d->latency <= DEAR_L3_MAX_CYCLES ? 1 : 2;
+	else if (d->mode == IA64_DEAR_TLB)
+		level = (int)d->tlb - 1;
+	if (r->opts.view == PF_VIEW_DATA)
+		key = d->data_address;
+	else if (r->opts.view == PF_VIEW_LEVEL)
+		key = d->mode == IA64_DEAR_CACHE ? d->latency : (uint64_t)d->tlb;
+	else /* PMD17 when its vl bit says it holds the instruction, else the IIP */
+		key = d->has_iaddr ? d->iaddr | d->slot : s->ip;
+	row = ia64_hist_count(&r->hist, key, 0);
+	if (level >= 0 && r->opts.view != PF_VIEW_LEVEL)
+		row->level[level]++;
+}
+
+static void btb_lines(struct ia64_report *r, const struct ia64_btb *b)
+{
+	for (unsigned i = 0; i < b->nr_branches; i++) {
+		const struct ia64_btb_branch *p = &b->branches[i];
+		uint64_t target = p->has_target ? p->target : 0;
+
+		fprintf(r->out, "0x%016" PRIx64 " 0x%016" PRIx64 "\n", p->source, target);
+		ia64_hist_count(&r->hist, p->source, target)->mispredicted += p->mispredicted;
+	}
+}
+
+static double percent(uint64_t part, uint64_t whole)
+{
+	return whole ? (double)part * 100.0 / (double)whole : 0.0;
+}
+
+/* "  count  %self  %cum " of one row */
+static void hist_counts(struct ia64_report *r, const struct ia64_hist_row *row, uint64_t *cum)
+{
+	*cum += row->count;
+	fprintf(r->out, "  %8" PRIu64 " %6.2f%% %6.2f%% ", row->count, percent(row->count, r->hist.total),
+		percent(*cum, r->hist.total));
+}
+
+/* " symbol" or "" */
+static const char *row_symbol(struct ia64_report *r, uint64_t addr, bool data)
+{
+	name_address(r, addr, data);
+	return r->sym;
+}
+
+static void print_inst_hist(struct ia64_report *r)
+{
+	size_t *order = ia64_hist_sorted(&r->hist, IA64_HIST_BY_COUNT, NULL);
+	size_t shown = ia64_hist_shown(&r->hist, order, r->opts.top, r->opts.cum_threshold);
+	uint64_t cum = 0;
+
+	fprintf(r->out, "# aggregated results\n# total samples          : %" PRIu64 "\n"
+			"# #count    %%self    %%cum          code addr symbol\n", r->hist.total);
+	for (size_t i = 0; i < shown; i++) {
+		const struct ia64_hist_row *row = &r->hist.rows[order[i]];
+
+		hist_counts(r, row, &cum);
+		r->pid = (uint32_t)row->key2; /* host samples: the process (a dump's: 0) */
+		fprintf(r->out, "0x%016" PRIx64 " %s\n", row->key, row_symbol(r, row->key, false));
+	}
+	free(order);
+}
+
+static void dear_hist_header(struct ia64_report *r)
+{
+	static const char *const views[] = { "instruction addr", "data addr", "level" };
+	static const char *const sorts[] = { "count", "value", "level" };
+	FILE *out = r->out;
+	bool tlb = r->dear == IA64_DEAR_TLB, levels = r->dear != IA64_DEAR_ALAT;
+
+	fprintf(out, "# total samples %" PRIu64 "\n", r->hist.total);
+	fprintf(out, "# samples without a captured miss (not counted) %" PRIu64 "\n", r->invalid);
+	fprintf(out, "# %s view\n# sorted by %s\n", views[r->opts.view], sorts[r->opts.sort]);
+	if (r->dear == IA64_DEAR_CACHE)
+		fprintf(out, "# L2   : latency up to %u cycles\n# L3   : latency up to %u cycles\n"
+			     "# RAM  : latency above %u cycles\n", DEAR_L2_MAX_CYCLES, DEAR_L3_MAX_CYCLES,
+			DEAR_L3_MAX_CYCLES);
+	fputs("# #count    %self    %cum ", out);
+	if (r->opts.view == PF_VIEW_LEVEL)
+		fputs(tlb ? "level\n" : "lat(cycles)\n", out);
+	else if (!levels)
+		fprintf(out, "%18s\n", views[r->opts.view]);
+	else
+		fprintf(out, "%7s %7s %7s %18s\n", "%L2", tlb ? "%VHPT" : "%L3", tlb ? "%SW" : "%RAM",
+			views[r->opts.view]);
+}
+
+static void print_dear_hist(struct ia64_report *r)
+{
+	enum ia64_hist_order ord = r->opts.sort == PF_SORT_VALUE ? IA64_HIST_BY_VALUE :
+				   r->opts.sort == PF_SORT_LEVEL ? IA64_HIST_BY_COST : IA64_HIST_BY_COUNT;
+	size_t *order = ia64_hist_sorted(&r->hist, ord,
+					 r->dear == IA64_DEAR_TLB ? tlb_costs : cache_costs);
+	size_t shown = ia64_hist_shown(&r->hist, order, r->opts.top, r->opts.cum_threshold);
+	uint64_t cum = 0;
+
+	dear_hist_header(r);
+	for (size_t i = 0; i < shown; i++) {
+		const struct ia64_hist_row *row = &r->hist.rows[order[i]];
+
+		hist_counts(r, row, &cum);
+		if (r->opts.view == PF_VIEW_LEVEL) {
+			if (r->dear == IA64_DEAR_TLB)
+				fprintf(r->out, "%s\n", ia64_tlb_name((enum ia64_tlb_level)row->key, true));
+			else
+				fprintf(r->out, "%11" PRIu64 "\n", row->key);
+			continue;
+		}
+		if (r->dear != IA64_DEAR_ALAT)
+			for (unsigned j = 0; j < IA64_HIST_LEVELS; j++)
+				fprintf(r->out, "%6.2f%% ", percent(row->level[j], row->count));
+		fprintf(r->out, "0x%016" PRIx64 " %s\n", row->key,
+			row_symbol(r, row->key, r->opts.view == PF_VIEW_DATA));
+	}
+	free(order);
+}
+
+static void print_btb_pairs(struct ia64_report *r)
+{
+	size_t *order = ia64_hist_sorted(&r->hist, IA64_HIST_BY_COUNT, NULL);
+	size_t shown = ia64_hist_shown(&r->hist, order, r->opts.top, r->opts.cum_threshold);
+	uint64_t cum = 0;
+
+	fprintf(r->out, "# branch pairs: %zu distinct, %" PRIu64 " branches\n"
+			"# #count    %%self    %%cum  mispred             source             target\n",
+		r->hist.n, r->hist.total);
+	for (size_t i = 0; i < shown; i++) {
+		const struct ia64_hist_row *row = &r->hist.rows[order[i]];
+
+		hist_counts(r, row, &cum);
+		fprintf(r->out, "%8" PRIu64 " 0x%016" PRIx64 " 0x%016" PRIx64, row->mispredicted, row->key,
+			row->key2);
+		fprintf(r->out, " %s", row_symbol(r, row->key, false));
+		fprintf(r->out, " -> %s\n", row->key2 ? row_symbol(r, row->key2, false) : "");
+	}
+	free(order);
+}
+
+void ia64_report_finish(struct ia64_report *r)
+{
+	switch (r->opts.module) {
+	case IA64_MOD_INST_HIST:
+		print_inst_hist(r);
+		break;
+	case IA64_MOD_DEAR_HIST:
+		print_dear_hist(r);
+		break;
+	case IA64_MOD_BTB:
+		print_btb_pairs(r);
+		break;
+	case IA64_MOD_COMPACT:
+		fprintf(r->out, "# total samples %" PRIu64 "\n", r->entry);
+		break;
+	default:
+		break;
+	}
+	if (r->opts.print_counts && !r->opts.json)
+		fprintf(r->out, "# counts\n%20" PRIu64 " samples\n%20" PRIu64
+				" sum of the sample periods (period=)\n", r->entry, r->period_sum);
+}
+
 void ia64_report_sample(struct ia64_report *r, const struct ia64_dump_sample *s)
 {
 	struct ia64_iear ie;
@@ -391,9 +692,133 @@ void ia64_report_sample(struct ia64_report *r, const struct ia64_dump_sample *s)
 		ia64_dear_decode(r->dear, s->pmd[2], s->pmd[3], s->pmd[17], &de);
 	if (r->btb)
 		ia64_btb_decode(r->btb_ds, &s->pmd[8], s->pmd[16], &bt);
-	if (r->opts.json)
-		json_sample(r, s, has_ie ? &ie : NULL, has_de ? &de : NULL, r->btb ? &bt : NULL);
-	else
-		text_sample(r, s, has_ie ? &ie : NULL, has_de ? &de : NULL, r->btb ? &bt : NULL);
+	switch (r->opts.module) {
+	case IA64_MOD_DETAILED:
+		if (r->opts.json)
+			json_sample(r, s, has_ie ? &ie : NULL, has_de ? &de : NULL, r->btb ? &bt : NULL);
+		else
+			text_sample(r, s, has_ie ? &ie : NULL, has_de ? &de : NULL, r->btb ? &bt : NULL);
+		break;
+	case IA64_MOD_COMPACT:
+		compact_sample(r, s);
+		break;
+	case IA64_MOD_INST_HIST:
+		ia64_hist_count(&r->hist, s->ip, 0);
+		break;
+	case IA64_MOD_DEAR_HIST:
+		dear_count(r, s, &de);
+		break;
+	case IA64_MOD_BTB:
+		if (r->entry == 0)
+			fputs("# btb only sampling output format (1 branch event/line)\n", r->out);
+		btb_lines(r, &bt);
+		break;
+	default:
+		break;
+	}
+	r->period_sum += s->period;
 	r->entry++;
+}
+
+/* ---- pfmon's own sample files: detailed, compact and inst-hist ---- */
+
+static void host_detailed(struct ia64_report *r, const struct sample *s, const char *event)
+{
+	FILE *out = r->out;
+
+	fprintf(out, "entry %" PRIu64, r->entry);
+	text_id(out, "PID", s->fields & SAMPLE_F_TID, s->pid);
+	text_id(out, "TID", s->fields & SAMPLE_F_TID, s->tid);
+	text_id(out, "CPU", s->fields & SAMPLE_F_CPU, s->cpu);
+	if (s->fields & SAMPLE_F_TIME)
+		fprintf(out, " STAMP:0x%" PRIx64, s->time);
+	else
+		fputs(" STAMP:-", out);
+	fprintf(out, " OVFL:%u", s->evidx);
+	text_id(out, "LAST_VAL", s->fields & SAMPLE_F_PERIOD, s->period);
+	fprintf(out, " SET:0 IIP:0x%016" PRIx64 "%s\n", s->ip, text_sym(r, s->ip, false));
+	fprintf(out, "\tEVENT : %s\n", event);
+	if (s->fields & SAMPLE_F_ADDR)
+		fprintf(out, "\tADDR  : 0x%016" PRIx64 "%s\n", s->addr, text_sym(r, s->addr, true));
+	if (s->fields & SAMPLE_F_WEIGHT)
+		fprintf(out, "\tWEIGHT: %" PRIu64 "\n", s->weight);
+	if (s->fields & SAMPLE_F_DATA_SRC)
+		fprintf(out, "\tDATA_SRC: 0x%" PRIx64 "\n", s->data_src);
+	for (uint32_t i = 0; i < s->read_nr; i++)
+		fprintf(out, "\tREAD%-2u: %" PRIu64 "\n", i, s->read[i]);
+	/* the branch stack oldest first, a chronological trace like the BTB's */
+	for (uint32_t i = s->branch_nr; i-- > 0;) {
+		const struct sample_branch *b = &s->branches[i];
+
+		fprintf(out, "\tBRANCH: source addr=0x%016" PRIx64 "%s", b->from, text_sym(r, b->from, false));
+		fprintf(out, " target addr=0x%016" PRIx64 "%s prediction=%s\n", b->to,
+			text_sym(r, b->to, false), b->flags & SAMPLE_BR_MISPRED ? "failure" : "success");
+	}
+	for (uint32_t i = 0; i < s->callchain_nr; i++)
+		fprintf(out, "\tCALLCHAIN%-2u: 0x%016" PRIx64 "\n", i, s->callchain[i]);
+}
+
+static void host_compact(struct ia64_report *r, const struct sample *s)
+{
+	FILE *out = r->out;
+
+	if (r->entry == 0)
+		compact_header(out);
+	fprintf(out, "%-8" PRIu64, r->entry);
+	compact_field(out, " %" PRIu64, s->fields & SAMPLE_F_TID, s->pid);
+	compact_field(out, " %" PRIu64, s->fields & SAMPLE_F_TID, s->tid);
+	compact_field(out, " %" PRIu64, s->fields & SAMPLE_F_CPU, s->cpu);
+	compact_field(out, " 0x%016" PRIx64, s->fields & SAMPLE_F_TIME, s->time);
+	fprintf(out, " %u", s->evidx);
+	compact_field(out, " %" PRIu64, s->fields & SAMPLE_F_PERIOD, s->period);
+	fprintf(out, " 0 0x%016" PRIx64, s->ip);
+	for (uint32_t i = 0; i < s->read_nr; i++)
+		fprintf(out, " %" PRIu64, s->read[i]);
+	fputc('\n', out);
+}
+
+int ia64_report_host_record(struct ia64_report *r, const struct smpl_header *h,
+			    const struct sample_record *rec, struct pf_error *err)
+{
+	struct sym_maps *maps = sym_resolver_maps(r->res);
+	const struct sample *s = &rec->sample;
+
+	switch (rec->type) {
+	case SREC_MMAP:
+		sym_maps_add(maps, rec->mmap.pid, rec->mmap.start, rec->mmap.len, rec->mmap.pgoff,
+			     rec->mmap.filename);
+		return 0;
+	case SREC_FORK:
+		if (rec->task.pid != rec->task.ppid)
+			sym_maps_fork(maps, rec->task.ppid, rec->task.pid);
+		return 0;
+	case SREC_COMM:
+		if (rec->comm.exec)
+			sym_maps_clear(maps, rec->comm.pid);
+		return 0;
+	case SREC_SAMPLE:
+		break;
+	default:
+		return 0;
+	}
+	r->pid = s->pid;
+	switch (r->opts.module) {
+	case IA64_MOD_DETAILED:
+		host_detailed(r, s, s->evidx < h->nr_events ? h->events[s->evidx].name : "?");
+		break;
+	case IA64_MOD_COMPACT:
+		host_compact(r, s);
+		break;
+	case IA64_MOD_INST_HIST:
+		/* one row per (process, address): the same address names another
+		 * binary in another process */
+		ia64_hist_count(&r->hist, s->ip, s->pid);
+		break;
+	default:
+		return pf_error_set(err, PF_E_USAGE, "this sampling module needs an Itanium 2 dump "
+				    "(--pmu=itanium2): sample files hold no EAR or BTB registers");
+	}
+	r->period_sum += s->period;
+	r->entry++;
+	return 0;
 }
