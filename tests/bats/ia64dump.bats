@@ -206,3 +206,10 @@ EOD
 	run -2 --separate-stderr "$PFMON" --smpl-print-counts true
 	one_error_line "apply to reports"
 }
+
+@test "dump: a map= file that cannot be opened is reported once, by name" {
+	printf 'map=0x1000-0x2000:0:/nonexistent/prog\nmap=0x3000-0x4000:0:/nonexistent/prog\nip=0x1010\nip=0x3010\n' > "$dump"
+	run -0 --separate-stderr "$PFMON" --pmu=itanium2 --report="$dump" --smpl-module=inst-hist
+	[ "$stderr" = "warning: map= line 1: cannot open '/nonexistent/prog': No such file or directory; its addresses get no symbols" ]
+	[[ "$output" == *"# total samples          : 2"* ]]
+}
