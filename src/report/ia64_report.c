@@ -59,6 +59,11 @@ static const struct {
 static const unsigned cache_costs[IA64_HIST_LEVELS] = { 5, 10, 150 };
 static const unsigned tlb_costs[IA64_HIST_LEVELS] = { 5, 30, 200 };
 
+struct address_names {
+	uint32_t pid;     /* whose address space named it */
+	char *sym, *line; /* NULL when unknown */
+};
+
 struct ia64_report {
 	struct ia64_report_opts opts;
 	FILE *out;
@@ -72,7 +77,13 @@ struct ia64_report {
 	uint64_t invalid;      /* dear-hist: samples with no captured miss */
 	struct ia64_hist hist; /* inst-hist, dear-hist; btb: the branch pairs */
 	struct json_writer json;
-	char sym[512], line[512]; /* the last address named */
+	const char *sym, *line; /* the last address named: "" when unknown */
+	/* each address's names, formatted once (a dump names the same few
+	 * thousand addresses millions of times); emptied when a map changes */
+	struct u64set code_names, data_names; /* address -> index in names */
+	struct address_names *names;
+	size_t n_names, cap_names;
+	struct address_names uncached; /* UINT64_MAX's */
 };
 
 _Static_assert(ARRAY_SIZE(modules) == IA64_MOD_COUNT_, "one row per module");
@@ -106,6 +117,19 @@ int ia64_smpl_module_describe(const char *name, FILE *out, struct pf_error *err)
 	return 0;
 }
 
+static void names_clear(struct ia64_report *r)
+{
+	for (size_t i = 0; i < r->n_names; i++) {
+		free(r->names[i].sym);
+		free(r->names[i].line);
+	}
+	r->n_names = 0;
+	u64set_release(&r->code_names);
+	u64set_release(&r->data_names);
+	u64set_init(&r->code_names);
+	u64set_init(&r->data_names);
+}
+
 struct ia64_report *ia64_report_new(const struct ia64_report_opts *opts, FILE *out)
 {
 	struct ia64_report *r = xcalloc(1, sizeof(*r));
@@ -114,6 +138,9 @@ struct ia64_report *ia64_report_new(const struct ia64_report_opts *opts, FILE *o
 	r->out = out;
 	r->res = sym_resolver_new(opts->debug_root);
 	ia64_hist_init(&r->hist);
+	u64set_init(&r->code_names);
+	u64set_init(&r->data_names);
+	r->sym = r->line = "";
 	json_init(&r->json, out, false);
 	return r;
 }
@@ -123,6 +150,12 @@ void ia64_report_free(struct ia64_report *r)
 	if (!r)
 		return;
 	ia64_hist_release(&r->hist);
+	names_clear(r);
+	u64set_release(&r->code_names);
+	u64set_release(&r->data_names);
+	free(r->names);
+	free(r->uncached.sym);
+	free(r->uncached.line);
 	sym_resolver_free(r->res);
 	free(r);
 }
@@ -149,8 +182,27 @@ int ia64_report_config(struct ia64_report *r, const struct ia64_dump_config *c,
 
 void ia64_report_map(struct ia64_report *r, const struct ia64_dump_map *m)
 {
+	names_clear(r);
 	sym_maps_add(sym_resolver_maps(r->res), DUMP_PID, m->start, m->end - m->start, m->offset,
 		     m->path);
+}
+
+/* the names of addr as the resolver gives them, formatted */
+static void format_names(struct ia64_report *r, uint64_t addr, bool data, struct address_names *n)
+{
+	const struct sym_result *res = data ? sym_resolve_data(r->res, r->pid, addr)
+					    : sym_resolve(r->res, r->pid, addr);
+
+	n->pid = r->pid;
+	n->sym = n->line = NULL;
+	if (!res || !res->func)
+		return;
+	if (res->offset)
+		n->sym = xasprintf("%s+0x%" PRIx64, res->func, res->offset);
+	else
+		n->sym = xstrdup(res->func);
+	if (res->file && res->line)
+		n->line = xasprintf("%s:%u", res->file, res->line);
 }
 
 /*
@@ -160,18 +212,30 @@ void ia64_report_map(struct ia64_report *r, const struct ia64_dump_map *m)
  */
 static void name_address(struct ia64_report *r, uint64_t addr, bool data)
 {
-	const struct sym_result *res = data ? sym_resolve_data(r->res, r->pid, addr)
-					    : sym_resolve(r->res, r->pid, addr);
+	struct u64set *set = data ? &r->data_names : &r->code_names;
+	struct address_names *n;
+	uint64_t i;
 
-	r->sym[0] = r->line[0] = '\0';
-	if (!res || !res->func)
-		return;
-	if (res->offset)
-		snprintf(r->sym, sizeof(r->sym), "%s+0x%" PRIx64, res->func, res->offset);
-	else
-		snprintf(r->sym, sizeof(r->sym), "%s", res->func);
-	if (res->file && res->line)
-		snprintf(r->line, sizeof(r->line), "%s:%u", res->file, res->line);
+	if (addr == UINT64_MAX || (u64set_get(set, addr, &i) && r->names[i].pid != r->pid)) {
+		/* a set cannot hold UINT64_MAX; another process's names of the
+		 * address replace the cached ones */
+		n = addr == UINT64_MAX ? &r->uncached : &r->names[i];
+		free(n->sym);
+		free(n->line);
+		format_names(r, addr, data, n);
+	} else if (u64set_get(set, addr, &i)) {
+		n = &r->names[i];
+	} else {
+		if (r->n_names == r->cap_names) {
+			r->cap_names = r->cap_names ? 2 * r->cap_names : 256;
+			r->names = xrealloc(r->names, r->cap_names * sizeof(*r->names));
+		}
+		n = &r->names[r->n_names];
+		format_names(r, addr, data, n);
+		u64set_put(set, addr, r->n_names++);
+	}
+	r->sym = n->sym ? n->sym : "";
+	r->line = n->line ? n->line : "";
 }
 
 /* ---- JSON ---- */
@@ -345,59 +409,130 @@ static void json_sample(struct ia64_report *r, const struct ia64_dump_sample *s,
 
 /* ---- text: pfmon 3.x's detailed module ---- */
 
+/*
+ * The text printers write through these rather than fprintf: a million
+ * samples are some fifty million fields, and printf's format interpreter
+ * was most of the time of a report (bench/ia64dump).  One thread writes
+ * the stream, so the unlocked stdio calls are safe.
+ */
+static void put_str(FILE *out, const char *s)
+{
+	fputs_unlocked(s, out);
+}
+
+/* "0x" and 16 hex digits, as %016lx */
+static void put_hex16(FILE *out, uint64_t v)
+{
+	static const char digits[] = "0123456789abcdef";
+	char b[18];
+
+	b[0] = '0';
+	b[1] = 'x';
+	for (int i = 17; i >= 2; i--, v >>= 4)
+		b[i] = digits[v & 0xf];
+	fwrite_unlocked(b, 1, sizeof(b), out);
+}
+
+/* v in base 10 or 16 (then with "0x"), as few digits as it takes */
+static void put_uint(FILE *out, uint64_t v, unsigned base)
+{
+	static const char digits[] = "0123456789abcdef";
+	char b[24];
+	size_t i = sizeof(b);
+
+	do {
+		b[--i] = digits[v % base];
+		v /= base;
+	} while (v);
+	if (base == 16) {
+		b[--i] = 'x';
+		b[--i] = '0';
+	}
+	fwrite_unlocked(b + i, 1, sizeof(b) - i, out);
+}
+
 static const char *yes_no(bool v)
 {
 	return v ? "y" : "n";
 }
 
-/* " <sym>" or "" */
-static const char *text_sym(struct ia64_report *r, uint64_t addr, bool data)
+/* " <sym>" when the maps name addr */
+static void put_sym(struct ia64_report *r, uint64_t addr, bool data)
 {
-	static char buf[sizeof(((struct ia64_report *)0)->sym) + 3];
-
 	name_address(r, addr, data);
 	if (!r->sym[0])
-		return "";
-	snprintf(buf, sizeof(buf), " <%s>", r->sym);
-	return buf;
+		return;
+	put_str(r->out, " <");
+	put_str(r->out, r->sym);
+	putc_unlocked('>', r->out);
 }
 
-static void text_id(FILE *out, const char *label, bool has, uint64_t v)
+/* " LABEL:v", or " LABEL:-" when the input does not give it */
+static void put_id(FILE *out, const char *label, bool has, uint64_t v, unsigned base)
 {
+	putc_unlocked(' ', out);
+	put_str(out, label);
+	putc_unlocked(':', out);
 	if (has)
-		fprintf(out, " %s:%" PRIu64, label, v);
+		put_uint(out, v, base);
 	else
-		fprintf(out, " %s:-", label);
+		putc_unlocked('-', out);
 }
 
 static void text_iear(struct ia64_report *r, const struct ia64_iear *e)
 {
-	fprintf(r->out, "\tPMD0  : valid=%s, cache line addr=0x%016" PRIx64 "%s", yes_no(e->valid),
-		e->address, text_sym(r, e->address, false));
-	if (e->mode == IA64_IEAR_TLB)
-		fprintf(r->out, ", TLB:%s\n", e->valid ? ia64_tlb_name(e->tlb, false) : "-");
-	else
-		fprintf(r->out, "\n\tPMD1  : latency=%u cycles, latency overflow=%s\n", e->latency,
-			yes_no(e->overflow));
+	FILE *out = r->out;
+
+	put_str(out, "\tPMD0  : valid=");
+	put_str(out, yes_no(e->valid));
+	put_str(out, ", cache line addr=");
+	put_hex16(out, e->address);
+	put_sym(r, e->address, false);
+	if (e->mode == IA64_IEAR_TLB) {
+		put_str(out, ", TLB:");
+		put_str(out, e->valid ? ia64_tlb_name(e->tlb, false) : "-");
+		putc_unlocked('\n', out);
+		return;
+	}
+	put_str(out, "\n\tPMD1  : latency=");
+	put_uint(out, e->latency, 10);
+	put_str(out, " cycles, latency overflow=");
+	put_str(out, yes_no(e->overflow));
+	putc_unlocked('\n', out);
 }
 
 static void text_dear(struct ia64_report *r, const struct ia64_dear *d)
 {
-	if (d->has_data_address)
-		fprintf(r->out, "\tPMD2  : miss addr=0x%016" PRIx64 "%s\n", d->data_address,
-			text_sym(r, d->data_address, true));
-	fprintf(r->out, "\tPMD3  : valid=%s", yes_no(d->valid));
-	if (d->has_latency)
-		fprintf(r->out, ", latency=%u cycles, latency overflow=%s", d->latency,
-			yes_no(d->overflow));
-	if (d->mode == IA64_DEAR_TLB && d->valid)
-		fprintf(r->out, ", TLB:%s", ia64_tlb_name(d->tlb, true));
-	fputc('\n', r->out);
-	fprintf(r->out, "\tPMD17 : valid=%s", yes_no(d->has_iaddr));
-	if (d->has_iaddr)
-		fprintf(r->out, ", instr addr=0x%016" PRIx64 " slot %u%s", d->iaddr, d->slot,
-			text_sym(r, d->iaddr | d->slot, false));
-	fputc('\n', r->out);
+	FILE *out = r->out;
+
+	if (d->has_data_address) {
+		put_str(out, "\tPMD2  : miss addr=");
+		put_hex16(out, d->data_address);
+		put_sym(r, d->data_address, true);
+		putc_unlocked('\n', out);
+	}
+	put_str(out, "\tPMD3  : valid=");
+	put_str(out, yes_no(d->valid));
+	if (d->has_latency) {
+		put_str(out, ", latency=");
+		put_uint(out, d->latency, 10);
+		put_str(out, " cycles, latency overflow=");
+		put_str(out, yes_no(d->overflow));
+	}
+	if (d->mode == IA64_DEAR_TLB && d->valid) {
+		put_str(out, ", TLB:");
+		put_str(out, ia64_tlb_name(d->tlb, true));
+	}
+	put_str(out, "\n\tPMD17 : valid=");
+	put_str(out, yes_no(d->has_iaddr));
+	if (d->has_iaddr) {
+		put_str(out, ", instr addr=");
+		put_hex16(out, d->iaddr);
+		put_str(out, " slot ");
+		put_uint(out, d->slot, 10);
+		put_sym(r, d->iaddr | d->slot, false);
+	}
+	putc_unlocked('\n', out);
 }
 
 static const char *prediction(const struct ia64_btb_entry *e)
@@ -407,23 +542,32 @@ static const char *prediction(const struct ia64_btb_entry *e)
 	return e->bruflush ? "BE failure" : "FE failure";
 }
 
-static void text_btb(struct ia64_report *r, const struct ia64_btb *b)
+static void text_btb_entry(struct ia64_report *r, const struct ia64_btb_entry *e)
 {
-	for (unsigned i = 0; i < b->nr_entries; i++) {
-		const struct ia64_btb_entry *e = &b->entries[i];
+	FILE *out = r->out;
 
-		fprintf(r->out, "\tPMD%-2u : ", e->pmd);
-		if (e->kind == IA64_BTB_BRANCH)
-			fprintf(r->out, "source addr=0x%016" PRIx64 " slot %s taken=%s prediction=%s%s\n",
-				e->address, e->taken ? (const char *[]){ "0", "1", "2" }[e->slot] : "-",
-				yes_no(e->taken), prediction(e), text_sym(r, e->address | e->slot, false));
-		else if (e->kind == IA64_BTB_TARGET)
-			fprintf(r->out, "target addr=0x%016" PRIx64 "%s\n", e->address,
-				text_sym(r, e->address, false));
-		else
-			fprintf(r->out, "prediction detail=0x%05x branch addr bits=0x%016" PRIx64 "\n",
-				e->detail, e->address);
+	put_str(out, "\tPMD");
+	put_uint(out, e->pmd, 10);
+	put_str(out, e->pmd < 10 ? "  : " : " : ");
+	if (e->kind == IA64_BTB_BRANCH) {
+		put_str(out, "source addr=");
+		put_hex16(out, e->address);
+		put_str(out, " slot ");
+		put_str(out, e->taken ? (const char *[]){ "0", "1", "2" }[e->slot] : "-");
+		put_str(out, " taken=");
+		put_str(out, yes_no(e->taken));
+		put_str(out, " prediction=");
+		put_str(out, prediction(e));
+		put_sym(r, e->address | e->slot, false);
+	} else if (e->kind == IA64_BTB_TARGET) {
+		put_str(out, "target addr=");
+		put_hex16(out, e->address);
+		put_sym(r, e->address, false);
+	} else {
+		fprintf(out, "prediction detail=0x%05x branch addr bits=", e->detail);
+		put_hex16(out, e->address);
 	}
+	putc_unlocked('\n', out);
 }
 
 static void text_sample(struct ia64_report *r, const struct ia64_dump_sample *s,
@@ -432,31 +576,37 @@ static void text_sample(struct ia64_report *r, const struct ia64_dump_sample *s,
 {
 	FILE *out = r->out;
 
-	fprintf(out, "entry %" PRIu64, r->entry);
-	text_id(out, "PID", s->fields & IA64_DUMP_F_PID, s->pid);
-	text_id(out, "TID", s->fields & IA64_DUMP_F_TID, s->tid);
-	text_id(out, "CPU", s->fields & IA64_DUMP_F_CPU, s->cpu);
-	if (s->fields & IA64_DUMP_F_TIME)
-		fprintf(out, " STAMP:0x%" PRIx64, s->time);
-	else
-		fputs(" STAMP:-", out);
+	put_str(out, "entry ");
+	put_uint(out, r->entry, 10);
+	put_id(out, "PID", s->fields & IA64_DUMP_F_PID, s->pid, 10);
+	put_id(out, "TID", s->fields & IA64_DUMP_F_TID, s->tid, 10);
+	put_id(out, "CPU", s->fields & IA64_DUMP_F_CPU, s->cpu, 10);
+	put_id(out, "STAMP", s->fields & IA64_DUMP_F_TIME, s->time, 16);
 	/* a dump does not say which PMD overflowed */
-	fputs(" OVFL:-", out);
-	text_id(out, "LAST_VAL", s->fields & IA64_DUMP_F_PERIOD, s->period);
-	fprintf(out, " SET:0 IIP:0x%016" PRIx64 "%s\n", s->ip, text_sym(r, s->ip, false));
+	put_str(out, " OVFL:-");
+	put_id(out, "LAST_VAL", s->fields & IA64_DUMP_F_PERIOD, s->period, 10);
+	put_str(out, " SET:0 IIP:");
+	put_hex16(out, s->ip);
+	put_sym(r, s->ip, false);
+	putc_unlocked('\n', out);
 	if (ie)
 		text_iear(r, ie);
 	if (de)
 		text_dear(r, de);
-	if (bt)
-		text_btb(r, bt);
+	for (unsigned i = 0; bt && i < bt->nr_entries; i++)
+		text_btb_entry(r, &bt->entries[i]);
 	/* the PMDs no configured unit explains, raw */
 	for (unsigned n = 0; n < IA64_DUMP_NR_PMDS; n++) {
 		bool decoded = (ie && n <= 1) || (de && (n == 2 || n == 3 || n == 17)) ||
 			       (bt && n >= 8 && n <= 16);
 
-		if ((s->pmd_mask & (1u << n)) && !decoded)
-			fprintf(out, "\tPMD%-2u : 0x%016" PRIx64 "\n", n, s->pmd[n]);
+		if ((s->pmd_mask & (1u << n)) && !decoded) {
+			put_str(out, "\tPMD");
+			put_uint(out, n, 10);
+			put_str(out, n < 10 ? "  : " : " : ");
+			put_hex16(out, s->pmd[n]);
+			putc_unlocked('\n', out);
+		}
 	}
 }
 
@@ -476,12 +626,27 @@ static void compact_header(FILE *out)
 			columns[i]);
 }
 
-static void compact_field(FILE *out, const char *fmt, bool has, uint64_t v)
+/* " v" (base 10, or 16 as 0x%016lx), or " -" when the input does not give it */
+static void compact_field(FILE *out, bool has, uint64_t v, unsigned base)
 {
-	if (has)
-		fprintf(out, fmt, v);
+	putc_unlocked(' ', out);
+	if (!has)
+		putc_unlocked('-', out);
+	else if (base == 16)
+		put_hex16(out, v);
 	else
-		fputs(" -", out);
+		put_uint(out, v, 10);
+}
+
+/* the entry number left-aligned in 8 columns, as %-8lu */
+static void compact_entry(FILE *out, uint64_t entry)
+{
+	char b[24];
+	int n = snprintf(b, sizeof(b), "%" PRIu64, entry);
+
+	fwrite_unlocked(b, 1, (size_t)n, out);
+	for (; n < 8; n++)
+		putc_unlocked(' ', out);
 }
 
 static void compact_sample(struct ia64_report *r, const struct ia64_dump_sample *s)
@@ -490,18 +655,23 @@ static void compact_sample(struct ia64_report *r, const struct ia64_dump_sample 
 
 	if (r->entry == 0)
 		compact_header(out);
-	fprintf(out, "%-8" PRIu64, r->entry);
-	compact_field(out, " %" PRIu64, s->fields & IA64_DUMP_F_PID, s->pid);
-	compact_field(out, " %" PRIu64, s->fields & IA64_DUMP_F_TID, s->tid);
-	compact_field(out, " %" PRIu64, s->fields & IA64_DUMP_F_CPU, s->cpu);
-	compact_field(out, " 0x%016" PRIx64, s->fields & IA64_DUMP_F_TIME, s->time);
-	fputs(" -", out);
-	compact_field(out, " %" PRIu64, s->fields & IA64_DUMP_F_PERIOD, s->period);
-	fprintf(out, " 0 0x%016" PRIx64, s->ip);
+	compact_entry(out, r->entry);
+	compact_field(out, s->fields & IA64_DUMP_F_PID, s->pid, 10);
+	compact_field(out, s->fields & IA64_DUMP_F_TID, s->tid, 10);
+	compact_field(out, s->fields & IA64_DUMP_F_CPU, s->cpu, 10);
+	compact_field(out, s->fields & IA64_DUMP_F_TIME, s->time, 16);
+	put_str(out, " -");
+	compact_field(out, s->fields & IA64_DUMP_F_PERIOD, s->period, 10);
+	put_str(out, " 0 ");
+	put_hex16(out, s->ip);
 	for (unsigned n = 0; n < IA64_DUMP_NR_PMDS; n++)
-		if (s->pmd_mask & (1u << n))
-			fprintf(out, " PMD%u=0x%016" PRIx64, n, s->pmd[n]);
-	fputc('\n', out);
+		if (s->pmd_mask & (1u << n)) {
+			put_str(out, " PMD");
+			put_uint(out, n, 10);
+			putc_unlocked('=', out);
+			put_hex16(out, s->pmd[n]);
+		}
+	putc_unlocked('\n', out);
 }
 
 /* ---- histograms ---- */
@@ -538,7 +708,10 @@ static void btb_lines(struct ia64_report *r, const struct ia64_btb *b)
 		const struct ia64_btb_branch *p = &b->branches[i];
 		uint64_t target = p->has_target ? p->target : 0;
 
-		fprintf(r->out, "0x%016" PRIx64 " 0x%016" PRIx64 "\n", p->source, target);
+		put_hex16(r->out, p->source);
+		putc_unlocked(' ', r->out);
+		put_hex16(r->out, target);
+		putc_unlocked('\n', r->out);
 		ia64_hist_count(&r->hist, p->source, target)->mispredicted += p->mispredicted;
 	}
 }
@@ -716,7 +889,8 @@ void ia64_report_sample(struct ia64_report *r, const struct ia64_dump_sample *s)
 	default:
 		break;
 	}
-	r->period_sum += s->period;
+	if (s->fields & IA64_DUMP_F_PERIOD)
+		r->period_sum += s->period;
 	r->entry++;
 }
 
@@ -726,20 +900,24 @@ static void host_detailed(struct ia64_report *r, const struct sample *s, const c
 {
 	FILE *out = r->out;
 
-	fprintf(out, "entry %" PRIu64, r->entry);
-	text_id(out, "PID", s->fields & SAMPLE_F_TID, s->pid);
-	text_id(out, "TID", s->fields & SAMPLE_F_TID, s->tid);
-	text_id(out, "CPU", s->fields & SAMPLE_F_CPU, s->cpu);
-	if (s->fields & SAMPLE_F_TIME)
-		fprintf(out, " STAMP:0x%" PRIx64, s->time);
-	else
-		fputs(" STAMP:-", out);
-	fprintf(out, " OVFL:%u", s->evidx);
-	text_id(out, "LAST_VAL", s->fields & SAMPLE_F_PERIOD, s->period);
-	fprintf(out, " SET:0 IIP:0x%016" PRIx64 "%s\n", s->ip, text_sym(r, s->ip, false));
-	fprintf(out, "\tEVENT : %s\n", event);
-	if (s->fields & SAMPLE_F_ADDR)
-		fprintf(out, "\tADDR  : 0x%016" PRIx64 "%s\n", s->addr, text_sym(r, s->addr, true));
+	put_str(out, "entry ");
+	put_uint(out, r->entry, 10);
+	put_id(out, "PID", s->fields & SAMPLE_F_TID, s->pid, 10);
+	put_id(out, "TID", s->fields & SAMPLE_F_TID, s->tid, 10);
+	put_id(out, "CPU", s->fields & SAMPLE_F_CPU, s->cpu, 10);
+	put_id(out, "STAMP", s->fields & SAMPLE_F_TIME, s->time, 16);
+	put_id(out, "OVFL", true, s->evidx, 10);
+	put_id(out, "LAST_VAL", s->fields & SAMPLE_F_PERIOD, s->period, 10);
+	put_str(out, " SET:0 IIP:");
+	put_hex16(out, s->ip);
+	put_sym(r, s->ip, false);
+	fprintf(out, "\n\tEVENT : %s\n", event);
+	if (s->fields & SAMPLE_F_ADDR) {
+		put_str(out, "\tADDR  : ");
+		put_hex16(out, s->addr);
+		put_sym(r, s->addr, true);
+		putc_unlocked('\n', out);
+	}
 	if (s->fields & SAMPLE_F_WEIGHT)
 		fprintf(out, "\tWEIGHT: %" PRIu64 "\n", s->weight);
 	if (s->fields & SAMPLE_F_DATA_SRC)
@@ -750,9 +928,13 @@ static void host_detailed(struct ia64_report *r, const struct sample *s, const c
 	for (uint32_t i = s->branch_nr; i-- > 0;) {
 		const struct sample_branch *b = &s->branches[i];
 
-		fprintf(out, "\tBRANCH: source addr=0x%016" PRIx64 "%s", b->from, text_sym(r, b->from, false));
-		fprintf(out, " target addr=0x%016" PRIx64 "%s prediction=%s\n", b->to,
-			text_sym(r, b->to, false), b->flags & SAMPLE_BR_MISPRED ? "failure" : "success");
+		put_str(out, "\tBRANCH: source addr=");
+		put_hex16(out, b->from);
+		put_sym(r, b->from, false);
+		put_str(out, " target addr=");
+		put_hex16(out, b->to);
+		put_sym(r, b->to, false);
+		put_str(out, b->flags & SAMPLE_BR_MISPRED ? " prediction=failure\n" : " prediction=success\n");
 	}
 	for (uint32_t i = 0; i < s->callchain_nr; i++)
 		fprintf(out, "\tCALLCHAIN%-2u: 0x%016" PRIx64 "\n", i, s->callchain[i]);
@@ -764,14 +946,15 @@ static void host_compact(struct ia64_report *r, const struct sample *s)
 
 	if (r->entry == 0)
 		compact_header(out);
-	fprintf(out, "%-8" PRIu64, r->entry);
-	compact_field(out, " %" PRIu64, s->fields & SAMPLE_F_TID, s->pid);
-	compact_field(out, " %" PRIu64, s->fields & SAMPLE_F_TID, s->tid);
-	compact_field(out, " %" PRIu64, s->fields & SAMPLE_F_CPU, s->cpu);
-	compact_field(out, " 0x%016" PRIx64, s->fields & SAMPLE_F_TIME, s->time);
-	fprintf(out, " %u", s->evidx);
-	compact_field(out, " %" PRIu64, s->fields & SAMPLE_F_PERIOD, s->period);
-	fprintf(out, " 0 0x%016" PRIx64, s->ip);
+	compact_entry(out, r->entry);
+	compact_field(out, s->fields & SAMPLE_F_TID, s->pid, 10);
+	compact_field(out, s->fields & SAMPLE_F_TID, s->tid, 10);
+	compact_field(out, s->fields & SAMPLE_F_CPU, s->cpu, 10);
+	compact_field(out, s->fields & SAMPLE_F_TIME, s->time, 16);
+	compact_field(out, true, s->evidx, 10);
+	compact_field(out, s->fields & SAMPLE_F_PERIOD, s->period, 10);
+	put_str(out, " 0 ");
+	put_hex16(out, s->ip);
 	for (uint32_t i = 0; i < s->read_nr; i++)
 		fprintf(out, " %" PRIu64, s->read[i]);
 	fputc('\n', out);
@@ -785,16 +968,21 @@ int ia64_report_host_record(struct ia64_report *r, const struct smpl_header *h,
 
 	switch (rec->type) {
 	case SREC_MMAP:
+		names_clear(r);
 		sym_maps_add(maps, rec->mmap.pid, rec->mmap.start, rec->mmap.len, rec->mmap.pgoff,
 			     rec->mmap.filename);
 		return 0;
 	case SREC_FORK:
-		if (rec->task.pid != rec->task.ppid)
+		if (rec->task.pid != rec->task.ppid) {
+			names_clear(r);
 			sym_maps_fork(maps, rec->task.ppid, rec->task.pid);
+		}
 		return 0;
 	case SREC_COMM:
-		if (rec->comm.exec)
+		if (rec->comm.exec) {
+			names_clear(r);
 			sym_maps_clear(maps, rec->comm.pid);
+		}
 		return 0;
 	case SREC_SAMPLE:
 		break;
