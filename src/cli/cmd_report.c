@@ -6,8 +6,45 @@
 
 #include "commands.h"
 #include "common/util.h"
+#include "report/ia64_report.h"
 #include "report/profile.h"
 #include "sample/smpl_file.h"
+
+/* --smpl-module on pfmon's own sample file: its samples one by one */
+static int report_module(const struct pf_config *cfg, struct pf_error *err)
+{
+	struct ia64_report_opts ro;
+	struct sample_record rec;
+	struct smpl_reader *rd;
+	struct ia64_report *r;
+	int rc;
+
+	if (smpl_module_options(cfg, &ro, err))
+		return -1;
+	if (!ia64_smpl_module_for_host(ro.module))
+		return pf_error_set(err, PF_E_USAGE, "the dear-hist and btb modules need an Itanium 2 "
+				    "dump (--pmu=itanium2): sample files hold no EAR or BTB registers");
+	if (ro.json)
+		return pf_error_set(err, PF_E_USAGE, "--report-format=json with --smpl-module applies to "
+				    "Itanium 2 dumps");
+	rd = smpl_reader_open(cfg->report_file, err);
+	if (!rd)
+		return -1;
+	r = ia64_report_new(&ro, stdout);
+	while ((rc = smpl_reader_next(rd, &rec, err)) > 0)
+		if (ia64_report_host_record(r, smpl_reader_header(rd), &rec, err)) {
+			rc = -1;
+			break;
+		}
+	if (rc == 0)
+		ia64_report_finish(r);
+	ia64_report_free(r);
+	if (rc == 0 && smpl_reader_status(rd)->truncated)
+		fprintf(stderr, "warning: '%s' is truncated at offset %llu: the samples after it are lost\n",
+			cfg->report_file, (unsigned long long)smpl_reader_status(rd)->truncated_at);
+	smpl_reader_close(rd);
+	return rc < 0 ? -1 : 0;
+}
 
 int cmd_report(const struct pf_config *cfg, struct pf_error *err)
 {
@@ -20,9 +57,11 @@ int cmd_report(const struct pf_config *cfg, struct pf_error *err)
 	/* with the Itanium 2 model the file is a PMD dump */
 	if (cfg->pmu && !strcmp(cfg->pmu, "itanium2"))
 		return cmd_report_dump(cfg, err);
-	if (cfg->smpl_module)
-		return pf_error_set(err, PF_E_USAGE,
-				    "--smpl-module applies to Itanium 2 dumps (--pmu=itanium2 --report=DUMP)");
+	if (cfg->smpl_module || cfg->smpl_compact)
+		return report_module(cfg, err);
+	if (cfg->smpl_print_counts || cfg->smpl_view_given || cfg->smpl_sort_given)
+		return pf_error_set(err, PF_E_USAGE, "--smpl-print-counts and the dear-hist views and sorts "
+				    "apply to a sampling module (--smpl-module=NAME)");
 	po = profile_opts_from_config(cfg);
 	r = smpl_reader_open(cfg->report_file, err);
 	if (!r)

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "common/strmap.h"
 #include "common/util.h"
 #include "report/ia64_report.h"
 #include "sample/ia64_dump.h"
@@ -16,6 +17,11 @@
 /* PMC12.tm (bits 9:8): 00 captures no branch, as the PMC12 = 0 that a D-EAR
  * in TLB or ALAT mode writes (C-EAR-3): the BTB is then not in use */
 #define PMC12_TM (0x3ull << 8)
+
+struct dump_ctx {
+	struct ia64_report *r;
+	struct strmap unreadable; /* map= files already reported */
+};
 
 /* events= and the BTB/range options: the PMCs the model programs for them (as --check) */
 static int config_from_events(struct ia64_dump_config *c, struct pf_error *err)
@@ -53,48 +59,99 @@ static int config_from_events(struct ia64_dump_config *c, struct pf_error *err)
 
 static int on_config(void *ctx, struct ia64_dump_config *c, struct pf_error *err)
 {
+	struct dump_ctx *d = ctx;
+
 	if (c->events && config_from_events(c, err))
 		return -1;
-	ia64_report_config(ctx, c);
-	return 0;
+	return ia64_report_config(d->r, c, err);
+}
+
+/* A map= file that cannot be opened would silently name nothing: say so,
+ * once per file. */
+static void check_map_file(struct dump_ctx *d, const struct ia64_dump_map *m)
+{
+	FILE *f = fopen(m->path, "r");
+
+	if (f) {
+		fclose(f);
+		return;
+	}
+	if (strmap_get(&d->unreadable, m->path))
+		return;
+	strmap_add(&d->unreadable, m->path, 1);
+	fprintf(stderr, "warning: map= line %u: cannot open '%s': %s; its addresses get no symbols\n",
+		m->line, m->path, strerror(errno));
 }
 
 static int on_map(void *ctx, const struct ia64_dump_map *m, struct pf_error *err)
 {
-	ia64_report_map(ctx, m);
+	struct dump_ctx *d = ctx;
+
+	check_map_file(d, m);
+	ia64_report_map(d->r, m);
 	return 0;
 }
 
 static int on_sample(void *ctx, const struct ia64_dump_sample *s, struct pf_error *err)
 {
-	ia64_report_sample(ctx, s);
+	ia64_report_sample(((struct dump_ctx *)ctx)->r, s);
+	return 0;
+}
+
+int smpl_module_options(const struct pf_config *cfg, struct ia64_report_opts *ro,
+			struct pf_error *err)
+{
+	memset(ro, 0, sizeof(*ro));
+	/* a dump's default is detailed (every register decoded); pfmon 3.9's
+	 * --smpl-compact turns the default inst-hist into one row per sample */
+	ro->module = cfg->smpl_compact ? IA64_MOD_COMPACT : IA64_MOD_DETAILED;
+	if (cfg->smpl_module && !ia64_smpl_module_from_name(cfg->smpl_module, &ro->module))
+		return pf_error_set(err, PF_E_USAGE, "unknown sampling module (modules: inst-hist, "
+				    "detailed, compact, dear-hist, btb; 'pfmon -S NAME' describes one)");
+	if (cfg->smpl_compact && ro->module == IA64_MOD_INST_HIST)
+		ro->module = IA64_MOD_COMPACT;
+	if (cfg->smpl_compact && ro->module != IA64_MOD_COMPACT)
+		return pf_error_set(err, PF_E_USAGE, "--smpl-compact applies to the inst-hist module");
+	if ((cfg->smpl_view_given || cfg->smpl_sort_given) && ro->module != IA64_MOD_DEAR_HIST)
+		return pf_error_set(err, PF_E_USAGE, "--smpl-*-view and --smpl-sort-* apply to the "
+				    "dear-hist module");
+	ro->json = cfg->report_format && !strcmp(cfg->report_format, "json");
+	if (ro->json && ro->module != IA64_MOD_DETAILED)
+		return pf_error_set(err, PF_E_USAGE, "--report-format=json is the detailed module's "
+				    "output");
+	ro->view = cfg->smpl_view;
+	ro->sort = cfg->smpl_sort;
+	ro->top = cfg->smpl_show_top;
+	ro->cum_threshold = cfg->smpl_cum_threshold;
+	ro->print_counts = cfg->smpl_print_counts;
 	return 0;
 }
 
 int cmd_report_dump(const struct pf_config *cfg, struct pf_error *err)
 {
 	static const struct ia64_dump_handler h = { on_config, on_map, on_sample };
-	struct ia64_report_opts ro = { .module = IA64_MOD_DETAILED };
+	struct ia64_report_opts ro;
 	const char *path = cfg->report_file;
-	struct ia64_report *r;
+	struct dump_ctx d;
 	FILE *f;
 	int rc;
 
-	if (cfg->smpl_module && !ia64_smpl_module_from_name(cfg->smpl_module, &ro.module))
-		return pf_error_set(err, PF_E_NOT_SUPPORTED, cfg->smpl_module,
-				    "this sampling module is not implemented for Itanium 2 dumps yet "
-				    "(detailed is)");
 	if (cfg->report_format && strcmp(cfg->report_format, "text") &&
 	    strcmp(cfg->report_format, "json"))
 		return pf_error_set(err, PF_E_USAGE,
 				    "Itanium 2 dumps are reported as text or json, not folded stacks");
-	ro.json = cfg->report_format && !strcmp(cfg->report_format, "json");
+	if (smpl_module_options(cfg, &ro, err))
+		return -1;
 	f = strcmp(path, "-") ? fopen(path, "r") : stdin;
 	if (!f)
 		return pf_error_set(err, PF_E_INPUT, path, strerror(errno));
-	r = ia64_report_new(&ro, stdout);
-	rc = ia64_dump_read_file(f, path, &h, r, err);
-	ia64_report_free(r);
+	d.r = ia64_report_new(&ro, stdout);
+	strmap_init(&d.unreadable);
+	rc = ia64_dump_read_file(f, path, &h, &d, err);
+	if (rc == 0)
+		ia64_report_finish(d.r);
+	ia64_report_free(d.r);
+	strmap_release(&d.unreadable);
 	if (f != stdin)
 		fclose(f);
 	return rc;

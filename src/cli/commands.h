@@ -28,6 +28,11 @@ int cmd_record(const struct pf_config *cfg, const struct pmu_model *m, struct pf
 int cmd_report(const struct pf_config *cfg, struct pf_error *err);
 /* --pmu=itanium2 --report=DUMP: an Itanium 2 PMD dump (pfmon-smpl(5)) */
 int cmd_report_dump(const struct pf_config *cfg, struct pf_error *err);
+struct ia64_report_opts;
+/* --smpl-module and its options into the report's options; -1 with err
+ * when they do not go together */
+int smpl_module_options(const struct pf_config *cfg, struct ia64_report_opts *ro,
+			struct pf_error *err);
 
 /* the run options of a session, from the command line */
 struct session_opts session_opts_from_config(const struct pf_config *cfg);

@@ -10,6 +10,7 @@
 #include "cli/options.h"
 #include "common/util.h"
 #include "kernel/perf.h"
+#include "report/ia64_report.h"
 
 static void print_version(void)
 {
@@ -55,14 +56,17 @@ static int dispatch(struct pf_config *cfg, bool *no_hw_note, struct pf_error *er
 		print_version();
 		return 0;
 	}
+	if (cfg->smpl_module_info)
+		return ia64_smpl_module_describe(cfg->smpl_module_info, stdout, err) ? -1 : 0;
 	if (cfg->list_pmus)
 		return cmd_list_pmus(cfg, err);
 	/* the informational commands answer first, as --help does */
 	if (cfg->report_file && !cfg->list_events && !cfg->event_info && !cfg->dump_event_table)
 		return options_validate(cfg, NULL, err) ? -1 : cmd_report(cfg, err);
-	if (cfg->smpl_module)
-		return pf_error_set(err, PF_E_USAGE,
-				    "--smpl-module applies to Itanium 2 dumps (--pmu=itanium2 --report=DUMP)");
+	if (cfg->smpl_module || cfg->smpl_compact || cfg->smpl_print_counts || cfg->smpl_view_given ||
+	    cfg->smpl_sort_given)
+		return pf_error_set(err, PF_E_USAGE, "--smpl-module and its options apply to reports "
+				    "(--report=FILE)");
 	m = pmu_model_select(cfg->pmu, err);
 	if (!m)
 		return -1;

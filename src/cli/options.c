@@ -432,6 +432,39 @@ static int opt_cum_threshold(struct cli_state *st, const struct opt_def *o, cons
 	return parse_u64_opt(o, arg, 1, 100, &st->cfg->smpl_cum_threshold, err);
 }
 
+/* dear-hist's view and sort: one of each, given once */
+static int opt_smpl_view(struct cli_state *st, const struct opt_def *o, const char *arg,
+			 struct pf_error *err)
+{
+	static const char *const views[] = { "smpl-inst-view", "smpl-data-view", "smpl-level-view" };
+	struct pf_config *cfg = st->cfg;
+
+	for (size_t i = 0; i < ARRAY_SIZE(views); i++) {
+		if (strcmp(o->long_name, views[i]))
+			continue;
+		if (cfg->smpl_view_given && cfg->smpl_view != (enum pf_smpl_view)i)
+			return pf_error_set(err, PF_E_USAGE, "one of --smpl-inst-view, --smpl-data-view "
+					    "and --smpl-level-view");
+		cfg->smpl_view = (enum pf_smpl_view)i;
+		cfg->smpl_view_given = true;
+	}
+	return 0;
+}
+
+static int opt_smpl_sort(struct cli_state *st, const struct opt_def *o, const char *arg,
+			 struct pf_error *err)
+{
+	struct pf_config *cfg = st->cfg;
+	enum pf_smpl_sort sort = strcmp(o->long_name, "smpl-sort-byvalue") ? PF_SORT_LEVEL
+									  : PF_SORT_VALUE;
+
+	if (cfg->smpl_sort_given && cfg->smpl_sort != sort)
+		return pf_error_set(err, PF_E_USAGE, "one of --smpl-sort-byvalue and --smpl-sort-bylevel");
+	cfg->smpl_sort = sort;
+	cfg->smpl_sort_given = true;
+	return 0;
+}
+
 static int opt_report_sort(struct cli_state *st, const struct opt_def *o, const char *arg, struct pf_error *err)
 {
 	enum profile_sort sort;
@@ -567,7 +600,23 @@ static const struct opt_def options[] = {
 	  "profile as text (default), json or folded stacks", M_PROFILE },
 	/* Itanium 2 PMD dumps (--pmu=itanium2 --report=DUMP) */
 	{ "smpl-module", NULL, ARG_REQUIRED, "NAME", G_SMPL, STR(smpl_module),
-	  "Itanium 2 dump reports: pfmon 3.x's sampling module (detailed)", M_REPORT },
+	  "pfmon 3.x's sampling module: inst-hist, detailed, compact, dear-hist, btb", M_REPORT },
+	{ "smpl-module-info", "S", ARG_REQUIRED, "NAME", G_SMPL, STR(smpl_module_info),
+	  "describe a sampling module and its options, and exit", M_ANY },
+	{ "smpl-compact", NULL, ARG_NONE, NULL, G_SMPL, BOOL(smpl_compact),
+	  "inst-hist: one row per sample instead of the histogram", M_REPORT },
+	{ "smpl-print-counts", NULL, ARG_NONE, NULL, G_SMPL, BOOL(smpl_print_counts),
+	  "sampling modules: also print the sample and period totals", M_REPORT },
+	{ "smpl-inst-view", NULL, ARG_NONE, NULL, G_SMPL, CALL(opt_smpl_view),
+	  "dear-hist: a row per instruction address (default)", M_REPORT },
+	{ "smpl-data-view", NULL, ARG_NONE, NULL, G_SMPL, CALL(opt_smpl_view),
+	  "dear-hist: a row per data address", M_REPORT },
+	{ "smpl-level-view", NULL, ARG_NONE, NULL, G_SMPL, CALL(opt_smpl_view),
+	  "dear-hist: a row per latency (cycles) or TLB level", M_REPORT },
+	{ "smpl-sort-byvalue", NULL, ARG_NONE, NULL, G_SMPL, CALL(opt_smpl_sort),
+	  "dear-hist: rows by address or level instead of by count", M_REPORT },
+	{ "smpl-sort-bylevel", NULL, ARG_NONE, NULL, G_SMPL, CALL(opt_smpl_sort),
+	  "dear-hist: rows by estimated cycles lost (latency bucket times its cost)", M_REPORT },
 
 	{ "dump-event-table", NULL, ARG_NONE, NULL, G_ITA2, BOOL(dump_event_table),
 	  "print the model's event table as TSV and exit", M_ANY },

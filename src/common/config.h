@@ -48,6 +48,20 @@ enum pf_output_kind {
 	PF_OUT_JSON,
 };
 
+/* dear-hist: what a row is (--smpl-inst-view, --smpl-data-view, --smpl-level-view) */
+enum pf_smpl_view {
+	PF_VIEW_INST = 0,
+	PF_VIEW_DATA,
+	PF_VIEW_LEVEL,
+};
+
+/* dear-hist: row order (by count; --smpl-sort-byvalue; --smpl-sort-bylevel) */
+enum pf_smpl_sort {
+	PF_SORT_COUNT = 0,
+	PF_SORT_VALUE,
+	PF_SORT_LEVEL,
+};
+
 /* One event's --smpl-periods-random entry: each period it uses is its
  * base period plus (a pseudo-random number & mask). */
 struct pf_period_random {
@@ -134,6 +148,12 @@ struct pf_config {
 	const char *smpl_module; /* --smpl-module: Itanium 2 dump reports (pfmon 3.x's modules) */
 	uint64_t smpl_show_top;
 	uint64_t smpl_cum_threshold;
+	const char *smpl_module_info; /* -S: describe a sampling module */
+	enum pf_smpl_view smpl_view;
+	enum pf_smpl_sort smpl_sort;
+	bool smpl_view_given, smpl_sort_given;
+	bool smpl_compact;      /* inst-hist: one row per sample (pfmon 3.9) */
+	bool smpl_print_counts; /* also print the totals after a sampling output */
 
 	/* attaching: -p/--attach-task/--pid (processes) or --tid (threads) */
 	int *attach;

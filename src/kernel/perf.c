@@ -30,14 +30,15 @@ static void dump_attr(const struct perf_event_attr *a, const char *name, pid_t p
 		"sample_period=%llu freq=%u sample_type=%#llx read_format=%#llx disabled=%u inherit=%u "
 		"enable_on_exec=%u exclude_user=%u exclude_kernel=%u exclude_hv=%u exclude_idle=%u "
 		"precise_ip=%u mmap=%u mmap2=%u comm=%u task=%u sample_id_all=%u bp_type=%u bp_addr=%#llx "
-		"bp_len=%llu branch_sample_type=%#llx\n",
+		"bp_len=%llu branch_sample_type=%#llx watermark=%u wakeup=%u\n",
 		name, (int)pid, cpu, group_fd, a->type, (unsigned long long)a->config,
 		(unsigned long long)a->config1, (unsigned long long)a->config2,
 		(unsigned long long)a->sample_period, a->freq, (unsigned long long)a->sample_type,
 		(unsigned long long)a->read_format, a->disabled, a->inherit, a->enable_on_exec, a->exclude_user,
 		a->exclude_kernel, a->exclude_hv, a->exclude_idle, a->precise_ip, a->mmap, a->mmap2, a->comm,
 		a->task, a->sample_id_all, a->bp_type, (unsigned long long)a->bp_addr,
-		(unsigned long long)a->bp_len, (unsigned long long)a->branch_sample_type);
+		(unsigned long long)a->bp_len, (unsigned long long)a->branch_sample_type, a->watermark,
+		a->watermark ? a->wakeup_watermark : a->wakeup_events);
 	fclose(f);
 }
 

@@ -1,4 +1,9 @@
-/* Itanium 2 EAR/BTB samples: pfmon 3.x's detailed module, as text and as JSON lines. */
+/*
+ * Itanium 2 EAR/BTB samples: pfmon 3.x's sampling modules.  detailed (text
+ * and JSON lines), compact and the btb trace print each sample as it comes;
+ * inst-hist, dear-hist and the btb pair histogram count into ia64_hist and
+ * print at the end.
+ */
 #include <config.h>
 
 #include <inttypes.h>
@@ -6,6 +11,7 @@
 #include <string.h>
 
 #include "common/util.h"
+#include "report/ia64_hist.h"
 #include "report/ia64_report.h"
 #include "report/json_writer.h"
 #include "sample/ia64_ear.h"
@@ -14,7 +20,49 @@
 /* the dump's maps hold for every process: they are kept under one pid */
 #define DUMP_PID 0
 
-static const char *const module_names[] = { "detailed" };
+/* the modules, in enum ia64_smpl_module's order: what -S prints */
+static const struct {
+	const char *name;
+	const char *description;
+	bool host; /* also for pfmon's own sample files */
+	const char *options;
+} modules[] = {
+	{ "inst-hist", "IP-based histogram", true,
+	  "\t--smpl-compact\t\tone row per sample instead of the histogram\n"
+	  "\t--smpl-show-top=N\tshow only the top N rows\n"
+	  "\t--smpl-cum-threshold=PCT\tstop before the row that crosses PCT % of the samples\n" },
+	{ "detailed", "decode every sample (Itanium 2: each EAR and BTB register)", true, NULL },
+	{ "compact", "one row per sample: ids, time, period, IIP, then the PMDs", true, NULL },
+	{ "dear-hist", "Data EAR-based cache/TLB miss histograms", false,
+	  "\t--smpl-inst-view\tinstruction address histogram (default)\n"
+	  "\t--smpl-data-view\tdata address histogram\n"
+	  "\t--smpl-level-view\tcache latency (cycles) or TLB level histogram\n"
+	  "\t--smpl-sort-byvalue\trows by address or level, not by count\n"
+	  "\t--smpl-sort-bylevel\trows by estimated cycles lost (latency bucket x cost)\n"
+	  "\t--smpl-show-top=N\tshow only the top N rows\n"
+	  "\t--smpl-cum-threshold=PCT\tstop before the row that crosses PCT % of the samples\n" },
+	{ "btb", "branch trace buffer: one line per branch, then a branch pair histogram", false,
+	  "\t--smpl-show-top=N\tshow only the top N branch pairs\n"
+	  "\t--smpl-cum-threshold=PCT\tstop before the pair that crosses PCT % of the branches\n" },
+};
+
+/*
+ * dear-hist's latency buckets.  pfmon classed a latency as an L2 hit up to
+ * the L2 load latency PAL reports, L3 up to the L3 one, memory beyond.  A
+ * dump has no PAL: these are the Itanium 2 values (L2 integer load 5
+ * cycles, FP 6; L3 12 to 14 cycles depending on the part), the upper ends
+ * taken so a hit of either kind lands in its level (man/pfmon.1).
+ */
+#define DEAR_L2_MAX_CYCLES 6
+#define DEAR_L3_MAX_CYCLES 14
+/* the cost per level used by --smpl-sort-bylevel, pfmon's: cycles */
+static const unsigned cache_costs[IA64_HIST_LEVELS] = { 5, 10, 150 };
+static const unsigned tlb_costs[IA64_HIST_LEVELS] = { 5, 30, 200 };
+
+struct address_names {
+	uint32_t pid;     /* whose address space named it */
+	char *sym, *line; /* NULL when unknown */
+};
 
 struct ia64_report {
 	struct ia64_report_opts opts;
@@ -24,18 +72,62 @@ struct ia64_report {
 	enum ia64_dear_mode dear;
 	bool btb, btb_ds;
 	uint64_t entry;
+	uint32_t pid;          /* whose maps name addresses: DUMP_PID, or the host sample's */
+	uint64_t period_sum;
+	uint64_t invalid;      /* dear-hist: samples with no captured miss */
+	struct ia64_hist hist; /* inst-hist, dear-hist; btb: the branch pairs */
 	struct json_writer json;
-	char sym[512], line[512]; /* the last address named */
+	const char *sym, *line; /* the last address named: "" when unknown */
+	/* each address's names, formatted once (a dump names the same few
+	 * thousand addresses millions of times); emptied when a map changes */
+	struct u64set code_names, data_names; /* address -> index in names */
+	struct address_names *names;
+	size_t n_names, cap_names;
+	struct address_names uncached; /* UINT64_MAX's */
 };
+
+_Static_assert(ARRAY_SIZE(modules) == IA64_MOD_COUNT_, "one row per module");
 
 bool ia64_smpl_module_from_name(const char *name, enum ia64_smpl_module *out)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(module_names); i++)
-		if (!strcmp(name, module_names[i])) {
+	for (size_t i = 0; i < ARRAY_SIZE(modules); i++)
+		if (!strcmp(name, modules[i].name)) {
 			*out = (enum ia64_smpl_module)i;
 			return true;
 		}
 	return false;
+}
+
+bool ia64_smpl_module_for_host(enum ia64_smpl_module m)
+{
+	return modules[m].host;
+}
+
+int ia64_smpl_module_describe(const char *name, FILE *out, struct pf_error *err)
+{
+	enum ia64_smpl_module m;
+
+	if (!ia64_smpl_module_from_name(name, &m))
+		return pf_error_set(err, PF_E_USAGE, "unknown sampling module (modules: inst-hist, "
+				    "detailed, compact, dear-hist, btb)");
+	fprintf(out, "name        : %s\ndescription : %s\nPMU models  : %s\n", modules[m].name,
+		modules[m].description, modules[m].host ? "[host] [itanium2]" : "[itanium2]");
+	if (modules[m].options)
+		fprintf(out, "options     :\n%s", modules[m].options);
+	return 0;
+}
+
+static void names_clear(struct ia64_report *r)
+{
+	for (size_t i = 0; i < r->n_names; i++) {
+		free(r->names[i].sym);
+		free(r->names[i].line);
+	}
+	r->n_names = 0;
+	u64set_release(&r->code_names);
+	u64set_release(&r->data_names);
+	u64set_init(&r->code_names);
+	u64set_init(&r->data_names);
 }
 
 struct ia64_report *ia64_report_new(const struct ia64_report_opts *opts, FILE *out)
@@ -45,6 +137,10 @@ struct ia64_report *ia64_report_new(const struct ia64_report_opts *opts, FILE *o
 	r->opts = *opts;
 	r->out = out;
 	r->res = sym_resolver_new(opts->debug_root);
+	ia64_hist_init(&r->hist);
+	u64set_init(&r->code_names);
+	u64set_init(&r->data_names);
+	r->sym = r->line = "";
 	json_init(&r->json, out, false);
 	return r;
 }
@@ -53,22 +149,60 @@ void ia64_report_free(struct ia64_report *r)
 {
 	if (!r)
 		return;
+	ia64_hist_release(&r->hist);
+	names_clear(r);
+	u64set_release(&r->code_names);
+	u64set_release(&r->data_names);
+	free(r->names);
+	free(r->uncached.sym);
+	free(r->uncached.line);
 	sym_resolver_free(r->res);
 	free(r);
 }
 
-void ia64_report_config(struct ia64_report *r, const struct ia64_dump_config *c)
+int ia64_report_config(struct ia64_report *r, const struct ia64_dump_config *c,
+		       struct pf_error *err)
 {
 	r->iear = c->has_pmc10 ? ia64_iear_mode_of(c->pmc10) : IA64_IEAR_OFF;
 	r->dear = c->has_pmc11 ? ia64_dear_mode_of(c->pmc11) : IA64_DEAR_OFF;
 	r->btb = c->has_pmc12;
 	r->btb_ds = c->has_pmc12 && ia64_btb_ds_of(c->pmc12);
+	if (r->opts.module == IA64_MOD_DEAR_HIST && r->dear == IA64_DEAR_OFF)
+		return pf_error_set(err, PF_E_USAGE, "the dear-hist module needs D-EAR samples: "
+				    "the dump gives no pmc11= and no DATA_EAR_* event");
+	if (r->opts.module == IA64_MOD_DEAR_HIST && r->dear == IA64_DEAR_ALAT &&
+	    r->opts.view == PF_VIEW_DATA)
+		return pf_error_set(err, PF_E_USAGE, "--smpl-data-view: the D-EAR in ALAT mode "
+				    "captures no data address");
+	if (r->opts.module == IA64_MOD_BTB && !r->btb)
+		return pf_error_set(err, PF_E_USAGE, "the btb module needs BTB samples: the dump "
+				    "gives no pmc12= and no BTB event");
+	return 0;
 }
 
 void ia64_report_map(struct ia64_report *r, const struct ia64_dump_map *m)
 {
+	names_clear(r);
 	sym_maps_add(sym_resolver_maps(r->res), DUMP_PID, m->start, m->end - m->start, m->offset,
 		     m->path);
+}
+
+/* the names of addr as the resolver gives them, formatted */
+static void format_names(struct ia64_report *r, uint64_t addr, bool data, struct address_names *n)
+{
+	const struct sym_result *res = data ? sym_resolve_data(r->res, r->pid, addr)
+					    : sym_resolve(r->res, r->pid, addr);
+
+	n->pid = r->pid;
+	n->sym = n->line = NULL;
+	if (!res || !res->func)
+		return;
+	if (res->offset)
+		n->sym = xasprintf("%s+0x%" PRIx64, res->func, res->offset);
+	else
+		n->sym = xstrdup(res->func);
+	if (res->file && res->line)
+		n->line = xasprintf("%s:%u", res->file, res->line);
 }
 
 /*
@@ -78,18 +212,30 @@ void ia64_report_map(struct ia64_report *r, const struct ia64_dump_map *m)
  */
 static void name_address(struct ia64_report *r, uint64_t addr, bool data)
 {
-	const struct sym_result *res = data ? sym_resolve_data(r->res, DUMP_PID, addr)
-					    : sym_resolve(r->res, DUMP_PID, addr);
+	struct u64set *set = data ? &r->data_names : &r->code_names;
+	struct address_names *n;
+	uint64_t i;
 
-	r->sym[0] = r->line[0] = '\0';
-	if (!res || !res->func)
-		return;
-	if (res->offset)
-		snprintf(r->sym, sizeof(r->sym), "%s+0x%" PRIx64, res->func, res->offset);
-	else
-		snprintf(r->sym, sizeof(r->sym), "%s", res->func);
-	if (res->file && res->line)
-		snprintf(r->line, sizeof(r->line), "%s:%u", res->file, res->line);
+	if (addr == UINT64_MAX || (u64set_get(set, addr, &i) && r->names[i].pid != r->pid)) {
+		/* a set cannot hold UINT64_MAX; another process's names of the
+		 * address replace the cached ones */
+		n = addr == UINT64_MAX ? &r->uncached : &r->names[i];
+		free(n->sym);
+		free(n->line);
+		format_names(r, addr, data, n);
+	} else if (u64set_get(set, addr, &i)) {
+		n = &r->names[i];
+	} else {
+		if (r->n_names == r->cap_names) {
+			r->cap_names = r->cap_names ? 2 * r->cap_names : 256;
+			r->names = xrealloc(r->names, r->cap_names * sizeof(*r->names));
+		}
+		n = &r->names[r->n_names];
+		format_names(r, addr, data, n);
+		u64set_put(set, addr, r->n_names++);
+	}
+	r->sym = n->sym ? n->sym : "";
+	r->line = n->line ? n->line : "";
 }
 
 /* ---- JSON ---- */
@@ -263,59 +409,130 @@ static void json_sample(struct ia64_report *r, const struct ia64_dump_sample *s,
 
 /* ---- text: pfmon 3.x's detailed module ---- */
 
+/*
+ * The text printers write through these rather than fprintf: a million
+ * samples are some fifty million fields, and printf's format interpreter
+ * was most of the time of a report (bench/ia64dump).  One thread writes
+ * the stream, so the unlocked stdio calls are safe.
+ */
+static void put_str(FILE *out, const char *s)
+{
+	fputs_unlocked(s, out);
+}
+
+/* "0x" and 16 hex digits, as %016lx */
+static void put_hex16(FILE *out, uint64_t v)
+{
+	static const char digits[] = "0123456789abcdef";
+	char b[18];
+
+	b[0] = '0';
+	b[1] = 'x';
+	for (int i = 17; i >= 2; i--, v >>= 4)
+		b[i] = digits[v & 0xf];
+	fwrite_unlocked(b, 1, sizeof(b), out);
+}
+
+/* v in base 10 or 16 (then with "0x"), as few digits as it takes */
+static void put_uint(FILE *out, uint64_t v, unsigned base)
+{
+	static const char digits[] = "0123456789abcdef";
+	char b[24];
+	size_t i = sizeof(b);
+
+	do {
+		b[--i] = digits[v % base];
+		v /= base;
+	} while (v);
+	if (base == 16) {
+		b[--i] = 'x';
+		b[--i] = '0';
+	}
+	fwrite_unlocked(b + i, 1, sizeof(b) - i, out);
+}
+
 static const char *yes_no(bool v)
 {
 	return v ? "y" : "n";
 }
 
-/* " <sym>" or "" */
-static const char *text_sym(struct ia64_report *r, uint64_t addr, bool data)
+/* " <sym>" when the maps name addr */
+static void put_sym(struct ia64_report *r, uint64_t addr, bool data)
 {
-	static char buf[sizeof(((struct ia64_report *)0)->sym) + 3];
-
 	name_address(r, addr, data);
 	if (!r->sym[0])
-		return "";
-	snprintf(buf, sizeof(buf), " <%s>", r->sym);
-	return buf;
+		return;
+	put_str(r->out, " <");
+	put_str(r->out, r->sym);
+	putc_unlocked('>', r->out);
 }
 
-static void text_id(FILE *out, const char *label, bool has, uint64_t v)
+/* " LABEL:v", or " LABEL:-" when the input does not give it */
+static void put_id(FILE *out, const char *label, bool has, uint64_t v, unsigned base)
 {
+	putc_unlocked(' ', out);
+	put_str(out, label);
+	putc_unlocked(':', out);
 	if (has)
-		fprintf(out, " %s:%" PRIu64, label, v);
+		put_uint(out, v, base);
 	else
-		fprintf(out, " %s:-", label);
+		putc_unlocked('-', out);
 }
 
 static void text_iear(struct ia64_report *r, const struct ia64_iear *e)
 {
-	fprintf(r->out, "\tPMD0  : valid=%s, cache line addr=0x%016" PRIx64 "%s", yes_no(e->valid),
-		e->address, text_sym(r, e->address, false));
-	if (e->mode == IA64_IEAR_TLB)
-		fprintf(r->out, ", TLB:%s\n", e->valid ? ia64_tlb_name(e->tlb, false) : "-");
-	else
-		fprintf(r->out, "\n\tPMD1  : latency=%u cycles, latency overflow=%s\n", e->latency,
-			yes_no(e->overflow));
+	FILE *out = r->out;
+
+	put_str(out, "\tPMD0  : valid=");
+	put_str(out, yes_no(e->valid));
+	put_str(out, ", cache line addr=");
+	put_hex16(out, e->address);
+	put_sym(r, e->address, false);
+	if (e->mode == IA64_IEAR_TLB) {
+		put_str(out, ", TLB:");
+		put_str(out, e->valid ? ia64_tlb_name(e->tlb, false) : "-");
+		putc_unlocked('\n', out);
+		return;
+	}
+	put_str(out, "\n\tPMD1  : latency=");
+	put_uint(out, e->latency, 10);
+	put_str(out, " cycles, latency overflow=");
+	put_str(out, yes_no(e->overflow));
+	putc_unlocked('\n', out);
 }
 
 static void text_dear(struct ia64_report *r, const struct ia64_dear *d)
 {
-	if (d->has_data_address)
-		fprintf(r->out, "\tPMD2  : miss addr=0x%016" PRIx64 "%s\n", d->data_address,
-			text_sym(r, d->data_address, true));
-	fprintf(r->out, "\tPMD3  : valid=%s", yes_no(d->valid));
-	if (d->has_latency)
-		fprintf(r->out, ", latency=%u cycles, latency overflow=%s", d->latency,
-			yes_no(d->overflow));
-	if (d->mode == IA64_DEAR_TLB && d->valid)
-		fprintf(r->out, ", TLB:%s", ia64_tlb_name(d->tlb, true));
-	fputc('\n', r->out);
-	fprintf(r->out, "\tPMD17 : valid=%s", yes_no(d->has_iaddr));
-	if (d->has_iaddr)
-		fprintf(r->out, ", instr addr=0x%016" PRIx64 " slot %u%s", d->iaddr, d->slot,
-			text_sym(r, d->iaddr | d->slot, false));
-	fputc('\n', r->out);
+	FILE *out = r->out;
+
+	if (d->has_data_address) {
+		put_str(out, "\tPMD2  : miss addr=");
+		put_hex16(out, d->data_address);
+		put_sym(r, d->data_address, true);
+		putc_unlocked('\n', out);
+	}
+	put_str(out, "\tPMD3  : valid=");
+	put_str(out, yes_no(d->valid));
+	if (d->has_latency) {
+		put_str(out, ", latency=");
+		put_uint(out, d->latency, 10);
+		put_str(out, " cycles, latency overflow=");
+		put_str(out, yes_no(d->overflow));
+	}
+	if (d->mode == IA64_DEAR_TLB && d->valid) {
+		put_str(out, ", TLB:");
+		put_str(out, ia64_tlb_name(d->tlb, true));
+	}
+	put_str(out, "\n\tPMD17 : valid=");
+	put_str(out, yes_no(d->has_iaddr));
+	if (d->has_iaddr) {
+		put_str(out, ", instr addr=");
+		put_hex16(out, d->iaddr);
+		put_str(out, " slot ");
+		put_uint(out, d->slot, 10);
+		put_sym(r, d->iaddr | d->slot, false);
+	}
+	putc_unlocked('\n', out);
 }
 
 static const char *prediction(const struct ia64_btb_entry *e)
@@ -325,23 +542,32 @@ static const char *prediction(const struct ia64_btb_entry *e)
 	return e->bruflush ? "BE failure" : "FE failure";
 }
 
-static void text_btb(struct ia64_report *r, const struct ia64_btb *b)
+static void text_btb_entry(struct ia64_report *r, const struct ia64_btb_entry *e)
 {
-	for (unsigned i = 0; i < b->nr_entries; i++) {
-		const struct ia64_btb_entry *e = &b->entries[i];
+	FILE *out = r->out;
 
-		fprintf(r->out, "\tPMD%-2u : ", e->pmd);
-		if (e->kind == IA64_BTB_BRANCH)
-			fprintf(r->out, "source addr=0x%016" PRIx64 " slot %s taken=%s prediction=%s%s\n",
-				e->address, e->taken ? (const char *[]){ "0", "1", "2" }[e->slot] : "-",
-				yes_no(e->taken), prediction(e), text_sym(r, e->address | e->slot, false));
-		else if (e->kind == IA64_BTB_TARGET)
-			fprintf(r->out, "target addr=0x%016" PRIx64 "%s\n", e->address,
-				text_sym(r, e->address, false));
-		else
-			fprintf(r->out, "prediction detail=0x%05x branch addr bits=0x%016" PRIx64 "\n",
-				e->detail, e->address);
+	put_str(out, "\tPMD");
+	put_uint(out, e->pmd, 10);
+	put_str(out, e->pmd < 10 ? "  : " : " : ");
+	if (e->kind == IA64_BTB_BRANCH) {
+		put_str(out, "source addr=");
+		put_hex16(out, e->address);
+		put_str(out, " slot ");
+		put_str(out, e->taken ? (const char *[]){ "0", "1", "2" }[e->slot] : "-");
+		put_str(out, " taken=");
+		put_str(out, yes_no(e->taken));
+		put_str(out, " prediction=");
+		put_str(out, prediction(e));
+		put_sym(r, e->address | e->slot, false);
+	} else if (e->kind == IA64_BTB_TARGET) {
+		put_str(out, "target addr=");
+		put_hex16(out, e->address);
+		put_sym(r, e->address, false);
+	} else {
+		fprintf(out, "prediction detail=0x%05x branch addr bits=", e->detail);
+		put_hex16(out, e->address);
 	}
+	putc_unlocked('\n', out);
 }
 
 static void text_sample(struct ia64_report *r, const struct ia64_dump_sample *s,
@@ -350,32 +576,280 @@ static void text_sample(struct ia64_report *r, const struct ia64_dump_sample *s,
 {
 	FILE *out = r->out;
 
-	fprintf(out, "entry %" PRIu64, r->entry);
-	text_id(out, "PID", s->fields & IA64_DUMP_F_PID, s->pid);
-	text_id(out, "TID", s->fields & IA64_DUMP_F_TID, s->tid);
-	text_id(out, "CPU", s->fields & IA64_DUMP_F_CPU, s->cpu);
-	if (s->fields & IA64_DUMP_F_TIME)
-		fprintf(out, " STAMP:0x%" PRIx64, s->time);
-	else
-		fputs(" STAMP:-", out);
+	put_str(out, "entry ");
+	put_uint(out, r->entry, 10);
+	put_id(out, "PID", s->fields & IA64_DUMP_F_PID, s->pid, 10);
+	put_id(out, "TID", s->fields & IA64_DUMP_F_TID, s->tid, 10);
+	put_id(out, "CPU", s->fields & IA64_DUMP_F_CPU, s->cpu, 10);
+	put_id(out, "STAMP", s->fields & IA64_DUMP_F_TIME, s->time, 16);
 	/* a dump does not say which PMD overflowed */
-	fputs(" OVFL:-", out);
-	text_id(out, "LAST_VAL", s->fields & IA64_DUMP_F_PERIOD, s->period);
-	fprintf(out, " SET:0 IIP:0x%016" PRIx64 "%s\n", s->ip, text_sym(r, s->ip, false));
+	put_str(out, " OVFL:-");
+	put_id(out, "LAST_VAL", s->fields & IA64_DUMP_F_PERIOD, s->period, 10);
+	put_str(out, " SET:0 IIP:");
+	put_hex16(out, s->ip);
+	put_sym(r, s->ip, false);
+	putc_unlocked('\n', out);
 	if (ie)
 		text_iear(r, ie);
 	if (de)
 		text_dear(r, de);
-	if (bt)
-		text_btb(r, bt);
+	for (unsigned i = 0; bt && i < bt->nr_entries; i++)
+		text_btb_entry(r, &bt->entries[i]);
 	/* the PMDs no configured unit explains, raw */
 	for (unsigned n = 0; n < IA64_DUMP_NR_PMDS; n++) {
 		bool decoded = (ie && n <= 1) || (de && (n == 2 || n == 3 || n == 17)) ||
 			       (bt && n >= 8 && n <= 16);
 
-		if ((s->pmd_mask & (1u << n)) && !decoded)
-			fprintf(out, "\tPMD%-2u : 0x%016" PRIx64 "\n", n, s->pmd[n]);
+		if ((s->pmd_mask & (1u << n)) && !decoded) {
+			put_str(out, "\tPMD");
+			put_uint(out, n, 10);
+			put_str(out, n < 10 ? "  : " : " : ");
+			put_hex16(out, s->pmd[n]);
+			putc_unlocked('\n', out);
+		}
 	}
+}
+
+/* ---- compact: one row per sample, pfmon 3.9's --smpl-compact columns ---- */
+
+static void compact_header(FILE *out)
+{
+	static const char *const columns[] = {
+		"entry number", "process id", "thread id", "CPU number", "timestamp",
+		"overflowed PMD index (a dump does not say: -)", "sampling period", "event set",
+		"interrupted IP", "each PMD the sample gives, in register order (PMDn=value)",
+	};
+
+	fputs("# description of columns:\n", out);
+	for (size_t i = 0; i < ARRAY_SIZE(columns); i++)
+		fprintf(out, "#\tcolumn %2zu%s: %s\n", i + 1, i + 1 == ARRAY_SIZE(columns) ? "+" : "",
+			columns[i]);
+}
+
+/* " v" (base 10, or 16 as 0x%016lx), or " -" when the input does not give it */
+static void compact_field(FILE *out, bool has, uint64_t v, unsigned base)
+{
+	putc_unlocked(' ', out);
+	if (!has)
+		putc_unlocked('-', out);
+	else if (base == 16)
+		put_hex16(out, v);
+	else
+		put_uint(out, v, 10);
+}
+
+/* the entry number left-aligned in 8 columns, as %-8lu */
+static void compact_entry(FILE *out, uint64_t entry)
+{
+	char b[24];
+	int n = snprintf(b, sizeof(b), "%" PRIu64, entry);
+
+	fwrite_unlocked(b, 1, (size_t)n, out);
+	for (; n < 8; n++)
+		putc_unlocked(' ', out);
+}
+
+static void compact_sample(struct ia64_report *r, const struct ia64_dump_sample *s)
+{
+	FILE *out = r->out;
+
+	if (r->entry == 0)
+		compact_header(out);
+	compact_entry(out, r->entry);
+	compact_field(out, s->fields & IA64_DUMP_F_PID, s->pid, 10);
+	compact_field(out, s->fields & IA64_DUMP_F_TID, s->tid, 10);
+	compact_field(out, s->fields & IA64_DUMP_F_CPU, s->cpu, 10);
+	compact_field(out, s->fields & IA64_DUMP_F_TIME, s->time, 16);
+	put_str(out, " -");
+	compact_field(out, s->fields & IA64_DUMP_F_PERIOD, s->period, 10);
+	put_str(out, " 0 ");
+	put_hex16(out, s->ip);
+	for (unsigned n = 0; n < IA64_DUMP_NR_PMDS; n++)
+		if (s->pmd_mask & (1u << n)) {
+			put_str(out, " PMD");
+			put_uint(out, n, 10);
+			putc_unlocked('=', out);
+			put_hex16(out, s->pmd[n]);
+		}
+	putc_unlocked('\n', out);
+}
+
+/* ---- histograms ---- */
+
+static void dear_count(struct ia64_report *r, const struct ia64_dump_sample *s,
+		       const struct ia64_dear *d)
+{
+	struct ia64_hist_row *row;
+	uint64_t key;
+	int level = -1;
+
+	if (!d->valid) {
+		r->invalid++;
+		return;
+	}
+	if (d->mode == IA64_DEAR_CACHE)
+		level = d->latency <= DEAR_L2_MAX_CYCLES ? 0 : d->latency <= DEAR_L3_MAX_CYCLES ? 1 : 2;
+	else if (d->mode == IA64_DEAR_TLB)
+		level = (int)d->tlb - 1;
+	if (r->opts.view == PF_VIEW_DATA)
+		key = d->data_address;
+	else if (r->opts.view == PF_VIEW_LEVEL)
+		key = d->mode == IA64_DEAR_CACHE ? d->latency : (uint64_t)d->tlb;
+	else /* PMD17 when its vl bit says it holds the instruction, else the IIP */
+		key = d->has_iaddr ? d->iaddr | d->slot : s->ip;
+	row = ia64_hist_count(&r->hist, key, 0);
+	if (level >= 0 && r->opts.view != PF_VIEW_LEVEL)
+		row->level[level]++;
+}
+
+static void btb_lines(struct ia64_report *r, const struct ia64_btb *b)
+{
+	for (unsigned i = 0; i < b->nr_branches; i++) {
+		const struct ia64_btb_branch *p = &b->branches[i];
+		uint64_t target = p->has_target ? p->target : 0;
+
+		put_hex16(r->out, p->source);
+		putc_unlocked(' ', r->out);
+		put_hex16(r->out, target);
+		putc_unlocked('\n', r->out);
+		ia64_hist_count(&r->hist, p->source, target)->mispredicted += p->mispredicted;
+	}
+}
+
+static double percent(uint64_t part, uint64_t whole)
+{
+	return whole ? (double)part * 100.0 / (double)whole : 0.0;
+}
+
+/* "  count  %self  %cum " of one row */
+static void hist_counts(struct ia64_report *r, const struct ia64_hist_row *row, uint64_t *cum)
+{
+	*cum += row->count;
+	fprintf(r->out, "  %8" PRIu64 " %6.2f%% %6.2f%% ", row->count, percent(row->count, r->hist.total),
+		percent(*cum, r->hist.total));
+}
+
+/* " symbol" or "" */
+static const char *row_symbol(struct ia64_report *r, uint64_t addr, bool data)
+{
+	name_address(r, addr, data);
+	return r->sym;
+}
+
+static void print_inst_hist(struct ia64_report *r)
+{
+	size_t *order = ia64_hist_sorted(&r->hist, IA64_HIST_BY_COUNT, NULL);
+	size_t shown = ia64_hist_shown(&r->hist, order, r->opts.top, r->opts.cum_threshold);
+	uint64_t cum = 0;
+
+	fprintf(r->out, "# aggregated results\n# total samples          : %" PRIu64 "\n"
+			"# #count    %%self    %%cum          code addr symbol\n", r->hist.total);
+	for (size_t i = 0; i < shown; i++) {
+		const struct ia64_hist_row *row = &r->hist.rows[order[i]];
+
+		hist_counts(r, row, &cum);
+		r->pid = (uint32_t)row->key2; /* host samples: the process (a dump's: 0) */
+		fprintf(r->out, "0x%016" PRIx64 " %s\n", row->key, row_symbol(r, row->key, false));
+	}
+	free(order);
+}
+
+static void dear_hist_header(struct ia64_report *r)
+{
+	static const char *const views[] = { "instruction addr", "data addr", "level" };
+	static const char *const sorts[] = { "count", "value", "level" };
+	FILE *out = r->out;
+	bool tlb = r->dear == IA64_DEAR_TLB, levels = r->dear != IA64_DEAR_ALAT;
+
+	fprintf(out, "# total samples %" PRIu64 "\n", r->hist.total);
+	fprintf(out, "# samples without a captured miss (not counted) %" PRIu64 "\n", r->invalid);
+	fprintf(out, "# %s view\n# sorted by %s\n", views[r->opts.view], sorts[r->opts.sort]);
+	if (r->dear == IA64_DEAR_CACHE)
+		fprintf(out, "# L2   : latency up to %u cycles\n# L3   : latency up to %u cycles\n"
+			     "# RAM  : latency above %u cycles\n", DEAR_L2_MAX_CYCLES, DEAR_L3_MAX_CYCLES,
+			DEAR_L3_MAX_CYCLES);
+	fputs("# #count    %self    %cum ", out);
+	if (r->opts.view == PF_VIEW_LEVEL)
+		fputs(tlb ? "level\n" : "lat(cycles)\n", out);
+	else if (!levels)
+		fprintf(out, "%18s\n", views[r->opts.view]);
+	else
+		fprintf(out, "%7s %7s %7s %18s\n", "%L2", tlb ? "%VHPT" : "%L3", tlb ? "%SW" : "%RAM",
+			views[r->opts.view]);
+}
+
+static void print_dear_hist(struct ia64_report *r)
+{
+	enum ia64_hist_order ord = r->opts.sort == PF_SORT_VALUE ? IA64_HIST_BY_VALUE :
+				   r->opts.sort == PF_SORT_LEVEL ? IA64_HIST_BY_COST : IA64_HIST_BY_COUNT;
+	size_t *order = ia64_hist_sorted(&r->hist, ord,
+					 r->dear == IA64_DEAR_TLB ? tlb_costs : cache_costs);
+	size_t shown = ia64_hist_shown(&r->hist, order, r->opts.top, r->opts.cum_threshold);
+	uint64_t cum = 0;
+
+	dear_hist_header(r);
+	for (size_t i = 0; i < shown; i++) {
+		const struct ia64_hist_row *row = &r->hist.rows[order[i]];
+
+		hist_counts(r, row, &cum);
+		if (r->opts.view == PF_VIEW_LEVEL) {
+			if (r->dear == IA64_DEAR_TLB)
+				fprintf(r->out, "%s\n", ia64_tlb_name((enum ia64_tlb_level)row->key, true));
+			else
+				fprintf(r->out, "%11" PRIu64 "\n", row->key);
+			continue;
+		}
+		if (r->dear != IA64_DEAR_ALAT)
+			for (unsigned j = 0; j < IA64_HIST_LEVELS; j++)
+				fprintf(r->out, "%6.2f%% ", percent(row->level[j], row->count));
+		fprintf(r->out, "0x%016" PRIx64 " %s\n", row->key,
+			row_symbol(r, row->key, r->opts.view == PF_VIEW_DATA));
+	}
+	free(order);
+}
+
+static void print_btb_pairs(struct ia64_report *r)
+{
+	size_t *order = ia64_hist_sorted(&r->hist, IA64_HIST_BY_COUNT, NULL);
+	size_t shown = ia64_hist_shown(&r->hist, order, r->opts.top, r->opts.cum_threshold);
+	uint64_t cum = 0;
+
+	fprintf(r->out, "# branch pairs: %zu distinct, %" PRIu64 " branches\n"
+			"# #count    %%self    %%cum  mispred             source             target\n",
+		r->hist.n, r->hist.total);
+	for (size_t i = 0; i < shown; i++) {
+		const struct ia64_hist_row *row = &r->hist.rows[order[i]];
+
+		hist_counts(r, row, &cum);
+		fprintf(r->out, "%8" PRIu64 " 0x%016" PRIx64 " 0x%016" PRIx64, row->mispredicted, row->key,
+			row->key2);
+		fprintf(r->out, " %s", row_symbol(r, row->key, false));
+		fprintf(r->out, " -> %s\n", row->key2 ? row_symbol(r, row->key2, false) : "");
+	}
+	free(order);
+}
+
+void ia64_report_finish(struct ia64_report *r)
+{
+	switch (r->opts.module) {
+	case IA64_MOD_INST_HIST:
+		print_inst_hist(r);
+		break;
+	case IA64_MOD_DEAR_HIST:
+		print_dear_hist(r);
+		break;
+	case IA64_MOD_BTB:
+		print_btb_pairs(r);
+		break;
+	case IA64_MOD_COMPACT:
+		fprintf(r->out, "# total samples %" PRIu64 "\n", r->entry);
+		break;
+	default:
+		break;
+	}
+	if (r->opts.print_counts && !r->opts.json)
+		fprintf(r->out, "# counts\n%20" PRIu64 " samples\n%20" PRIu64
+				" sum of the sample periods (period=)\n", r->entry, r->period_sum);
 }
 
 void ia64_report_sample(struct ia64_report *r, const struct ia64_dump_sample *s)
@@ -391,9 +865,148 @@ void ia64_report_sample(struct ia64_report *r, const struct ia64_dump_sample *s)
 		ia64_dear_decode(r->dear, s->pmd[2], s->pmd[3], s->pmd[17], &de);
 	if (r->btb)
 		ia64_btb_decode(r->btb_ds, &s->pmd[8], s->pmd[16], &bt);
-	if (r->opts.json)
-		json_sample(r, s, has_ie ? &ie : NULL, has_de ? &de : NULL, r->btb ? &bt : NULL);
-	else
-		text_sample(r, s, has_ie ? &ie : NULL, has_de ? &de : NULL, r->btb ? &bt : NULL);
+	switch (r->opts.module) {
+	case IA64_MOD_DETAILED:
+		if (r->opts.json)
+			json_sample(r, s, has_ie ? &ie : NULL, has_de ? &de : NULL, r->btb ? &bt : NULL);
+		else
+			text_sample(r, s, has_ie ? &ie : NULL, has_de ? &de : NULL, r->btb ? &bt : NULL);
+		break;
+	case IA64_MOD_COMPACT:
+		compact_sample(r, s);
+		break;
+	case IA64_MOD_INST_HIST:
+		ia64_hist_count(&r->hist, s->ip, 0);
+		break;
+	case IA64_MOD_DEAR_HIST:
+		dear_count(r, s, &de);
+		break;
+	case IA64_MOD_BTB:
+		if (r->entry == 0)
+			fputs("# btb only sampling output format (1 branch event/line)\n", r->out);
+		btb_lines(r, &bt);
+		break;
+	default:
+		break;
+	}
+	if (s->fields & IA64_DUMP_F_PERIOD)
+		r->period_sum += s->period;
 	r->entry++;
+}
+
+/* ---- pfmon's own sample files: detailed, compact and inst-hist ---- */
+
+static void host_detailed(struct ia64_report *r, const struct sample *s, const char *event)
+{
+	FILE *out = r->out;
+
+	put_str(out, "entry ");
+	put_uint(out, r->entry, 10);
+	put_id(out, "PID", s->fields & SAMPLE_F_TID, s->pid, 10);
+	put_id(out, "TID", s->fields & SAMPLE_F_TID, s->tid, 10);
+	put_id(out, "CPU", s->fields & SAMPLE_F_CPU, s->cpu, 10);
+	put_id(out, "STAMP", s->fields & SAMPLE_F_TIME, s->time, 16);
+	put_id(out, "OVFL", true, s->evidx, 10);
+	put_id(out, "LAST_VAL", s->fields & SAMPLE_F_PERIOD, s->period, 10);
+	put_str(out, " SET:0 IIP:");
+	put_hex16(out, s->ip);
+	put_sym(r, s->ip, false);
+	fprintf(out, "\n\tEVENT : %s\n", event);
+	if (s->fields & SAMPLE_F_ADDR) {
+		put_str(out, "\tADDR  : ");
+		put_hex16(out, s->addr);
+		put_sym(r, s->addr, true);
+		putc_unlocked('\n', out);
+	}
+	if (s->fields & SAMPLE_F_WEIGHT)
+		fprintf(out, "\tWEIGHT: %" PRIu64 "\n", s->weight);
+	if (s->fields & SAMPLE_F_DATA_SRC)
+		fprintf(out, "\tDATA_SRC: 0x%" PRIx64 "\n", s->data_src);
+	for (uint32_t i = 0; i < s->read_nr; i++)
+		fprintf(out, "\tREAD%-2u: %" PRIu64 "\n", i, s->read[i]);
+	/* the branch stack oldest first, a chronological trace like the BTB's */
+	for (uint32_t i = s->branch_nr; i-- > 0;) {
+		const struct sample_branch *b = &s->branches[i];
+
+		put_str(out, "\tBRANCH: source addr=");
+		put_hex16(out, b->from);
+		put_sym(r, b->from, false);
+		put_str(out, " target addr=");
+		put_hex16(out, b->to);
+		put_sym(r, b->to, false);
+		put_str(out, b->flags & SAMPLE_BR_MISPRED ? " prediction=failure\n" : " prediction=success\n");
+	}
+	for (uint32_t i = 0; i < s->callchain_nr; i++)
+		fprintf(out, "\tCALLCHAIN%-2u: 0x%016" PRIx64 "\n", i, s->callchain[i]);
+}
+
+static void host_compact(struct ia64_report *r, const struct sample *s)
+{
+	FILE *out = r->out;
+
+	if (r->entry == 0)
+		compact_header(out);
+	compact_entry(out, r->entry);
+	compact_field(out, s->fields & SAMPLE_F_TID, s->pid, 10);
+	compact_field(out, s->fields & SAMPLE_F_TID, s->tid, 10);
+	compact_field(out, s->fields & SAMPLE_F_CPU, s->cpu, 10);
+	compact_field(out, s->fields & SAMPLE_F_TIME, s->time, 16);
+	compact_field(out, true, s->evidx, 10);
+	compact_field(out, s->fields & SAMPLE_F_PERIOD, s->period, 10);
+	put_str(out, " 0 ");
+	put_hex16(out, s->ip);
+	for (uint32_t i = 0; i < s->read_nr; i++)
+		fprintf(out, " %" PRIu64, s->read[i]);
+	fputc('\n', out);
+}
+
+int ia64_report_host_record(struct ia64_report *r, const struct smpl_header *h,
+			    const struct sample_record *rec, struct pf_error *err)
+{
+	struct sym_maps *maps = sym_resolver_maps(r->res);
+	const struct sample *s = &rec->sample;
+
+	switch (rec->type) {
+	case SREC_MMAP:
+		names_clear(r);
+		sym_maps_add(maps, rec->mmap.pid, rec->mmap.start, rec->mmap.len, rec->mmap.pgoff,
+			     rec->mmap.filename);
+		return 0;
+	case SREC_FORK:
+		if (rec->task.pid != rec->task.ppid) {
+			names_clear(r);
+			sym_maps_fork(maps, rec->task.ppid, rec->task.pid);
+		}
+		return 0;
+	case SREC_COMM:
+		if (rec->comm.exec) {
+			names_clear(r);
+			sym_maps_clear(maps, rec->comm.pid);
+		}
+		return 0;
+	case SREC_SAMPLE:
+		break;
+	default:
+		return 0;
+	}
+	r->pid = s->pid;
+	switch (r->opts.module) {
+	case IA64_MOD_DETAILED:
+		host_detailed(r, s, s->evidx < h->nr_events ? h->events[s->evidx].name : "?");
+		break;
+	case IA64_MOD_COMPACT:
+		host_compact(r, s);
+		break;
+	case IA64_MOD_INST_HIST:
+		/* one row per (process, address): the same address names another
+		 * binary in another process */
+		ia64_hist_count(&r->hist, s->ip, s->pid);
+		break;
+	default:
+		return pf_error_set(err, PF_E_USAGE, "this sampling module needs an Itanium 2 dump "
+				    "(--pmu=itanium2): sample files hold no EAR or BTB registers");
+	}
+	r->period_sum += s->period;
+	r->entry++;
+	return 0;
 }

@@ -11,29 +11,56 @@
 #include <stdio.h>
 
 #include "sample/ia64_dump.h"
+#include "sample/smpl_file.h"
+
+#include "common/config.h"
+#include "common/error.h"
 
 /* --smpl-module names, in pfmon 3.x's order */
 enum ia64_smpl_module {
+	IA64_MOD_INST_HIST,
 	IA64_MOD_DETAILED,
-	IA64_MOD_COUNT_, /* the modules implemented so far */
+	IA64_MOD_COMPACT,
+	IA64_MOD_DEAR_HIST,
+	IA64_MOD_BTB,
+	IA64_MOD_COUNT_,
 };
 
 bool ia64_smpl_module_from_name(const char *name, enum ia64_smpl_module *out);
+/* whether the module also reads pfmon's own sample files (live host samples) */
+bool ia64_smpl_module_for_host(enum ia64_smpl_module m);
+/* -S NAME: name, description, PMU models and options, as pfmon 3.x; -1 if unknown */
+int ia64_smpl_module_describe(const char *name, FILE *out, struct pf_error *err);
 
 struct ia64_report_opts {
 	enum ia64_smpl_module module;
 	bool json;              /* --report-format=json: one object per sample per line */
 	const char *debug_root; /* NULL: the default */
+	enum pf_smpl_view view; /* dear-hist */
+	enum pf_smpl_sort sort; /* dear-hist */
+	uint64_t top;           /* histograms: rows shown, 0 = all */
+	uint64_t cum_threshold; /* histograms: stop before the row crossing it (percent) */
+	bool print_counts;      /* --smpl-print-counts: the totals after the output */
 };
 
 struct ia64_report;
 
 struct ia64_report *ia64_report_new(const struct ia64_report_opts *opts, FILE *out);
-/* which units the samples hold, before the first sample */
-void ia64_report_config(struct ia64_report *r, const struct ia64_dump_config *c);
+/* which units the samples hold, before the first sample; -1 when the
+ * module needs a unit the configuration does not use */
+int ia64_report_config(struct ia64_report *r, const struct ia64_dump_config *c,
+		       struct pf_error *err);
 /* an ELF file mapped for every process of the dump */
 void ia64_report_map(struct ia64_report *r, const struct ia64_dump_map *m);
 void ia64_report_sample(struct ia64_report *r, const struct ia64_dump_sample *s);
+/* A record of pfmon's own sample file (live host samples): detailed,
+ * compact and inst-hist only; -1 with err for the other modules */
+struct smpl_header;
+struct sample_record;
+int ia64_report_host_record(struct ia64_report *r, const struct smpl_header *h,
+			    const struct sample_record *rec, struct pf_error *err);
+/* the histograms and totals, after the last sample */
+void ia64_report_finish(struct ia64_report *r);
 void ia64_report_free(struct ia64_report *r);
 
 #endif

@@ -53,38 +53,51 @@ static int line_error(struct parser *p, const char *what, const char *token)
 	return pf_error_set(p->err, PF_E_DUMP_LINE, p->name, (int)p->lineno, what, shown);
 }
 
-/* decimal or 0x-hex; a leading 0 before a digit (octal elsewhere) is refused */
+static int hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	c = (char)(c | 0x20);
+	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+/*
+ * A dump number: decimal, or 0x-hex (0X too); no sign, no blank, no
+ * suffix, overflow refused, and a leading 0 before a digit (octal
+ * elsewhere) refused.  Written out rather than strtoull: a dump of a
+ * million samples holds twenty million of them.
+ */
 static bool dump_number(const char *s, uint64_t *out)
 {
-	if (s[0] == '0' && isdigit((unsigned char)s[1]))
-		return false;
-	return parse_u64(s, out);
-}
+	uint64_t v = 0;
 
-static bool dump_u32(const char *s, uint32_t *out)
-{
-	uint64_t v;
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		size_t n = 0;
+		int d;
 
-	if (!dump_number(s, &v) || v > UINT32_MAX)
-		return false;
-	*out = (uint32_t)v;
-	return true;
-}
-
-/* "pmdN" with N = 0..17 written plainly: the register number, or -1 */
-static int pmd_number(const char *key)
-{
-	const char *d = key + 3;
-	long n = 0;
-
-	if (strncmp(key, "pmd", 3) || !*d || (d[0] == '0' && d[1]) || strlen(d) > 2)
-		return -1;
-	for (; *d; d++) {
-		if (!isdigit((unsigned char)*d))
-			return -1;
-		n = n * 10 + (*d - '0');
+		for (s += 2; (d = hex_digit(*s)) >= 0; s++, n++) {
+			if (v >> 60)
+				return false;
+			v = v << 4 | (uint64_t)d;
+		}
+		if (*s || n == 0)
+			return false;
+		*out = v;
+		return true;
 	}
-	return n < IA64_DUMP_NR_PMDS ? (int)n : -1;
+	if (!isdigit((unsigned char)s[0]) || (s[0] == '0' && s[1]))
+		return false;
+	for (; isdigit((unsigned char)*s); s++) {
+		unsigned d = (unsigned)(*s - '0');
+
+		if (v > (UINT64_MAX - d) / 10)
+			return false;
+		v = v * 10 + d;
+	}
+	if (*s)
+		return false;
+	*out = v;
+	return true;
 }
 
 static int btb_key(const char *key)
@@ -95,17 +108,12 @@ static int btb_key(const char *key)
 	return -1;
 }
 
+/* the kind of a key that is not a sample key (sample_key() is asked first) */
 static int key_kind(const char *key)
 {
-	static const char *const sample_keys[] = { "ip", "pid", "tid", "cpu", "time", "period" };
 	static const char *const config_keys[] = { "pmc10", "pmc11", "pmc12", "events", "irange",
 						   "drange" };
 
-	for (size_t i = 0; i < ARRAY_SIZE(sample_keys); i++)
-		if (!strcmp(key, sample_keys[i]))
-			return KEY_SAMPLE;
-	if (pmd_number(key) >= 0)
-		return KEY_SAMPLE;
 	if (!strcmp(key, "map"))
 		return KEY_MAP;
 	for (size_t i = 0; i < ARRAY_SIZE(config_keys); i++)
@@ -240,46 +248,82 @@ static int map_token(struct parser *p, const char *text, const char *tok)
 	return p->h->map ? p->h->map(p->ctx, &m, p->err) : 0;
 }
 
-static int sample_token(struct parser *p, struct ia64_dump_sample *s, const char *key,
-			const char *val, const char *tok)
+/* the keys of a sample line, numbered: PMD0..17, then these */
+enum sample_key {
+	SK_IP = IA64_DUMP_NR_PMDS,
+	SK_PID,
+	SK_TID,
+	SK_CPU,
+	SK_TIME,
+	SK_PERIOD,
+};
+
+/* The key of a sample line token (klen bytes at k), or -1: compared by
+ * length and bytes, as a million-line dump has twenty million of them. */
+static int sample_key(const char *k, size_t klen)
 {
 	static const struct {
-		const char *key;
-		unsigned flag;
-	} u32_keys[] = { { "pid", IA64_DUMP_F_PID }, { "tid", IA64_DUMP_F_TID },
-			 { "cpu", IA64_DUMP_F_CPU } };
-	uint32_t *u32_slot[] = { &s->pid, &s->tid, &s->cpu };
-	int n = pmd_number(key);
+		const char *name;
+		size_t len;
+		int id;
+	} keys[] = { { "ip", 2, SK_IP },     { "pid", 3, SK_PID },   { "tid", 3, SK_TID },
+		     { "cpu", 3, SK_CPU },   { "time", 4, SK_TIME }, { "period", 6, SK_PERIOD } };
 
-	if (n >= 0) {
-		if (s->pmd_mask & (1u << n))
+	if (klen >= 4 && klen <= 5 && !memcmp(k, "pmd", 3)) {
+		int n = 0;
+
+		if (k[3] == '0' && klen == 5)
+			return -1;
+		for (size_t i = 3; i < klen; i++) {
+			if (k[i] < '0' || k[i] > '9')
+				return -1;
+			n = n * 10 + (k[i] - '0');
+		}
+		return n < IA64_DUMP_NR_PMDS ? n : -1;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
+		if (klen == keys[i].len && !memcmp(k, keys[i].name, klen))
+			return keys[i].id;
+	return -1;
+}
+
+static int sample_token(struct parser *p, struct ia64_dump_sample *s, int key, const char *val,
+			const char *tok)
+{
+	static const unsigned flags[] = {
+		[SK_PID - SK_PID] = IA64_DUMP_F_PID,   [SK_TID - SK_PID] = IA64_DUMP_F_TID,
+		[SK_CPU - SK_PID] = IA64_DUMP_F_CPU,   [SK_TIME - SK_PID] = IA64_DUMP_F_TIME,
+		[SK_PERIOD - SK_PID] = IA64_DUMP_F_PERIOD,
+	};
+	uint64_t v;
+	unsigned flag;
+
+	if (key < IA64_DUMP_NR_PMDS) {
+		if (s->pmd_mask & (1u << key))
 			return line_error(p, "register given twice:", tok);
-		s->pmd_mask |= 1u << n;
-		return dump_number(val, &s->pmd[n]) ? 0 : line_error(p, "invalid number in", tok);
+		s->pmd_mask |= 1u << key;
+		return dump_number(val, &s->pmd[key]) ? 0 : line_error(p, "invalid number in", tok);
 	}
-	for (size_t i = 0; i < ARRAY_SIZE(u32_keys); i++) {
-		if (strcmp(key, u32_keys[i].key))
-			continue;
-		if (s->fields & u32_keys[i].flag)
-			return line_error(p, "key given twice:", tok);
-		s->fields |= u32_keys[i].flag;
-		return dump_u32(val, u32_slot[i]) ? 0 : line_error(p, "invalid 32-bit number in", tok);
-	}
-	if (!strcmp(key, "ip")) {
+	if (key == SK_IP) {
 		if (s->line == p->lineno)
 			return line_error(p, "key given twice:", tok);
 		s->line = p->lineno;
 		return dump_number(val, &s->ip) ? 0 : line_error(p, "invalid number in", tok);
 	}
-	{
-		unsigned flag = !strcmp(key, "time") ? IA64_DUMP_F_TIME : IA64_DUMP_F_PERIOD;
-		uint64_t *slot = flag == IA64_DUMP_F_TIME ? &s->time : &s->period;
-
-		if (s->fields & flag)
-			return line_error(p, "key given twice:", tok);
-		s->fields |= flag;
-		return dump_number(val, slot) ? 0 : line_error(p, "invalid number in", tok);
+	flag = flags[key - SK_PID];
+	if (s->fields & flag)
+		return line_error(p, "key given twice:", tok);
+	s->fields |= flag;
+	if (!dump_number(val, &v))
+		return line_error(p, "invalid number in", tok);
+	if (key == SK_TIME || key == SK_PERIOD) {
+		*(key == SK_TIME ? &s->time : &s->period) = v;
+		return 0;
 	}
+	if (v > UINT32_MAX)
+		return line_error(p, "invalid 32-bit number in", tok);
+	*(key == SK_PID ? &s->pid : key == SK_TID ? &s->tid : &s->cpu) = (uint32_t)v;
+	return 0;
 }
 
 static int sample_done(struct parser *p, struct ia64_dump_sample *s, const char *first_tok)
@@ -329,7 +373,7 @@ static int parse_line(struct parser *p)
 		char *eq = strchr(tok, '='), key[24];
 		const char *val;
 		size_t klen;
-		int k;
+		int k, sk;
 
 		if (!first && tok[0] == '#')
 			return 0;
@@ -339,6 +383,15 @@ static int parse_line(struct parser *p)
 			return line_error(p, "expected key=value, got", tok);
 		klen = (size_t)(eq - tok);
 		val = eq + 1;
+		sk = sample_key(tok, klen);
+		if (sk >= 0) {
+			if (kind >= 0 && kind != KEY_SAMPLE)
+				return line_error(p, "token does not belong on this kind of line:", tok);
+			kind = KEY_SAMPLE;
+			if (sample_token(p, &s, sk, val, tok))
+				return -1;
+			continue;
+		}
 		snprintf(key, sizeof(key), "%.*s", (int)klen, tok);
 		k = klen < sizeof(key) ? key_kind(key) : -1;
 		if (k < 0) {
@@ -353,8 +406,6 @@ static int parse_line(struct parser *p)
 		if (k == KEY_CONFIG && config_token(p, key, val, tok))
 			return -1;
 		if (k == KEY_MAP && map_token(p, val, tok))
-			return -1;
-		if (k == KEY_SAMPLE && sample_token(p, &s, key, val, tok))
 			return -1;
 	}
 	if (kind == KEY_SAMPLE)

@@ -103,10 +103,113 @@ EOD
 
 @test "--smpl-module: unknown modules and other modes are refused" {
 	printf 'ip=0x10\n' > "$dump"
-	run -1 --separate-stderr "$PFMON" --pmu=itanium2 --report="$dump" --smpl-module=btb
-	one_error_line "cannot count 'btb'|'btb'.*not implemented"
+	run -2 --separate-stderr "$PFMON" --pmu=itanium2 --report="$dump" --smpl-module=nosuch
+	one_error_line "unknown sampling module"
 	run -2 --separate-stderr "$PFMON" --smpl-module=detailed true
-	one_error_line "^error: --smpl-module applies to Itanium 2 dumps"
+	one_error_line "^error: --smpl-module and its options apply to reports"
 	run -2 --separate-stderr "$PFMON" --pmu=itanium2 --report="$dump" --report-format=folded
 	one_error_line "text or json"
+}
+
+# three D-EAR samples in cache mode at two instructions of ear_main:
+# latencies 5 (L2), 12 (L3) and 200 (RAM); data in table and buffer; the
+# BTB of each: the loop branch (slot 2) to ear_main, mispredicted in one
+write_hist_dump() {
+	main=0x$(ia64-linux-gnu-nm "$fix" | awk '$3 == "ear_main" { print $1 }')
+	br=$(printf 0x%x $((main + 0x20 + 0x9)))
+	brmp=$(printf 0x%x $((main + 0x20 + 0xb)))
+	tg=$(printf 0x%x $((main | 0x2)))
+	btb="pmd10=0 pmd11=0 pmd12=0 pmd13=0 pmd14=0 pmd15=0 pmd16=2"
+	cat > "$dump" <<EOD
+pmc11=0x20008 pmc12=0x3f08
+map=0x4000000000000000-0x4000000000010000:0:$fix
+map=0x6000000000000000-0x6000000000010000:0:$fix
+ip=$main pid=1 period=100 pmd2=0x6000000000000110 pmd3=0x4005 pmd17=$(printf 0x%x $((main | 0x8))) pmd8=$br pmd9=$tg $btb
+ip=$main pid=1 period=100 pmd2=0x6000000000000110 pmd3=0x400c pmd17=$(printf 0x%x $((main | 0x8))) pmd8=$brmp pmd9=$tg $btb
+ip=$main pid=1 period=100 pmd2=0x6000000000000220 pmd3=0x40c8 pmd17=$(printf 0x%x $((main + 0x10 | 0x9))) pmd8=$br pmd9=$tg $btb
+ip=$main pid=1 period=100 pmd2=0 pmd3=0x8000 pmd17=0 pmd8=0 pmd9=0 $btb
+EOD
+}
+
+@test "dear-hist: %L2 %L3 %RAM by latency bucket, per instruction, data and level" {
+	need_fixture
+	write_hist_dump
+	run -0 "$PFMON" --pmu=itanium2 --report="$dump" --smpl-module=dear-hist
+	[[ "$output" == *"# samples without a captured miss (not counted) 1"* ]]
+	[[ "$output" == *"# L2   : latency up to 6 cycles"* ]]
+	row=$(grep -E '^ +2 ' <<<"$output")
+	[[ "$row" =~ ^" "+"2  66.67%  66.67%  50.00%  50.00%   0.00% 0x"[0-9a-f]{16}" ear_main"$ ]]
+	row=$(grep -E '^ +1 ' <<<"$output")
+	[[ "$row" =~ "33.33% 100.00%   0.00%   0.00% 100.00% 0x"[0-9a-f]{16}" ear_main+0x11"$ ]]
+	run -0 "$PFMON" --pmu=itanium2 --report="$dump" --smpl-module=dear-hist --smpl-data-view
+	[[ "$output" == *"0x6000000000000110 table+0x10"* ]]
+	[[ "$output" == *"0x6000000000000220 buffer+0x20"* ]]
+	run -0 "$PFMON" --pmu=itanium2 --report="$dump" --smpl-module=dear-hist --smpl-level-view --smpl-sort-byvalue
+	[ "$(grep -vE '^#' <<<"$output" | awk '{ print $4 }' | tr '\n' ' ')" = "5 12 200 " ]
+	# by level: the RAM row (1 x 150 cycles) before the L2+L3 row (5 + 10)
+	run -0 "$PFMON" --pmu=itanium2 --report="$dump" --smpl-module=dear-hist --smpl-sort-bylevel
+	[[ "$(grep -vE '^#' <<<"$output" | head -1)" == *"ear_main+0x11" ]]
+	# the cumulative threshold stops before the row that crosses it
+	run -0 "$PFMON" --pmu=itanium2 --report="$dump" --smpl-module=dear-hist --smpl-cum-threshold=50
+	[ "$(grep -vcE '^#' <<<"$output")" = 0 ]
+	run -0 "$PFMON" --pmu=itanium2 --report="$dump" --smpl-module=dear-hist --smpl-cum-threshold=67
+	[ "$(grep -vcE '^#' <<<"$output")" = 1 ]
+	run -0 "$PFMON" --pmu=itanium2 --report="$dump" --smpl-module=dear-hist --smpl-show-top=1
+	[ "$(grep -vcE '^#' <<<"$output")" = 1 ]
+}
+
+@test "btb module: one line per branch, then the pairs with their mispredicts" {
+	need_fixture
+	write_hist_dump
+	run -0 "$PFMON" --pmu=itanium2 --report="$dump" --smpl-module=btb
+	[ "${lines[0]}" = "# btb only sampling output format (1 branch event/line)" ]
+	src=$(printf 0x%016x $((main + 0x22)))
+	[ "${lines[1]}" = "$src $(printf 0x%016x $main)" ]
+	[ "$(grep -c "^$src " <<<"$output")" = 3 ]
+	[[ "$output" == *"# branch pairs: 1 distinct, 3 branches"* ]]
+	[[ "$output" =~ "3 100.00% 100.00%        1 $src" ]]
+	[[ "$output" == *"ear_main+0x22 -> ear_main"* ]]
+}
+
+@test "compact and inst-hist: a row per sample, the IIP histogram, --smpl-print-counts" {
+	need_fixture
+	write_hist_dump
+	run -0 "$PFMON" --pmu=itanium2 --report="$dump" --smpl-module=compact
+	[ "$(grep -cvE '^#' <<<"$output")" = 4 ]
+	[[ "$output" =~ "0        1 - - - - 100 0 0x"[0-9a-f]{16}" PMD2=0x6000000000000110 PMD3=0x0000000000004005" ]]
+	[ "${lines[-1]}" = "# total samples 4" ]
+	run -0 "$PFMON" --pmu=itanium2 --report="$dump" --smpl-compact
+	[ "$(grep -cvE '^#' <<<"$output")" = 4 ]
+	run -0 "$PFMON" --pmu=itanium2 --report="$dump" --smpl-module=inst-hist --smpl-print-counts
+	[[ "$output" =~ "4 100.00% 100.00% 0x"[0-9a-f]{16}" ear_main" ]]
+	[[ "$output" == *"                   4 samples"* ]]
+	[[ "$output" == *"                 400 sum of the sample periods (period=)"* ]]
+}
+
+@test "sampling modules: -S describes one; options that do not apply are refused" {
+	run -0 "$PFMON" -S dear-hist
+	[ "${lines[0]}" = "name        : dear-hist" ]
+	[[ "$output" == *"--smpl-level-view"* ]]
+	run -2 --separate-stderr "$PFMON" -S nosuch
+	one_error_line "unknown sampling module"
+	printf 'pmc12=0x3f08\nip=0x10 pmd8=0 pmd9=0 pmd10=0 pmd11=0 pmd12=0 pmd13=0 pmd14=0 pmd15=0 pmd16=0\n' > "$dump"
+	run -2 --separate-stderr "$PFMON" --pmu=itanium2 --report="$dump" --smpl-module=dear-hist
+	one_error_line "dear-hist module needs D-EAR samples"
+	run -2 --separate-stderr "$PFMON" --pmu=itanium2 --report="$dump" --smpl-module=btb --smpl-data-view
+	one_error_line "apply to the dear-hist module"
+	run -2 --separate-stderr "$PFMON" --pmu=itanium2 --report="$dump" --smpl-module=detailed --smpl-compact
+	one_error_line "applies to the inst-hist module"
+	run -2 --separate-stderr "$PFMON" --pmu=itanium2 --report="$dump" --smpl-module=btb --report-format=json
+	one_error_line "detailed module"
+	run -2 --separate-stderr "$PFMON" --smpl-inst-view --smpl-data-view --pmu=itanium2 --report="$dump"
+	one_error_line "one of --smpl-inst-view"
+	run -2 --separate-stderr "$PFMON" --smpl-print-counts true
+	one_error_line "apply to reports"
+}
+
+@test "dump: a map= file that cannot be opened is reported once, by name" {
+	printf 'map=0x1000-0x2000:0:/nonexistent/prog\nmap=0x3000-0x4000:0:/nonexistent/prog\nip=0x1010\nip=0x3010\n' > "$dump"
+	run -0 --separate-stderr "$PFMON" --pmu=itanium2 --report="$dump" --smpl-module=inst-hist
+	[ "$stderr" = "warning: map= line 1: cannot open '/nonexistent/prog': No such file or directory; its addresses get no symbols" ]
+	[[ "$output" == *"# total samples          : 2"* ]]
 }

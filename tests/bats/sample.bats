@@ -370,3 +370,24 @@ other_kernel_notes() {
 	# and with the rings pfmon sizes, a loaded 2-CPU machine keeps them all
 	[ "$kept" -gt $(( expected * 75 / 100 )) ]
 }
+
+@test "sampling modules on a sample file: detailed, compact and inst-hist rows of live samples" {
+	f="$BATS_TEST_TMPDIR/s.pfs"
+	"$PFMON" -e cpu-clock --long-smpl-periods=1000000 --smpl-outfile="$f" "$FIXTURES/hotspot" 200 >/dev/null
+	run -0 --separate-stderr "$PFMON" --report="$f" --smpl-module=detailed
+	[[ "${lines[0]}" =~ ^"entry 0 PID:"[0-9]+" TID:"[0-9]+" CPU:"[0-9]+" STAMP:0x"[0-9a-f]+" OVFL:0 LAST_VAL:1000000 SET:0 IIP:0x" ]]
+	[ "${lines[1]}" = $'\tEVENT : cpu-clock' ]
+	[[ "$output" == *"<hot+0x"* ]]
+	n=$(grep -c '^entry ' <<<"$output")
+	run -0 --separate-stderr "$PFMON" --report="$f" --smpl-module=compact
+	[ "$(grep -cvE '^#' <<<"$output")" = "$n" ]
+	[ "${lines[-1]}" = "# total samples $n" ]
+	run -0 --separate-stderr "$PFMON" --report="$f" --smpl-compact
+	[ "$(grep -cvE '^#' <<<"$output")" = "$n" ]
+	run -0 --separate-stderr "$PFMON" --report="$f" --smpl-module=inst-hist --smpl-show-top=1
+	[ "${lines[1]}" = "# total samples          : $n" ]
+	[[ "${lines[3]}" =~ " 0x"[0-9a-f]{16}" hot+0x" ]]
+	[ "${#lines[@]}" = 4 ]
+	run -2 --separate-stderr "$PFMON" --report="$f" --smpl-module=dear-hist
+	one_error_line "need an Itanium 2 dump"
+}

@@ -95,6 +95,21 @@ static void test_good(void)
 	ok(read_str("", &s, &err) == 0 && s.configs == 1, "empty dump: config still delivered");
 }
 
+/* the largest values parse, in both bases */
+static void test_number_edges(void)
+{
+	static const char dump[] = "ip=18446744073709551615 time=0xFFFFFFFFFFFFFFFF period=0 "
+				   "pid=4294967295 cpu=0X1f pmd5=0x0000000000000001\n";
+	struct seen s = { 0 };
+	struct pf_error err = { 0 };
+
+	ok(read_str(dump, &s, &err) == 0, "edge numbers: %s", err.msg);
+	is_u64(s.last.ip, UINT64_MAX, "decimal UINT64_MAX");
+	is_u64(s.last.time, UINT64_MAX, "hex UINT64_MAX, upper case digits");
+	ok(s.last.pid == UINT32_MAX && s.last.cpu == 31 && s.last.period == 0, "pid, 0X, 0");
+	is_u64(s.last.pmd[5], 1, "hex with leading zeros");
+}
+
 static void test_bad(void)
 {
 	static const struct {
@@ -106,6 +121,21 @@ static void test_bad(void)
 		{ "ip=-1\n", "'d.txt' line 1: invalid number in 'ip=-1'" },
 		{ "ip=0x10000000000000000\n", "'d.txt' line 1: invalid number in 'ip=0x10000000000000000'" },
 		{ "ip=1 pid=4294967296\n", "'d.txt' line 1: invalid 32-bit number in 'pid=4294967296'" },
+		/* the dump's own number parser (no strtoull): its edges */
+		{ "ip=0x\n", "'d.txt' line 1: invalid number in 'ip=0x'" },
+		{ "ip=00\n", "'d.txt' line 1: invalid number in 'ip=00'" },
+		{ "ip=1x\n", "'d.txt' line 1: invalid number in 'ip=1x'" },
+		{ "ip=+1\n", "'d.txt' line 1: invalid number in 'ip=+1'" },
+		{ "ip=\n", "'d.txt' line 1: invalid number in 'ip='" },
+		{ "ip=0x1 2\n", "'d.txt' line 1: expected key=value, got '2'" },
+		{ "ip=18446744073709551616\n", "'d.txt' line 1: invalid number in 'ip=18446744073709551616'" },
+		{ "ip=1 time=99999999999999999999\n",
+		  "'d.txt' line 1: invalid number in 'time=99999999999999999999'" },
+		{ "ip=1 pmd=1\n", "'d.txt' line 1: unknown key 'pmd'" },
+		{ "ip=1 pmd100=1\n", "'d.txt' line 1: unknown key 'pmd100'" },
+		{ "ip=1 ipx=1\n", "'d.txt' line 1: unknown key 'ipx'" },
+		{ "ip=1 pid=1 pid=2\n", "'d.txt' line 1: key given twice: 'pid=2'" },
+		{ "ip=1 period=1 period=2\n", "'d.txt' line 1: key given twice: 'period=2'" },
 		{ "ip=1 pmd18=1\n", "'d.txt' line 1: unknown key 'pmd18'" },
 		{ "ip=1 pmd03=1\n", "'d.txt' line 1: unknown key 'pmd03'" },
 		{ "ip=1 foo=1\n", "'d.txt' line 1: unknown key 'foo'" },
@@ -175,6 +205,7 @@ static void test_bad(void)
 int main(void)
 {
 	test_good();
+	test_number_edges();
 	test_bad();
 	return tap_done();
 }
