@@ -10,12 +10,38 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "commands.h"
 #include "common/util.h"
 #include "kernel/perf.h"
 #include "report/counts.h"
+#include "target/procfs.h"
 #include "target/session.h"
+
+/* every CPU of --cpu-list is online */
+static int check_cpus_online(const struct pf_config *cfg, struct pf_error *err)
+{
+	int *online = NULL;
+	long n = procfs_online_cpus(&online);
+	int rc = 0;
+
+	for (size_t i = 0; n > 0 && i < cfg->n_cpu_list && !rc; i++) {
+		bool found = false;
+
+		for (long j = 0; j < n && !found; j++)
+			found = online[j] == cfg->cpu_list[i];
+		if (!found) {
+			char msg[128];
+
+			snprintf(msg, sizeof(msg), "--cpu-list: CPU %d is not online (see "
+				 "/sys/devices/system/cpu/online)", cfg->cpu_list[i]);
+			rc = pf_error_set(err, PF_E_USAGE, msg);
+		}
+	}
+	free(online);
+	return rc;
+}
 
 static bool follows(const struct pf_config *cfg)
 {
@@ -33,10 +59,14 @@ struct session_opts session_opts_from_config(const struct pf_config *cfg)
 {
 	bool follow = follows(cfg) || (cfg->per_thread && !cfg->n_attach);
 	struct session_opts o = {
-		.inherit = !cfg->no_inherit && !follow,
+		.inherit = !cfg->no_inherit && !follow && !cfg->system_wide,
 		.per_task = follow || cfg->per_thread,
 		.launch = { .no_output = cfg->no_cmd_output },
 		.timeout_ns = cfg->session_timeout * 1000000000ull,
+		.cpus = cfg->cpu_list,
+		.n_cpus = cfg->n_cpu_list,
+		/* pfmon 3.x: <press ENTER to stop session> */
+		.stop_on_enter = cfg->system_wide && !cfg->command && isatty(STDIN_FILENO),
 	};
 
 	if (follow) {
@@ -60,7 +90,14 @@ int check_task_options(const struct pf_config *cfg, struct pf_error *err)
 {
 	bool sampling = pf_config_is_sampling(cfg);
 
-	if (cfg->aggregate && !follows(cfg) && !cfg->per_thread)
+	if (cfg->system_wide && (cfg->n_attach || follows(cfg) || cfg->per_thread || cfg->show_time))
+		return pf_error_set(err, PF_E_USAGE, "--system-wide counts CPUs: not with --attach-task, "
+				    "--follow-*, --per-thread or --show-time");
+	if (cfg->n_cpu_list && !cfg->system_wide)
+		return pf_error_set(err, PF_E_USAGE, "--cpu-list needs --system-wide");
+	if (cfg->system_wide && check_cpus_online(cfg, err))
+		return -1;
+	if (cfg->aggregate && !follows(cfg) && !cfg->per_thread && !cfg->system_wide)
 		return pf_error_set(err, PF_E_USAGE, "--aggregate-results sums per-task results: it needs "
 				    "--follow-* or --per-thread (the results of a command are one sum already)");
 	if (cfg->exec_split && !cfg->follow_exec)
@@ -82,6 +119,13 @@ int check_task_options(const struct pf_config *cfg, struct pf_error *err)
 
 int session_open_target(struct session *s, const struct pf_config *cfg, struct pf_error *err)
 {
+	if (cfg->system_wide) {
+		if (!cfg->command)
+			fprintf(stderr, cfg->session_timeout ? "<session to end in %llu seconds>\n"
+							     : "<press ENTER to stop session>\n",
+				(unsigned long long)cfg->session_timeout);
+		return session_open_cpus(s, cfg->command, err);
+	}
 	if (cfg->n_attach)
 		return session_open_tasks(s, cfg->attach, cfg->n_attach, !cfg->attach_threads, err);
 	return session_open_command(s, cfg->command, err);
@@ -95,7 +139,7 @@ void session_note_end(const struct session *s, const struct pf_config *cfg)
 			cfg->attach_threads ? "threads" : cfg->n_attach > 1 ? "processes" : "process");
 		break;
 	case SESSION_END_TIMEOUT:
-		if (!cfg->n_attach)
+		if (cfg->command)
 			fprintf(stderr, "note: session timeout after %llu s: the command was killed\n",
 				(unsigned long long)cfg->session_timeout);
 		break;
@@ -268,6 +312,62 @@ static int print_task_counts(struct session *s, const struct pf_config *cfg, con
 	return rc;
 }
 
+/* F.cpu<n> (pfmon 3.x), or the output */
+static FILE *open_cpu_output(const struct pf_config *cfg, int cpu, FILE *out, struct pf_error *err)
+{
+	char *path;
+	FILE *f;
+
+	if (!cfg->outfile)
+		return out;
+	path = xasprintf("%s.cpu%d", cfg->outfile, cpu);
+	f = fopen(path, cfg->append ? "a" : "w");
+	if (!f)
+		pf_error_set(err, PF_E_OUTPUT, path, strerror(errno));
+	free(path);
+	return f;
+}
+
+/* system-wide without --aggregate-results: one block per CPU */
+static int print_cpu_counts(struct session *s, const struct pf_config *cfg, const struct pmu_model *m, FILE *out,
+			    struct pf_error *err)
+{
+	size_t n = session_n_events(s), ncpu = session_n_cpus(s);
+	struct session_count *counts = xcalloc(n + 1, sizeof(*counts));
+	struct count_row *rows = xcalloc(n + 1, sizeof(*rows));
+	int rc = 0;
+
+	for (size_t i = 0; i < ncpu && !rc; i++) {
+		struct count_report rep = { .rows = rows, .n_rows = n, .per_cpu = true, .wide = ncpu > 1 };
+		FILE *f;
+
+		rc = session_cpu_counts(s, i, &rep.cpu, counts, err);
+		if (rc)
+			break;
+		if (i == 0)
+			warn_unsupported(s, counts);
+		f = open_cpu_output(cfg, rep.cpu, out, err);
+		if (!f) {
+			rc = -1;
+			break;
+		}
+		fill_rows(s, counts, rows);
+		if (cfg->with_header && cfg->output_kind != PF_OUT_JSON && (f != out || i == 0))
+			report_header(f, cfg, m->name, m->desc);
+		report_counts(f, &rep, cfg);
+		if (f != out)
+			rc = close_output(f, cfg, err);
+	}
+	free(rows);
+	free(counts);
+	return rc;
+}
+
+static bool per_cpu_output(const struct pf_config *cfg)
+{
+	return cfg->system_wide && !cfg->aggregate;
+}
+
 static bool per_task_output(const struct pf_config *cfg)
 {
 	return session_opts_from_config(cfg).per_task && !cfg->aggregate;
@@ -306,7 +406,7 @@ int cmd_count(const struct pf_config *cfg, const struct pmu_model *m, struct pf_
 	uint64_t start = 0;
 
 	rc = pmu_encode_config(m, cfg, &sets, &n_sets, err);
-	if (!rc && !(per_task_output(cfg) && cfg->outfile)) {
+	if (!rc && !((per_task_output(cfg) || per_cpu_output(cfg)) && cfg->outfile)) {
 		/* open the output before the run: a bad path must not cost the measurement */
 		out = open_output(cfg, err);
 		rc = out ? 0 : -1;
@@ -328,8 +428,9 @@ int cmd_count(const struct pf_config *cfg, const struct pmu_model *m, struct pf_
 			print_times(s, now_ns() - start, out ? out : stdout);
 	}
 	if (!rc)
-		rc = per_task_output(cfg) ? print_task_counts(s, cfg, m, out ? out : stdout, err)
-					  : print_counts(s, cfg, m, out, err);
+		rc = per_task_output(cfg)  ? print_task_counts(s, cfg, m, out ? out : stdout, err)
+		     : per_cpu_output(cfg) ? print_cpu_counts(s, cfg, m, out ? out : stdout, err)
+					   : print_counts(s, cfg, m, out, err);
 	if (out && close_output(out, cfg, rc ? NULL : err))
 		rc = -1;
 	session_free(s);

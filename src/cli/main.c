@@ -88,7 +88,7 @@ static int dispatch(struct pf_config *cfg, bool *no_hw_note, struct pf_error *er
 	if (cfg->n_attach && cfg->command)
 		return pf_error_set(err, PF_E_USAGE, "a command cannot be given with --attach-task/--pid/--tid "
 				    "(bound the session with -t SECS)");
-	if (!cfg->command && !cfg->n_attach)
+	if (!cfg->command && !cfg->n_attach && !cfg->system_wide)
 		return pf_error_set(err, PF_E_NO_COMMAND);
 	if (check_task_options(cfg, err))
 		return -1;

@@ -10,6 +10,7 @@
 #include "common/util.h"
 #include "event/event_spec.h"
 #include "options.h"
+#include "target/procfs.h"
 #include "report/profile.h"
 
 struct cli_state {
@@ -374,6 +375,17 @@ static int opt_attach(struct cli_state *st, const struct opt_def *o, const char 
 	return 0;
 }
 
+static int opt_cpu_list(struct cli_state *st, const struct opt_def *o, const char *arg, struct pf_error *err)
+{
+	char why[96];
+	long n = procfs_parse_cpu_list(arg, &st->cfg->cpu_list, why, sizeof(why));
+
+	if (n < 0)
+		return bad_value(o, arg, why, err);
+	st->cfg->n_cpu_list = (size_t)n;
+	return 0;
+}
+
 /* --follow-exec[=REGEX], --follow-exec-exclude=REGEX: checked here, used by the session */
 static int opt_follow_exec(struct cli_state *st, const struct opt_def *o, const char *arg, struct pf_error *err)
 {
@@ -527,8 +539,10 @@ static const struct opt_def options[] = {
 	  "do not count the command's threads and child processes", M_RUN },
 	{ "no-cmd-output", NULL, ARG_NONE, NULL, G_GEN, BOOL(no_cmd_output),
 	  "send the command's output to /dev/null", M_RUN },
-	{ "system-wide", NULL, ARG_NONE, NULL, G_GEN, BOOL(system_wide),
-	  "system-wide session (Itanium 2 model: sets the pm bit); not implemented yet on the host", M_CHECK | M_ITA2 },
+	{ "system-wide", "a", ARG_NONE, NULL, G_GEN, BOOL(system_wide),
+	  "every CPU's counts, whatever runs there (Itanium 2 model: sets the pm bit)", M_RUN | M_CHECK },
+	{ "cpu-list", "C", ARG_REQUIRED, "N,N1-N2", G_GEN, CALL(opt_cpu_list),
+	  "system-wide: these CPUs only", M_RUN },
 
 	{ "attach-task", "p", ARG_REQUIRED, "PID", G_TASK, CALL(opt_attach),
 	  "monitor running process PID (every thread, also those it creates) instead of a command", M_RUN },

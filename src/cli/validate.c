@@ -86,10 +86,12 @@ static int check_modes(const struct pf_config *cfg, const char *model, struct pf
 		if (!cfg->options_given[i])
 			continue;
 		if ((t[i].modes & M_ITA2) && !ita2 && model) {
-			if (strcmp(t[i].long_name, "system-wide") == 0)
-				return usage(err, "option '--system-wide' is not implemented yet on the host");
 			return usage(err, "option '--%s' is for the Itanium 2 model (--pmu=itanium2)", t[i].long_name);
 		}
+		/* the same option must never do nothing on one model and something on another */
+		if (strcmp(t[i].long_name, "system-wide") == 0 && mode == M_CHECK && !ita2 && model)
+			return usage(err, "option '--system-wide' is not used with --check on the host "
+				     "(it is the Itanium 2 model's pm bit there)");
 		if (!(t[i].modes & mode)) {
 			modes_words(t[i].modes, words, sizeof(words));
 			return usage(err, "option '--%s' is not used %s (it is for %s)", t[i].long_name,

@@ -36,6 +36,8 @@ void pf_config_release(struct pf_config *cfg)
 	free(cfg->sets);
 	cfg->sets = NULL;
 	cfg->n_sets = 0;
+	free(cfg->cpu_list);
+	cfg->cpu_list = NULL;
 	free(cfg->attach);
 	cfg->attach = NULL;
 	cfg->n_attach = 0;

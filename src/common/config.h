@@ -134,6 +134,8 @@ struct pf_config {
 	bool inverse_irange;
 	bool no_qual_check;
 	bool system_wide;
+	int *cpu_list; /* --cpu-list/-C: the CPUs, ascending; NULL = every online CPU */
+	size_t n_cpu_list;
 
 	/* sampling */
 	const char *smpl_outfile;

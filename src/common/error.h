@@ -44,6 +44,7 @@
 	X(COMMAND_NOT_FOUND, 127,          "cannot execute '%s': %s") \
 	X(FORK,             PF_EXIT_ERROR, "cannot start '%s': %s") \
 	X(NO_SUCH_TASK,     PF_EXIT_ERROR, "cannot attach to %d: %s") \
+	X(CPU_PERM,         PF_EXIT_ERROR, "system-wide monitoring is not permitted: it needs CAP_PERFMON (or CAP_SYS_ADMIN), or kernel.perf_event_paranoid <= 0 (it is %d)") \
 	X(TASK_PERM,        PF_EXIT_ERROR, "cannot attach to %d: permission denied (%s)") \
 	X(INTERRUPTED,      130,           "interrupted") \
 	X(OUTPUT,           PF_EXIT_ERROR, "cannot write '%s': %s") \

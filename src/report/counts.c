@@ -69,6 +69,37 @@ static void report_task_text(FILE *out, const struct count_report *rep, const st
 	}
 }
 
+/*
+ * A CPU's block (pfmon 3.x, system-wide): "CPU<n>" left-justified in 7
+ * characters and a space; with several CPUs the count is 26 wide and the
+ * name padded to the longest, else as a per-task block.
+ */
+static void report_cpu_text(FILE *out, const struct count_report *rep, const struct pf_config *cfg)
+{
+	char buf[64], label[16];
+	int width = 0, name_width = 0;
+
+	snprintf(label, sizeof(label), "CPU%d", rep->cpu);
+	for (size_t i = 0; i < rep->n_rows; i++) {
+		count_text(&rep->rows[i], cfg, buf, sizeof(buf));
+		if ((int)strlen(buf) > width)
+			width = (int)strlen(buf);
+		if ((int)strlen(rep->rows[i].name) > name_width)
+			name_width = (int)strlen(rep->rows[i].name);
+	}
+	if (rep->wide)
+		width = 26;
+	for (size_t i = 0; i < rep->n_rows; i++) {
+		const struct count_row *r = &rep->rows[i];
+
+		count_text(r, cfg, buf, sizeof(buf));
+		fprintf(out, "%-7s %*s %-*s", label, width, buf, rep->wide ? name_width : 0, r->name);
+		if (multiplexed(r))
+			fprintf(out, "  (%.2f%%)", count_running_pct(r));
+		fputc('\n', out);
+	}
+}
+
 static void report_text(FILE *out, const struct count_report *rep, const struct pf_config *cfg)
 {
 	char buf[64];
@@ -76,6 +107,10 @@ static void report_text(FILE *out, const struct count_report *rep, const struct 
 
 	if (rep->task) {
 		report_task_text(out, rep, cfg);
+		return;
+	}
+	if (rep->per_cpu) {
+		report_cpu_text(out, rep, cfg);
 		return;
 	}
 
@@ -129,6 +164,8 @@ static void report_csv(FILE *out, const struct count_report *rep, const struct p
 			snprintf(thread, sizeof(thread), "%s-%d", rep->task->name, rep->task->tid);
 			csv_field(out, thread, sep);
 			fputs(sep, out);
+		} else if (rep->per_cpu) { /* perf stat -A: CPU<n> first */
+			fprintf(out, "CPU%d%s", rep->cpu, sep);
 		}
 		csv_field(out, val, sep);
 		fputs(sep, out);
@@ -158,6 +195,12 @@ static void report_json(FILE *out, const struct count_report *rep)
 			snprintf(thread, sizeof(thread), "%s-%d", rep->task->name, rep->task->tid);
 			json_key(&w, "thread");
 			json_string(&w, thread);
+		} else if (rep->per_cpu) { /* perf stat -A -j */
+			char cpu[16];
+
+			snprintf(cpu, sizeof(cpu), "%d", rep->cpu);
+			json_key(&w, "cpu");
+			json_string(&w, cpu);
 		}
 		json_key(&w, "counter-value");
 		json_string(&w, val);

@@ -39,6 +39,10 @@ struct count_report {
 	const struct count_row *rows;
 	size_t n_rows;
 	const struct count_task *task; /* NULL: the whole run */
+	/* system-wide, one CPU's block (pfmon 3.x: "CPU<n>" first); wide: the
+	 * session has several CPUs (counts 26 wide, names padded) */
+	bool per_cpu, wide;
+	int cpu;
 };
 
 void report_header(FILE *out, const struct pf_config *cfg, const char *pmu_name, const char *pmu_desc);

@@ -183,3 +183,90 @@ void procfs_maps_free(struct sample_record *recs, size_t n)
 		free((char *)recs[i].mmap.filename);
 	free(recs);
 }
+
+static int by_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* one CPU number: decimal, no sign, at most 999999 (online or not is
+ * checked against the system, not here) */
+static bool cpu_number(const char *s, size_t len, int *out)
+{
+	long v = 0;
+
+	if (!len || len > 6)
+		return false;
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+		v = v * 10 + (s[i] - '0');
+	}
+	*out = (int)v;
+	return true;
+}
+
+long procfs_parse_cpu_list(const char *list, int **cpus, char *why, size_t why_size)
+{
+	size_t n = 0, cap = 8;
+	int *v = xcalloc(cap, sizeof(*v));
+	const char *p = list;
+
+	while (*p) {
+		size_t len = strcspn(p, ","), dash;
+		int lo, hi;
+
+		dash = strcspn(p, "-");
+		if (dash < len) {
+			if (!cpu_number(p, dash, &lo) || !cpu_number(p + dash + 1, len - dash - 1, &hi) || hi < lo)
+				goto bad;
+		} else if (!cpu_number(p, len, &lo)) {
+			goto bad;
+		} else {
+			hi = lo;
+		}
+		for (int c = lo; c <= hi; c++) {
+			if (n == cap) {
+				cap *= 2;
+				v = xrealloc(v, cap * sizeof(*v));
+			}
+			v[n++] = c;
+		}
+		p += len;
+		if (*p == ',' && !*++p)
+			goto bad; /* a trailing comma */
+	}
+	if (!n)
+		goto bad;
+	qsort(v, n, sizeof(*v), by_int);
+	for (size_t i = 1; i < n; i++)
+		if (v[i] == v[i - 1]) {
+			snprintf(why, why_size, "CPU %d is listed twice", v[i]);
+			free(v);
+			return -1;
+		}
+	*cpus = v;
+	return (long)n;
+bad:
+	snprintf(why, why_size, "expected CPU numbers and ranges, as 0,2-3");
+	free(v);
+	return -1;
+}
+
+long procfs_online_cpus(int **cpus)
+{
+	char buf[4096], why[64];
+	FILE *f = fopen("/sys/devices/system/cpu/online", "r");
+	bool ok;
+
+	if (!f)
+		return -1;
+	ok = fgets(buf, sizeof(buf), f) != NULL;
+	fclose(f);
+	if (!ok)
+		return -1;
+	buf[strcspn(buf, "\n")] = '\0';
+	return procfs_parse_cpu_list(buf, cpus, why, sizeof(why));
+}

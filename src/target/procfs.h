@@ -27,6 +27,15 @@ bool procfs_tgid(pid_t tid, pid_t *tgid);
 long procfs_maps(pid_t pid, bool data, struct sample_record **out);
 void procfs_maps_free(struct sample_record *recs, size_t n);
 
+/* The online CPUs (/sys/devices/system/cpu/online), ascending, allocated;
+ * the count, or -1 when unreadable. */
+long procfs_online_cpus(int **cpus);
+
+/* Parse a CPU list "N,N1-N2,..." (the kernel's and pfmon 3.x's syntax):
+ * ascending and without duplicates into *cpus (allocated); the count, or
+ * -1 with why set ("duplicated CPU 3", ...). */
+long procfs_parse_cpu_list(const char *list, int **cpus, char *why, size_t why_size);
+
 /* The process's name as the kernel keeps it (comm), into buf. */
 bool procfs_comm(pid_t pid, char *buf, size_t size);
 

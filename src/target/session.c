@@ -1,5 +1,6 @@
 #include <config.h>
 
+#include <dirent.h>
 #include <errno.h>
 #include <poll.h>
 #include <stdio.h>
@@ -20,11 +21,27 @@
 #include "procfs.h"
 #include "session_int.h"
 
-static int online_cpus(void)
+/* The CPUs to open per-CPU events on (the list given, else every online
+ * one); ring arrays are indexed by CPU number up to the largest. */
+static void choose_cpus(struct session *s)
 {
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	long n;
 
-	return n > 0 ? (int)n : 1;
+	if (s->opts.cpus && s->opts.n_cpus) {
+		s->cpus = xcalloc(s->opts.n_cpus, sizeof(*s->cpus));
+		memcpy(s->cpus, s->opts.cpus, s->opts.n_cpus * sizeof(*s->cpus));
+		s->n_cpus = s->opts.n_cpus;
+	} else if ((n = procfs_online_cpus(&s->cpus)) > 0) {
+		s->n_cpus = (size_t)n;
+	} else {
+		long online = sysconf(_SC_NPROCESSORS_ONLN);
+
+		s->n_cpus = online > 0 ? (size_t)online : 1;
+		s->cpus = xcalloc(s->n_cpus, sizeof(*s->cpus));
+		for (size_t i = 0; i < s->n_cpus; i++)
+			s->cpus[i] = (int)i;
+	}
+	s->ncpu = s->cpus[s->n_cpus - 1] + 1;
 }
 
 uint64_t sess_monotonic_ns(void)
@@ -92,7 +109,7 @@ struct session *session_new(struct set_prog *sets, size_t n_sets, const struct r
 	u64set_init(&s->tids);
 	u64set_init(&s->task_of);
 	s->chld_pipe[0] = s->chld_pipe[1] = -1;
-	s->ncpu = online_cpus();
+	choose_cpus(s);
 	if (plan) {
 		setup_sampling_attrs(s);
 		perf_layout_from_attr(&s->layout, &s->events[plan->first_sampling]->attr, 0);
@@ -188,7 +205,7 @@ static bool task_gone(int e)
 }
 
 /* One group per set on one task: the set's first event that opens leads it. */
-static int open_counting_task(struct session *s, pid_t tid, bool first_task, struct pf_error *err)
+static int open_counting_on(struct session *s, pid_t tid, int cpu, bool first_task, struct pf_error *err)
 {
 	int leader = -1, leader_set = -1;
 
@@ -203,7 +220,7 @@ static int open_counting_task(struct session *s, pid_t tid, bool first_task, str
 		if (!first_task && s->open_errno[k])
 			continue; /* refused on the first task already */
 		set_counting_disabled(s, c, leader < 0);
-		fd = kperf_open(&c->attr, c->name, tid, -1, leader);
+		fd = kperf_open(&c->attr, c->name, tid, cpu, leader);
 		if (fd < 0) {
 			if (task_gone(-fd))
 				return 1;
@@ -212,7 +229,7 @@ static int open_counting_task(struct session *s, pid_t tid, bool first_task, str
 			s->open_errno[k] = -fd;
 			continue;
 		}
-		add_fd(s, (struct session_fd){ .evidx = (uint32_t)k, .leader = leader < 0, .cpu = -1, .tid = tid,
+		add_fd(s, (struct session_fd){ .evidx = (uint32_t)k, .leader = leader < 0, .cpu = cpu, .tid = tid,
 					      .fd = fd });
 		if (leader < 0)
 			leader = fd;
@@ -308,8 +325,9 @@ static int open_sampling_event(struct session *s, size_t e, pid_t tid, int cpu, 
 /* Every sampling event, with its group of non-sampling ones, on every CPU. */
 static int open_sampling_task(struct session *s, pid_t tid, struct pf_error *err)
 {
-	for (int cpu = 0; cpu < s->ncpu; cpu++)
+	for (size_t i = 0; i < s->n_cpus; i++)
 		for (size_t e = 0; e < s->n_events; e++) {
+			int cpu = s->cpus[i];
 			int rc;
 
 			if (s->plan->counting[e])
@@ -349,7 +367,7 @@ static int open_task(struct session *s, pid_t tid, struct pf_error *err)
 
 	if (!u64set_add(&s->tids, (uint64_t)tid))
 		return 0; /* already */
-	rc = s->plan ? open_sampling_task(s, tid, err) : open_counting_task(s, tid, first, err);
+	rc = s->plan ? open_sampling_task(s, tid, err) : open_counting_on(s, tid, -1, first, err);
 	if (rc == 0 && first && !s->plan)
 		rc = check_something_opened(s, err);
 	if (rc == 0 && s->opts.per_task)
@@ -502,6 +520,93 @@ int session_open_tasks(struct session *s, const pid_t *pids, size_t n, bool whol
 	return enable_all(s, err);
 }
 
+/* the mappings and names of every process, for samples of all of them */
+static void synthesize_all(struct session *s)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *de;
+
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		char *end;
+		long pid = strtol(de->d_name, &end, 10);
+
+		if (*end || pid <= 0 || pid == getpid())
+			continue;
+		synthesize_maps(s, (pid_t)pid);
+	}
+	closedir(d);
+}
+
+int session_open_cpus(struct session *s, char *const argv[], struct pf_error *err)
+{
+	set_start(s, false);
+	for (size_t k = 0; k < s->n_events; k++)
+		s->events[k]->attr.inherit = 0; /* per-CPU events see every task already */
+	if (argv) {
+		if (child_fork(argv, &s->opts.launch, &s->child, err))
+			return -1;
+		s->have_child = true;
+	} else {
+		launch_catch_signals();
+	}
+	for (size_t i = 0; i < s->n_cpus; i++) {
+		int rc;
+
+		if (launch_interrupted())
+			return pf_error_set(err, PF_E_INTERRUPTED);
+		rc = s->plan ? open_sampling_task(s, -1, err) : open_counting_on(s, -1, s->cpus[i], i == 0, err);
+		if (rc == 0 && i == 0 && !s->plan)
+			rc = check_something_opened(s, err);
+		if (rc && err && err->code == PF_E_PERM)
+			return pf_error_set(err, PF_E_CPU_PERM, kperf_paranoid());
+		if (rc)
+			return -1;
+		if (s->plan)
+			break; /* open_sampling_task opened every CPU */
+	}
+	if (s->plan)
+		synthesize_all(s);
+	if (enable_all(s, err))
+		return -1;
+	if (argv) {
+		watch_process(s, s->child.pid);
+		return child_release(&s->child, argv[0], err);
+	}
+	return 0;
+}
+
+size_t session_n_cpus(const struct session *s)
+{
+	return s->n_cpus;
+}
+
+int session_cpu_counts(const struct session *s, size_t i, int *cpu, struct session_count *counts,
+		       struct pf_error *err)
+{
+	*cpu = s->cpus[i];
+	for (size_t k = 0; k < s->n_events; k++)
+		counts[k] = (struct session_count){ .open_errno = s->open_errno[k] };
+	for (size_t j = 0; j < s->n_fds; j++) {
+		const struct session_fd *f = &s->fds[j];
+		struct session_count *c = &counts[f->evidx];
+		struct kperf_count kc;
+		int rc;
+
+		if (f->cpu != *cpu || f->fd < 0)
+			continue;
+		rc = kperf_read(f->fd, &kc);
+		if (rc)
+			return pf_error_set(err, PF_E_READ, s->events[f->evidx]->name, strerror(-rc));
+		c->opened = true;
+		c->value += kc.value;
+		c->enabled += kc.enabled;
+		c->running += kc.running;
+	}
+	return 0;
+}
+
 static bool all_watched_ended(struct session *s)
 {
 	for (size_t i = 0; i < s->n_pidfds; i++)
@@ -514,7 +619,7 @@ static bool all_watched_ended(struct session *s)
  * timeout are seen promptly even without any event */
 static int wait_for_activity(struct session *s, uint64_t deadline, struct pf_error *err)
 {
-	struct pollfd *pfd = xcalloc((size_t)s->ncpu + s->n_pidfds + 1, sizeof(*pfd));
+	struct pollfd *pfd = xcalloc((size_t)s->ncpu + s->n_pidfds + 2, sizeof(*pfd));
 	size_t n = 0;
 	int timeout = 100, rc;
 
@@ -522,6 +627,8 @@ static int wait_for_activity(struct session *s, uint64_t deadline, struct pf_err
 		pfd[n++] = (struct pollfd){ .fd = s->wake_fd, .events = POLLIN };
 	for (size_t i = 0; i < s->n_pidfds; i++)
 		pfd[n + i] = (struct pollfd){ .fd = s->pid_ended[i] ? -1 : s->pidfds[i], .events = POLLIN };
+	/* pfmon 3.x: <press ENTER to stop session> */
+	pfd[n + s->n_pidfds] = (struct pollfd){ .fd = s->opts.stop_on_enter ? STDIN_FILENO : -1, .events = POLLIN };
 	if (deadline) {
 		uint64_t now = sess_monotonic_ns();
 
@@ -529,7 +636,7 @@ static int wait_for_activity(struct session *s, uint64_t deadline, struct pf_err
 		if (timeout > 100)
 			timeout = 100;
 	}
-	rc = poll(pfd, n + s->n_pidfds, timeout);
+	rc = poll(pfd, n + s->n_pidfds + 1, timeout);
 	if (rc < 0 && errno != EINTR) {
 		free(pfd);
 		return pf_error_set(err, PF_E_SYSTEM, "poll", strerror(errno));
@@ -537,6 +644,8 @@ static int wait_for_activity(struct session *s, uint64_t deadline, struct pf_err
 	for (size_t i = 0; rc > 0 && i < s->n_pidfds; i++)
 		if (pfd[n + i].revents)
 			s->pid_ended[i] = true;
+	if (rc > 0 && pfd[n + s->n_pidfds].revents)
+		s->enter_pressed = true;
 	free(pfd);
 	return 0;
 }
@@ -556,6 +665,10 @@ static bool session_over(struct session *s, uint64_t deadline, int *status)
 	}
 	if (deadline && sess_monotonic_ns() >= deadline) {
 		s->end = SESSION_END_TIMEOUT;
+		return true;
+	}
+	if (s->enter_pressed) {
+		s->end = SESSION_END_SIGNAL;
 		return true;
 	}
 	/* a launched command gets the signal and ends by itself */
@@ -699,6 +812,7 @@ void session_free(struct session *s)
 	free(s->events);
 	free(s->event_set);
 	free(s->open_errno);
+	free(s->cpus);
 	for (int i = 0; i < 2; i++) {
 		free(s->bufs[i].arena);
 		free(s->bufs[i].recs);

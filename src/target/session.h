@@ -52,6 +52,9 @@ struct session_opts {
 	bool per_task;              /* keep each task's counts apart (session_task_results) */
 	struct session_follow follow;
 	struct launch_opts launch;  /* how a launched command runs */
+	const int *cpus;            /* per-CPU events on these (NULL: every online CPU) */
+	size_t n_cpus;
+	bool stop_on_enter;         /* a line on stdin (a terminal) ends the session */
 	uint64_t timeout_ns;        /* -t: end the session after this long; 0: never */
 };
 
@@ -92,6 +95,18 @@ struct session_sink {
 struct session *session_new(struct set_prog *sets, size_t n_sets, const struct record_plan *plan,
 			    const struct session_opts *opts);
 void session_free(struct session *s);
+
+/*
+ * System-wide: every counter on each CPU (pid -1), whatever runs there.
+ * With a command (argv not NULL) the session lasts as long as it runs;
+ * without one, until the timeout, a signal, or ENTER (stop_on_enter).
+ * Sampling records the mappings of every running process first.
+ */
+int session_open_cpus(struct session *s, char *const argv[], struct pf_error *err);
+size_t session_n_cpus(const struct session *s);
+/* the counts on the i-th CPU of the session (its number in *cpu) */
+int session_cpu_counts(const struct session *s, size_t i, int *cpu, struct session_count *counts,
+		       struct pf_error *err);
 
 /* Fork the command held before exec, open every counter on it, let it
  * exec (counting starts at the exec: enable_on_exec). */

@@ -71,7 +71,10 @@ struct session {
 	struct u64set by_id; /* sample id -> index into fds */
 	struct u64set tids;  /* the tasks opened on */
 
-	int ncpu;
+	int ncpu;     /* CPU numbers are below this (ring arrays) */
+	int *cpus;    /* the CPUs per-CPU events are opened on */
+	size_t n_cpus;
+	bool enter_pressed;
 	struct perf_ring *rings; /* one per CPU */
 	int *ring_fd;            /* the fd that owns each ring, -1: none yet */
 	struct perf_layout layout;

@@ -126,7 +126,7 @@ refused() {
 	refused "^error: option '--pl1' is for the Itanium 2 model \(--pmu=itanium2\)$" -e task-clock -1 true
 	refused "^error: option '--pl2' is for the Itanium 2 model \(--pmu=itanium2\)$" -e task-clock -2 true
 	refused "^error: option '--priv-levels': levels 1 and 2 exist only on Itanium" -e task-clock --priv-levels=1 true
-	refused "^error: option '--system-wide' is not implemented yet on the host$" -e task-clock --system-wide true
+	refused "^error: option '--system-wide' is not used with --check on the host \\(it is the Itanium 2 model's pm bit there\\)$" --check -e task-clock --system-wide
 	refused "^error: option '--irange' is for the Itanium 2 model" -e task-clock --irange=0x1000-0x2000 true
 	run "$PFMON" --pmu=itanium2 -e CPU_CYCLES --system-wide --check
 	[ "$status" -eq 0 ]

@@ -1,0 +1,104 @@
+#!/usr/bin/env bats
+# System-wide sessions: -a/--system-wide, -C/--cpu-list, per-CPU results.
+
+bats_require_minimum_version 1.5.0
+load helpers
+
+setup() {
+	[ "$(id -u)" -eq 0 ] || skip "system-wide monitoring needs root here"
+	ncpu=$(getconf _NPROCESSORS_ONLN)
+}
+
+teardown() {
+	[ -z "${loops:-}" ] || kill $loops 2>/dev/null || true
+}
+
+busy_loops() { # two CPU-bound loops for 3 s
+	"$FIXTURES/burn" 3000 & loops="$!"
+	"$FIXTURES/burn" 3000 & loops="$loops $!"
+}
+
+@test "--system-wide counts what runs on every CPU, as perf stat -a does" {
+	command -v perf >/dev/null || skip "perf not installed"
+	busy_loops
+	"$PFMON" -a --aggregate-results --csv -e cpu-clock sleep 1 >"$BATS_TEST_TMPDIR/ours" &
+	pf=$!
+	perf stat -a -x, -e cpu-clock sleep 1 2>"$BATS_TEST_TMPDIR/theirs"
+	wait "$pf"
+	ours=$(awk -F, '$3 == "cpu-clock" { printf "%d", $1 * 1000 }' "$BATS_TEST_TMPDIR/ours")
+	theirs=$(awk -F, '$3 == "cpu-clock" { printf "%d", $1 * 1000 }' "$BATS_TEST_TMPDIR/theirs")
+	echo "pfmon $ours us, perf stat -a $theirs us" >&2
+	[ "$ours" -gt $(( theirs * 90 / 100 )) ]
+	[ "$ours" -lt $(( theirs * 110 / 100 )) ]
+	# every CPU for a second: far more than the command's own time
+	[ "$ours" -gt $(( ncpu * 800000 )) ]
+}
+
+@test "per-CPU results in pfmon 3.x's layout, summing to the aggregate" {
+	run --separate-stderr "$PFMON" -a -e cpu-clock,context-switches sleep 0.5
+	[ "$status" -eq 0 ]
+	[ "$(printf '%s\n' "$output" | grep -c '^CPU[0-9]')" -eq $(( ncpu * 2 )) ]
+	if [ "$ncpu" -gt 1 ]; then
+		# "CPU0" in 7 characters and a space, the count 26 wide, names padded
+		row=$(printf '%s\n' "$output" | grep '^CPU0 .* cpu-clock')
+		[[ "$row" =~ ^CPU0\ {4}\ {1}\ *[0-9]+\ cpu-clock\ {7}$ ]]
+		[ "${#row}" -eq $(( 8 + 26 + 1 + 16 )) ]
+	fi
+	run --separate-stderr "$PFMON" -a --csv -e cpu-clock sleep 0.5
+	sum=$(printf '%s\n' "$output" | awk -F, '$1 ~ /^CPU/ && $4 == "cpu-clock" { s += $2 } END { printf "%d", s * 1000 }')
+	run --separate-stderr "$PFMON" -a --aggregate-results --csv -e cpu-clock sleep 0.5
+	all=$(printf '%s\n' "$output" | awk -F, '$3 == "cpu-clock" { printf "%d", $1 * 1000 }')
+	echo "per-CPU sum $sum us, aggregate $all us" >&2
+	[ "$sum" -gt $(( all * 90 / 100 )) ] && [ "$sum" -lt $(( all * 110 / 100 )) ]
+	run --separate-stderr "$PFMON" -a --json -e cpu-clock sleep 0.2
+	[ "$(printf '%s\n' "$output" | jq -r .cpu | sort -u | wc -l)" -eq "$ncpu" ]
+}
+
+@test "--cpu-list restricts the CPUs; --outfile writes F.cpu<n>" {
+	last=$(( ncpu - 1 ))
+	run --separate-stderr "$PFMON" -a -C "$last" -e cpu-clock sleep 0.3
+	[ "$status" -eq 0 ]
+	[ "$(printf '%s\n' "$output" | wc -l)" -eq 1 ]
+	[[ "$output" =~ ^CPU$last\  ]]
+	run "$PFMON" -a -e cpu-clock --outfile="$BATS_TEST_TMPDIR/sw" sleep 0.2
+	[ "$status" -eq 0 ]
+	[ "$(ls "$BATS_TEST_TMPDIR"/sw.cpu* | wc -l)" -eq "$ncpu" ]
+	grep -q '^CPU0 .*cpu-clock' "$BATS_TEST_TMPDIR/sw.cpu0"
+}
+
+@test "without a command: -t ends the session" {
+	SECONDS=0
+	run --separate-stderr "$PFMON" -a -e cpu-clock -t 1 </dev/null
+	[ "$status" -eq 0 ]
+	[ "$SECONDS" -lt 5 ]
+	[ "${stderr_lines[0]}" = "<session to end in 1 seconds>" ]
+	[ "$(printf '%s\n' "$output" | grep -c '^CPU')" -eq "$ncpu" ]
+}
+
+@test "system-wide sampling: every process's samples, symbolized" {
+	"$FIXTURES/hotspot" 1500 &
+	loops=$!
+	run --separate-stderr "$PFMON" -a -e cpu-clock --long-smpl-periods=1000000 sleep 1
+	[ "$status" -eq 0 ]
+	printf '%s\n' "$output" | grep -q ' hot (hotspot)$'
+}
+
+@test "system-wide errors: a CPU not online, a list twice, an unprivileged user, with attach" {
+	run --separate-stderr "$PFMON" -a -C 9999 -e cpu-clock true
+	[ "$status" -eq 2 ]
+	one_error_line '^error: --cpu-list: CPU 9999 is not online'
+	run --separate-stderr "$PFMON" -a -C 0,0 -e cpu-clock true
+	[ "$status" -eq 2 ]
+	one_error_line "CPU 0 is listed twice"
+	run --separate-stderr "$PFMON" -C 0 -e cpu-clock true
+	[ "$status" -eq 2 ]
+	run --separate-stderr "$PFMON" -a -p 1 -e cpu-clock
+	[ "$status" -eq 2 ]
+	run --separate-stderr "$PFMON" --check -a -e cpu-clock
+	[ "$status" -eq 2 ]
+	command -v setpriv >/dev/null || skip "setpriv not installed"
+	[ "$(cat /proc/sys/kernel/perf_event_paranoid)" -gt 0 ] || skip "perf_event_paranoid allows it"
+	run --separate-stderr setpriv --reuid=65534 --regid=65534 --clear-groups "$PFMON" -a -e cpu-clock -t 1
+	[ "$status" -eq 1 ]
+	[[ "$stderr" =~ "error: system-wide monitoring is not permitted: it needs CAP_PERFMON (or CAP_SYS_ADMIN), or kernel.perf_event_paranoid <= 0 (it is "[0-9]")" ]]
+}
