@@ -133,6 +133,11 @@ int session_open_target(struct session *s, const struct pf_config *cfg, struct p
 
 void session_note_end(const struct session *s, const struct pf_config *cfg)
 {
+	size_t exited = cfg->n_attach ? session_tasks_exited(s) : 0;
+
+	if (exited && session_ended_by(s) != SESSION_END_TARGETS)
+		fprintf(stderr, "note: %zu of the threads monitored exited during the session; their counts "
+			"are kept\n", exited);
 	switch (session_ended_by(s)) {
 	case SESSION_END_TARGETS:
 		fprintf(stderr, "note: the monitored %s ended before the session did\n",

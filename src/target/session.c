@@ -577,6 +577,27 @@ int session_open_cpus(struct session *s, char *const argv[], struct pf_error *er
 	return 0;
 }
 
+size_t session_tasks_exited(const struct session *s)
+{
+	struct u64set seen;
+	size_t n = 0;
+
+	u64set_init(&seen);
+	for (size_t i = 0; i < s->n_fds; i++) {
+		const struct session_fd *f = &s->fds[i];
+		char path[64];
+
+		if (f->tid <= 0 || !u64set_add(&seen, (uint64_t)f->tid))
+			continue;
+		/* (a counting fd cannot tell: without a ring it always polls POLLHUP) */
+		snprintf(path, sizeof(path), "/proc/%d", (int)f->tid);
+		if (access(path, F_OK) != 0)
+			n++;
+	}
+	u64set_release(&seen);
+	return n;
+}
+
 size_t session_n_cpus(const struct session *s)
 {
 	return s->n_cpus;

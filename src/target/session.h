@@ -128,6 +128,8 @@ int session_open_tasks(struct session *s, const pid_t *pids, size_t n, bool whol
  */
 int session_run(struct session *s, const struct session_sink *sink, int *status, struct pf_error *err);
 enum session_end session_ended_by(const struct session *s);
+/* how many of the tasks opened on have exited (their counts are kept) */
+size_t session_tasks_exited(const struct session *s);
 
 /* One task's counts (per_task sessions): a thread of an attached process,
  * or a followed task, or one program image of it (split_exec). */

@@ -87,6 +87,16 @@ cpu_ticks() {
 	one_error_line '^note: the monitored process ended before the session did$'
 }
 
+@test "threads that exit during the session keep their counts, and a note says so" {
+	start_spinners 2 0 0 100 stay
+	run --separate-stderr "$PFMON" -e task-clock -p "$SP_PID" -t 2
+	[ "$status" -eq 0 ]
+	ns=$(count_of task-clock)
+	echo "task-clock $ns" >&2
+	[ "$ns" -gt 150000000 ] && [ "$ns" -lt 300000000 ] # the two threads' 100 ms each
+	one_error_line '^note: 2 of the threads monitored exited during the session; their counts are kept$'
+}
+
 @test "-t ends a launched command, as pfmon 3.x did" {
 	SECONDS=0
 	run --separate-stderr "$PFMON" -e task-clock -t 1 "$FIXTURES/sleeper" 30000
