@@ -63,6 +63,7 @@ struct session_opts session_opts_from_config(const struct pf_config *cfg)
 		.per_task = follow || cfg->per_thread,
 		.launch = { .no_output = cfg->no_cmd_output },
 		.timeout_ns = cfg->session_timeout * 1000000000ull,
+		.interval_ns = cfg->print_interval * 1000000ull,
 		.cpus = cfg->cpu_list,
 		.n_cpus = cfg->n_cpu_list,
 		/* pfmon 3.x: <press ENTER to stop session> */
@@ -93,6 +94,11 @@ int check_task_options(const struct pf_config *cfg, struct pf_error *err)
 	if (cfg->system_wide && (cfg->n_attach || follows(cfg) || cfg->per_thread || cfg->show_time))
 		return pf_error_set(err, PF_E_USAGE, "--system-wide counts CPUs: not with --attach-task, "
 				    "--follow-*, --per-thread or --show-time");
+	if (cfg->interval_count && !cfg->print_interval)
+		return pf_error_set(err, PF_E_USAGE, "--interval-count needs --print-interval");
+	if (cfg->print_interval && (follows(cfg) || cfg->per_thread))
+		return pf_error_set(err, PF_E_USAGE, "--print-interval is not implemented with per-task "
+				    "results (--follow-*, --per-thread) yet");
 	if (cfg->n_cpu_list && !cfg->system_wide)
 		return pf_error_set(err, PF_E_USAGE, "--cpu-list needs --system-wide");
 	if (cfg->system_wide && check_cpus_online(cfg, err))
@@ -120,10 +126,12 @@ int check_task_options(const struct pf_config *cfg, struct pf_error *err)
 int session_open_target(struct session *s, const struct pf_config *cfg, struct pf_error *err)
 {
 	if (cfg->system_wide) {
-		if (!cfg->command)
-			fprintf(stderr, cfg->session_timeout ? "<session to end in %llu seconds>\n"
-							     : "<press ENTER to stop session>\n",
-				(unsigned long long)cfg->session_timeout);
+		if (cfg->command || cfg->interval_count)
+			; /* the command or the intervals bound the session */
+		else if (cfg->session_timeout)
+			fprintf(stderr, "<session to end in %llu seconds>\n", (unsigned long long)cfg->session_timeout);
+		else
+			fprintf(stderr, "<press %s to stop session>\n", isatty(STDIN_FILENO) ? "ENTER" : "Ctrl-C");
 		return session_open_cpus(s, cfg->command, err);
 	}
 	if (cfg->n_attach)
@@ -368,6 +376,69 @@ static int print_cpu_counts(struct session *s, const struct pf_config *cfg, cons
 	return rc;
 }
 
+/* --print-interval: each interval's deltas, printed as they come */
+struct intervals {
+	struct session *s;
+	const struct pf_config *cfg;
+	FILE *out;
+	size_t n, blocks;              /* events; CPUs (per-CPU) or 1 */
+	struct session_count *prev, *now;
+	struct count_row *rows;
+	uint64_t ticks;
+};
+
+static struct session_count count_delta(const struct session_count *now, const struct session_count *prev)
+{
+	return (struct session_count){ .opened = now->opened, .open_errno = now->open_errno,
+				       .value = now->value - prev->value,
+				       .enabled = now->enabled - prev->enabled,
+				       .running = now->running - prev->running };
+}
+
+static int print_interval_block(struct intervals *iv, size_t b, int cpu, double seconds)
+{
+	struct session_count *now = iv->now + b * iv->n, *prev = iv->prev + b * iv->n;
+	struct session_count *delta = xcalloc(iv->n + 1, sizeof(*delta));
+	struct count_report rep = { .rows = iv->rows, .n_rows = iv->n, .per_cpu = iv->blocks > 1 || iv->cfg->system_wide,
+				    .wide = iv->blocks > 1, .cpu = cpu, .interval = true, .interval_s = seconds };
+
+	if (!iv->cfg->system_wide || iv->cfg->aggregate)
+		rep.per_cpu = false;
+	for (size_t k = 0; k < iv->n; k++)
+		delta[k] = count_delta(&now[k], &prev[k]);
+	fill_rows(iv->s, delta, iv->rows);
+	/* an interval in which a counting event did not run (a task-clock of
+	 * a sleeping task) counted 0: "<not counted>" is for events never run */
+	for (size_t k = 0; k < iv->n; k++)
+		if (iv->rows[k].state == COUNT_NOT_COUNTED && now[k].running)
+			iv->rows[k].state = COUNT_OK;
+	report_counts(iv->out, &rep, iv->cfg);
+	memcpy(prev, now, iv->n * sizeof(*now));
+	free(delta);
+	return 0;
+}
+
+static int interval_tick(void *arg, uint64_t elapsed_ns, struct pf_error *err)
+{
+	struct intervals *iv = arg;
+	double seconds = (double)elapsed_ns / 1e9;
+
+	report_interval_header(iv->out, seconds, iv->cfg);
+	for (size_t b = 0; b < iv->blocks; b++) {
+		int cpu = -1;
+
+		if (iv->blocks > 1 || (iv->cfg->system_wide && !iv->cfg->aggregate)) {
+			if (session_cpu_counts(iv->s, b, &cpu, iv->now + b * iv->n, err))
+				return -1;
+		} else if (session_read_counts(iv->s, iv->now, err)) {
+			return -1;
+		}
+		print_interval_block(iv, b, cpu, seconds);
+	}
+	fflush(iv->out);
+	return iv->cfg->interval_count && ++iv->ticks >= iv->cfg->interval_count ? 1 : 0;
+}
+
 static bool per_cpu_output(const struct pf_config *cfg)
 {
 	return cfg->system_wide && !cfg->aggregate;
@@ -409,6 +480,7 @@ int cmd_count(const struct pf_config *cfg, const struct pmu_model *m, struct pf_
 	int status = 0, rc;
 
 	uint64_t start = 0;
+	struct intervals iv = { 0 };
 
 	rc = pmu_encode_config(m, cfg, &sets, &n_sets, err);
 	if (!rc && !((per_task_output(cfg) || per_cpu_output(cfg)) && cfg->outfile)) {
@@ -425,19 +497,35 @@ int cmd_count(const struct pf_config *cfg, const struct pmu_model *m, struct pf_
 		start = now_ns();
 		rc = session_open_target(s, cfg, err);
 	}
+	if (!rc && cfg->print_interval) {
+		size_t n = session_n_events(s), blocks = per_cpu_output(cfg) ? session_n_cpus(s) : 1;
+
+		iv = (struct intervals){ .s = s, .cfg = cfg, .out = out ? out : stdout, .n = n, .blocks = blocks,
+					 .prev = xcalloc(n * blocks + 1, sizeof(*iv.prev)),
+					 .now = xcalloc(n * blocks + 1, sizeof(*iv.now)),
+					 .rows = xcalloc(n + 1, sizeof(*iv.rows)) };
+	}
 	if (!rc)
-		rc = session_run(s, NULL, &status, err);
+		rc = session_run(s, &(struct session_sink){ .tick = cfg->print_interval ? interval_tick : NULL, .arg = &iv },
+				 &status, err);
 	if (!rc) {
 		session_note_end(s, cfg);
 		if (cfg->show_time)
 			print_times(s, now_ns() - start, out ? out : stdout);
 	}
-	if (!rc)
+	if (!rc && cfg->print_interval && cfg->output_kind == PF_OUT_TEXT)
+		fputs("# total\n", out ? out : stdout);
+	if (!rc && cfg->print_interval && cfg->output_kind != PF_OUT_TEXT)
+		; /* perf stat -I prints no total: the deltas are all */
+	else if (!rc)
 		rc = per_task_output(cfg)  ? print_task_counts(s, cfg, m, out ? out : stdout, err)
 		     : per_cpu_output(cfg) ? print_cpu_counts(s, cfg, m, out ? out : stdout, err)
 					   : print_counts(s, cfg, m, out, err);
 	if (out && close_output(out, cfg, rc ? NULL : err))
 		rc = -1;
+	free(iv.prev);
+	free(iv.now);
+	free(iv.rows);
 	session_free(s);
 	for (size_t i = 0; i < n_sets; i++)
 		set_prog_release(&sets[i]);

@@ -136,7 +136,7 @@ static int run_session(struct record_run *rr, int *status, struct pf_error *err)
 
 	rr->session = session_new(rr->sets, rr->n_sets, &rr->plan, &so);
 	if (session_open_target(rr->session, rr->cfg, err) ||
-	    session_run(rr->session, &(struct session_sink){ take_record, drained, rr }, status, err))
+	    session_run(rr->session, &(struct session_sink){ .record = take_record, .drained = drained, .arg = rr }, status, err))
 		return -1;
 	session_note_end(rr->session, rr->cfg);
 	return 0;

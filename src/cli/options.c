@@ -417,6 +417,19 @@ static int opt_follow_all(struct cli_state *st, const struct opt_def *o, const c
 	return 0;
 }
 
+static int opt_print_interval(struct cli_state *st, const struct opt_def *o, const char *arg,
+			      struct pf_error *err)
+{
+	/* perf's floor: shorter intervals cost more than they show */
+	return parse_u64_opt(o, arg, 10, 3600u * 1000, &st->cfg->print_interval, err);
+}
+
+static int opt_interval_count(struct cli_state *st, const struct opt_def *o, const char *arg,
+			      struct pf_error *err)
+{
+	return parse_u64_opt(o, arg, 1, UINT32_MAX, &st->cfg->interval_count, err);
+}
+
 static int opt_timeout(struct cli_state *st, const struct opt_def *o, const char *arg, struct pf_error *err)
 {
 	return parse_u64_opt(o, arg, 1, 100u * 365 * 24 * 3600, &st->cfg->session_timeout, err);
@@ -551,6 +564,10 @@ static const struct opt_def options[] = {
 	  "monitor running threads TID (and the threads they create)", M_RUN },
 	{ "session-timeout", "t", ARG_REQUIRED, "SECS", G_TASK, CALL(opt_timeout),
 	  "end the session after SECS seconds (a launched command is killed then)", M_RUN },
+	{ "print-interval", NULL, ARG_REQUIRED, "MS", G_TASK, CALL(opt_print_interval),
+	  "print the counts' deltas every MS milliseconds (perf stat -I MS)", M_COUNT },
+	{ "interval-count", NULL, ARG_REQUIRED, "N", G_TASK, CALL(opt_interval_count),
+	  "with --print-interval: end the session after N intervals", M_COUNT },
 	{ "follow-fork", NULL, ARG_NONE, NULL, G_TASK, BOOL(follow_fork),
 	  "also measure the processes the command forks (each its own results)", M_COUNT },
 	{ "follow-vfork", NULL, ARG_NONE, NULL, G_TASK, BOOL(follow_vfork),

@@ -162,6 +162,8 @@ struct pf_config {
 	size_t n_attach;
 	bool attach_threads;
 	uint64_t session_timeout; /* -t, seconds; 0 = none */
+	uint64_t print_interval;  /* --print-interval, ms; 0 = none */
+	uint64_t interval_count;  /* --interval-count: end after N intervals; 0 = none */
 
 	/* following a command's tasks (pfmon 3.x) and per-task results */
 	bool follow_fork, follow_vfork, follow_pthread, follow_exec;

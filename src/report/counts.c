@@ -158,6 +158,8 @@ static void report_csv(FILE *out, const struct count_report *rep, const struct p
 		char val[64];
 
 		value_and_unit(r, val, sizeof(val), &unit);
+		if (rep->interval) /* perf stat -I: the time first */
+			fprintf(out, "%.9f%s", rep->interval_s, sep);
 		if (rep->task) { /* perf stat --per-thread: comm-tid first */
 			char thread[64];
 
@@ -189,6 +191,10 @@ static void report_json(FILE *out, const struct count_report *rep)
 
 		value_and_unit(r, val, sizeof(val), &unit);
 		json_begin_object(&w);
+		if (rep->interval) { /* perf stat -I -j */
+			json_key(&w, "interval");
+			json_double(&w, rep->interval_s, 9);
+		}
 		if (rep->task) { /* perf stat --per-thread -j */
 			char thread[64];
 
@@ -288,4 +294,10 @@ void report_times(FILE *out, uint64_t real_ns, uint64_t user_ns, uint64_t sys_ns
 	hms(out, " user", user_ns);
 	hms(out, " sys", sys_ns);
 	fputc('\n', out);
+}
+
+void report_interval_header(FILE *out, double seconds, const struct pf_config *cfg)
+{
+	if (cfg->output_kind == PF_OUT_TEXT)
+		fprintf(out, "# %.3f s\n", seconds);
 }

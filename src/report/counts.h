@@ -43,10 +43,17 @@ struct count_report {
 	 * session has several CPUs (counts 26 wide, names padded) */
 	bool per_cpu, wide;
 	int cpu;
+	/* --print-interval: the end of the interval, seconds since the start
+	 * (perf stat -I's first column); the rows are its deltas */
+	bool interval;
+	double interval_s;
 };
 
 void report_header(FILE *out, const struct pf_config *cfg, const char *pmu_name, const char *pmu_desc);
 void report_counts(FILE *out, const struct count_report *rep, const struct pf_config *cfg);
+/* --print-interval, text: the line before each round of deltas */
+void report_interval_header(FILE *out, double seconds, const struct pf_config *cfg);
+
 /* --show-time: "real 0h00m00.098s user 0h00m00.000s sys 0h00m00.095s" (ns each) */
 void report_times(FILE *out, uint64_t real_ns, uint64_t user_ns, uint64_t sys_ns);
 

@@ -707,15 +707,42 @@ static void disable_all(struct session *s)
 			kperf_disable(s->fds[i].fd);
 }
 
+static uint64_t earliest(uint64_t a, uint64_t b)
+{
+	return !a ? b : !b ? a : a < b ? a : b;
+}
+
+/* --print-interval: the sink reads and prints each interval's counts */
+static int tick_if_due(struct session *s, const struct session_sink *sink, uint64_t *next, struct pf_error *err)
+{
+	uint64_t now = sess_monotonic_ns();
+
+	if (!*next || now < *next)
+		return 0;
+	while (*next <= now) /* a late wake-up skips no interval's end, it merges them */
+		*next += s->opts.interval_ns;
+	return sink->tick(sink->arg, now - s->start_ns, err);
+}
+
 static int run_loop(struct session *s, const struct session_sink *sink, int *status, struct pf_error *err)
 {
-	uint64_t deadline = s->opts.timeout_ns ? sess_monotonic_ns() + s->opts.timeout_ns : 0;
+	uint64_t deadline = s->opts.timeout_ns ? s->start_ns + s->opts.timeout_ns : 0;
+	uint64_t next_tick = s->opts.interval_ns && sink && sink->tick ? s->start_ns + s->opts.interval_ns : 0;
 
 	while (!session_over(s, deadline, status)) {
-		if (wait_for_activity(s, deadline, err))
+		if (wait_for_activity(s, earliest(deadline, next_tick), err))
 			return -1;
 		if (s->plan && sess_drain(s, sink, false, err))
 			return -1;
+		switch (tick_if_due(s, sink, &next_tick, err)) {
+		case 0:
+			break;
+		case 1: /* --interval-count reached */
+			s->end = SESSION_END_INTERVALS;
+			return 0;
+		default:
+			return -1;
+		}
 	}
 	return 0;
 }
@@ -735,8 +762,9 @@ int session_run(struct session *s, const struct session_sink *sink, int *status,
 		}
 		return rc;
 	}
+	s->start_ns = sess_monotonic_ns();
 	/* a counted command without a timeout: nothing to do but wait */
-	if (!s->plan && s->have_child && !s->opts.timeout_ns) {
+	if (!s->plan && s->have_child && !s->opts.timeout_ns && !s->opts.interval_ns) {
 		*status = child_wait(&s->child);
 		sess_note_rusage(s, &s->child.usage);
 		s->have_child = false;
@@ -747,6 +775,9 @@ int session_run(struct session *s, const struct session_sink *sink, int *status,
 	if (!rc)
 		rc = run_loop(s, sink, status, err);
 	disable_all(s); /* attached tasks run on: the counts end here */
+	/* the last, partial interval */
+	if (!rc && s->opts.interval_ns && sink && sink->tick && s->end != SESSION_END_INTERVALS)
+		rc = sink->tick(sink->arg, sess_monotonic_ns() - s->start_ns, err) < 0 ? -1 : 0;
 	sess_stop_reader(s);
 	if (s->have_child) {
 		/* a fatal error or the timeout: pfmon 3.x ends the command it started */

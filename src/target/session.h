@@ -55,6 +55,7 @@ struct session_opts {
 	const int *cpus;            /* per-CPU events on these (NULL: every online CPU) */
 	size_t n_cpus;
 	bool stop_on_enter;         /* a line on stdin (a terminal) ends the session */
+	uint64_t interval_ns;       /* --print-interval: the sink's tick, every so often */
 	uint64_t timeout_ns;        /* -t: end the session after this long; 0: never */
 };
 
@@ -70,7 +71,8 @@ enum session_end {
 	SESSION_END_COMMAND,   /* the launched command ended */
 	SESSION_END_TARGETS,   /* every attached process ended */
 	SESSION_END_TIMEOUT,   /* -t expired */
-	SESSION_END_SIGNAL,    /* SIGINT/SIGTERM/SIGHUP while attached */
+	SESSION_END_SIGNAL,    /* SIGINT/SIGTERM/SIGHUP while attached, or ENTER */
+	SESSION_END_INTERVALS, /* --interval-count intervals were printed */
 };
 
 /*
@@ -85,6 +87,10 @@ struct session_sink {
 	session_record_fn record;
 	int (*drained)(void *arg, struct pf_error *err);
 	void *arg;
+	/* --print-interval: at the end of each interval (and of the last,
+	 * partial one), elapsed_ns since the run began; returns 1 to end the
+	 * session (--interval-count), -1 on error; may be NULL */
+	int (*tick)(void *arg, uint64_t elapsed_ns, struct pf_error *err);
 };
 
 /*

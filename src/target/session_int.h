@@ -102,6 +102,7 @@ struct session {
 	size_t n_synth;
 
 	enum session_end end;
+	uint64_t start_ns; /* when the run began (CLOCK_MONOTONIC) */
 
 	/* per-task results (session_tasks.c) */
 	struct sess_task *tasks;
