@@ -209,30 +209,18 @@ static void name_address(struct ia64_report *r, uint64_t addr, bool data)
 
 /* ---- JSON ---- */
 
-static void json_hex(struct json_writer *w, uint64_t v)
-{
-	char buf[24];
-
-	snprintf(buf, sizeof(buf), "0x%" PRIx64, v);
-	json_string(w, buf);
-}
-
 /* "key": "0x...", then "key_symbol" and "key_line" when the maps name it */
 static void json_address(struct ia64_report *r, const char *key, uint64_t addr, bool data)
 {
-	char k[64];
-
 	json_key(&r->json, key);
 	json_hex(&r->json, addr);
 	name_address(r, addr, data);
 	if (r->sym[0]) {
-		snprintf(k, sizeof(k), "%s_symbol", key);
-		json_key(&r->json, k);
+		json_key_suffix(&r->json, key, "_symbol");
 		json_string(&r->json, r->sym);
 	}
 	if (r->line[0]) {
-		snprintf(k, sizeof(k), "%s_line", key);
-		json_key(&r->json, k);
+		json_key_suffix(&r->json, key, "_line");
 		json_string(&r->json, r->line);
 	}
 }
