@@ -580,7 +580,7 @@ static const struct opt_def options[] = {
 	  "sample at HZ samples per second (frequency mode)", M_SAMPLE },
 	{ "callchain", "g", ARG_NONE, NULL, G_SMPL, BOOL(callchain), "record call chains (frame pointers)", M_SAMPLE },
 	{ "smpl-outfile", NULL, ARG_REQUIRED, "FILE", G_SMPL, STR(smpl_outfile),
-	  "write the samples to FILE (see pfmon-smpl(5))", M_SAMPLE },
+	  "write the samples to FILE (see pfmon-smpl(5)); with --report, an Itanium 2 dump's", M_SAMPLE | M_REPORT },
 	{ "smpl-entries", NULL, ARG_REQUIRED, "N", G_SMPL, CALL(opt_smpl_entries),
 	  "ring-buffer size in samples (default 2048, at most 262144)", M_SAMPLE },
 	{ "resolve-addresses", NULL, ARG_NONE, NULL, G_SMPL, BOOL(resolve_addresses),
