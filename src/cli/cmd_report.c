@@ -93,6 +93,9 @@ int cmd_report(const struct pf_config *cfg, struct pf_error *err)
 	rc = smpl_reader_next(r, &first, err);
 	if (rc > 0 && first.type == SREC_IA64_CONFIG)
 		rc = cmd_report_dump_file(cfg, r, &first, err);
+	else if (cfg->symbol_file || cfg->sysmap_file || cfg->print_syms)
+		rc = pf_error_set(err, PF_E_USAGE, "--symbol-file, --sysmap-file and --print-syms apply to "
+				  "Itanium 2 samples (a dump or its sample file)");
 	else if (rc >= 0 && (cfg->smpl_module || cfg->smpl_compact))
 		rc = report_module(cfg, r, rc > 0 ? &first : NULL, err);
 	else if (!cfg->smpl_module && !cfg->smpl_compact)

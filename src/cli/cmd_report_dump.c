@@ -167,6 +167,11 @@ int smpl_module_options(const struct pf_config *cfg, struct ia64_report_opts *ro
 	ro->top = cfg->smpl_show_top;
 	ro->cum_threshold = cfg->smpl_cum_threshold;
 	ro->print_counts = cfg->smpl_print_counts;
+	if (cfg->symbol_file && cfg->sysmap_file)
+		return pf_error_set(err, PF_E_USAGE, "--symbol-file and --sysmap-file exclude each other");
+	ro->symbol_file = cfg->symbol_file;
+	ro->sysmap_file = cfg->sysmap_file;
+	ro->print_syms = cfg->print_syms;
 	return 0;
 }
 
@@ -220,7 +225,9 @@ int cmd_report_dump(const struct pf_config *cfg, struct pf_error *err)
 		return pf_error_set(err, PF_E_INPUT, path, strerror(errno));
 	d.r = ia64_report_new(&ro, stdout);
 	strmap_init(&d.unreadable);
-	rc = open_outfile(cfg, &d, err);
+	rc = ia64_report_load_symbols(d.r, err);
+	if (rc == 0)
+		rc = open_outfile(cfg, &d, err);
 	if (rc == 0)
 		rc = ia64_dump_read_file(f, path, &h, &d, err);
 	rc = close_outfile(cfg, &d, rc, err);
@@ -273,7 +280,7 @@ int cmd_report_dump_file(const struct pf_config *cfg, struct smpl_reader *rd,
 	d.path = cfg->report_file;
 	d.r = ia64_report_new(&ro, stdout);
 	strmap_init(&d.unreadable);
-	rc = file_record(&d, first, err) ? -1 : 1;
+	rc = ia64_report_load_symbols(d.r, err) || file_record(&d, first, err) ? -1 : 1;
 	while (rc > 0 && (rc = smpl_reader_next(rd, &rec, err)) > 0)
 		if (file_record(&d, &rec, err))
 			rc = -1;

@@ -617,6 +617,12 @@ static const struct opt_def options[] = {
 	  "dear-hist: rows by address or level instead of by count", M_REPORT },
 	{ "smpl-sort-bylevel", NULL, ARG_NONE, NULL, G_SMPL, CALL(opt_smpl_sort),
 	  "dear-hist: rows by estimated cycles lost (latency bucket times its cost)", M_REPORT },
+	{ "symbol-file", NULL, ARG_REQUIRED, "FILE", G_SMPL, STR(symbol_file),
+	  "Itanium 2 samples: an ELF file naming the addresses no map covers", M_REPORT },
+	{ "sysmap-file", NULL, ARG_REQUIRED, "FILE", G_SMPL, STR(sysmap_file),
+	  "Itanium 2 samples: a System.map naming the addresses no map covers", M_REPORT },
+	{ "print-syms", NULL, ARG_NONE, NULL, G_SMPL, BOOL(print_syms),
+	  "print the symbols of --symbol-file or --sysmap-file before the report", M_REPORT },
 
 	{ "dump-event-table", NULL, ARG_NONE, NULL, G_ITA2, BOOL(dump_event_table),
 	  "print the model's event table as TSV and exit", M_ANY },

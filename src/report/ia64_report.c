@@ -114,10 +114,41 @@ struct ia64_report *ia64_report_new(const struct ia64_report_opts *opts, FILE *o
 	return r;
 }
 
+int ia64_report_load_symbols(struct ia64_report *r, struct pf_error *err)
+{
+	const struct ia64_report_opts *o = &r->opts;
+	size_t n;
+
+	if (o->symbol_file && sym_symfile_open_elf(o->symbol_file, o->debug_root, &r->symfile, err))
+		return -1;
+	if (o->sysmap_file && sym_symfile_open_sysmap(o->sysmap_file, &r->symfile, err))
+		return -1;
+	if (!o->print_syms)
+		return 0;
+	if (!r->symfile)
+		return pf_error_set(err, PF_E_USAGE, "--print-syms needs --symbol-file or --sysmap-file");
+	n = sym_symfile_count(r->symfile);
+	fprintf(r->out, "# symbols: %zu (%s)\n# start              end                kind name\n", n,
+		o->symbol_file ? o->symbol_file : o->sysmap_file);
+	for (size_t i = 0; i < n; i++) {
+		struct sym_symfile_entry e;
+
+		sym_symfile_get(r->symfile, i, &e);
+		put_hex16(r->out, e.addr);
+		putc_unlocked(' ', r->out);
+		put_hex16(r->out, e.end);
+		put_str(r->out, e.data ? " data " : " code ");
+		fput_escaped(r->out, e.name);
+		putc_unlocked('\n', r->out);
+	}
+	return 0;
+}
+
 void ia64_report_free(struct ia64_report *r)
 {
 	if (!r)
 		return;
+	sym_symfile_free(r->symfile);
 	ia64_hist_release(&r->hist);
 	ia64_names_clear(r);
 	u64set_release(&r->code_names);
@@ -161,7 +192,13 @@ static void format_names(struct ia64_report *r, uint64_t addr, bool data, struct
 {
 	const struct sym_result *res = data ? sym_resolve_data(r->res, r->pid, addr)
 					    : sym_resolve(r->res, r->pid, addr);
+	struct sym_result given;
 
+	/* no map covers it: the symbols of --symbol-file / --sysmap-file */
+	if ((!res || !res->binary) && r->symfile) {
+		sym_symfile_lookup(r->symfile, addr, data, &given);
+		res = &given;
+	}
 	n->pid = r->pid;
 	n->sym = n->line = NULL;
 	if (!res || !res->func)

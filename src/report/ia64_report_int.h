@@ -42,6 +42,7 @@ struct ia64_report {
 	struct address_names *names;
 	size_t n_names, cap_names;
 	struct address_names uncached; /* UINT64_MAX's */
+	struct sym_symfile *symfile;   /* --symbol-file / --sysmap-file, or NULL */
 };
 
 /* forget every address's names: a mapping changed */

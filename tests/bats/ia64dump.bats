@@ -298,3 +298,48 @@ EOD
 	run -1 --separate-stderr "$PFMON" --pmu=itanium2 --report="$BATS_TEST_TMPDIR/d.pfs"
 	[[ "$stderr" == *"line 1"* ]]
 }
+
+@test "--symbol-file and --sysmap-file name addresses no map covers; --print-syms; a bad System.map line" {
+	need_fixture
+	main=0x$(ia64-linux-gnu-nm "$fix" | awk '$3 == "ear_main" { print $1 }')
+	printf 'pmc11=0x20008\nip=%s pmd2=0x6000000000000110 pmd3=0x4021 pmd17=0\n' "$(printf 0x%x $((main + 0x12)))" > "$dump"
+	# without symbols: no names
+	run -0 "$PFMON" --pmu=itanium2 --report="$dump"
+	[[ "$output" != *"<"* ]]
+	# a System.map: nm's own output
+	ia64-linux-gnu-nm "$fix" > "$BATS_TEST_TMPDIR/System.map"
+	run -0 --separate-stderr "$PFMON" --pmu=itanium2 --report="$dump" --sysmap-file="$BATS_TEST_TMPDIR/System.map"
+	[[ "${lines[0]}" == *"IIP:$(printf 0x%016x $((main + 0x12))) <ear_main+0x12>" ]]
+	[ "${lines[1]}" = $'\tPMD2  : miss addr=0x6000000000000110 <table+0x10>' ]
+	run -0 --separate-stderr "$PFMON" --pmu=itanium2 --report="$dump" --sysmap-file="$BATS_TEST_TMPDIR/System.map" --print-syms
+	[ "${lines[0]}" = "# symbols: 5 ($BATS_TEST_TMPDIR/System.map)" ]
+	[[ "$output" == *"$(printf 0x%016x $main) 0x40000000000000e0 code ear_main"* ]]
+	[[ "$output" == *"0x6000000000000100 0x6000000000000200 data table"* ]]
+	# the ELF itself: symbols and, through its DWARF, lines (as addr2line says)
+	run -0 --separate-stderr "$PFMON" --pmu=itanium2 --report="$dump" --symbol-file="$fix" --report-format=json
+	[ "$(jq -r .ip_symbol <<<"$output")" = "ear_main+0x12" ]
+	[ "$(jq -r .ip_line <<<"$output")" = "$(ia64-linux-gnu-addr2line -e "$fix" "$(printf 0x%x $((main + 0x12)))")" ]
+	[ "$(jq -r .dear.data_address_symbol <<<"$output")" = "table+0x10" ]
+	run -0 "$PFMON" --pmu=itanium2 --report="$dump" --symbol-file="$fix" --print-syms
+	[[ "$output" == *" code ear_leaf"* ]]
+	# the dump's sample file takes them too
+	"$PFMON" --pmu=itanium2 --report="$dump" --smpl-outfile="$BATS_TEST_TMPDIR/d.pfs" >/dev/null
+	run -0 "$PFMON" --report="$BATS_TEST_TMPDIR/d.pfs" --sysmap-file="$BATS_TEST_TMPDIR/System.map"
+	[[ "${lines[0]}" == *"<ear_main+0x12>" ]]
+	# hostile input: one error naming the line
+	printf 'a000000100000000 T _stext\nnot-an-address T x\n' > "$BATS_TEST_TMPDIR/bad.map"
+	run -1 --separate-stderr "$PFMON" --pmu=itanium2 --report="$dump" --sysmap-file="$BATS_TEST_TMPDIR/bad.map"
+	[ "$stderr" = "error: '$BATS_TEST_TMPDIR/bad.map': line 2: bad address" ]
+	printf 'a000000100000000 T\n' > "$BATS_TEST_TMPDIR/bad.map"
+	run -1 --separate-stderr "$PFMON" --pmu=itanium2 --report="$dump" --sysmap-file="$BATS_TEST_TMPDIR/bad.map"
+	[[ "$stderr" == "error: '$BATS_TEST_TMPDIR/bad.map': line 1: "* ]]
+	[ "${#stderr_lines[@]}" -eq 1 ]
+	# usage errors: both files, --print-syms alone, a host sample file
+	run -2 "$PFMON" --pmu=itanium2 --report="$dump" --symbol-file="$fix" --sysmap-file="$BATS_TEST_TMPDIR/System.map"
+	run -2 --separate-stderr "$PFMON" --pmu=itanium2 --report="$dump" --print-syms
+	[[ "$stderr" == *"--print-syms needs --symbol-file or --sysmap-file"* ]]
+	"$PFMON" -e task-clock --smpl-outfile="$BATS_TEST_TMPDIR/host.pfs" "$FIXTURES/hotspot" 20 >/dev/null 2>&1
+	run -2 --separate-stderr "$PFMON" --report="$BATS_TEST_TMPDIR/host.pfs" --sysmap-file="$BATS_TEST_TMPDIR/System.map"
+	[[ "$stderr" == *"apply to Itanium 2 samples"* ]]
+	run -1 "$PFMON" --pmu=itanium2 --report="$dump" --symbol-file=/dev/null
+}
