@@ -10,14 +10,15 @@
 #include "report/profile.h"
 #include "sample/smpl_file.h"
 
-/* --smpl-module on pfmon's own sample file: its samples one by one */
-static int report_module(const struct pf_config *cfg, struct pf_error *err)
+/* --smpl-module on pfmon's own sample file: its samples one by one (the
+ * first record already read) */
+static int report_module(const struct pf_config *cfg, struct smpl_reader *rd,
+			 const struct sample_record *first, struct pf_error *err)
 {
 	struct ia64_report_opts ro;
 	struct sample_record rec;
-	struct smpl_reader *rd;
 	struct ia64_report *r;
-	int rc;
+	int rc = 0;
 
 	if (smpl_module_options(cfg, &ro, err))
 		return -1;
@@ -27,46 +28,38 @@ static int report_module(const struct pf_config *cfg, struct pf_error *err)
 	if (ro.json)
 		return pf_error_set(err, PF_E_USAGE, "--report-format=json with --smpl-module applies to "
 				    "Itanium 2 dumps");
-	rd = smpl_reader_open(cfg->report_file, err);
-	if (!rd)
-		return -1;
 	r = ia64_report_new(&ro, stdout);
-	while ((rc = smpl_reader_next(rd, &rec, err)) > 0)
-		if (ia64_report_host_record(r, smpl_reader_header(rd), &rec, err)) {
+	rc = first ? 1 : 0;
+	if (first && ia64_report_host_record(r, smpl_reader_header(rd), first, err))
+		rc = -1;
+	while (rc > 0 && (rc = smpl_reader_next(rd, &rec, err)) > 0)
+		if (ia64_report_host_record(r, smpl_reader_header(rd), &rec, err))
 			rc = -1;
-			break;
-		}
 	if (rc == 0)
 		ia64_report_finish(r);
 	ia64_report_free(r);
 	if (rc == 0 && smpl_reader_status(rd)->truncated)
 		fprintf(stderr, "warning: '%s' is truncated at offset %llu: the samples after it are lost\n",
 			cfg->report_file, (unsigned long long)smpl_reader_status(rd)->truncated_at);
-	smpl_reader_close(rd);
 	return rc < 0 ? -1 : 0;
 }
 
-int cmd_report(const struct pf_config *cfg, struct pf_error *err)
+/* the profile, as at the end of a run (the first record already read) */
+static int report_profile(const struct pf_config *cfg, struct smpl_reader *r,
+			  const struct sample_record *first, struct pf_error *err)
 {
 	struct profile_opts po;
-	struct smpl_reader *r;
 	struct sample_record rec;
 	struct profile *p;
 	int rc;
 
-	/* with the Itanium 2 model the file is a PMD dump */
-	if (cfg->pmu && !strcmp(cfg->pmu, "itanium2"))
-		return cmd_report_dump(cfg, err);
-	if (cfg->smpl_module || cfg->smpl_compact)
-		return report_module(cfg, err);
 	if (cfg->smpl_print_counts || cfg->smpl_view_given || cfg->smpl_sort_given)
 		return pf_error_set(err, PF_E_USAGE, "--smpl-print-counts and the dear-hist views and sorts "
 				    "apply to a sampling module (--smpl-module=NAME)");
 	po = profile_opts_from_config(cfg);
-	r = smpl_reader_open(cfg->report_file, err);
-	if (!r)
-		return -1;
 	p = profile_new(&po, smpl_reader_header(r));
+	if (first)
+		profile_add(p, first);
 	while ((rc = smpl_reader_next(r, &rec, err)) > 0)
 		profile_add(p, &rec);
 	/* a corrupted file still shows what came before the damage */
@@ -81,6 +74,34 @@ int cmd_report(const struct pf_config *cfg, struct pf_error *err)
 			(unsigned long long)smpl_reader_status(r)->truncated_at);
 	}
 	profile_free(p);
+	return rc < 0 ? -1 : 0;
+}
+
+int cmd_report(const struct pf_config *cfg, struct pf_error *err)
+{
+	struct sample_record first;
+	struct smpl_reader *r;
+	int rc;
+
+	/* with the Itanium 2 model the file is a PMD dump */
+	if (cfg->pmu && !strcmp(cfg->pmu, "itanium2"))
+		return cmd_report_dump(cfg, err);
+	r = smpl_reader_open(cfg->report_file, err);
+	if (!r)
+		return -1;
+	/* a dump's sample file (1.3) starts with its Itanium 2 configuration */
+	rc = smpl_reader_next(r, &first, err);
+	if (rc > 0 && first.type == SREC_IA64_CONFIG)
+		rc = cmd_report_dump_file(cfg, r, &first, err);
+	else if (cfg->symbol_file || cfg->sysmap_file || cfg->print_syms)
+		rc = pf_error_set(err, PF_E_USAGE, "--symbol-file, --sysmap-file and --print-syms apply to "
+				  "Itanium 2 samples (a dump or its sample file)");
+	else if (rc >= 0 && (cfg->smpl_module || cfg->smpl_compact))
+		rc = report_module(cfg, r, rc > 0 ? &first : NULL, err);
+	else if (!cfg->smpl_module && !cfg->smpl_compact)
+		/* even after an error at the first record: the profile says
+		 * what came before the damage (nothing), then the error */
+		rc = report_profile(cfg, r, rc > 0 ? &first : NULL, err);
 	smpl_reader_close(r);
 	return rc < 0 ? -1 : 0;
 }

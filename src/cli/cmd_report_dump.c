@@ -1,18 +1,22 @@
 /*
  * pfmon --pmu=itanium2 --report=DUMP: an Itanium 2 PMD dump (pfmon-smpl(5))
- * read as a stream, each sample decoded and printed as it comes.
+ * read as a stream, each sample decoded and printed as it comes, and saved
+ * as a sample file with --smpl-outfile.  A report of that file later goes
+ * through the same handlers: one report path for both.
  */
 #include <config.h>
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "commands.h"
 #include "common/strmap.h"
 #include "common/util.h"
 #include "report/ia64_report.h"
 #include "sample/ia64_dump.h"
+#include "sample/smpl_file.h"
 
 /* PMC12.tm (bits 9:8): 00 captures no branch, as the PMC12 = 0 that a D-EAR
  * in TLB or ALAT mode writes (C-EAR-3): the BTB is then not in use */
@@ -21,6 +25,8 @@
 struct dump_ctx {
 	struct ia64_report *r;
 	struct strmap unreadable; /* map= files already reported */
+	struct smpl_writer *w;    /* --smpl-outfile, or NULL */
+	const char *path;         /* the sample file read, for messages */
 };
 
 /* events= and the BTB/range options: the PMCs the model programs for them (as --check) */
@@ -63,6 +69,19 @@ static int on_config(void *ctx, struct ia64_dump_config *c, struct pf_error *err
 
 	if (c->events && config_from_events(c, err))
 		return -1;
+	if (d->w) {
+		/* the PMCs as programmed, events= turned into them already */
+		struct sample_record rec = { .type = SREC_IA64_CONFIG };
+
+		rec.ia64_config.has_pmc10 = c->has_pmc10;
+		rec.ia64_config.has_pmc11 = c->has_pmc11;
+		rec.ia64_config.has_pmc12 = c->has_pmc12;
+		rec.ia64_config.pmc10 = c->pmc10;
+		rec.ia64_config.pmc11 = c->pmc11;
+		rec.ia64_config.pmc12 = c->pmc12;
+		if (smpl_write_record(d->w, &rec, err))
+			return -1;
+	}
 	return ia64_report_config(d->r, c, err);
 }
 
@@ -79,14 +98,28 @@ static void check_map_file(struct dump_ctx *d, const struct ia64_dump_map *m)
 	if (strmap_get(&d->unreadable, m->path))
 		return;
 	strmap_add(&d->unreadable, m->path, 1);
-	fprintf(stderr, "warning: map= line %u: cannot open '%s': %s; its addresses get no symbols\n",
-		m->line, m->path, strerror(errno));
+	if (m->line)
+		fprintf(stderr, "warning: map= line %u: ", m->line);
+	else
+		fputs("warning: mapping record: ", stderr);
+	fputs("cannot open '", stderr);
+	fput_escaped(stderr, m->path);
+	fprintf(stderr, "': %s; its addresses get no symbols\n", strerror(errno));
 }
 
 static int on_map(void *ctx, const struct ia64_dump_map *m, struct pf_error *err)
 {
 	struct dump_ctx *d = ctx;
 
+	if (d->w) {
+		/* the dump's maps hold for every process (SMPL_IA64_ALL_PIDS) */
+		struct sample_mmap mm = { .pid = SMPL_IA64_ALL_PIDS, .tid = SMPL_IA64_ALL_PIDS,
+					  .start = m->start, .len = m->end - m->start,
+					  .pgoff = m->offset, .filename = m->path };
+
+		if (smpl_write_mmap(d->w, &mm, NULL, err))
+			return -1;
+	}
 	check_map_file(d, m);
 	ia64_report_map(d->r, m);
 	return 0;
@@ -94,7 +127,17 @@ static int on_map(void *ctx, const struct ia64_dump_map *m, struct pf_error *err
 
 static int on_sample(void *ctx, const struct ia64_dump_sample *s, struct pf_error *err)
 {
-	ia64_report_sample(((struct dump_ctx *)ctx)->r, s);
+	struct dump_ctx *d = ctx;
+
+	if (d->w) {
+		struct sample_record rec = { .type = SREC_IA64_SAMPLE };
+
+		rec.ia64_sample = *s;
+		rec.ia64_sample.line = 0;
+		if (smpl_write_record(d->w, &rec, err))
+			return -1;
+	}
+	ia64_report_sample(d->r, s);
 	return 0;
 }
 
@@ -124,7 +167,46 @@ int smpl_module_options(const struct pf_config *cfg, struct ia64_report_opts *ro
 	ro->top = cfg->smpl_show_top;
 	ro->cum_threshold = cfg->smpl_cum_threshold;
 	ro->print_counts = cfg->smpl_print_counts;
+	if (cfg->symbol_file && cfg->sysmap_file)
+		return pf_error_set(err, PF_E_USAGE, "--symbol-file and --sysmap-file exclude each other");
+	ro->symbol_file = cfg->symbol_file;
+	ro->sysmap_file = cfg->sysmap_file;
+	ro->print_syms = cfg->print_syms;
 	return 0;
+}
+
+static int check_format(const struct pf_config *cfg, struct pf_error *err)
+{
+	if (cfg->report_format && strcmp(cfg->report_format, "text") &&
+	    strcmp(cfg->report_format, "json"))
+		return pf_error_set(err, PF_E_USAGE,
+				    "Itanium 2 dumps are reported as text or json, not folded stacks");
+	return 0;
+}
+
+/* --smpl-outfile: the dump as a sample file (the header names no event:
+ * the samples are the dump's own records) */
+static int open_outfile(const struct pf_config *cfg, struct dump_ctx *d, struct pf_error *err)
+{
+	struct smpl_header h = { .clockid = -1 };
+
+	if (!cfg->smpl_outfile)
+		return 0;
+	d->w = smpl_writer_open(cfg->smpl_outfile, &h, err);
+	return d->w ? 0 : -1;
+}
+
+/* a dump that fails half-way leaves no file that looks complete */
+static int close_outfile(const struct pf_config *cfg, struct dump_ctx *d, int rc,
+			 struct pf_error *err)
+{
+	if (!d->w)
+		return rc;
+	if (smpl_writer_close(d->w, rc ? NULL : err))
+		rc = -1;
+	if (rc && strcmp(cfg->smpl_outfile, "-"))
+		unlink(cfg->smpl_outfile);
+	return rc;
 }
 
 int cmd_report_dump(const struct pf_config *cfg, struct pf_error *err)
@@ -132,22 +214,23 @@ int cmd_report_dump(const struct pf_config *cfg, struct pf_error *err)
 	static const struct ia64_dump_handler h = { on_config, on_map, on_sample };
 	struct ia64_report_opts ro;
 	const char *path = cfg->report_file;
-	struct dump_ctx d;
+	struct dump_ctx d = { 0 };
 	FILE *f;
 	int rc;
 
-	if (cfg->report_format && strcmp(cfg->report_format, "text") &&
-	    strcmp(cfg->report_format, "json"))
-		return pf_error_set(err, PF_E_USAGE,
-				    "Itanium 2 dumps are reported as text or json, not folded stacks");
-	if (smpl_module_options(cfg, &ro, err))
+	if (check_format(cfg, err) || smpl_module_options(cfg, &ro, err))
 		return -1;
 	f = strcmp(path, "-") ? fopen(path, "r") : stdin;
 	if (!f)
 		return pf_error_set(err, PF_E_INPUT, path, strerror(errno));
 	d.r = ia64_report_new(&ro, stdout);
 	strmap_init(&d.unreadable);
-	rc = ia64_dump_read_file(f, path, &h, &d, err);
+	rc = ia64_report_load_symbols(d.r, err);
+	if (rc == 0)
+		rc = open_outfile(cfg, &d, err);
+	if (rc == 0)
+		rc = ia64_dump_read_file(f, path, &h, &d, err);
+	rc = close_outfile(cfg, &d, rc, err);
 	if (rc == 0)
 		ia64_report_finish(d.r);
 	ia64_report_free(d.r);
@@ -155,4 +238,61 @@ int cmd_report_dump(const struct pf_config *cfg, struct pf_error *err)
 	if (f != stdin)
 		fclose(f);
 	return rc;
+}
+
+/* one record of the dump's sample file, through the dump's handlers */
+static int file_record(struct dump_ctx *d, const struct sample_record *rec, struct pf_error *err)
+{
+	struct ia64_dump_config c;
+	struct ia64_dump_map m;
+
+	switch (rec->type) {
+	case SREC_IA64_CONFIG:
+		c = rec->ia64_config;
+		c.events = c.irange = c.drange = NULL;
+		return on_config(d, &c, err);
+	case SREC_MMAP:
+		if (!rec->mmap.len || rec->mmap.start + rec->mmap.len < rec->mmap.start ||
+		    !rec->mmap.filename || !rec->mmap.filename[0])
+			return pf_error_set(err, PF_E_BAD_FILE, d->path,
+					    "a mapping record with an empty or wrapping range, or no path");
+		m = (struct ia64_dump_map){ .start = rec->mmap.start,
+					    .end = rec->mmap.start + rec->mmap.len,
+					    .offset = rec->mmap.pgoff, .path = rec->mmap.filename };
+		return on_map(d, &m, err);
+	case SREC_IA64_SAMPLE:
+		return on_sample(d, &rec->ia64_sample, err);
+	default:
+		return 0; /* the end record; nothing else is written with a dump */
+	}
+}
+
+int cmd_report_dump_file(const struct pf_config *cfg, struct smpl_reader *rd,
+			 const struct sample_record *first, struct pf_error *err)
+{
+	struct ia64_report_opts ro;
+	struct sample_record rec;
+	struct dump_ctx d = { 0 };
+	int rc;
+
+	if (check_format(cfg, err) || smpl_module_options(cfg, &ro, err))
+		return -1;
+	d.path = cfg->report_file;
+	d.r = ia64_report_new(&ro, stdout);
+	strmap_init(&d.unreadable);
+	rc = ia64_report_load_symbols(d.r, err) || file_record(&d, first, err) ? -1 : 1;
+	while (rc > 0 && (rc = smpl_reader_next(rd, &rec, err)) > 0)
+		if (file_record(&d, &rec, err))
+			rc = -1;
+	if (rc == 0)
+		ia64_report_finish(d.r);
+	ia64_report_free(d.r);
+	strmap_release(&d.unreadable);
+	if (rc == 0 && smpl_reader_status(rd)->truncated) {
+		fputs("warning: '", stderr);
+		fput_escaped(stderr, cfg->report_file);
+		fprintf(stderr, "' is truncated at offset %llu: the samples after it are lost\n",
+			(unsigned long long)smpl_reader_status(rd)->truncated_at);
+	}
+	return rc < 0 ? -1 : 0;
 }

@@ -28,6 +28,12 @@ int cmd_record(const struct pf_config *cfg, const struct pmu_model *m, struct pf
 int cmd_report(const struct pf_config *cfg, struct pf_error *err);
 /* --pmu=itanium2 --report=DUMP: an Itanium 2 PMD dump (pfmon-smpl(5)) */
 int cmd_report_dump(const struct pf_config *cfg, struct pf_error *err);
+struct smpl_reader;
+struct sample_record;
+/* the sample file of a dump (its first record, the Itanium 2 configuration,
+ * already read): the same report as of the dump */
+int cmd_report_dump_file(const struct pf_config *cfg, struct smpl_reader *rd,
+			 const struct sample_record *first, struct pf_error *err);
 struct ia64_report_opts;
 /* --smpl-module and its options into the report's options; -1 with err
  * when they do not go together */

@@ -110,6 +110,9 @@ static int check_output(const struct pf_config *cfg, struct pf_error *err)
 		return usage(err, "option '--append' needs --outfile");
 	if (given(cfg, "resolve-addresses") && (!cfg->report_sort || strcmp(cfg->report_sort, "address") != 0))
 		return usage(err, "option '--resolve-addresses' needs --report-sort=address");
+	if (given(cfg, "smpl-outfile") && cfg->report_file && !(cfg->pmu && strcmp(cfg->pmu, "itanium2") == 0))
+		return usage(err, "option '--smpl-outfile' with --report saves an Itanium 2 dump "
+			     "(--pmu=itanium2) as a sample file");
 	if (given(cfg, "with-header") && cfg->output_kind == PF_OUT_JSON)
 		return usage(err, "option '--with-header' is not used with --json (the JSON lines carry no header)");
 	return 0;

@@ -156,6 +156,9 @@ struct pf_config {
 	bool smpl_view_given, smpl_sort_given;
 	bool smpl_compact;      /* inst-hist: one row per sample (pfmon 3.9) */
 	bool smpl_print_counts; /* also print the totals after a sampling output */
+	const char *symbol_file; /* --symbol-file: an ELF naming Itanium 2 addresses no map covers */
+	const char *sysmap_file; /* --sysmap-file: a System.map doing the same */
+	bool print_syms;         /* --print-syms: print the table of one of them */
 
 	/* attaching: -p/--attach-task/--pid (processes) or --tid (threads) */
 	int *attach;

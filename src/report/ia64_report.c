@@ -11,11 +11,7 @@
 #include <string.h>
 
 #include "common/util.h"
-#include "report/ia64_hist.h"
-#include "report/ia64_report.h"
-#include "report/json_writer.h"
-#include "sample/ia64_ear.h"
-#include "symbol/symbol.h"
+#include "report/ia64_report_int.h"
 
 /* the dump's maps hold for every process: they are kept under one pid */
 #define DUMP_PID 0
@@ -59,33 +55,6 @@ static const struct {
 static const unsigned cache_costs[IA64_HIST_LEVELS] = { 5, 10, 150 };
 static const unsigned tlb_costs[IA64_HIST_LEVELS] = { 5, 30, 200 };
 
-struct address_names {
-	uint32_t pid;     /* whose address space named it */
-	char *sym, *line; /* NULL when unknown */
-};
-
-struct ia64_report {
-	struct ia64_report_opts opts;
-	FILE *out;
-	struct sym_resolver *res;
-	enum ia64_iear_mode iear;
-	enum ia64_dear_mode dear;
-	bool btb, btb_ds;
-	uint64_t entry;
-	uint32_t pid;          /* whose maps name addresses: DUMP_PID, or the host sample's */
-	uint64_t period_sum;
-	uint64_t invalid;      /* dear-hist: samples with no captured miss */
-	struct ia64_hist hist; /* inst-hist, dear-hist; btb: the branch pairs */
-	struct json_writer json;
-	const char *sym, *line; /* the last address named: "" when unknown */
-	/* each address's names, formatted once (a dump names the same few
-	 * thousand addresses millions of times); emptied when a map changes */
-	struct u64set code_names, data_names; /* address -> index in names */
-	struct address_names *names;
-	size_t n_names, cap_names;
-	struct address_names uncached; /* UINT64_MAX's */
-};
-
 _Static_assert(ARRAY_SIZE(modules) == IA64_MOD_COUNT_, "one row per module");
 
 bool ia64_smpl_module_from_name(const char *name, enum ia64_smpl_module *out)
@@ -117,7 +86,7 @@ int ia64_smpl_module_describe(const char *name, FILE *out, struct pf_error *err)
 	return 0;
 }
 
-static void names_clear(struct ia64_report *r)
+void ia64_names_clear(struct ia64_report *r)
 {
 	for (size_t i = 0; i < r->n_names; i++) {
 		free(r->names[i].sym);
@@ -145,12 +114,43 @@ struct ia64_report *ia64_report_new(const struct ia64_report_opts *opts, FILE *o
 	return r;
 }
 
+int ia64_report_load_symbols(struct ia64_report *r, struct pf_error *err)
+{
+	const struct ia64_report_opts *o = &r->opts;
+	size_t n;
+
+	if (o->symbol_file && sym_symfile_open_elf(o->symbol_file, o->debug_root, &r->symfile, err))
+		return -1;
+	if (o->sysmap_file && sym_symfile_open_sysmap(o->sysmap_file, &r->symfile, err))
+		return -1;
+	if (!o->print_syms)
+		return 0;
+	if (!r->symfile)
+		return pf_error_set(err, PF_E_USAGE, "--print-syms needs --symbol-file or --sysmap-file");
+	n = sym_symfile_count(r->symfile);
+	fprintf(r->out, "# symbols: %zu (%s)\n# start              end                kind name\n", n,
+		o->symbol_file ? o->symbol_file : o->sysmap_file);
+	for (size_t i = 0; i < n; i++) {
+		struct sym_symfile_entry e;
+
+		sym_symfile_get(r->symfile, i, &e);
+		put_hex16(r->out, e.addr);
+		putc_unlocked(' ', r->out);
+		put_hex16(r->out, e.end);
+		put_str(r->out, e.data ? " data " : " code ");
+		fput_escaped(r->out, e.name);
+		putc_unlocked('\n', r->out);
+	}
+	return 0;
+}
+
 void ia64_report_free(struct ia64_report *r)
 {
 	if (!r)
 		return;
+	sym_symfile_free(r->symfile);
 	ia64_hist_release(&r->hist);
-	names_clear(r);
+	ia64_names_clear(r);
 	u64set_release(&r->code_names);
 	u64set_release(&r->data_names);
 	free(r->names);
@@ -182,7 +182,7 @@ int ia64_report_config(struct ia64_report *r, const struct ia64_dump_config *c,
 
 void ia64_report_map(struct ia64_report *r, const struct ia64_dump_map *m)
 {
-	names_clear(r);
+	ia64_names_clear(r);
 	sym_maps_add(sym_resolver_maps(r->res), DUMP_PID, m->start, m->end - m->start, m->offset,
 		     m->path);
 }
@@ -192,7 +192,13 @@ static void format_names(struct ia64_report *r, uint64_t addr, bool data, struct
 {
 	const struct sym_result *res = data ? sym_resolve_data(r->res, r->pid, addr)
 					    : sym_resolve(r->res, r->pid, addr);
+	struct sym_result given;
 
+	/* no map covers it: the symbols of --symbol-file / --sysmap-file */
+	if ((!res || !res->binary) && r->symfile) {
+		sym_symfile_lookup(r->symfile, addr, data, &given);
+		res = &given;
+	}
 	n->pid = r->pid;
 	n->sym = n->line = NULL;
 	if (!res || !res->func)
@@ -240,30 +246,18 @@ static void name_address(struct ia64_report *r, uint64_t addr, bool data)
 
 /* ---- JSON ---- */
 
-static void json_hex(struct json_writer *w, uint64_t v)
-{
-	char buf[24];
-
-	snprintf(buf, sizeof(buf), "0x%" PRIx64, v);
-	json_string(w, buf);
-}
-
 /* "key": "0x...", then "key_symbol" and "key_line" when the maps name it */
 static void json_address(struct ia64_report *r, const char *key, uint64_t addr, bool data)
 {
-	char k[64];
-
 	json_key(&r->json, key);
 	json_hex(&r->json, addr);
 	name_address(r, addr, data);
 	if (r->sym[0]) {
-		snprintf(k, sizeof(k), "%s_symbol", key);
-		json_key(&r->json, k);
+		json_key_suffix(&r->json, key, "_symbol");
 		json_string(&r->json, r->sym);
 	}
 	if (r->line[0]) {
-		snprintf(k, sizeof(k), "%s_line", key);
-		json_key(&r->json, k);
+		json_key_suffix(&r->json, key, "_line");
 		json_string(&r->json, r->line);
 	}
 }
@@ -409,55 +403,8 @@ static void json_sample(struct ia64_report *r, const struct ia64_dump_sample *s,
 
 /* ---- text: pfmon 3.x's detailed module ---- */
 
-/*
- * The text printers write through these rather than fprintf: a million
- * samples are some fifty million fields, and printf's format interpreter
- * was most of the time of a report (bench/ia64dump).  One thread writes
- * the stream, so the unlocked stdio calls are safe.
- */
-static void put_str(FILE *out, const char *s)
-{
-	fputs_unlocked(s, out);
-}
-
-/* "0x" and 16 hex digits, as %016lx */
-static void put_hex16(FILE *out, uint64_t v)
-{
-	static const char digits[] = "0123456789abcdef";
-	char b[18];
-
-	b[0] = '0';
-	b[1] = 'x';
-	for (int i = 17; i >= 2; i--, v >>= 4)
-		b[i] = digits[v & 0xf];
-	fwrite_unlocked(b, 1, sizeof(b), out);
-}
-
-/* v in base 10 or 16 (then with "0x"), as few digits as it takes */
-static void put_uint(FILE *out, uint64_t v, unsigned base)
-{
-	static const char digits[] = "0123456789abcdef";
-	char b[24];
-	size_t i = sizeof(b);
-
-	do {
-		b[--i] = digits[v % base];
-		v /= base;
-	} while (v);
-	if (base == 16) {
-		b[--i] = 'x';
-		b[--i] = '0';
-	}
-	fwrite_unlocked(b + i, 1, sizeof(b) - i, out);
-}
-
-static const char *yes_no(bool v)
-{
-	return v ? "y" : "n";
-}
-
 /* " <sym>" when the maps name addr */
-static void put_sym(struct ia64_report *r, uint64_t addr, bool data)
+void ia64_put_sym(struct ia64_report *r, uint64_t addr, bool data)
 {
 	name_address(r, addr, data);
 	if (!r->sym[0])
@@ -465,18 +412,6 @@ static void put_sym(struct ia64_report *r, uint64_t addr, bool data)
 	put_str(r->out, " <");
 	put_str(r->out, r->sym);
 	putc_unlocked('>', r->out);
-}
-
-/* " LABEL:v", or " LABEL:-" when the input does not give it */
-static void put_id(FILE *out, const char *label, bool has, uint64_t v, unsigned base)
-{
-	putc_unlocked(' ', out);
-	put_str(out, label);
-	putc_unlocked(':', out);
-	if (has)
-		put_uint(out, v, base);
-	else
-		putc_unlocked('-', out);
 }
 
 static void text_iear(struct ia64_report *r, const struct ia64_iear *e)
@@ -487,7 +422,7 @@ static void text_iear(struct ia64_report *r, const struct ia64_iear *e)
 	put_str(out, yes_no(e->valid));
 	put_str(out, ", cache line addr=");
 	put_hex16(out, e->address);
-	put_sym(r, e->address, false);
+	ia64_put_sym(r, e->address, false);
 	if (e->mode == IA64_IEAR_TLB) {
 		put_str(out, ", TLB:");
 		put_str(out, e->valid ? ia64_tlb_name(e->tlb, false) : "-");
@@ -508,7 +443,7 @@ static void text_dear(struct ia64_report *r, const struct ia64_dear *d)
 	if (d->has_data_address) {
 		put_str(out, "\tPMD2  : miss addr=");
 		put_hex16(out, d->data_address);
-		put_sym(r, d->data_address, true);
+		ia64_put_sym(r, d->data_address, true);
 		putc_unlocked('\n', out);
 	}
 	put_str(out, "\tPMD3  : valid=");
@@ -530,7 +465,7 @@ static void text_dear(struct ia64_report *r, const struct ia64_dear *d)
 		put_hex16(out, d->iaddr);
 		put_str(out, " slot ");
 		put_uint(out, d->slot, 10);
-		put_sym(r, d->iaddr | d->slot, false);
+		ia64_put_sym(r, d->iaddr | d->slot, false);
 	}
 	putc_unlocked('\n', out);
 }
@@ -558,11 +493,11 @@ static void text_btb_entry(struct ia64_report *r, const struct ia64_btb_entry *e
 		put_str(out, yes_no(e->taken));
 		put_str(out, " prediction=");
 		put_str(out, prediction(e));
-		put_sym(r, e->address | e->slot, false);
+		ia64_put_sym(r, e->address | e->slot, false);
 	} else if (e->kind == IA64_BTB_TARGET) {
 		put_str(out, "target addr=");
 		put_hex16(out, e->address);
-		put_sym(r, e->address, false);
+		ia64_put_sym(r, e->address, false);
 	} else {
 		fprintf(out, "prediction detail=0x%05x branch addr bits=", e->detail);
 		put_hex16(out, e->address);
@@ -587,7 +522,7 @@ static void text_sample(struct ia64_report *r, const struct ia64_dump_sample *s,
 	put_id(out, "LAST_VAL", s->fields & IA64_DUMP_F_PERIOD, s->period, 10);
 	put_str(out, " SET:0 IIP:");
 	put_hex16(out, s->ip);
-	put_sym(r, s->ip, false);
+	ia64_put_sym(r, s->ip, false);
 	putc_unlocked('\n', out);
 	if (ie)
 		text_iear(r, ie);
@@ -612,7 +547,7 @@ static void text_sample(struct ia64_report *r, const struct ia64_dump_sample *s,
 
 /* ---- compact: one row per sample, pfmon 3.9's --smpl-compact columns ---- */
 
-static void compact_header(FILE *out)
+void ia64_compact_header(FILE *out)
 {
 	static const char *const columns[] = {
 		"entry number", "process id", "thread id", "CPU number", "timestamp",
@@ -627,7 +562,7 @@ static void compact_header(FILE *out)
 }
 
 /* " v" (base 10, or 16 as 0x%016lx), or " -" when the input does not give it */
-static void compact_field(FILE *out, bool has, uint64_t v, unsigned base)
+void ia64_compact_field(FILE *out, bool has, uint64_t v, unsigned base)
 {
 	putc_unlocked(' ', out);
 	if (!has)
@@ -639,7 +574,7 @@ static void compact_field(FILE *out, bool has, uint64_t v, unsigned base)
 }
 
 /* the entry number left-aligned in 8 columns, as %-8lu */
-static void compact_entry(FILE *out, uint64_t entry)
+void ia64_compact_entry(FILE *out, uint64_t entry)
 {
 	char b[24];
 	int n = snprintf(b, sizeof(b), "%" PRIu64, entry);
@@ -654,14 +589,14 @@ static void compact_sample(struct ia64_report *r, const struct ia64_dump_sample 
 	FILE *out = r->out;
 
 	if (r->entry == 0)
-		compact_header(out);
-	compact_entry(out, r->entry);
-	compact_field(out, s->fields & IA64_DUMP_F_PID, s->pid, 10);
-	compact_field(out, s->fields & IA64_DUMP_F_TID, s->tid, 10);
-	compact_field(out, s->fields & IA64_DUMP_F_CPU, s->cpu, 10);
-	compact_field(out, s->fields & IA64_DUMP_F_TIME, s->time, 16);
+		ia64_compact_header(out);
+	ia64_compact_entry(out, r->entry);
+	ia64_compact_field(out, s->fields & IA64_DUMP_F_PID, s->pid, 10);
+	ia64_compact_field(out, s->fields & IA64_DUMP_F_TID, s->tid, 10);
+	ia64_compact_field(out, s->fields & IA64_DUMP_F_CPU, s->cpu, 10);
+	ia64_compact_field(out, s->fields & IA64_DUMP_F_TIME, s->time, 16);
 	put_str(out, " -");
-	compact_field(out, s->fields & IA64_DUMP_F_PERIOD, s->period, 10);
+	ia64_compact_field(out, s->fields & IA64_DUMP_F_PERIOD, s->period, 10);
 	put_str(out, " 0 ");
 	put_hex16(out, s->ip);
 	for (unsigned n = 0; n < IA64_DUMP_NR_PMDS; n++)
@@ -892,121 +827,4 @@ void ia64_report_sample(struct ia64_report *r, const struct ia64_dump_sample *s)
 	if (s->fields & IA64_DUMP_F_PERIOD)
 		r->period_sum += s->period;
 	r->entry++;
-}
-
-/* ---- pfmon's own sample files: detailed, compact and inst-hist ---- */
-
-static void host_detailed(struct ia64_report *r, const struct sample *s, const char *event)
-{
-	FILE *out = r->out;
-
-	put_str(out, "entry ");
-	put_uint(out, r->entry, 10);
-	put_id(out, "PID", s->fields & SAMPLE_F_TID, s->pid, 10);
-	put_id(out, "TID", s->fields & SAMPLE_F_TID, s->tid, 10);
-	put_id(out, "CPU", s->fields & SAMPLE_F_CPU, s->cpu, 10);
-	put_id(out, "STAMP", s->fields & SAMPLE_F_TIME, s->time, 16);
-	put_id(out, "OVFL", true, s->evidx, 10);
-	put_id(out, "LAST_VAL", s->fields & SAMPLE_F_PERIOD, s->period, 10);
-	put_str(out, " SET:0 IIP:");
-	put_hex16(out, s->ip);
-	put_sym(r, s->ip, false);
-	fprintf(out, "\n\tEVENT : %s\n", event);
-	if (s->fields & SAMPLE_F_ADDR) {
-		put_str(out, "\tADDR  : ");
-		put_hex16(out, s->addr);
-		put_sym(r, s->addr, true);
-		putc_unlocked('\n', out);
-	}
-	if (s->fields & SAMPLE_F_WEIGHT)
-		fprintf(out, "\tWEIGHT: %" PRIu64 "\n", s->weight);
-	if (s->fields & SAMPLE_F_DATA_SRC)
-		fprintf(out, "\tDATA_SRC: 0x%" PRIx64 "\n", s->data_src);
-	for (uint32_t i = 0; i < s->read_nr; i++)
-		fprintf(out, "\tREAD%-2u: %" PRIu64 "\n", i, s->read[i]);
-	/* the branch stack oldest first, a chronological trace like the BTB's */
-	for (uint32_t i = s->branch_nr; i-- > 0;) {
-		const struct sample_branch *b = &s->branches[i];
-
-		put_str(out, "\tBRANCH: source addr=");
-		put_hex16(out, b->from);
-		put_sym(r, b->from, false);
-		put_str(out, " target addr=");
-		put_hex16(out, b->to);
-		put_sym(r, b->to, false);
-		put_str(out, b->flags & SAMPLE_BR_MISPRED ? " prediction=failure\n" : " prediction=success\n");
-	}
-	for (uint32_t i = 0; i < s->callchain_nr; i++)
-		fprintf(out, "\tCALLCHAIN%-2u: 0x%016" PRIx64 "\n", i, s->callchain[i]);
-}
-
-static void host_compact(struct ia64_report *r, const struct sample *s)
-{
-	FILE *out = r->out;
-
-	if (r->entry == 0)
-		compact_header(out);
-	compact_entry(out, r->entry);
-	compact_field(out, s->fields & SAMPLE_F_TID, s->pid, 10);
-	compact_field(out, s->fields & SAMPLE_F_TID, s->tid, 10);
-	compact_field(out, s->fields & SAMPLE_F_CPU, s->cpu, 10);
-	compact_field(out, s->fields & SAMPLE_F_TIME, s->time, 16);
-	compact_field(out, true, s->evidx, 10);
-	compact_field(out, s->fields & SAMPLE_F_PERIOD, s->period, 10);
-	put_str(out, " 0 ");
-	put_hex16(out, s->ip);
-	for (uint32_t i = 0; i < s->read_nr; i++)
-		fprintf(out, " %" PRIu64, s->read[i]);
-	fputc('\n', out);
-}
-
-int ia64_report_host_record(struct ia64_report *r, const struct smpl_header *h,
-			    const struct sample_record *rec, struct pf_error *err)
-{
-	struct sym_maps *maps = sym_resolver_maps(r->res);
-	const struct sample *s = &rec->sample;
-
-	switch (rec->type) {
-	case SREC_MMAP:
-		names_clear(r);
-		sym_maps_add(maps, rec->mmap.pid, rec->mmap.start, rec->mmap.len, rec->mmap.pgoff,
-			     rec->mmap.filename);
-		return 0;
-	case SREC_FORK:
-		if (rec->task.pid != rec->task.ppid) {
-			names_clear(r);
-			sym_maps_fork(maps, rec->task.ppid, rec->task.pid);
-		}
-		return 0;
-	case SREC_COMM:
-		if (rec->comm.exec) {
-			names_clear(r);
-			sym_maps_clear(maps, rec->comm.pid);
-		}
-		return 0;
-	case SREC_SAMPLE:
-		break;
-	default:
-		return 0;
-	}
-	r->pid = s->pid;
-	switch (r->opts.module) {
-	case IA64_MOD_DETAILED:
-		host_detailed(r, s, s->evidx < h->nr_events ? h->events[s->evidx].name : "?");
-		break;
-	case IA64_MOD_COMPACT:
-		host_compact(r, s);
-		break;
-	case IA64_MOD_INST_HIST:
-		/* one row per (process, address): the same address names another
-		 * binary in another process */
-		ia64_hist_count(&r->hist, s->ip, s->pid);
-		break;
-	default:
-		return pf_error_set(err, PF_E_USAGE, "this sampling module needs an Itanium 2 dump "
-				    "(--pmu=itanium2): sample files hold no EAR or BTB registers");
-	}
-	r->period_sum += s->period;
-	r->entry++;
-	return 0;
 }

@@ -41,11 +41,17 @@ struct ia64_report_opts {
 	uint64_t top;           /* histograms: rows shown, 0 = all */
 	uint64_t cum_threshold; /* histograms: stop before the row crossing it (percent) */
 	bool print_counts;      /* --smpl-print-counts: the totals after the output */
+	const char *symbol_file; /* --symbol-file: an ELF naming addresses no map covers */
+	const char *sysmap_file; /* --sysmap-file: a System.map doing the same */
+	bool print_syms;        /* --print-syms: the table of those first */
 };
 
 struct ia64_report;
 
 struct ia64_report *ia64_report_new(const struct ia64_report_opts *opts, FILE *out);
+/* --symbol-file / --sysmap-file read, and with --print-syms printed: -1
+ * with err when a file cannot be read or a System.map line is malformed */
+int ia64_report_load_symbols(struct ia64_report *r, struct pf_error *err);
 /* which units the samples hold, before the first sample; -1 when the
  * module needs a unit the configuration does not use */
 int ia64_report_config(struct ia64_report *r, const struct ia64_dump_config *c,

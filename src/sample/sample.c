@@ -21,6 +21,8 @@ static const char *const rec_type_names[] = {
 	[SREC_KERNEL] = "kernel",
 	[SREC_KSYM] = "kernel symbol",
 	[SREC_BINARY] = "binary",
+	[SREC_IA64_CONFIG] = "itanium2 configuration",
+	[SREC_IA64_SAMPLE] = "itanium2 sample",
 };
 
 const char *sample_rec_type_name(enum sample_rec_type t)

@@ -15,6 +15,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "sample/ia64_dump.h"
+
 /*
  * Field bits: which members of struct sample (and of struct sample_id) hold
  * data.  The same bits are the per-event field mask of the sample file, so
@@ -207,6 +209,8 @@ enum sample_rec_type {
 	SREC_KERNEL,      /* sample files only: which kernel took the samples */
 	SREC_KSYM,        /* sample files only: a kernel symbol that named samples */
 	SREC_BINARY,      /* sample files only: which file a mapped binary was */
+	SREC_IA64_CONFIG, /* sample files only: an Itanium 2 dump's PMC10-12 (first record) */
+	SREC_IA64_SAMPLE, /* sample files only: an Itanium 2 dump's sample and its PMDs */
 };
 
 struct sample_record {
@@ -223,6 +227,8 @@ struct sample_record {
 		struct sample_kernel kernel;
 		struct sample_ksym ksym;
 		struct sample_binary binary;
+		struct ia64_dump_config ia64_config; /* events, irange, drange: NULL */
+		struct ia64_dump_sample ia64_sample; /* line: 0 */
 	};
 };
 

@@ -488,6 +488,48 @@ static void encode_binary(struct obuf *o, const struct sample_binary *b)
 	ob_varint(o, b->size);
 }
 
+static void encode_ia64_config(struct obuf *o, const struct ia64_dump_config *c)
+{
+	ob_varint(o, (c->has_pmc10 ? SMPL_IA64_HAS_PMC10 : 0) | (c->has_pmc11 ? SMPL_IA64_HAS_PMC11 : 0) |
+			     (c->has_pmc12 ? SMPL_IA64_HAS_PMC12 : 0));
+	if (c->has_pmc10)
+		ob_varint(o, c->pmc10);
+	if (c->has_pmc11)
+		ob_varint(o, c->pmc11);
+	if (c->has_pmc12)
+		ob_varint(o, c->pmc12);
+}
+
+/* ip, time and each PMD as the difference from the chunk's last one:
+ * consecutive samples hit nearby code and data */
+static void encode_ia64_sample(struct smpl_writer *w, const struct ia64_dump_sample *s)
+{
+	struct obuf *o = &w->rec;
+	struct smpl_delta *d = &w->d;
+
+	ob_varint(o, s->fields & SMPL_IA64_FIELDS_ALL);
+	ob_varint(o, s->pmd_mask & SMPL_IA64_PMDS_ALL);
+	ob_svarint(o, (int64_t)(s->ip - d->ip));
+	d->ip = s->ip;
+	if (s->fields & IA64_DUMP_F_PID)
+		ob_varint(o, s->pid);
+	if (s->fields & IA64_DUMP_F_TID)
+		ob_varint(o, s->tid);
+	if (s->fields & IA64_DUMP_F_CPU)
+		ob_varint(o, s->cpu);
+	if (s->fields & IA64_DUMP_F_TIME) {
+		ob_svarint(o, (int64_t)(s->time - d->time));
+		d->time = s->time;
+	}
+	if (s->fields & IA64_DUMP_F_PERIOD)
+		ob_varint(o, s->period);
+	for (unsigned n = 0; n < IA64_DUMP_NR_PMDS; n++)
+		if (s->pmd_mask & (1u << n)) {
+			ob_svarint(o, (int64_t)(s->pmd[n] - d->pmd[n]));
+			d->pmd[n] = s->pmd[n];
+		}
+}
+
 int smpl_write_record(struct smpl_writer *w, const struct sample_record *rec,
 		      struct pf_error *err)
 {
@@ -515,6 +557,15 @@ int smpl_write_record(struct smpl_writer *w, const struct sample_record *rec,
 		if (check_size(w, err))
 			return -1;
 		return emit(w, SMPL_REC_KSYM, err);
+	}
+	/* optional, as the kernel record: a 1.2 reader skips them */
+	if (rec->type == SREC_IA64_CONFIG) {
+		encode_ia64_config(&w->rec, &rec->ia64_config);
+		return emit(w, SMPL_REC_IA64_CONFIG, err);
+	}
+	if (rec->type == SREC_IA64_SAMPLE) {
+		encode_ia64_sample(w, &rec->ia64_sample);
+		return emit(w, SMPL_REC_IA64_SAMPLE, err);
 	}
 	if (rec->type == SREC_BINARY) {
 		if (!rec->binary.path || !rec->binary.path[0])

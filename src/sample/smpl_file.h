@@ -17,8 +17,9 @@
 #define SMPL_MAGIC "PFMONSMP"
 #define SMPL_VERSION_MAJOR 1
 /* 1.1: random period masks, read lists, the kernel record;
- * 1.2: chunk sequence numbers */
-#define SMPL_VERSION_MINOR 2
+ * 1.2: chunk sequence numbers, binary identities;
+ * 1.3: Itanium 2 dumps (configuration and PMD sample records) */
+#define SMPL_VERSION_MINOR 3
 
 #define SMPL_FIXED_HEADER_SIZE 48
 #define SMPL_HEADER_MAX (16u << 20)
@@ -26,6 +27,9 @@
 #define SMPL_CHUNK_TARGET (64u << 10) /* the writer emits a chunk at this size */
 #define SMPL_CHUNK_MAX (4u << 20)     /* a reader refuses larger chunks */
 #define SMPL_MAX_EVENTS 4096
+/* an Itanium 2 dump's map= lines hold for every process: in its sample
+ * file their mapping records carry this pid and tid */
+#define SMPL_IA64_ALL_PIDS UINT32_MAX
 
 /* one event of the session */
 struct smpl_event {
@@ -59,7 +63,8 @@ struct smpl_writer;
 /* path "-" is stdout.  The header is written at once. */
 struct smpl_writer *smpl_writer_open(const char *path, const struct smpl_header *h,
 				     struct pf_error *err);
-/* Append one record (types SREC_SAMPLE .. SREC_UNTHROTTLE, SREC_KERNEL, SREC_KSYM);
+/* Append one record (types SREC_SAMPLE .. SREC_UNTHROTTLE, SREC_KERNEL, SREC_KSYM,
+ * SREC_BINARY, SREC_IA64_CONFIG first of all, SREC_IA64_SAMPLE);
  * SREC_NONE is ignored.  The kernel record belongs before the first sample. */
 int smpl_write_record(struct smpl_writer *w, const struct sample_record *rec,
 		      struct pf_error *err);

@@ -9,6 +9,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "sample/ia64_dump.h"
+
 /* byte order marker: the u32 0x01020304, so the bytes read 04 03 02 01 */
 #define SMPL_BOM 0x01020304u
 
@@ -32,6 +34,8 @@ enum smpl_code {
 	SMPL_REC_KSYM = 0x41,   /* 1.1: a kernel symbol that named samples */
 	SMPL_REC_CHUNK = 0x42,  /* 1.2: the chunk's sequence number, its first record */
 	SMPL_REC_BINARY = 0x43, /* 1.2: which file a mapped binary was (build-id, inode) */
+	SMPL_REC_IA64_CONFIG = 0x44, /* 1.3: an Itanium 2 dump's PMC10-12, the file's first record */
+	SMPL_REC_IA64_SAMPLE = 0x45, /* 1.3: an Itanium 2 dump's sample with its PMDs */
 	SMPL_REC_OPTIONAL_MAX = 0x7f,
 };
 
@@ -53,6 +57,16 @@ enum smpl_code {
 
 #define SMPL_COMM_F_EXEC 1u
 
+/* the Itanium 2 configuration record: which of PMC10, 11, 12 follow */
+#define SMPL_IA64_HAS_PMC10 1u
+#define SMPL_IA64_HAS_PMC11 2u
+#define SMPL_IA64_HAS_PMC12 4u
+#define SMPL_IA64_HAS_ALL 7u
+/* the Itanium 2 sample record's field bits are IA64_DUMP_F_* */
+#define SMPL_IA64_FIELDS_ALL 0x1fu
+#define SMPL_IA64_PMDS_ALL ((1u << IA64_DUMP_NR_PMDS) - 1)
+
+
 /* callchain context markers (PERF_CONTEXT_*) are the top 4095 u64 values;
  * they do not move the delta base of the following entries */
 #define SMPL_CONTEXT_MIN ((uint64_t)-4095)
@@ -66,12 +80,14 @@ struct smpl_delta {
 	uint32_t pid;
 	uint32_t nr_events;
 	uint64_t *period; /* per event */
+	uint64_t pmd[IA64_DUMP_NR_PMDS]; /* Itanium 2 samples: each PMD's last value */
 };
 
 static inline void smpl_delta_reset(struct smpl_delta *d)
 {
 	d->time = d->ip = d->addr = 0;
 	d->pid = 0;
+	memset(d->pmd, 0, sizeof(d->pmd));
 	if (d->nr_events)
 		memset(d->period, 0, d->nr_events * sizeof(*d->period));
 }

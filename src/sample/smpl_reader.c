@@ -34,6 +34,8 @@ struct smpl_reader {
 	bool partial;           /* the chunk is cut short by the end of the file */
 	bool eof;               /* no chunk after this one */
 	uint64_t seq;           /* the number the next chunk must have (1.2) */
+	bool returned_any;      /* a record was returned: no Itanium 2 configuration now */
+	bool ia64;              /* the first record was an Itanium 2 configuration (1.3) */
 	bool failed;
 	struct pf_error failure;
 	struct smpl_delta d;
@@ -699,6 +701,49 @@ static const char *decode_binary(struct smpl_reader *r, struct ibuf *ib, struct 
 	return NULL;
 }
 
+static const char *decode_ia64_config(struct ibuf *ib, struct ia64_dump_config *c)
+{
+	uint64_t has;
+
+	if (ib_varint(ib, &has) || (has & ~(uint64_t)SMPL_IA64_HAS_ALL))
+		return "bad Itanium 2 register set";
+	c->has_pmc10 = has & SMPL_IA64_HAS_PMC10;
+	c->has_pmc11 = has & SMPL_IA64_HAS_PMC11;
+	c->has_pmc12 = has & SMPL_IA64_HAS_PMC12;
+	if ((c->has_pmc10 && ib_varint(ib, &c->pmc10)) || (c->has_pmc11 && ib_varint(ib, &c->pmc11)) ||
+	    (c->has_pmc12 && ib_varint(ib, &c->pmc12)))
+		return "bad Itanium 2 PMC value";
+	return NULL;
+}
+
+static const char *decode_ia64_sample(struct smpl_reader *r, struct ibuf *ib,
+				      struct ia64_dump_sample *s)
+{
+	struct smpl_delta *d = &r->d;
+	uint64_t fields, mask;
+
+	if (ib_varint(ib, &fields) || (fields & ~(uint64_t)SMPL_IA64_FIELDS_ALL))
+		return "bad Itanium 2 sample fields";
+	if (ib_varint(ib, &mask) || (mask & ~(uint64_t)SMPL_IA64_PMDS_ALL))
+		return "bad Itanium 2 PMD set";
+	s->fields = (unsigned)fields;
+	s->pmd_mask = (uint32_t)mask;
+	if (get_delta64(ib, &d->ip, &s->ip))
+		return "bad ip";
+	if (((fields & IA64_DUMP_F_PID) && ib_varint32(ib, &s->pid)) ||
+	    ((fields & IA64_DUMP_F_TID) && ib_varint32(ib, &s->tid)) ||
+	    ((fields & IA64_DUMP_F_CPU) && ib_varint32(ib, &s->cpu)))
+		return "bad pid, tid or cpu";
+	if ((fields & IA64_DUMP_F_TIME) && get_delta64(ib, &d->time, &s->time))
+		return "bad time";
+	if ((fields & IA64_DUMP_F_PERIOD) && ib_varint(ib, &s->period))
+		return "bad period";
+	for (unsigned n = 0; n < IA64_DUMP_NR_PMDS; n++)
+		if ((mask & (1u << n)) && get_delta64(ib, &d->pmd[n], &s->pmd[n]))
+			return "bad PMD value";
+	return NULL;
+}
+
 static const char *decode_body(struct smpl_reader *r, uint8_t code, struct ibuf *ib,
 			       struct sample_record *out)
 {
@@ -732,6 +777,12 @@ static const char *decode_body(struct smpl_reader *r, uint8_t code, struct ibuf 
 	case SMPL_REC_BINARY:
 		out->type = SREC_BINARY;
 		return decode_binary(r, ib, &out->binary);
+	case SMPL_REC_IA64_CONFIG:
+		out->type = SREC_IA64_CONFIG;
+		return decode_ia64_config(ib, &out->ia64_config);
+	case SMPL_REC_IA64_SAMPLE:
+		out->type = SREC_IA64_SAMPLE;
+		return decode_ia64_sample(r, ib, &out->ia64_sample);
 	default:
 		if (code >= SMPL_REC_OPTIONAL_MIN && code <= SMPL_REC_OPTIONAL_MAX)
 			return SKIP_RECORD;
@@ -804,7 +855,7 @@ static void count(struct smpl_reader *r, const struct sample_record *out)
 
 	/* the totals leave out the end record and the optional ones */
 	if (out->type == SREC_END || out->type == SREC_KERNEL || out->type == SREC_KSYM ||
-	    out->type == SREC_BINARY)
+	    out->type == SREC_BINARY || out->type == SREC_IA64_CONFIG || out->type == SREC_IA64_SAMPLE)
 		return;
 	t->records++;
 	if (out->type == SREC_SAMPLE)
@@ -813,6 +864,29 @@ static void count(struct smpl_reader *r, const struct sample_record *out)
 		t->lost += out->lost.lost;
 	else if (out->type == SREC_THROTTLE)
 		t->throttled++;
+}
+
+/* An Itanium 2 dump's file (1.3) starts with its configuration and holds
+ * its samples only; pfmon's other files hold none of them. */
+static int check_ia64_order(struct smpl_reader *r, const struct sample_record *out,
+			    struct pf_error *err)
+{
+	bool first = !r->returned_any;
+
+	r->returned_any = true;
+	if (out->type == SREC_IA64_CONFIG) {
+		if (!first)
+			return bad(r, err, "Itanium 2 configuration record at offset %" PRIu64
+				   " is not the file's first record", r->rec_at);
+		r->ia64 = true;
+	} else if (out->type == SREC_IA64_SAMPLE && !r->ia64) {
+		return bad(r, err, "Itanium 2 sample record at offset %" PRIu64
+			   " in a file without an Itanium 2 configuration", r->rec_at);
+	} else if (out->type == SREC_SAMPLE && r->ia64) {
+		return bad(r, err, "sample record at offset %" PRIu64 " in an Itanium 2 dump's file",
+			   r->rec_at);
+	}
+	return 0;
 }
 
 int smpl_reader_next(struct smpl_reader *r, struct sample_record *out, struct pf_error *err)
@@ -838,6 +912,8 @@ int smpl_reader_next(struct smpl_reader *r, struct sample_record *out, struct pf
 		rc = decode_record(r, out, err);
 		if (rc == 2)
 			continue; /* an optional record this reader does not know */
+		if (rc == 1 && check_ia64_order(r, out, err))
+			return -1;
 		if (rc == 1) {
 			r->tell = r->chunk_off + r->pos;
 			count(r, out);

@@ -109,6 +109,10 @@ struct sym_kallsyms {
 
 /* 0 and *out, or -1: unreadable, malformed, or every address zero */
 int sym_kallsyms_load(const char *path, struct sym_kallsyms **out, struct pf_error *err);
+/* the same for the data objects (d, b, r, g, s, v types) when data: a
+ * System.map (--sysmap-file) is kallsyms' format */
+int sym_kallsyms_load_kind(const char *path, bool data, struct sym_kallsyms **out,
+			   struct pf_error *err);
 void sym_kallsyms_free(struct sym_kallsyms *ks);
 /* the symbol covering addr, or NULL */
 const struct sym_ksym *sym_kallsyms_find(const struct sym_kallsyms *ks, uint64_t addr);

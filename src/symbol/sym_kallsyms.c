@@ -86,6 +86,12 @@ static bool is_text_type(char t)
 	return t == 't' || t == 'T' || t == 'w' || t == 'W';
 }
 
+/* data objects of a System.map: initialized, read-only, small and bss data */
+static bool is_data_type(char t)
+{
+	return strchr("dDbBrRgGsSvV", t) && t;
+}
+
 /* Of names at one address the most public wins (T > W > t), then the one
  * with fewer leading underscores: _text and srso_alias_untrain_ret share
  * an address, and the second is the code. */
@@ -127,7 +133,7 @@ static char *parse_addr(char *p, uint64_t *addr)
  * One line, NUL-terminated and cut in place.  1: a text symbol in *out;
  * 0: another kind of symbol; -1: not kallsyms syntax (*why says what).
  */
-static int parse_line(char *line, struct sym_strset *modules, struct raw_ksym *out,
+static int parse_line(char *line, struct sym_strset *modules, bool data, struct raw_ksym *out,
 		      const char **why)
 {
 	char *p = parse_addr(line, &out->s.addr), *mod, *close;
@@ -155,7 +161,7 @@ static int parse_line(char *line, struct sym_strset *modules, struct raw_ksym *o
 		*close = '\0';
 		out->s.module = sym_strset_intern(modules, mod + 1);
 	}
-	if (!is_text_type(type))
+	if (data ? !is_data_type(type) : !is_text_type(type))
 		return 0;
 	out->rank = rank_of(type, out->s.name);
 	return 1;
@@ -174,7 +180,7 @@ static int raw_cmp(const void *a, const void *b)
 
 /* Every line; *nr text symbols in *out (unsorted), *nonzero of them with
  * an address (kptr_restrict shows zeros). */
-static int parse_all(struct sym_kallsyms *ks, size_t len, const char *path,
+static int parse_all(struct sym_kallsyms *ks, size_t len, const char *path, bool data,
 		     struct raw_ksym **out, size_t *nr, size_t *nonzero, struct pf_error *err)
 {
 	size_t cap = 4096, lineno = 0;
@@ -198,7 +204,7 @@ static int parse_all(struct sym_kallsyms *ks, size_t len, const char *path,
 			cap *= 2;
 			*out = xrealloc(*out, cap * sizeof(**out));
 		}
-		rc = parse_line(line, &ks->modules, &(*out)[*nr], &why);
+		rc = parse_line(line, &ks->modules, data, &(*out)[*nr], &why);
 		if (rc < 0) {
 			char where[96];
 
@@ -279,6 +285,12 @@ struct sym_kallsyms *sym_kallsyms_from_table(const struct sym_kernel_symbol *t, 
 
 int sym_kallsyms_load(const char *path, struct sym_kallsyms **out, struct pf_error *err)
 {
+	return sym_kallsyms_load_kind(path, false, out, err);
+}
+
+int sym_kallsyms_load_kind(const char *path, bool data, struct sym_kallsyms **out,
+			   struct pf_error *err)
+{
 	struct sym_kallsyms *ks = xcalloc(1, sizeof(*ks));
 	struct raw_ksym *raw = NULL;
 	size_t len, n, nonzero;
@@ -286,8 +298,10 @@ int sym_kallsyms_load(const char *path, struct sym_kallsyms **out, struct pf_err
 
 	*out = NULL;
 	ks->text = read_whole(path, &len, err);
-	if (ks->text && parse_all(ks, len, path, &raw, &n, &nonzero, err) == 0) {
-		if (n == 0)
+	if (ks->text && parse_all(ks, len, path, data, &raw, &n, &nonzero, err) == 0) {
+		if (n == 0 && data)
+			rc = 0; /* a System.map may list no data object */
+		else if (n == 0)
 			pf_error_set(err, PF_E_BAD_FILE, path, "no kernel function symbols");
 		else if (nonzero == 0)
 			pf_error_set(err, PF_E_KSYMS_HIDDEN, path);

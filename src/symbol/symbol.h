@@ -177,6 +177,28 @@ enum sym_kernel_match {
 enum sym_kernel_match sym_kernel_id_match(const struct sym_kernel_id *then,
 					  const struct sym_kernel_id *now);
 
+/* ---- symbols given by the user (--symbol-file, --sysmap-file) ---- */
+struct sym_symfile;
+
+struct sym_symfile_entry {
+	uint64_t addr, end; /* [addr, end) */
+	const char *name;
+	bool data;          /* a data object, else code */
+};
+
+/* an ELF file whose symbols name addresses as they are (no map, no bias) */
+int sym_symfile_open_elf(const char *path, const char *debug_root, struct sym_symfile **out,
+			 struct pf_error *err);
+/* a System.map: "ADDRESS TYPE NAME" lines; a malformed line is an error
+ * naming it; code from t/T/w/W symbols, data from d/b/r/g/s/v ones */
+int sym_symfile_open_sysmap(const char *path, struct sym_symfile **out, struct pf_error *err);
+void sym_symfile_free(struct sym_symfile *s);
+/* res->func NULL when no symbol covers addr; res->binary always NULL */
+void sym_symfile_lookup(struct sym_symfile *s, uint64_t addr, bool data, struct sym_result *res);
+/* the table, code then data, each by address (--print-syms) */
+size_t sym_symfile_count(struct sym_symfile *s);
+void sym_symfile_get(struct sym_symfile *s, size_t i, struct sym_symfile_entry *e);
+
 /* ---- process address spaces ---- */
 struct sym_map {
 	uint64_t start, end; /* [start, end) */

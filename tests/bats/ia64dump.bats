@@ -213,3 +213,133 @@ EOD
 	[ "$stderr" = "warning: map= line 1: cannot open '/nonexistent/prog': No such file or directory; its addresses get no symbols" ]
 	[[ "$output" == *"# total samples          : 2"* ]]
 }
+
+# same_outputs OPTIONS...: the dump's report and the report of its sample
+# file (saved by the same command) are byte for byte the same, stderr too
+# (but for where a map comes from: a dump's line, the file's record)
+same_outputs() {
+	local pfs="$BATS_TEST_TMPDIR/saved.pfs"
+
+	rm -f "$pfs"
+	"$PFMON" --pmu=itanium2 --report="$dump" --smpl-outfile="$pfs" "$@" \
+		>"$BATS_TEST_TMPDIR/dump.out" 2>"$BATS_TEST_TMPDIR/dump.err"
+	"$PFMON" --report="$pfs" "$@" >"$BATS_TEST_TMPDIR/file.out" 2>"$BATS_TEST_TMPDIR/file.err"
+	[ -s "$BATS_TEST_TMPDIR/dump.out" ]
+	diff "$BATS_TEST_TMPDIR/dump.out" "$BATS_TEST_TMPDIR/file.out"
+	sed 's/^warning: map= line [0-9]*:/warning: mapping record:/' "$BATS_TEST_TMPDIR/dump.err" |
+		diff - "$BATS_TEST_TMPDIR/file.err"
+}
+
+@test "--smpl-outfile: a dump's sample file reports exactly as the dump, every module" {
+	need_fixture
+	write_dump
+	# and samples without pid/tid/cpu/time/period, one more map after them
+	main=0x$(ia64-linux-gnu-nm "$fix" | awk '$3 == "ear_main" { print $1 }')
+	for i in 1 2 3 4 5 6 7 8 9; do
+		echo "ip=$(printf 0x%x $((main + 0x10 * (i % 3)))) pmd2=$(printf 0x%x $((0x6000000000000100 + 8 * i))) pmd3=$(printf 0x%x $((0x4000 + 4 * i))) pmd17=$(printf 0x%x $((main | 0x8 | (i % 3)))) pmd8=$(printf 0x%x $((main + 0x29))) pmd9=$(printf 0x%x $((main | 0x2))) pmd10=0 pmd11=0 pmd12=0 pmd13=0 pmd14=0 pmd15=0 pmd16=$((i % 4)) pmd5=$i"
+	done >> "$dump"
+	echo "map=0x8000000000000000-0x8000000000001000:0x10:$fix" >> "$dump"
+	echo "ip=0x8000000000000010 cpu=3 pmd2=0 pmd3=0 pmd17=0 pmd8=0 pmd9=0 pmd10=0 pmd11=0 pmd12=0 pmd13=0 pmd14=0 pmd15=0 pmd16=0" >> "$dump"
+	same_outputs
+	same_outputs --smpl-module=detailed
+	same_outputs --smpl-module=detailed --report-format=json
+	same_outputs --smpl-module=compact --smpl-print-counts
+	same_outputs --smpl-compact
+	same_outputs --smpl-module=inst-hist --smpl-show-top=2
+	same_outputs --smpl-module=btb --smpl-cum-threshold=50
+	for view in inst data level; do
+		for sort in "" --smpl-sort-byvalue --smpl-sort-bylevel; do
+			same_outputs --smpl-module=dear-hist --smpl-$view-view $sort
+		done
+	done
+	# the file is format 1.3; the PMCs are kept, not recomputed
+	[ "$(od -An -tu2 -j8 -N4 "$BATS_TEST_TMPDIR/saved.pfs" | tr -s ' ')" = " 1 3" ]
+}
+
+@test "--smpl-outfile: I-EAR and BTB detail dumps, events= and a map that cannot be opened" {
+	need_fixture
+	main=0x$(ia64-linux-gnu-nm "$fix" | awk '$3 == "ear_main" { print $1 }')
+	# I-EAR cache mode and the BTB with ds=1 (prediction detail)
+	cat > "$dump" <<EOD
+pmc10=0x10 pmc12=0x3f18
+map=0x4000000000000000-0x4000000000010000:0:$fix
+map=0x6000000000000000-0x6000000000010000:0:$BATS_TEST_TMPDIR/gone
+ip=$main pid=1 tid=1 pmd0=$(printf 0x%x $((main | 0x3))) pmd1=0x1fff pmd8=$(printf 0x%x $((main + 0x29))) pmd9=0x12345 pmd10=0 pmd11=0 pmd12=0 pmd13=0 pmd14=0 pmd15=0 pmd16=0x6
+ip=0x6000000000000010 pid=2 tid=2 pmd0=0x6000000000000011 pmd1=0x5 pmd8=0 pmd9=0 pmd10=0 pmd11=0 pmd12=0 pmd13=0 pmd14=0 pmd15=0 pmd16=0
+EOD
+	same_outputs
+	same_outputs --report-format=json
+	same_outputs --smpl-module=btb
+	grep -q "cannot open '$BATS_TEST_TMPDIR/gone'" "$BATS_TEST_TMPDIR/file.err"
+	# events=: the file keeps the PMCs the model computed
+	printf 'events=DATA_EAR_TLB_ALL\nip=0x10 pmd2=0x1000 pmd3=0x4000 pmd17=0\n' > "$dump"
+	same_outputs
+	same_outputs --smpl-module=dear-hist --smpl-level-view
+}
+
+@test "--smpl-outfile: a malformed dump leaves no file; other modes and files refuse it" {
+	printf 'pmc11=0x20008\nip=0x10 pmd2=0x1 pmd3=0x4 pmd17=0\nip=0x10 pmd2=0x1 pmd3=0x4zz pmd17=0\n' > "$dump"
+	run -1 --separate-stderr "$PFMON" --pmu=itanium2 --report="$dump" --smpl-outfile="$BATS_TEST_TMPDIR/bad.pfs"
+	[ "$stderr" = "pfmon: '$dump' line 3: invalid number in 'pmd3=0x4zz'" ] || [[ "$stderr" == *"line 3"*"pmd3=0x4zz"* ]]
+	[ ! -e "$BATS_TEST_TMPDIR/bad.pfs" ]
+	# a host sample file cannot be "converted"
+	"$PFMON" -e task-clock --smpl-outfile="$BATS_TEST_TMPDIR/host.pfs" "$FIXTURES/hotspot" 20 >/dev/null 2>&1
+	run -2 --separate-stderr "$PFMON" --report="$BATS_TEST_TMPDIR/host.pfs" --smpl-outfile="$BATS_TEST_TMPDIR/x.pfs"
+	[[ "$stderr" == *"'--smpl-outfile' with --report saves an Itanium 2 dump"* ]]
+	[ ! -e "$BATS_TEST_TMPDIR/x.pfs" ]
+}
+
+@test "a dump's sample file: the records in the wrong place are refused, named" {
+	printf 'pmc11=0x20008\nip=0x10 pmd2=0x1 pmd3=0x4 pmd17=0\n' > "$dump"
+	"$PFMON" --pmu=itanium2 --report="$dump" --smpl-outfile="$BATS_TEST_TMPDIR/d.pfs" >/dev/null
+	# the same file is read by the dump's report, with or without --pmu=itanium2 given to it as a dump
+	run -0 "$PFMON" --report="$BATS_TEST_TMPDIR/d.pfs" --smpl-module=compact
+	[[ "${lines[-1]}" == "# total samples 1" ]]
+	run -1 --separate-stderr "$PFMON" --pmu=itanium2 --report="$BATS_TEST_TMPDIR/d.pfs"
+	[[ "$stderr" == *"line 1"* ]]
+}
+
+@test "--symbol-file and --sysmap-file name addresses no map covers; --print-syms; a bad System.map line" {
+	need_fixture
+	main=0x$(ia64-linux-gnu-nm "$fix" | awk '$3 == "ear_main" { print $1 }')
+	printf 'pmc11=0x20008\nip=%s pmd2=0x6000000000000110 pmd3=0x4021 pmd17=0\n' "$(printf 0x%x $((main + 0x12)))" > "$dump"
+	# without symbols: no names
+	run -0 "$PFMON" --pmu=itanium2 --report="$dump"
+	[[ "$output" != *"<"* ]]
+	# a System.map: nm's own output
+	ia64-linux-gnu-nm "$fix" > "$BATS_TEST_TMPDIR/System.map"
+	run -0 --separate-stderr "$PFMON" --pmu=itanium2 --report="$dump" --sysmap-file="$BATS_TEST_TMPDIR/System.map"
+	[[ "${lines[0]}" == *"IIP:$(printf 0x%016x $((main + 0x12))) <ear_main+0x12>" ]]
+	[ "${lines[1]}" = $'\tPMD2  : miss addr=0x6000000000000110 <table+0x10>' ]
+	run -0 --separate-stderr "$PFMON" --pmu=itanium2 --report="$dump" --sysmap-file="$BATS_TEST_TMPDIR/System.map" --print-syms
+	[ "${lines[0]}" = "# symbols: 5 ($BATS_TEST_TMPDIR/System.map)" ]
+	[[ "$output" == *"$(printf 0x%016x $main) 0x40000000000000e0 code ear_main"* ]]
+	[[ "$output" == *"0x6000000000000100 0x6000000000000200 data table"* ]]
+	# the ELF itself: symbols and, through its DWARF, lines (as addr2line says)
+	run -0 --separate-stderr "$PFMON" --pmu=itanium2 --report="$dump" --symbol-file="$fix" --report-format=json
+	[ "$(jq -r .ip_symbol <<<"$output")" = "ear_main+0x12" ]
+	[ "$(jq -r .ip_line <<<"$output")" = "$(ia64-linux-gnu-addr2line -e "$fix" "$(printf 0x%x $((main + 0x12)))")" ]
+	[ "$(jq -r .dear.data_address_symbol <<<"$output")" = "table+0x10" ]
+	run -0 "$PFMON" --pmu=itanium2 --report="$dump" --symbol-file="$fix" --print-syms
+	[[ "$output" == *" code ear_leaf"* ]]
+	# the dump's sample file takes them too
+	"$PFMON" --pmu=itanium2 --report="$dump" --smpl-outfile="$BATS_TEST_TMPDIR/d.pfs" >/dev/null
+	run -0 "$PFMON" --report="$BATS_TEST_TMPDIR/d.pfs" --sysmap-file="$BATS_TEST_TMPDIR/System.map"
+	[[ "${lines[0]}" == *"<ear_main+0x12>" ]]
+	# hostile input: one error naming the line
+	printf 'a000000100000000 T _stext\nnot-an-address T x\n' > "$BATS_TEST_TMPDIR/bad.map"
+	run -1 --separate-stderr "$PFMON" --pmu=itanium2 --report="$dump" --sysmap-file="$BATS_TEST_TMPDIR/bad.map"
+	[ "$stderr" = "error: '$BATS_TEST_TMPDIR/bad.map': line 2: bad address" ]
+	printf 'a000000100000000 T\n' > "$BATS_TEST_TMPDIR/bad.map"
+	run -1 --separate-stderr "$PFMON" --pmu=itanium2 --report="$dump" --sysmap-file="$BATS_TEST_TMPDIR/bad.map"
+	[[ "$stderr" == "error: '$BATS_TEST_TMPDIR/bad.map': line 1: "* ]]
+	[ "${#stderr_lines[@]}" -eq 1 ]
+	# usage errors: both files, --print-syms alone, a host sample file
+	run -2 "$PFMON" --pmu=itanium2 --report="$dump" --symbol-file="$fix" --sysmap-file="$BATS_TEST_TMPDIR/System.map"
+	run -2 --separate-stderr "$PFMON" --pmu=itanium2 --report="$dump" --print-syms
+	[[ "$stderr" == *"--print-syms needs --symbol-file or --sysmap-file"* ]]
+	"$PFMON" -e task-clock --smpl-outfile="$BATS_TEST_TMPDIR/host.pfs" "$FIXTURES/hotspot" 20 >/dev/null 2>&1
+	run -2 --separate-stderr "$PFMON" --report="$BATS_TEST_TMPDIR/host.pfs" --sysmap-file="$BATS_TEST_TMPDIR/System.map"
+	[[ "$stderr" == *"apply to Itanium 2 samples"* ]]
+	run -1 "$PFMON" --pmu=itanium2 --report="$dump" --symbol-file=/dev/null
+}

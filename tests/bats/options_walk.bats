@@ -20,6 +20,7 @@ declare -gA VALUE=(
 	[irange]=0x1000-0x2000 [drange]=0x1000-0x2000 [checkpoint-func]=0x1000 [insn-sets]=ia32
 	[attach-task]=1 [pid]=1 [tid]=1 [session-timeout]=1 [follow-exec]= [follow-exec-exclude]=zzz
 	[smpl-module]=detailed [smpl-module-info]=detailed [cpu-list]=0 [print-interval]=100 [interval-count]=1
+	[symbol-file]=@T/rep.pfs [sysmap-file]=@T/rep.pfs
 )
 
 # A command an option needs to act (given to both runs, counting and

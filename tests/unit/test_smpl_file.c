@@ -657,6 +657,75 @@ static int read_crafted(const unsigned char *payload, size_t plen, size_t *n,
 	return rc;
 }
 
+/* An Itanium 2 dump's records through the writer and back, across a
+ * chunk boundary (delta bases reset): every field as written. */
+static void test_ia64_round_trip(void)
+{
+	char *path = tmp_path("ia64.pfs");
+	struct smpl_header h = { .clockid = -1 };
+	struct pf_error err = { 0 };
+	struct smpl_writer *w = smpl_writer_open(path, &h, &err);
+	struct sample_record rec = { .type = SREC_IA64_CONFIG }, out;
+	struct ia64_dump_sample want[4];
+	struct sample_mmap mm = { .pid = SMPL_IA64_ALL_PIDS, .tid = SMPL_IA64_ALL_PIDS,
+				  .start = 0x4000000000000000ull, .len = 0x10000, .pgoff = 0x20,
+				  .filename = "/bin/ia64" };
+	struct smpl_reader *r;
+	int same = 1, n = 0, rc;
+
+	rec.ia64_config = (struct ia64_dump_config){ .has_pmc11 = true, .pmc11 = 0x20008,
+						     .has_pmc12 = true, .pmc12 = UINT64_MAX };
+	ok(w && !smpl_write_record(w, &rec, &err) && !smpl_write_mmap(w, &mm, NULL, &err),
+	   "ia64: configuration and mapping written %s", err.msg);
+	memset(want, 0, sizeof(want));
+	for (unsigned i = 0; i < 4; i++) {
+		struct ia64_dump_sample *s = &want[i];
+
+		s->ip = 0x4000000000000a32ull + i * 0x10 - (i == 3 ? 0x4000000000000000ull : 0);
+		s->fields = i == 1 ? 0 : (i == 2 ? IA64_DUMP_F_CPU | IA64_DUMP_F_TIME : 0x1f);
+		s->pid = UINT32_MAX - i;
+		s->tid = 7;
+		s->cpu = 3;
+		s->time = i == 2 ? 5 : 1000000 - i; /* time goes backwards too */
+		s->period = UINT64_MAX;
+		s->pmd_mask = i == 1 ? 0 : (i == 2 ? 0x3ffff : 0x2010c);
+		for (unsigned k = 0; k < IA64_DUMP_NR_PMDS; k++)
+			s->pmd[k] = (s->pmd_mask & (1u << k)) ? (k * 0x1111111111111111ull) ^ i : 0;
+		if (!s->fields) /* the writer stores only what the fields say */
+			s->pid = s->tid = s->cpu = 0, s->time = s->period = 0;
+		if (s->fields == (IA64_DUMP_F_CPU | IA64_DUMP_F_TIME))
+			s->pid = s->tid = 0, s->period = 0;
+		rec.type = SREC_IA64_SAMPLE;
+		rec.ia64_sample = *s;
+		ok(!smpl_write_record(w, &rec, &err) && (i != 1 || !smpl_writer_flush(w, &err)),
+		   "ia64: sample %u written %s", i, err.msg);
+	}
+	ok(!smpl_writer_close(w, &err), "ia64: file closed %s", err.msg);
+	r = smpl_reader_open(path, &err);
+	ok(r && smpl_reader_header(r)->version_minor == 3, "ia64: format 1.3");
+	rc = smpl_reader_next(r, &out, &err);
+	ok(rc == 1 && out.type == SREC_IA64_CONFIG && out.ia64_config.has_pmc11 && !out.ia64_config.has_pmc10 &&
+	   out.ia64_config.pmc11 == 0x20008 && out.ia64_config.pmc12 == UINT64_MAX,
+	   "ia64: the configuration read back");
+	rc = smpl_reader_next(r, &out, &err);
+	ok(rc == 1 && out.type == SREC_MMAP && out.mmap.pid == SMPL_IA64_ALL_PIDS && out.mmap.pgoff == 0x20 &&
+	   !strcmp(out.mmap.filename, "/bin/ia64"), "ia64: the mapping read back");
+	while ((rc = smpl_reader_next(r, &out, &err)) == 1 && out.type == SREC_IA64_SAMPLE) {
+		const struct ia64_dump_sample *g = &out.ia64_sample, *s = &want[n];
+
+		same &= n < 4 && g->ip == s->ip && g->fields == s->fields && g->pid == s->pid &&
+			g->tid == s->tid && g->cpu == s->cpu && g->time == s->time && g->period == s->period &&
+			g->pmd_mask == s->pmd_mask && !memcmp(g->pmd, s->pmd, sizeof(g->pmd));
+		n++;
+	}
+	ok(rc == 1 && out.type == SREC_END && out.end.samples == 0 && same && n == 4,
+	   "ia64: the 4 samples read back, the end record counts none (optional records)");
+	ok(smpl_reader_next(r, &out, &err) == 0 && smpl_reader_status(r)->complete, "ia64: complete");
+	smpl_reader_close(r);
+	unlink(path);
+	free(path);
+}
+
 static void test_crafted(void)
 {
 	static const struct {
@@ -678,6 +747,16 @@ static void test_crafted(void)
 		{ "binary identity, not counted in the totals", { 0x43, 0x08, 0x02, '/', 'a', 0x00, 0x00, 0x00, 0x00, 0x00, 0x0f, 0x04, 0, 0, 0, 0 }, 16, NULL },
 		{ "binary identity without a path", { 0x43, 0x06, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00 }, 8, "bad binary path" },
 		{ "binary identity with a 21-byte build-id", { 0x43, 0x04, 0x01, '/', 0x15, 0x00 }, 6, "bad binary build id" },
+		{ "Itanium 2 configuration and sample, not counted in the totals", { 0x44, 0x02, 0x02, 0x08, 0x45, 0x03, 0x00, 0x00, 0x20, 0x0f, 0x04, 0, 0, 0, 0 }, 15, NULL },
+		{ "Itanium 2 sample without a configuration", { 0x45, 0x03, 0x00, 0x00, 0x20 }, 5, "without an Itanium 2 configuration" },
+		{ "Itanium 2 configuration twice", { 0x44, 0x01, 0x00, 0x44, 0x01, 0x00 }, 6, "is not the file's first record" },
+		{ "Itanium 2 configuration with PMC13", { 0x44, 0x01, 0x08 }, 3, "bad Itanium 2 register set" },
+		{ "Itanium 2 PMC value cut short", { 0x44, 0x01, 0x01 }, 3, "bad Itanium 2 PMC value" },
+		{ "Itanium 2 sample with PMD18", { 0x44, 0x01, 0x00, 0x45, 0x06, 0x00, 0x80, 0x80, 0x10, 0x00, 0x00 }, 11, "bad Itanium 2 PMD set" },
+		{ "Itanium 2 sample with an unknown field", { 0x44, 0x01, 0x00, 0x45, 0x03, 0x20, 0x00, 0x00 }, 8, "bad Itanium 2 sample fields" },
+		{ "Itanium 2 sample without its PMD0", { 0x44, 0x01, 0x00, 0x45, 0x03, 0x00, 0x01, 0x00 }, 8, "bad PMD value" },
+		{ "Itanium 2 sample with a pid past 2^32", { 0x44, 0x01, 0x00, 0x45, 0x08, 0x01, 0x00, 0x00, 0x80, 0x80, 0x80, 0x80, 0x10 }, 13, "bad pid, tid or cpu" },
+		{ "host sample in an Itanium 2 dump's file", { 0x44, 0x01, 0x00, 0x01, 0x0a, 0x00, 0, 0, 0, 0, 0, 0, 0, 0, 0 }, 15, "in an Itanium 2 dump's file" },
 		{ "record longer than its chunk", { 0x01, 0x7f, 0x00 }, 3, "overruns its chunk" },
 		{ "overlong length varint", { 0x01, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f }, 11, "overruns its chunk" },
 		{ "sample of event 9", { 0x01, 0x02, 0x90, 0x01 }, 4, "event not in the header" },
@@ -995,6 +1074,7 @@ int main(void)
 	test_round_trip();
 	test_magic_version();
 	test_crafted();
+	test_ia64_round_trip();
 	test_fuzz();
 	test_missing_chunk();
 	test_chunk_order();
