@@ -556,6 +556,13 @@ static int ita2_event_info(const struct pmu_model *m, const char *name, struct e
 			snprintf(ctrs + strlen(ctrs), sizeof(ctrs) - strlen(ctrs), "%d ", c);
 	event_info_add(out, "Name", "%s", e->name);
 	event_info_add(out, "Alias", "%s", e->alt);
+	for (size_t k = 0; k < ita2_alias_count(); k++) {
+		int of;
+		const char *alias = ita2_alias_at(k, &of);
+
+		if (of == idx && strcasecmp(alias, e->alt))
+			event_info_add(out, "Alias", "%s (pfmon 3.x)", alias);
+	}
 	event_info_add(out, "Code", "0x%x", e->code);
 	event_info_add(out, "Counters", "[ %s]", ctrs);
 	event_info_add(out, "Desc", "%s", e->desc);

@@ -68,6 +68,10 @@ const struct ita2_event *ita2_event_at(size_t i); /* NULL past the end */
 /* Either spelling, any case; a number is an event code (first entry with
  * that code, as pfmon 3.x).  Returns the index, or -1. */
 int ita2_find_event(const char *name);
+/* pfmon 3.x (libpfm3) names that are not the manual's: alias k, and the
+ * event it names in *idx (-1 if none); NULL past the end */
+size_t ita2_alias_count(void);
+const char *ita2_alias_at(size_t k, int *idx);
 /* The table self-check: 0, or -1 with a message naming the bad row. */
 int ita2_table_check(char *msg, size_t len);
 

@@ -142,8 +142,26 @@ static void test_model(void)
 #endif
 }
 
+/* every pfmon 3.x name names an event; combined unit masks are not listed by -l */
+static void test_pfmon3_names(void)
+{
+	size_t named = 0;
+	int idx;
+
+	for (size_t k = 0; ita2_alias_at(k, &idx); k++)
+		named += idx >= 0;
+	ok(ita2_alias_count() == 34 && named == 34, "34 pfmon 3.x names, each an event (%zu)", named);
+	idx = ita2_find_event("EXTERN_DP_PINS_0_TO_3_PIN1_OR_PIN3");
+	ok(idx >= (int)ita2_event_count(), "a combined unit mask is past the manual's table");
+	is_u64(ita2_event_at((size_t)idx)->umask, 0xa, "PIN1_OR_PIN3 = b1010");
+	is_str(ita2_event_at((size_t)idx)->name, "EXTERN_DP_PINS_0_TO_3.PIN1_OR_PIN3", "canonical spelling");
+	ok(ita2_find_event("extern_dp_pins_0_to_3.pin1_or_pin3") == idx, "found by its canonical name too");
+	ok(ita2_find_event("L2_OZQ_FULL_THIS") == ita2_find_event("L2_OZQ_FULL"), "_THIS is an alias");
+}
+
 int main(void)
 {
+	test_pfmon3_names();
 	test_table();
 	test_lookup();
 	test_queries();
