@@ -29,34 +29,54 @@ struct dump_ctx {
 	const char *path;         /* the sample file read, for messages */
 };
 
+/* Give the model's option 'name' (a flag when arg is NULL) to opts. */
+static int model_option(const struct pmu_model *m, void *opts, const char *name, const char *arg,
+			struct pf_error *err)
+{
+	for (size_t r = 0; r < m->n_options; r++)
+		if (!strcmp(m->options[r].long_name, name))
+			return m->options[r].apply(opts, 0, arg, err);
+	return pf_error_set(err, PF_E_USAGE, "the Itanium 2 model has no such option");
+}
+
 /* events= and the BTB/range options: the PMCs the model programs for them (as --check) */
 static int config_from_events(struct ia64_dump_config *c, struct pf_error *err)
 {
 	const struct pmu_model *m = pmu_model_find("itanium2");
 	struct pf_config ec;
 	struct set_prog prog;
-	int rc;
+	int rc = 0;
 
 	pf_config_init(&ec);
-	ec.pmu = "itanium2";
-	ec.irange = c->irange;
-	ec.drange = c->drange;
+	ec.pmu = m->name;
 	ec.sets = xcalloc(1, sizeof(*ec.sets));
 	ec.n_sets = 1;
 	ec.sets[0].events = str_split(c->events, ',', &ec.sets[0].n_events);
-	ec.sets[0].btb = c->btb;
-	rc = m->encode_set(m, &ec, 0, &prog, err);
+	ec.model_opts = m->options_new(1);
+	ec.model_opts_owner = m;
+	ec.model_opts_free = m->options_free;
+	if (c->irange)
+		rc = model_option(m, ec.model_opts, "irange", c->irange, err);
+	if (!rc && c->drange)
+		rc = model_option(m, ec.model_opts, "drange", c->drange, err);
+	for (unsigned bit = 1; !rc && ia64_dump_btb_key(bit); bit <<= 1)
+		if (c->btb & bit)
+			rc = model_option(m, ec.model_opts, ia64_dump_btb_key(bit), NULL, err);
+	if (!rc)
+		rc = pmu_encode_set(m, &ec, 0, &prog, err);
 	pf_config_release(&ec);
 	if (rc)
 		return -1;
 	for (size_t i = 0; i < prog.n_regs; i++) {
-		const struct reg_write *w = &prog.regs[i];
+		const struct reg_value *w = &prog.regs[i];
 
-		if (!strcmp(w->name, "PMC10"))
+		if (w->file != REG_PMC)
+			continue;
+		if (w->num == 10)
 			c->has_pmc10 = true, c->pmc10 = w->value;
-		else if (!strcmp(w->name, "PMC11"))
+		else if (w->num == 11)
 			c->has_pmc11 = true, c->pmc11 = w->value;
-		else if (!strcmp(w->name, "PMC12") && (w->value & PMC12_TM))
+		else if (w->num == 12 && (w->value & PMC12_TM))
 			c->has_pmc12 = true, c->pmc12 = w->value;
 	}
 	set_prog_release(&prog);

@@ -20,24 +20,22 @@ static void print_version(void)
 }
 
 /*
- * No -e: cycles and instructions when this machine can count them, else
- * task-clock.  Modelled PMUs choose their own default.  Returns whether the
- * fallback happened, which main says once, after a run that worked: before
- * an error about something else (a command not found, a bad option) the
- * note would only mislead.
+ * No -e: the model's default events; a live model whose events this machine
+ * cannot count (no hardware PMU, as in most VMs) falls back to its software
+ * ones.  Returns whether the fallback happened, which main says once, after
+ * a run that worked: before an error about something else (a command not
+ * found, a bad option) the note would only mislead.
  */
 static bool choose_default_events(struct pf_config *cfg, const struct pmu_model *m)
 {
 	struct pf_set_config *s = &cfg->sets[0];
-	const char *list = "cycles,instructions";
+	const char *list = m->default_events;
 	bool fallback = false;
 
-	if (cfg->n_sets != 1 || s->n_events)
+	if (cfg->n_sets != 1 || s->n_events || !list)
 		return false;
-	if (strcmp(m->name, "host") != 0) {
-		list = "CPU_CYCLES";
-	} else if (!kperf_hw_counting_works()) {
-		list = "task-clock";
+	if (m->can_run && m->default_software && !kperf_hw_counting_works()) {
+		list = m->default_software;
 		fallback = true;
 	}
 	s->events = str_split(list, ',', &s->n_events);
@@ -81,7 +79,7 @@ static int dispatch(struct pf_config *cfg, bool *no_hw_note, struct pf_error *er
 	if (cfg->dump_event_table)
 		return cmd_dump_event_table(cfg, m, err);
 	*no_hw_note = choose_default_events(cfg, m);
-	if (options_validate(cfg, m->name, err))
+	if (options_validate(cfg, m, err))
 		return -1;
 	if (cfg->check)
 		return cmd_check(cfg, m, err);

@@ -9,6 +9,7 @@
 
 #include "common/util.h"
 #include "event/event_spec.h"
+#include "event/pmu_model.h"
 #include "options.h"
 #include "target/procfs.h"
 #include "report/profile.h"
@@ -45,11 +46,6 @@ enum per_set_bit {
 	PS_LONG,
 	PS_SHORT,
 	PS_RANDOM,
-	PS_THRESH,
-	PS_OPC8,
-	PS_OPC9,
-	PS_INSN,
-	PS_BTB, /* BTB options: PS_BTB + index of the --btb-* option */
 };
 
 /* ----- event sets ----- */
@@ -167,16 +163,6 @@ static int opt_short_periods(struct cli_state *st, const struct opt_def *o, cons
 	return parse_periods(o, arg, &s->short_periods, &s->n_short_periods, err);
 }
 
-/* per-set options kept raw for the model to parse */
-static int set_raw(struct cli_state *st, const struct opt_def *o, unsigned bit, char **field, const char *arg,
-		   struct pf_error *err)
-{
-	if (mark_given(st, o, bit, err))
-		return -1;
-	*field = xstrdup(arg);
-	return 0;
-}
-
 /* "MASK" or "MASK:SEED"; an empty entry leaves that event's period fixed */
 static bool parse_random_entry(const char *entry, struct pf_period_random *r)
 {
@@ -215,66 +201,6 @@ static int opt_periods_random(struct cli_state *st, const struct opt_def *o, con
 		}
 	}
 	str_vec_free(v);
-	return 0;
-}
-
-static int opt_thresholds(struct cli_state *st, const struct opt_def *o, const char *arg, struct pf_error *err)
-{
-	return set_raw(st, o, PS_THRESH, &current_set(st)->thresholds, arg, err);
-}
-
-static int opt_opc8(struct cli_state *st, const struct opt_def *o, const char *arg, struct pf_error *err)
-{
-	return set_raw(st, o, PS_OPC8, &current_set(st)->opc_match8, arg, err);
-}
-
-static int opt_opc9(struct cli_state *st, const struct opt_def *o, const char *arg, struct pf_error *err)
-{
-	return set_raw(st, o, PS_OPC9, &current_set(st)->opc_match9, arg, err);
-}
-
-static int opt_insn_sets(struct cli_state *st, const struct opt_def *o, const char *arg, struct pf_error *err)
-{
-	return set_raw(st, o, PS_INSN, &current_set(st)->insn_sets, arg, err);
-}
-
-static int opt_ia32(struct cli_state *st, const struct opt_def *o, const char *arg, struct pf_error *err)
-{
-	current_set(st)->ia32 = true;
-	return 0;
-}
-
-static int opt_ia64(struct cli_state *st, const struct opt_def *o, const char *arg, struct pf_error *err)
-{
-	current_set(st)->ia64 = true;
-	return 0;
-}
-
-/* --btb-*: the option's name picks its bit */
-static const struct {
-	const char *name;
-	unsigned bit;
-} btb_options[] = {
-	{ "btb-tm-tk", PF_BTB_TM_TK },
-	{ "btb-tm-ntk", PF_BTB_TM_NTK },
-	{ "btb-ptm-correct", PF_BTB_PTM_CORRECT },
-	{ "btb-ptm-incorrect", PF_BTB_PTM_INCORRECT },
-	{ "btb-ppm-correct", PF_BTB_PPM_CORRECT },
-	{ "btb-ppm-incorrect", PF_BTB_PPM_INCORRECT },
-	{ "btb-brt-iprel", PF_BTB_BRT_IPREL },
-	{ "btb-brt-ret", PF_BTB_BRT_RET },
-	{ "btb-brt-ind", PF_BTB_BRT_IND },
-};
-
-static int opt_btb(struct cli_state *st, const struct opt_def *o, const char *arg, struct pf_error *err)
-{
-	for (size_t i = 0; i < ARRAY_SIZE(btb_options); i++) {
-		if (strcmp(o->long_name, btb_options[i].name) == 0) {
-			if (mark_given(st, o, PS_BTB + (unsigned)i, err))
-				return -1;
-			current_set(st)->btb |= btb_options[i].bit;
-		}
-	}
 	return 0;
 }
 
@@ -519,7 +445,6 @@ static const char G_GEN[] = "Generic options";
 static const char G_OUT[] = "Output options";
 static const char G_SMPL[] = "Sampling options";
 static const char G_TASK[] = "Attaching and session options";
-static const char G_ITA2[] = "Itanium 2 options (--pmu=itanium2)";
 
 static const struct opt_def options[] = {
 	{ "help", "h", ARG_NONE, NULL, G_GEN, BOOL(help), "print this help and exit", M_ANY },
@@ -531,8 +456,8 @@ static const struct opt_def options[] = {
 	{ "user-level", "u3", ARG_NONE, NULL, G_GEN, CALL(opt_plm), "count at user level (default)", M_RUN | M_CHECK },
 	{ "kernel-level", "k0", ARG_NONE, NULL, G_GEN, CALL(opt_plm),
 	  "count at kernel level (adds up with -u)", M_RUN | M_CHECK },
-	{ "pl1", "1", ARG_NONE, NULL, G_GEN, CALL(opt_plm), "count at privilege level 1 (Itanium)", M_CHECK | M_ITA2 },
-	{ "pl2", "2", ARG_NONE, NULL, G_GEN, CALL(opt_plm), "count at privilege level 2 (Itanium)", M_CHECK | M_ITA2 },
+	{ "pl1", "1", ARG_NONE, NULL, G_GEN, CALL(opt_plm), "count at privilege level 1 (Itanium)", M_CHECK },
+	{ "pl2", "2", ARG_NONE, NULL, G_GEN, CALL(opt_plm), "count at privilege level 2 (Itanium)", M_CHECK },
 	{ "priv-levels", NULL, ARG_REQUIRED, "L1,L2,...", G_GEN, CALL(opt_priv_levels),
 	  "per-event privilege levels, letters from [0123uk]; an empty entry keeps the global setting", M_RUN | M_CHECK },
 	{ "show-events", "l", ARG_OPTIONAL, "REGEX", G_GEN, CALL(opt_show_events),
@@ -655,34 +580,9 @@ static const struct opt_def options[] = {
 	{ "print-syms", NULL, ARG_NONE, NULL, G_SMPL, BOOL(print_syms),
 	  "print the symbols of --symbol-file or --sysmap-file before the report", M_REPORT },
 
-	{ "dump-event-table", NULL, ARG_NONE, NULL, G_ITA2, BOOL(dump_event_table),
+	{ "dump-event-table", NULL, ARG_NONE, NULL, G_GEN, BOOL(dump_event_table),
 	  "print the model's event table as TSV and exit", M_ANY },
-	{ "event-thresholds", NULL, ARG_REQUIRED, "T1,T2,...", G_ITA2, CALL(opt_thresholds),
-	  "per-event threshold (0 to max increment - 1)", M_CHECK | M_ITA2 },
-	{ "opc-match8", NULL, ARG_REQUIRED, "[mifb]:MATCH:MASK", G_ITA2, CALL(opt_opc8),
-	  "program the opcode matcher PMC8", M_CHECK | M_ITA2 },
-	{ "opc-match9", NULL, ARG_REQUIRED, "[mifb]:MATCH:MASK", G_ITA2, CALL(opt_opc9),
-	  "program the opcode matcher PMC9", M_CHECK | M_ITA2 },
-	{ "btb-tm-tk", NULL, ARG_NONE, NULL, G_ITA2, CALL(opt_btb), "BTB: taken branches only", M_CHECK | M_ITA2 },
-	{ "btb-tm-ntk", NULL, ARG_NONE, NULL, G_ITA2, CALL(opt_btb), "BTB: not-taken branches only", M_CHECK | M_ITA2 },
-	{ "btb-ptm-correct", NULL, ARG_NONE, NULL, G_ITA2, CALL(opt_btb), "BTB: correctly predicted targets only", M_CHECK | M_ITA2 },
-	{ "btb-ptm-incorrect", NULL, ARG_NONE, NULL, G_ITA2, CALL(opt_btb), "BTB: mispredicted targets only", M_CHECK | M_ITA2 },
-	{ "btb-ppm-correct", NULL, ARG_NONE, NULL, G_ITA2, CALL(opt_btb), "BTB: correctly predicted paths only", M_CHECK | M_ITA2 },
-	{ "btb-ppm-incorrect", NULL, ARG_NONE, NULL, G_ITA2, CALL(opt_btb), "BTB: mispredicted paths only", M_CHECK | M_ITA2 },
-	{ "btb-brt-iprel", NULL, ARG_NONE, NULL, G_ITA2, CALL(opt_btb), "BTB: IP-relative branches only", M_CHECK | M_ITA2 },
-	{ "btb-brt-ret", NULL, ARG_NONE, NULL, G_ITA2, CALL(opt_btb), "BTB: return branches only", M_CHECK | M_ITA2 },
-	{ "btb-brt-ind", NULL, ARG_NONE, NULL, G_ITA2, CALL(opt_btb), "BTB: non-return indirect branches only", M_CHECK | M_ITA2 },
-	{ "irange", NULL, ARG_REQUIRED, "START-END", G_ITA2, STR(irange), "instruction address range restriction", M_CHECK | M_ITA2 },
-	{ "drange", NULL, ARG_REQUIRED, "START-END", G_ITA2, STR(drange), "data address range restriction", M_CHECK | M_ITA2 },
-	{ "checkpoint-func", NULL, ARG_REQUIRED, "ADDR", G_ITA2, STR(checkpoint_func),
-	  "count only at the bundle at ADDR", M_CHECK | M_ITA2 },
-	{ "inverse-irange", NULL, ARG_NONE, NULL, G_ITA2, BOOL(inverse_irange), "count outside the --irange", M_CHECK | M_ITA2 },
-	{ "ia32", NULL, ARG_NONE, NULL, G_ITA2, CALL(opt_ia32), "monitor IA-32 execution only", M_CHECK | M_ITA2 },
-	{ "ia64", NULL, ARG_NONE, NULL, G_ITA2, CALL(opt_ia64), "monitor IA-64 execution only", M_CHECK | M_ITA2 },
-	{ "insn-sets", NULL, ARG_REQUIRED, "S1,S2,...", G_ITA2, CALL(opt_insn_sets),
-	  "per-event instruction set: ia32, ia64 or both", M_CHECK | M_ITA2 },
-	{ "no-qual-check", NULL, ARG_NONE, NULL, G_ITA2, BOOL(no_qual_check),
-	  "skip the per-event qualifier support checks", M_CHECK | M_ITA2 },
+	/* the options of the PMU models follow, from their own rows (event/pmu_model.h) */
 };
 
 const struct opt_def *options_table(size_t *count)
@@ -691,29 +591,75 @@ const struct opt_def *options_table(size_t *count)
 	return options;
 }
 
-void options_list_names(FILE *out)
+/*
+ * The option rows of the registered PMU models come after the table's own:
+ * getopt value 256 + ARRAY_SIZE(options) + k is model row k, in registry
+ * order.
+ */
+#define MAX_MODEL_ROWS 256
+
+struct model_row {
+	const struct pmu_model *model;
+	const struct pmu_option *opt;
+	size_t row;
+};
+
+static size_t model_rows(struct model_row *rows)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(options); i++)
-		fprintf(out, "--%s\n", options[i].long_name);
+	const struct pmu_model *m;
+	size_t n = 0;
+
+	for (size_t i = 0; (m = pmu_model_at(i)); i++)
+		for (size_t r = 0; r < m->n_options && n < MAX_MODEL_ROWS; r++)
+			rows[n++] = (struct model_row){ m, &m->options[r], r };
+	return n;
 }
 
-static void usage_line(FILE *out, const struct opt_def *o)
+void options_list_names(FILE *out)
+{
+	struct model_row rows[MAX_MODEL_ROWS];
+	size_t n = model_rows(rows);
+
+	for (size_t i = 0; i < ARRAY_SIZE(options); i++)
+		fprintf(out, "--%s\n", options[i].long_name);
+	for (size_t i = 0; i < n; i++)
+		fprintf(out, "--%s\n", rows[i].opt->long_name);
+}
+
+static void usage_line(FILE *out, const char *short_names, const char *long_name, enum opt_arg arg,
+		       const char *arg_name, const char *help)
 {
 	struct strbuf sb = STRBUF_INIT;
 
 	strbuf_addstr(&sb, "  ");
-	for (const char *s = o->short_names; s && *s; s++)
+	for (const char *s = short_names; s && *s; s++)
 		strbuf_addf(&sb, "-%c, ", *s);
-	strbuf_addf(&sb, "--%s", o->long_name);
-	if (o->arg == ARG_REQUIRED)
-		strbuf_addf(&sb, "=%s", o->arg_name);
-	else if (o->arg == ARG_OPTIONAL)
-		strbuf_addf(&sb, "[=%s]", o->arg_name);
+	strbuf_addf(&sb, "--%s", long_name);
+	if (arg == ARG_REQUIRED)
+		strbuf_addf(&sb, "=%s", arg_name);
+	else if (arg == ARG_OPTIONAL)
+		strbuf_addf(&sb, "[=%s]", arg_name);
 	if (sb.len < 30)
-		fprintf(out, "%-30s %s\n", strbuf_str(&sb), o->help);
+		fprintf(out, "%-30s %s\n", strbuf_str(&sb), help);
 	else
-		fprintf(out, "%s\n%-30s %s\n", strbuf_str(&sb), "", o->help);
+		fprintf(out, "%s\n%-30s %s\n", strbuf_str(&sb), "", help);
 	strbuf_release(&sb);
+}
+
+static void model_usage(FILE *out)
+{
+	const struct pmu_model *m;
+
+	for (size_t i = 0; (m = pmu_model_at(i)); i++) {
+		if (m->n_options)
+			fprintf(out, "\n%s:\n", m->options_group);
+		for (size_t r = 0; r < m->n_options; r++) {
+			const struct pmu_option *o = &m->options[r];
+
+			usage_line(out, NULL, o->long_name, o->arg_name ? ARG_REQUIRED : ARG_NONE, o->arg_name,
+				   o->help);
+		}
+	}
 }
 
 void options_usage(FILE *out)
@@ -729,12 +675,15 @@ void options_usage(FILE *out)
 			group = options[i].group;
 			fprintf(out, "\n%s:\n", group);
 		}
-		usage_line(out, &options[i]);
+		usage_line(out, options[i].short_names, options[i].long_name, options[i].arg, options[i].arg_name,
+			   options[i].help);
 	}
+	model_usage(out);
 }
 
-/* getopt_long tables generated from the option table: val = 256 + row */
-static void build_getopt(struct option *longs, char *shorts)
+/* getopt_long tables generated from the option table and the models' rows:
+ * val = 256 + row */
+static void build_getopt(struct option *longs, char *shorts, const struct model_row *rows, size_t n_rows)
 {
 	size_t s = 0;
 
@@ -757,7 +706,15 @@ static void build_getopt(struct option *longs, char *shorts)
 				shorts[s++] = ':';
 		}
 	}
-	memset(&longs[ARRAY_SIZE(options)], 0, sizeof(*longs));
+	for (size_t k = 0; k < n_rows; k++) {
+		struct option *l = &longs[ARRAY_SIZE(options) + k];
+
+		l->name = rows[k].opt->long_name;
+		l->has_arg = rows[k].opt->arg_name ? required_argument : no_argument;
+		l->flag = NULL;
+		l->val = 256 + (int)(ARRAY_SIZE(options) + k);
+	}
+	memset(&longs[ARRAY_SIZE(options) + n_rows], 0, sizeof(*longs));
 	shorts[s] = '\0';
 }
 
@@ -802,13 +759,35 @@ static int getopt_error(int c, char **argv, struct pf_error *err)
 	return pf_error_set(err, PF_E_USAGE, msg);
 }
 
+/* A model's option is recorded as given; the chosen model parses it
+ * (options_apply_model).  A per-set row is given once per event set. */
+static int record_model_option(struct cli_state *st, const struct model_row *r, const char *arg,
+			       struct pf_error *err)
+{
+	struct pf_config *cfg = st->cfg;
+	size_t set = cfg->n_sets ? cfg->n_sets - 1 : 0;
+
+	for (size_t i = 0; r->opt->per_set && !r->opt->may_repeat && i < cfg->n_model_options; i++) {
+		const struct pf_model_option *o = &cfg->model_options[i];
+
+		if (!strcmp(o->model, r->model->name) && o->row == r->row && o->set == set)
+			return pf_error_set(err, PF_E_OPTION_TWICE, r->opt->long_name, (int)set);
+	}
+	cfg->model_options = xrealloc(cfg->model_options, (cfg->n_model_options + 1) * sizeof(*cfg->model_options));
+	cfg->model_options[cfg->n_model_options++] =
+		(struct pf_model_option){ .model = r->model->name, .row = r->row, .set = set, .arg = arg };
+	return 0;
+}
+
 static int parse_loop(int argc, char **argv, struct cli_state *st, struct pf_error *err)
 {
-	struct option longs[ARRAY_SIZE(options) + 1];
+	struct model_row rows[MAX_MODEL_ROWS];
+	size_t n_rows = model_rows(rows);
+	struct option longs[ARRAY_SIZE(options) + MAX_MODEL_ROWS + 1];
 	char shorts[3 * ARRAY_SIZE(options) + 4];
 	int c;
 
-	build_getopt(longs, shorts);
+	build_getopt(longs, shorts, rows, n_rows);
 	optind = 0; /* full re-initialisation (GNU): parse may run more than once */
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
@@ -816,6 +795,11 @@ static int parse_loop(int argc, char **argv, struct cli_state *st, struct pf_err
 
 		if (c == '?' || c == ':')
 			return getopt_error(c, argv, err);
+		if (c >= 256 + (int)ARRAY_SIZE(options)) {
+			if (record_model_option(st, &rows[c - 256 - ARRAY_SIZE(options)], optarg, err))
+				return -1;
+			continue;
+		}
 		o = c >= 256 ? &options[c - 256] : find_short(c);
 		if (!o)
 			return getopt_error('?', argv, err);

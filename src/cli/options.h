@@ -33,7 +33,6 @@ enum opt_mode {
 	M_SAMPLE = 1u << 1, /* sampling a command */
 	M_REPORT = 1u << 2, /* --report FILE */
 	M_CHECK = 1u << 3, /* --check */
-	M_ITA2 = 1u << 4, /* only for the Itanium 2 model (--pmu=itanium2) */
 	M_RUN = M_COUNT | M_SAMPLE,
 	M_PROFILE = M_SAMPLE | M_REPORT,
 	M_ANY = M_COUNT | M_SAMPLE | M_REPORT | M_CHECK,
@@ -60,12 +59,15 @@ void options_list_names(FILE *out);
 /* the option table, for the checks of validate.c */
 const struct opt_def *options_table(size_t *count);
 
+struct pmu_model;
+
 /*
  * After the mode and the model are known (and the default events chosen):
  * refuse every option given where it does nothing, options that contradict
- * each other, and values the kernel would refuse.  0, or -1 with err (a
- * usage error naming the option).  model is NULL for --report.
+ * each other, and values the kernel would refuse; then the model parses its
+ * own options into cfg->model_opts.  0, or -1 with err (a usage error naming
+ * the option).  model is NULL for --report.
  */
-int options_validate(const struct pf_config *cfg, const char *model, struct pf_error *err);
+int options_validate(struct pf_config *cfg, const struct pmu_model *model, struct pf_error *err);
 
 #endif

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "common/util.h"
+#include "event/pmu_model.h"
 #include "options.h"
 
 #define MAX_SAMPLE_RATE_PATH "/proc/sys/kernel/perf_event_max_sample_rate"
@@ -73,25 +74,57 @@ static int usage(struct pf_error *err, const char *fmt, ...)
 	return pf_error_set(err, PF_E_USAGE, msg);
 }
 
+/* the first registered model that has the privilege levels plm, for messages */
+static const struct pmu_model *model_with_levels(unsigned plm)
+{
+	const struct pmu_model *m;
+
+	for (size_t i = 0; (m = pmu_model_at(i)); i++)
+		if ((m->plm_levels & plm) == plm)
+			return m;
+	return NULL;
+}
+
+/* what the model has: privilege levels and system-wide sessions */
+static int check_capabilities(const struct pf_config *cfg, const struct pmu_model *m, struct pf_error *err)
+{
+	static const struct {
+		const char *option;
+		unsigned plm;
+	} levels[] = { { "pl1", PF_PLM1 }, { "pl2", PF_PLM2 } };
+
+	for (size_t i = 0; i < ARRAY_SIZE(levels); i++) {
+		const struct pmu_model *owner = model_with_levels(levels[i].plm);
+
+		if (given(cfg, levels[i].option) && !(m->plm_levels & levels[i].plm) && owner)
+			return usage(err, "option '--%s' is for the %s model (--pmu=%s)", levels[i].option,
+				     owner->title, owner->name);
+	}
+	if (given(cfg, "system-wide") && !m->system_wide)
+		return usage(err, "option '--system-wide' is not implemented yet %s%s%s",
+			     m->can_run ? "on the host" : "for the ", m->can_run ? "" : m->title,
+			     m->can_run ? "" : " model");
+	/* a live model's --system-wide is a session, which --check does not run: the
+	 * same option must never do nothing on one model and something on another */
+	if (given(cfg, "system-wide") && m->can_run && cfg->check)
+		return usage(err, "option '--system-wide' is not used with --check on the host "
+			     "(it is the Itanium 2 model's pm bit there)");
+	return 0;
+}
+
 /* each option given acts in this mode, with this model */
-static int check_modes(const struct pf_config *cfg, const char *model, struct pf_error *err)
+static int check_modes(const struct pf_config *cfg, const struct pmu_model *model, struct pf_error *err)
 {
 	unsigned mode = current_mode(cfg);
-	bool ita2 = model && strcmp(model, "itanium2") == 0;
 	size_t n;
 	const struct opt_def *t = options_table(&n);
 	char words[96];
 
+	if (model && check_capabilities(cfg, model, err))
+		return -1;
 	for (size_t i = 0; cfg->options_given && i < n; i++) {
 		if (!cfg->options_given[i])
 			continue;
-		if ((t[i].modes & M_ITA2) && !ita2 && model) {
-			return usage(err, "option '--%s' is for the Itanium 2 model (--pmu=itanium2)", t[i].long_name);
-		}
-		/* the same option must never do nothing on one model and something on another */
-		if (strcmp(t[i].long_name, "system-wide") == 0 && mode == M_CHECK && !ita2 && model)
-			return usage(err, "option '--system-wide' is not used with --check on the host "
-				     "(it is the Itanium 2 model's pm bit there)");
 		if (!(t[i].modes & mode)) {
 			modes_words(t[i].modes, words, sizeof(words));
 			return usage(err, "option '--%s' is not used %s (it is for %s)", t[i].long_name,
@@ -164,15 +197,57 @@ static int check_sets(const struct pf_config *cfg, struct pf_error *err)
 }
 
 /* Privilege levels 1 and 2 exist on Itanium only; Linux hosts have user and kernel. */
-static int check_host_levels(const struct pf_config *cfg, const char *model, struct pf_error *err)
+static int check_event_levels(const struct pf_config *cfg, const struct pmu_model *m, struct pf_error *err)
 {
-	if (!model || strcmp(model, "host") != 0)
+	if (!m)
 		return 0;
 	for (size_t k = 0; k < cfg->n_sets; k++)
 		for (size_t i = 0; i < cfg->sets[k].n_event_plm; i++)
-			if (cfg->sets[k].event_plm[i] & (PF_PLM1 | PF_PLM2))
+			if (cfg->sets[k].event_plm[i] & ~m->plm_levels)
 				return usage(err, "option '--priv-levels': levels 1 and 2 exist only on Itanium "
-					     "(this host has u and k)");
+					     "(the %s model has u and k)", m->title);
+	return 0;
+}
+
+/*
+ * The options of the PMU models: each belongs to the chosen model and acts
+ * in this mode (a dry-run model's options act with --check), then the model
+ * parses them, in command-line order, into its own struct.
+ */
+static int apply_model_options(struct pf_config *cfg, const struct pmu_model *m, struct pf_error *err)
+{
+	unsigned mode = current_mode(cfg);
+	void *opts;
+
+	for (size_t i = 0; i < cfg->n_model_options; i++) {
+		const struct pf_model_option *o = &cfg->model_options[i];
+		const struct pmu_model *owner = pmu_model_find(o->model);
+		const char *name = owner->options[o->row].long_name;
+		unsigned modes = owner->can_run ? M_RUN | M_CHECK : M_CHECK;
+
+		if (m && owner != m)
+			return usage(err, "option '--%s' is for the %s model (--pmu=%s)", name, owner->title,
+				     owner->name);
+		if (!(modes & mode))
+			return usage(err, "option '--%s' is not used %s (it is for %s)", name, mode_phrase(mode),
+				     modes & M_RUN ? "counting and --check" : "--check");
+	}
+	if (!m || !m->options_new)
+		return 0;
+	opts = m->options_new(cfg->n_sets);
+	for (size_t i = 0; i < cfg->n_model_options; i++) {
+		const struct pf_model_option *o = &cfg->model_options[i];
+
+		if (m->options[o->row].apply(opts, o->set, o->arg, err)) {
+			m->options_free(opts);
+			return -1;
+		}
+	}
+	if (cfg->model_opts && cfg->model_opts_free)
+		cfg->model_opts_free(cfg->model_opts);
+	cfg->model_opts = opts;
+	cfg->model_opts_owner = m;
+	cfg->model_opts_free = m->options_free;
 	return 0;
 }
 
@@ -216,13 +291,13 @@ static int check_frequency(const struct pf_config *cfg, struct pf_error *err)
 	return 0;
 }
 
-int options_validate(const struct pf_config *cfg, const char *model, struct pf_error *err)
+int options_validate(struct pf_config *cfg, const struct pmu_model *model, struct pf_error *err)
 {
-	if (check_modes(cfg, model, err) || check_output(cfg, err))
+	if (check_modes(cfg, model, err) || apply_model_options(cfg, model, err) || check_output(cfg, err))
 		return -1;
 	if (cfg->report_file)
 		return 0;
-	if (check_sets(cfg, err) || check_host_levels(cfg, model, err) || check_frequency(cfg, err))
+	if (check_sets(cfg, err) || check_event_levels(cfg, model, err) || check_frequency(cfg, err))
 		return -1;
 	return 0;
 }

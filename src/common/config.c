@@ -23,10 +23,6 @@ void pf_set_config_release(struct pf_set_config *s)
 	free(s->long_periods);
 	free(s->short_periods);
 	free(s->periods_random);
-	free(s->thresholds);
-	free(s->opc_match8);
-	free(s->opc_match9);
-	free(s->insn_sets);
 }
 
 void pf_config_release(struct pf_config *cfg)
@@ -43,6 +39,12 @@ void pf_config_release(struct pf_config *cfg)
 	cfg->n_attach = 0;
 	free(cfg->options_given);
 	cfg->options_given = NULL;
+	free(cfg->model_options);
+	cfg->model_options = NULL;
+	cfg->n_model_options = 0;
+	if (cfg->model_opts && cfg->model_opts_free)
+		cfg->model_opts_free(cfg->model_opts);
+	cfg->model_opts = NULL;
 }
 
 bool pf_config_is_sampling(const struct pf_config *cfg)

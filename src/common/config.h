@@ -2,9 +2,8 @@
  * What to measure: the command line turned into data.  The CLI fills one
  * struct pf_config and passes it down; no layer reaches a global.
  *
- * Options that are model-specific (Itanium 2 opcode matchers, ranges, BTB
- * filters) are kept as the user wrote them, and the model that understands
- * them parses and validates them, so its error can name the rule.
+ * Options that belong to a PMU model are recorded as given; the chosen model
+ * parses them into a struct of its own, so nothing here knows any model.
  */
 #ifndef PFMON_COMMON_CONFIG_H
 #define PFMON_COMMON_CONFIG_H
@@ -21,19 +20,6 @@
 #define PF_PLM3 0x8u
 #define PF_PLM_USER PF_PLM3
 #define PF_PLM_KERNEL PF_PLM0
-
-/* Itanium 2 BTB filters (--btb-*), one bit per option */
-enum pf_btb_opt {
-	PF_BTB_TM_TK = 1u << 0,
-	PF_BTB_TM_NTK = 1u << 1,
-	PF_BTB_PTM_CORRECT = 1u << 2,
-	PF_BTB_PTM_INCORRECT = 1u << 3,
-	PF_BTB_PPM_CORRECT = 1u << 4,
-	PF_BTB_PPM_INCORRECT = 1u << 5,
-	PF_BTB_BRT_IPREL = 1u << 6,
-	PF_BTB_BRT_RET = 1u << 7,
-	PF_BTB_BRT_IND = 1u << 8,
-};
 
 enum pf_counter_format {
 	PF_FMT_PLAIN,
@@ -70,6 +56,14 @@ struct pf_period_random {
 	bool seeded;   /* false: no seed given, pfmon picks one */
 };
 
+/* One occurrence of a model's option row on the command line. */
+struct pf_model_option {
+	const char *model; /* the model's name */
+	size_t row; /* in the model's option rows */
+	size_t set; /* the event set it applies to (per-set rows) */
+	const char *arg; /* NULL for a flag */
+};
+
 /* One event set (one -e).  Per-set options apply to the most recent -e,
  * as in pfmon 3.x. */
 struct pf_set_config {
@@ -88,14 +82,6 @@ struct pf_set_config {
 	/* --smpl-periods-random, per event */
 	struct pf_period_random *periods_random;
 	size_t n_periods_random;
-
-	/* Itanium 2 per-set options, raw */
-	char *thresholds; /* --event-thresholds */
-	char *opc_match8; /* --opc-match8 */
-	char *opc_match9; /* --opc-match9 */
-	unsigned btb; /* enum pf_btb_opt bits */
-	char *insn_sets; /* --insn-sets */
-	bool ia32, ia64; /* --ia32 / --ia64 */
 
 	unsigned given; /* bit per per-set option seen, to refuse twice */
 };
@@ -129,13 +115,17 @@ struct pf_config {
 	bool no_inherit;
 	bool show_time;
 
-	/* Itanium 2 global qualifiers, raw */
-	const char *irange, *drange, *checkpoint_func;
-	bool inverse_irange;
-	bool no_qual_check;
 	bool system_wide;
 	int *cpu_list; /* --cpu-list/-C: the CPUs, ascending; NULL = every online CPU */
 	size_t n_cpu_list;
+
+	/* options of the PMU models, as given (the CLI records them; the chosen
+	 * model parses them into model_opts, which it owns) */
+	struct pf_model_option *model_options;
+	size_t n_model_options;
+	void *model_opts;
+	const void *model_opts_owner; /* the model that made model_opts */
+	void (*model_opts_free)(void *opts);
 
 	/* sampling */
 	const char *smpl_outfile;

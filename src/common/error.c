@@ -38,6 +38,8 @@ int pf_error_vset(struct pf_error *err, enum pf_errcode code, va_list ap)
 	if (!err)
 		return -1;
 	err->code = code;
+	err->rule[0] = '\0';
+	err->n_events = 0;
 	format_escaped(err->msg, sizeof(err->msg), error_rows[code].format, ap);
 	return -1;
 }
@@ -49,5 +51,17 @@ int pf_error_set(struct pf_error *err, enum pf_errcode code, ...)
 	va_start(ap, code);
 	pf_error_vset(err, code, ap);
 	va_end(ap);
+	return -1;
+}
+
+int pf_error_constraint(struct pf_error *err, const char *rule, unsigned event_mask, const char *what)
+{
+	if (!err)
+		return -1;
+	pf_error_set(err, PF_E_CONSTRAINT, what, rule);
+	snprintf(err->rule, sizeof(err->rule), "%s", rule);
+	for (unsigned i = 0; i < 32 && err->n_events < PF_ERROR_MAX_EVENTS; i++)
+		if (event_mask & (1u << i))
+			err->events[err->n_events++] = i;
 	return -1;
 }

@@ -61,15 +61,28 @@ enum pf_errcode { PF_ERRORS(PF_ERR_ENUM) PF_E_COUNT };
 
 #define PF_ERROR_MSG_MAX 768
 
+#define PF_ERROR_RULE_MAX 16
+#define PF_ERROR_MAX_EVENTS 8
+
 struct pf_error {
 	enum pf_errcode code;
 	char msg[PF_ERROR_MSG_MAX]; /* formatted message, without "error: " */
+	/* PF_E_CONSTRAINT: the violated rule ("C-L2-5") and the events of the
+	 * set that violate it (indexes in list order), as fields */
+	char rule[PF_ERROR_RULE_MAX];
+	unsigned n_events;
+	unsigned events[PF_ERROR_MAX_EVENTS];
 };
 
 /* Fill err from the list's format for code; returns -1 so callers can
  * write "return pf_error_set(err, ...);". err may be NULL. */
 int pf_error_set(struct pf_error *err, enum pf_errcode code, ...);
 int pf_error_vset(struct pf_error *err, enum pf_errcode code, va_list ap);
+
+/* A hardware rule broken by events of a set: fills rule and events (bit i of
+ * event_mask: event i of the set) and formats the message from what and the
+ * rule.  Returns -1. */
+int pf_error_constraint(struct pf_error *err, const char *rule, unsigned event_mask, const char *what);
 
 const char *pf_error_format(enum pf_errcode code);
 int pf_error_exit_status(enum pf_errcode code);

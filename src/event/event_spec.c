@@ -3,6 +3,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "common/util.h"
 #include "event_spec.h"
@@ -44,10 +45,14 @@ static int parse_name(const char *text, char *name, struct event_spec *spec, str
 	char *dot = strchr(name, '.');
 
 	if (dot) {
+		const char *umask = dot + 1;
+		size_t len = strlen(umask);
+
 		*dot = '\0';
-		if (!dot[1] || strchr(dot + 1, '.'))
+		/* the Itanium 2 manual's unit masks may hold dots: BR_MISPRED_DETAIL.ALL.ALL_PRED */
+		if (!len || umask[0] == '.' || umask[len - 1] == '.' || strstr(umask, ".."))
 			return pf_error_set(err, PF_E_EVENT_SYNTAX, text, "expected NAME.UMASK");
-		spec->dot_umask = xstrdup(dot + 1);
+		spec->dot_umask = xstrdup(umask);
 	}
 	if (!*name)
 		return pf_error_set(err, PF_E_EVENT_SYNTAX, text, "missing event name");
@@ -67,6 +72,12 @@ int event_spec_parse(const char *text, struct event_spec *spec, struct pf_error 
 	spec->text = xstrdup(text);
 	if (!*text)
 		return pf_error_set(err, PF_E_EVENT_SYNTAX, text, "empty event name");
+	if (strncasecmp(text, "mem:", 4) == 0) {
+		/* perf's breakpoint form: its own grammar, the model checks it */
+		spec->name = xstrdup("mem");
+		spec->breakpoint = true;
+		return 0;
+	}
 	copy = xstrdup(text);
 	rest = copy;
 	sep = strstr(rest, "::");

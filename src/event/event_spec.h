@@ -6,11 +6,13 @@
  * NAME.UMASK is the Itanium 2 manual's spelling; ':'-separated qualifiers
  * are libpfm4's unit masks and modifiers (INST_RETIRED:ANY_P:u=1:c=2) and
  * perf's modifier suffixes (cycles:u).  The parser only splits; the PMU model
- * decides what each part means.
+ * decides what each part means.  perf's breakpoint form mem:ADDR[/LEN][:rwx]
+ * has a grammar of its own: it is kept whole, for the model.
  */
 #ifndef PFMON_EVENT_EVENT_SPEC_H
 #define PFMON_EVENT_EVENT_SPEC_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "common/error.h"
@@ -26,9 +28,10 @@ struct event_spec {
 	char *text; /* the whole string as given */
 	char *pmu; /* before "::", or NULL */
 	char *name; /* event name, without .UMASK */
-	char *dot_umask; /* after '.', or NULL */
+	char *dot_umask; /* after the first '.' (may hold more dots), or NULL */
 	struct event_qual quals[EVENT_SPEC_MAX_QUALS];
 	size_t n_quals;
+	bool breakpoint; /* perf's mem:ADDR[/LEN][:rwx]: only text and name are set */
 };
 
 int event_spec_parse(const char *text, struct event_spec *spec, struct pf_error *err);

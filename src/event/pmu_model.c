@@ -1,6 +1,7 @@
 #include <config.h>
 
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -26,13 +27,72 @@ void set_prog_release(struct set_prog *prog)
 	memset(prog, 0, sizeof(*prog));
 }
 
+void pmu_reg_name(const struct pmu_model *m, const struct reg_value *r, char *buf, size_t len)
+{
+	static const char *const prefix[REG_FILE_COUNT] = {
+		[REG_PMC] = "PMC", [REG_PMD] = "PMD", [REG_IBR] = "IBR", [REG_DBR] = "DBR", [REG_MSR] = "MSR",
+	};
+
+	if (m && m->reg_name) {
+		m->reg_name(m, r, buf, len);
+		return;
+	}
+	if (r->file == REG_MSR)
+		snprintf(buf, len, "MSR 0x%x", r->num);
+	else
+		snprintf(buf, len, "%s%u", r->file < REG_FILE_COUNT ? prefix[r->file] : "?", r->num);
+}
+
+const void *pmu_config_options(const struct pmu_model *m, const struct pf_config *cfg)
+{
+	return cfg->model_opts_owner == m ? cfg->model_opts : NULL;
+}
+
+int pmu_encode_set(const struct pmu_model *m, const struct pf_config *cfg, size_t set, struct set_prog *out,
+		   struct pf_error *err)
+{
+	const struct pf_set_config *s;
+	struct event_spec *specs;
+	unsigned *plm;
+	size_t parsed = 0;
+	int rc = -1;
+
+	memset(out, 0, sizeof(*out));
+	if (set >= cfg->n_sets)
+		return pf_error_set(err, PF_E_USAGE, "no such event set");
+	s = &cfg->sets[set];
+	specs = xcalloc(s->n_events ? s->n_events : 1, sizeof(*specs));
+	plm = xcalloc(s->n_events ? s->n_events : 1, sizeof(*plm));
+	for (; parsed < s->n_events; parsed++) {
+		if (event_spec_parse(s->events[parsed], &specs[parsed], err))
+			goto out;
+		plm[parsed] = parsed < s->n_event_plm ? s->event_plm[parsed] : 0;
+	}
+	struct pmu_set_request req = {
+		.set = set,
+		.events = specs,
+		.n_events = s->n_events,
+		.plm = plm,
+		.default_plm = cfg->plm,
+		.system_wide = cfg->system_wide,
+		.opts = pmu_config_options(m, cfg),
+	};
+	rc = m->encode_set(m, &req, out, err);
+out:
+	for (size_t i = 0; i < s->n_events; i++)
+		event_spec_release(&specs[i]); /* also a half-parsed one */
+	free(specs);
+	free(plm);
+	return rc;
+}
+
 int pmu_encode_config(const struct pmu_model *m, const struct pf_config *cfg, struct set_prog **sets,
 		      size_t *n_sets, struct pf_error *err)
 {
 	*sets = xcalloc(cfg->n_sets, sizeof(**sets));
 	*n_sets = 0;
 	for (size_t s = 0; s < cfg->n_sets; s++) {
-		if (m->encode_set(m, cfg, s, &(*sets)[s], err))
+		if (pmu_encode_set(m, cfg, s, &(*sets)[s], err))
 			return -1;
 		(*n_sets)++;
 	}

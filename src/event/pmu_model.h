@@ -18,10 +18,22 @@
 
 #include "common/config.h"
 #include "common/error.h"
+#include "event/event_spec.h"
 
-/* One register written by a modelled PMU (PMC/PMD/IBR/DBR ...). */
-struct reg_write {
-	char name[16]; /* "PMC12", "IBR0", "DBR3" */
+/* Register files of the modelled PMUs.  A register travels as (file,
+ * number, value); only printers name it (pmu_reg_name). */
+enum reg_file {
+	REG_PMC, /* performance monitor configuration */
+	REG_PMD, /* performance monitor data (counter) */
+	REG_IBR, /* instruction breakpoint (range) */
+	REG_DBR, /* data breakpoint (range) */
+	REG_MSR, /* x86 model-specific register, by MSR address */
+	REG_FILE_COUNT,
+};
+
+struct reg_value {
+	enum reg_file file;
+	unsigned num;
 	uint64_t value;
 };
 
@@ -44,16 +56,15 @@ struct counter_prog {
 	bool is_software; /* kernel software event: counts without a PMU */
 
 	/* modelled PMU */
-	int pmc; /* PMCn that configures the counter, -1 if none */
-	int pmd; /* PMDn that holds the count, -1 if none */
-	uint64_t pmc_value; /* value as listed (see the model's notes) */
+	struct reg_value ctl; /* the register that configures the counter, its value as listed */
+	struct reg_value ctr; /* the register that holds the count (value unused) */
 };
 
 /* The programming of one event set. */
 struct set_prog {
 	struct counter_prog *counters; /* in command-line order */
 	size_t n_counters;
-	struct reg_write *regs; /* other registers, in write order */
+	struct reg_value *regs; /* other registers, in write order */
 	size_t n_regs;
 	char **notes; /* model remarks (e.g. range over-coverage), NULL-terminated or NULL */
 };
@@ -78,33 +89,94 @@ void event_info_release(struct event_info *info);
 /* Called once per event name by list_events; return non-zero to stop. */
 typedef int (*event_name_cb)(const char *name, const char *desc, void *arg);
 
+/*
+ * One option row of a model.  The CLI adds the rows of every registered
+ * model to its option table (getopt, --help, the docs-drift list), records
+ * each occurrence, and once the model is chosen hands them to the model's
+ * apply() in command-line order: the model parses the value into its own
+ * options struct.  An occurrence of another model's option is a usage error
+ * naming that model.
+ */
+struct pmu_option {
+	const char *long_name;
+	const char *arg_name; /* NULL: takes no value */
+	bool per_set; /* applies to the most recent -e, once per set */
+	bool may_repeat; /* per-set flag that may be given again */
+	const char *help;
+	/* parse arg (NULL for a flag) into opts for set; a usage error names the option */
+	int (*apply)(void *opts, size_t set, const char *arg, struct pf_error *err);
+};
+
+/* One event set to encode: parsed, nothing textual left to interpret. */
+struct pmu_set_request {
+	size_t set; /* index of the set, for messages */
+	const struct event_spec *events; /* in list order */
+	size_t n_events;
+	const unsigned *plm; /* per event: its own privilege mask, 0 = not given */
+	unsigned default_plm; /* -u/-k/-1/-2; 0 = not given: the model's default */
+	bool system_wide;
+	const void *opts; /* the model's parsed options, NULL = defaults */
+};
+
+/* One row of --dump-event-table: the same keys for every row of a model. */
+typedef struct event_info table_row;
+
 struct pmu_model {
 	const char *name; /* --pmu=NAME */
+	const char *title; /* in messages: "the Itanium 2 model" */
 	const char *desc;
 	int max_counters; /* per event set (one group) */
 	bool can_run; /* can program this host (else: dry run only) */
+	unsigned plm_levels; /* PF_PLM* levels the PMU has */
+	bool system_wide; /* --system-wide is implemented */
+	const char *default_events; /* no -e: these (comma list) */
+	const char *default_software; /* no hardware PMU here: these instead (live models) */
+
+	/* its own options (NULL if none), under a --help heading */
+	const struct pmu_option *options;
+	size_t n_options;
+	const char *options_group;
+	void *(*options_new)(size_t n_sets);
+	void (*options_free)(void *opts);
 
 	/* is this model the host's PMU? (cheap: no libpfm4 initialisation) */
 	bool (*detect)(const struct pmu_model *m);
+	/* the event table self-check: 0, or -1 with a message naming the bad row */
+	int (*validate_table)(const struct pmu_model *m, char *msg, size_t len);
 	/* every event name, table order; long = with unit-mask variants */
 	int (*list_events)(const struct pmu_model *m, bool long_names, event_name_cb cb, void *arg,
 			   struct pf_error *err);
 	int (*event_info)(const struct pmu_model *m, const char *name, struct event_info *out,
 			  struct pf_error *err);
-	/* validate, assign and encode event set 'set' of cfg */
-	int (*encode_set)(const struct pmu_model *m, const struct pf_config *cfg, size_t set,
-			  struct set_prog *out, struct pf_error *err);
+	/* row i of --dump-event-table (key = column); 1 past the end, NULL if no table */
+	int (*table_row)(const struct pmu_model *m, size_t i, table_row *out);
+	/* validate, assign and encode one event set */
+	int (*encode_set)(const struct pmu_model *m, const struct pmu_set_request *req, struct set_prog *out,
+			  struct pf_error *err);
+	/* the register's name ("PMC12", "IA32_PERFEVTSEL0"); NULL: file prefix + number */
+	void (*reg_name)(const struct pmu_model *m, const struct reg_value *r, char *buf, size_t len);
 	/* decode a register value into fields for -v; returns the field count */
-	size_t (*decode_reg)(const struct pmu_model *m, const char *reg, uint64_t value,
-			     struct reg_field *fields, size_t max);
+	size_t (*decode_reg)(const struct pmu_model *m, const struct reg_value *r, struct reg_field *fields,
+			     size_t max);
 };
+
+/* r's name, for printers */
+void pmu_reg_name(const struct pmu_model *m, const struct reg_value *r, char *buf, size_t len);
+
+/* The model's options of cfg (cfg->model_opts when they are m's), or NULL. */
+const void *pmu_config_options(const struct pmu_model *m, const struct pf_config *cfg);
+
+/* Encode event set 'set' of cfg: parse its event strings, gather the
+ * privilege masks and the model's parsed options, call m->encode_set. */
+int pmu_encode_set(const struct pmu_model *m, const struct pf_config *cfg, size_t set, struct set_prog *out,
+		   struct pf_error *err);
 
 /* Encode every event set of cfg into *sets (allocated).  *n_sets counts
  * the sets encoded, also on failure, so the caller releases them. */
 int pmu_encode_config(const struct pmu_model *m, const struct pf_config *cfg, struct set_prog **sets,
 		      size_t *n_sets, struct pf_error *err);
 
-/* registry */
+/* the registry (src/pmu/registry.c) */
 const struct pmu_model *pmu_model_find(const char *name);
 const struct pmu_model *pmu_model_at(size_t i); /* NULL past the end */
 /* --pmu or $PFMON_PMU, else the host model */

@@ -68,7 +68,6 @@ static void prog_init(struct counter_prog *out, const char *text, const char *na
 	out->given = xstrdup(text);
 	out->name = xstrdup(name);
 	out->is_live = true;
-	out->pmc = out->pmd = -1;
 	out->attr.size = sizeof(out->attr);
 }
 
@@ -632,21 +631,22 @@ static int check_group_size(const struct set_prog *prog, size_t set, struct pf_e
 	return 0;
 }
 
-static int host_encode_set(const struct pmu_model *m, const struct pf_config *cfg, size_t set,
-			   struct set_prog *out, struct pf_error *err)
+static int host_encode_set(const struct pmu_model *m, const struct pmu_set_request *req, struct set_prog *out,
+			   struct pf_error *err)
 {
-	const struct pf_set_config *s = &cfg->sets[set];
-
 	memset(out, 0, sizeof(*out));
-	out->counters = xcalloc(s->n_events, sizeof(*out->counters));
-	for (size_t i = 0; i < s->n_events; i++) {
-		if (host_encode_event(s->events[i], pf_config_event_plm(cfg, set, i), &out->counters[i], err)) {
+	out->counters = xcalloc(req->n_events ? req->n_events : 1, sizeof(*out->counters));
+	for (size_t i = 0; i < req->n_events; i++) {
+		unsigned plm = req->plm[i] ? req->plm[i] : req->default_plm;
+
+		/* libpfm4 parses the string itself: hand it the text the spec came from */
+		if (host_encode_event(req->events[i].text, plm, &out->counters[i], err)) {
 			set_prog_release(out);
 			return -1;
 		}
 		out->n_counters++;
 	}
-	if (check_group_size(out, set, err)) {
+	if (check_group_size(out, req->set, err)) {
 		set_prog_release(out);
 		return -1;
 	}
@@ -660,9 +660,14 @@ static bool host_detect(const struct pmu_model *m)
 
 const struct pmu_model pmu_host = {
 	.name = "host",
+	.title = "host",
 	.desc = "this machine: libpfm4's detected PMUs, perf's generic, software and breakpoint events",
 	.max_counters = 0, /* per PMU, known to the kernel */
 	.can_run = true,
+	.system_wide = true, /* per-CPU sessions (target/session.c) */
+	.plm_levels = PF_PLM_USER | PF_PLM_KERNEL,
+	.default_events = "cycles,instructions",
+	.default_software = "task-clock",
 	.detect = host_detect,
 	.list_events = host_list,
 	.event_info = host_info,

@@ -37,36 +37,6 @@ static int parse_number(const char *text, const char *value, const char *opt, ui
 	return why ? bad_value(err, value, opt, why) : 0;
 }
 
-/* the i-th comma-separated field of list (NULL if absent), into buf */
-static const char *list_field(const char *list, size_t i, char *buf, size_t len)
-{
-	const char *p = list;
-
-	for (; i && p; i--) {
-		p = strchr(p, ',');
-		if (p)
-			p++;
-	}
-	if (!p)
-		return NULL;
-	size_t n = strcspn(p, ",");
-
-	if (n >= len)
-		n = len - 1;
-	memcpy(buf, p, n);
-	buf[n] = 0;
-	return buf;
-}
-
-static size_t list_count(const char *list)
-{
-	size_t n = 1;
-
-	for (const char *p = list; *p; p++)
-		n += *p == ',';
-	return n;
-}
-
 static int unknown_event(const char *name, struct pf_error *err)
 {
 	char hint[128] = "";
@@ -84,52 +54,138 @@ static int unknown_event(const char *name, struct pf_error *err)
 	return pf_error_set(err, PF_E_UNKNOWN_EVENT, name, hint);
 }
 
-static int parse_thresholds(const struct pf_set_config *s, struct ita2_request *req, struct pf_error *err)
+/* ---- the model's options ------------------------------------------------ */
+
+#define ITA2_MAX_ENTRIES 8 /* per-event lists: more than the 4 counters is refused later */
+
+struct ita2_set_opts {
+	unsigned thres[ITA2_MAX_ENTRIES];
+	size_t n_thres;
+	char *thres_text; /* for messages only */
+	int ism[ITA2_MAX_ENTRIES]; /* -1: the set's default */
+	size_t n_ism;
+	char *ism_text;
+	bool ia32, ia64;
+	bool opcm8_used, opcm9_used;
+	uint64_t opcm8, opcm9;
+	unsigned btb; /* enum ita2_btb_opt bits */
+};
+
+struct ita2_options {
+	struct ita2_set_opts *sets;
+	size_t n_sets;
+	struct ita2_range irange, drange;
+	bool checkpoint;
+	uint64_t checkpoint_addr;
+	char *checkpoint_text;
+	bool inverse_irange, no_qual_check;
+};
+
+static void *ita2_options_new(size_t n_sets)
 {
-	char buf[32];
-	uint64_t v;
+	struct ita2_options *o = xcalloc(1, sizeof(*o));
 
-	if (!s->thresholds)
-		return 0;
-	if (list_count(s->thresholds) > req->n)
-		return bad_value(err, s->thresholds, "event-thresholds", "too many thresholds specified");
-	for (size_t i = 0; i < req->n; i++) {
-		const char *f = list_field(s->thresholds, i, buf, sizeof(buf));
+	o->n_sets = n_sets ? n_sets : 1;
+	o->sets = xcalloc(o->n_sets, sizeof(*o->sets));
+	return o;
+}
 
-		if (!f || !*f)
-			continue;
-		if (parse_number(f, s->thresholds, "event-thresholds", 255, &v, err))
-			return -1;
-		req->thres[i] = (unsigned)v;
+static void ita2_options_free(void *opts)
+{
+	struct ita2_options *o = opts;
+
+	if (!o)
+		return;
+	for (size_t i = 0; i < o->n_sets; i++) {
+		free(o->sets[i].thres_text);
+		free(o->sets[i].ism_text);
 	}
+	free(o->sets);
+	free(o->checkpoint_text);
+	free(o);
+}
+
+static struct ita2_set_opts *set_opts(void *opts, size_t set)
+{
+	struct ita2_options *o = opts;
+
+	return &o->sets[set < o->n_sets ? set : o->n_sets - 1];
+}
+
+typedef int (*entry_fn)(const char *entry, size_t i, void *arg, const char *list, struct pf_error *err);
+
+/* the comma-separated entries of a per-event list, each to fn */
+static int each_entry(const char *list, const char *opt, const char *too_many, entry_fn fn, void *arg,
+		      size_t *count, struct pf_error *err)
+{
+	size_t n;
+	char **v = str_split(list, ',', &n);
+	int rc = 0;
+
+	if (n > ITA2_MAX_ENTRIES)
+		rc = bad_value(err, list, opt, too_many);
+	for (size_t i = 0; !rc && i < n; i++)
+		rc = fn(v[i], i, arg, list, err);
+	str_vec_free(v);
+	*count = rc ? 0 : n;
+	return rc;
+}
+
+static int thres_entry(const char *entry, size_t i, void *arg, const char *list, struct pf_error *err)
+{
+	uint64_t v = 0;
+
+	if (*entry && parse_number(entry, list, "event-thresholds", 255, &v, err))
+		return -1;
+	((unsigned *)arg)[i] = (unsigned)v;
 	return 0;
 }
 
-static int parse_insn_sets(const struct pf_set_config *s, struct ita2_request *req, struct pf_error *err)
+static int opt_thresholds(void *opts, size_t set, const char *arg, struct pf_error *err)
 {
-	unsigned global = ITA2_ISM_BOTH;
-	char buf[16];
+	struct ita2_set_opts *s = set_opts(opts, set);
 
-	if (s->ia32 && !s->ia64)
-		global = ITA2_ISM_IA32;
-	else if (s->ia64 && !s->ia32)
-		global = ITA2_ISM_IA64;
-	for (size_t i = 0; i < req->n; i++) {
-		const char *f = s->insn_sets ? list_field(s->insn_sets, i, buf, sizeof(buf)) : NULL;
+	free(s->thres_text);
+	s->thres_text = xstrdup(arg);
+	return each_entry(arg, "event-thresholds", "too many thresholds specified", thres_entry, s->thres,
+			  &s->n_thres, err);
+}
 
-		if (!f || !*f)
-			req->ism[i] = global;
-		else if (!strcasecmp(f, "ia32"))
-			req->ism[i] = ITA2_ISM_IA32;
-		else if (!strcasecmp(f, "ia64"))
-			req->ism[i] = ITA2_ISM_IA64;
-		else if (!strcasecmp(f, "both"))
-			req->ism[i] = ITA2_ISM_BOTH;
-		else
-			return bad_value(err, s->insn_sets, "insn-sets", "expected ia32, ia64 or both");
-	}
-	if (s->insn_sets && list_count(s->insn_sets) > req->n)
-		return bad_value(err, s->insn_sets, "insn-sets", "more entries than events");
+static int ism_entry(const char *entry, size_t i, void *arg, const char *list, struct pf_error *err)
+{
+	int *ism = arg;
+
+	if (!*entry)
+		ism[i] = -1;
+	else if (!strcasecmp(entry, "ia32"))
+		ism[i] = ITA2_ISM_IA32;
+	else if (!strcasecmp(entry, "ia64"))
+		ism[i] = ITA2_ISM_IA64;
+	else if (!strcasecmp(entry, "both"))
+		ism[i] = ITA2_ISM_BOTH;
+	else
+		return bad_value(err, list, "insn-sets", "expected ia32, ia64 or both");
+	return 0;
+}
+
+static int opt_insn_sets(void *opts, size_t set, const char *arg, struct pf_error *err)
+{
+	struct ita2_set_opts *s = set_opts(opts, set);
+
+	free(s->ism_text);
+	s->ism_text = xstrdup(arg);
+	return each_entry(arg, "insn-sets", "more entries than events", ism_entry, s->ism, &s->n_ism, err);
+}
+
+static int opt_ia32(void *opts, size_t set, const char *arg, struct pf_error *err)
+{
+	set_opts(opts, set)->ia32 = true;
+	return 0;
+}
+
+static int opt_ia64(void *opts, size_t set, const char *arg, struct pf_error *err)
+{
+	set_opts(opts, set)->ia64 = true;
 	return 0;
 }
 
@@ -166,6 +222,38 @@ static int parse_opcm(const char *val, const char *opt, uint64_t *out, struct pf
 	return 0;
 }
 
+static int opt_opc8(void *opts, size_t set, const char *arg, struct pf_error *err)
+{
+	struct ita2_set_opts *s = set_opts(opts, set);
+
+	s->opcm8_used = true;
+	return parse_opcm(arg, "opc-match8", &s->opcm8, err);
+}
+
+static int opt_opc9(void *opts, size_t set, const char *arg, struct pf_error *err)
+{
+	struct ita2_set_opts *s = set_opts(opts, set);
+
+	s->opcm9_used = true;
+	return parse_opcm(arg, "opc-match9", &s->opcm9, err);
+}
+
+#define BTB_OPT(fn, bit)                                                          \
+	static int fn(void *opts, size_t set, const char *arg, struct pf_error *err) \
+	{                                                                         \
+		set_opts(opts, set)->btb |= (bit);                                \
+		return 0;                                                         \
+	}
+BTB_OPT(opt_btb_tm_tk, ITA2_BTB_TM_TK)
+BTB_OPT(opt_btb_tm_ntk, ITA2_BTB_TM_NTK)
+BTB_OPT(opt_btb_ptm_correct, ITA2_BTB_PTM_CORRECT)
+BTB_OPT(opt_btb_ptm_incorrect, ITA2_BTB_PTM_INCORRECT)
+BTB_OPT(opt_btb_ppm_correct, ITA2_BTB_PPM_CORRECT)
+BTB_OPT(opt_btb_ppm_incorrect, ITA2_BTB_PPM_INCORRECT)
+BTB_OPT(opt_btb_brt_iprel, ITA2_BTB_BRT_IPREL)
+BTB_OPT(opt_btb_brt_ret, ITA2_BTB_BRT_RET)
+BTB_OPT(opt_btb_brt_ind, ITA2_BTB_BRT_IND)
+
 /*
  * The IBR/DBR mask field has 56 bits (ITA2_BR_MASK_BITS): a range can only
  * be covered by blocks inside one naturally aligned 2^56-byte region.
@@ -177,6 +265,8 @@ static int parse_range(const char *val, const char *opt, struct ita2_range *r, s
 	char buf[80];
 	char *dash;
 
+	if (!*val)
+		return bad_value(err, val, opt, "the value cannot be empty");
 	if (strlen(val) >= sizeof(buf))
 		return bad_value(err, val, opt, "too long");
 	strcpy(buf, val);
@@ -196,69 +286,157 @@ static int parse_range(const char *val, const char *opt, struct ita2_range *r, s
 	return 0;
 }
 
-static int parse_globals(const struct pf_config *cfg, struct ita2_request *req, struct pf_error *err)
+static int opt_irange(void *opts, size_t set, const char *arg, struct pf_error *err)
 {
-	uint64_t a;
+	return parse_range(arg, "irange", &((struct ita2_options *)opts)->irange, err);
+}
 
-	if (cfg->irange && cfg->checkpoint_func)
-		return bad_value(err, cfg->checkpoint_func, "checkpoint-func", "cannot be combined with --irange");
-	if (cfg->irange && parse_range(cfg->irange, "irange", &req->irange, err))
-		return -1;
-	if (cfg->checkpoint_func) {
-		if (parse_number(cfg->checkpoint_func, cfg->checkpoint_func, "checkpoint-func", UINT64_MAX - 16, &a,
-				 err))
-			return -1;
-		req->irange = (struct ita2_range){ true, a, a + 16 };
-		req->fine_disabled = true;
-	}
-	if (cfg->drange && parse_range(cfg->drange, "drange", &req->drange, err))
-		return -1;
-	if (cfg->inverse_irange && !req->irange.used)
-		return bad_value(err, "", "inverse-irange", "needs --irange");
-	req->inverse_irange = cfg->inverse_irange;
-	req->no_qual_check = cfg->no_qual_check;
-	req->system_wide = cfg->system_wide;
-	req->default_plm = cfg->plm ? cfg->plm : PF_PLM_USER;
+static int opt_drange(void *opts, size_t set, const char *arg, struct pf_error *err)
+{
+	return parse_range(arg, "drange", &((struct ita2_options *)opts)->drange, err);
+}
+
+static int opt_checkpoint(void *opts, size_t set, const char *arg, struct pf_error *err)
+{
+	struct ita2_options *o = opts;
+
+	if (!*arg)
+		return bad_value(err, arg, "checkpoint-func", "the value cannot be empty");
+	free(o->checkpoint_text);
+	o->checkpoint_text = xstrdup(arg);
+	o->checkpoint = true;
+	return parse_number(arg, arg, "checkpoint-func", UINT64_MAX - 16, &o->checkpoint_addr, err);
+}
+
+static int opt_inverse(void *opts, size_t set, const char *arg, struct pf_error *err)
+{
+	((struct ita2_options *)opts)->inverse_irange = true;
 	return 0;
 }
 
-static int build_events(const struct pf_config *cfg, size_t set, struct ita2_request *req,
-			struct pf_error *err)
+static int opt_no_qual_check(void *opts, size_t set, const char *arg, struct pf_error *err)
 {
-	const struct pf_set_config *s = &cfg->sets[set];
+	((struct ita2_options *)opts)->no_qual_check = true;
+	return 0;
+}
 
-	if (s->n_events > ITA2_MAX_EVENTS)
-		return pf_error_set(err, PF_E_CONSTRAINT, "too many events: at most 4 counters (PMC4-PMC7)",
-				    "C-GEN-1");
-	req->n = s->n_events;
-	for (size_t i = 0; i < s->n_events; i++) {
-		unsigned plm = pf_config_event_plm(cfg, set, i);
+#define SET_OPT(name, arg, fn, help) { name, arg, true, false, help, fn }
+#define GLOBAL_OPT(name, arg, fn, help) { name, arg, false, false, help, fn }
 
-		req->ev[i] = ita2_find_event(s->events[i]);
+static const struct pmu_option ita2_option_rows[] = {
+	SET_OPT("event-thresholds", "T1,T2,...", opt_thresholds, "per-event threshold (0 to max increment - 1)"),
+	SET_OPT("opc-match8", "[mifb]:MATCH:MASK", opt_opc8, "program the opcode matcher PMC8"),
+	SET_OPT("opc-match9", "[mifb]:MATCH:MASK", opt_opc9, "program the opcode matcher PMC9"),
+	SET_OPT("btb-tm-tk", NULL, opt_btb_tm_tk, "BTB: taken branches only"),
+	SET_OPT("btb-tm-ntk", NULL, opt_btb_tm_ntk, "BTB: not-taken branches only"),
+	SET_OPT("btb-ptm-correct", NULL, opt_btb_ptm_correct, "BTB: correctly predicted targets only"),
+	SET_OPT("btb-ptm-incorrect", NULL, opt_btb_ptm_incorrect, "BTB: mispredicted targets only"),
+	SET_OPT("btb-ppm-correct", NULL, opt_btb_ppm_correct, "BTB: correctly predicted paths only"),
+	SET_OPT("btb-ppm-incorrect", NULL, opt_btb_ppm_incorrect, "BTB: mispredicted paths only"),
+	SET_OPT("btb-brt-iprel", NULL, opt_btb_brt_iprel, "BTB: IP-relative branches only"),
+	SET_OPT("btb-brt-ret", NULL, opt_btb_brt_ret, "BTB: return branches only"),
+	SET_OPT("btb-brt-ind", NULL, opt_btb_brt_ind, "BTB: non-return indirect branches only"),
+	GLOBAL_OPT("irange", "START-END", opt_irange, "instruction address range restriction"),
+	GLOBAL_OPT("drange", "START-END", opt_drange, "data address range restriction"),
+	GLOBAL_OPT("checkpoint-func", "ADDR", opt_checkpoint, "count only at the bundle at ADDR"),
+	GLOBAL_OPT("inverse-irange", NULL, opt_inverse, "count outside the --irange"),
+	{ "ia32", NULL, true, true, "monitor IA-32 execution only", opt_ia32 },
+	{ "ia64", NULL, true, true, "monitor IA-64 execution only", opt_ia64 },
+	SET_OPT("insn-sets", "S1,S2,...", opt_insn_sets, "per-event instruction set: ia32, ia64 or both"),
+	GLOBAL_OPT("no-qual-check", NULL, opt_no_qual_check, "skip the per-event qualifier support checks"),
+};
+
+/* ---- request building: parsed options and event specs -> ita2_request -- */
+
+static int apply_thresholds(const struct ita2_set_opts *s, struct ita2_request *req, struct pf_error *err)
+{
+	if (s->n_thres > req->n)
+		return bad_value(err, s->thres_text, "event-thresholds", "too many thresholds specified");
+	for (size_t i = 0; i < s->n_thres; i++)
+		req->thres[i] = s->thres[i];
+	return 0;
+}
+
+static int apply_insn_sets(const struct ita2_set_opts *s, struct ita2_request *req, struct pf_error *err)
+{
+	unsigned global = ITA2_ISM_BOTH;
+
+	if (s->ia32 && !s->ia64)
+		global = ITA2_ISM_IA32;
+	else if (s->ia64 && !s->ia32)
+		global = ITA2_ISM_IA64;
+	for (size_t i = 0; i < req->n; i++)
+		req->ism[i] = i < s->n_ism && s->ism[i] >= 0 ? (unsigned)s->ism[i] : global;
+	if (s->n_ism > req->n)
+		return bad_value(err, s->ism_text, "insn-sets", "more entries than events");
+	return 0;
+}
+
+static int apply_globals(const struct ita2_options *o, struct ita2_request *req, struct pf_error *err)
+{
+	if (o->irange.used && o->checkpoint)
+		return bad_value(err, o->checkpoint_text, "checkpoint-func", "cannot be combined with --irange");
+	req->irange = o->irange;
+	if (o->checkpoint) {
+		req->irange = (struct ita2_range){ true, o->checkpoint_addr, o->checkpoint_addr + 16 };
+		req->fine_disabled = true;
+	}
+	req->drange = o->drange;
+	if (o->inverse_irange && !req->irange.used)
+		return bad_value(err, "", "inverse-irange", "needs --irange");
+	req->inverse_irange = o->inverse_irange;
+	req->no_qual_check = o->no_qual_check;
+	return 0;
+}
+
+/* the table index of a parsed event: NAME[.UMASK] alone, no qualifiers */
+static int find_spec(const struct event_spec *spec)
+{
+	char name[128];
+
+	if (spec->pmu || spec->n_quals || spec->breakpoint)
+		return -1;
+	if (snprintf(name, sizeof(name), "%s%s%s", spec->name, spec->dot_umask ? "." : "",
+		     spec->dot_umask ? spec->dot_umask : "") >= (int)sizeof(name))
+		return -1;
+	return ita2_find_event(name);
+}
+
+static int build_events(const struct pmu_set_request *r, struct ita2_request *req, struct pf_error *err)
+{
+	if (r->n_events > ITA2_MAX_EVENTS)
+		return pf_error_constraint(err, "C-GEN-1", (1u << r->n_events) - 1,
+					   "too many events: at most 4 counters (PMC4-PMC7)");
+	req->n = r->n_events;
+	for (size_t i = 0; i < r->n_events; i++) {
+		unsigned plm = r->plm[i] ? r->plm[i] : r->default_plm;
+
+		req->ev[i] = find_spec(&r->events[i]);
 		if (req->ev[i] < 0)
-			return unknown_event(s->events[i], err);
-		req->own_plm[i] = i < s->n_event_plm && s->event_plm[i];
+			return unknown_event(r->events[i].text, err);
+		req->own_plm[i] = r->plm[i] != 0;
 		req->plm[i] = plm ? plm : req->default_plm;
 	}
 	return 0;
 }
 
-/* pf_config set -> request; every option's error names the option */
-int ita2_build_request(const struct pf_config *cfg, size_t set, struct ita2_request *req,
-		       struct pf_error *err)
+/* one event set of the model's interface -> the encoder's request */
+static int ita2_build_request(const struct pmu_set_request *r, struct ita2_request *req, struct pf_error *err)
 {
-	const struct pf_set_config *s = &cfg->sets[set];
+	static const struct ita2_set_opts no_set_opts;
+	const struct ita2_options *o = r->opts;
+	const struct ita2_set_opts *s = o && r->set < o->n_sets ? &o->sets[r->set] : &no_set_opts;
 
 	memset(req, 0, sizeof(*req));
-	if (parse_globals(cfg, req, err) || build_events(cfg, set, req, err) ||
-	    parse_thresholds(s, req, err) || parse_insn_sets(s, req, err))
+	req->system_wide = r->system_wide;
+	req->default_plm = r->default_plm ? r->default_plm : PF_PLM_USER;
+	if ((o && apply_globals(o, req, err)) || build_events(r, req, err) || apply_thresholds(s, req, err) ||
+	    apply_insn_sets(s, req, err))
 		return -1;
-	if (s->opc_match8 && parse_opcm(s->opc_match8, "opc-match8", &req->opcm8, err))
-		return -1;
-	if (s->opc_match9 && parse_opcm(s->opc_match9, "opc-match9", &req->opcm9, err))
-		return -1;
-	req->opcm8_used = s->opc_match8 != NULL;
-	req->opcm9_used = s->opc_match9 != NULL;
+	req->opcm8_used = s->opcm8_used;
+	req->opcm9_used = s->opcm9_used;
+	req->opcm8 = s->opcm8;
+	req->opcm9 = s->opcm9;
 	req->btb_opts = s->btb;
 	return 0;
 }
@@ -270,7 +448,7 @@ static char *strdup_or_null(const char *s)
 	return s ? strdup(s) : NULL;
 }
 
-static int fill_counters(const struct pf_config *cfg, size_t set, const struct ita2_request *req,
+static int fill_counters(const struct pmu_set_request *r, const struct ita2_request *req,
 			 const struct ita2_result *res, struct set_prog *out)
 {
 	out->counters = calloc(req->n ? req->n : 1, sizeof(*out->counters));
@@ -281,13 +459,12 @@ static int fill_counters(const struct pf_config *cfg, size_t set, const struct i
 		struct counter_prog *c = &out->counters[i];
 
 		c->name = strdup_or_null(ita2_event_at((size_t)req->ev[i])->name);
-		c->given = strdup_or_null(cfg->sets[set].events[i]);
+		c->given = strdup_or_null(r->events[i].text);
 		if (!c->name || !c->given)
 			return -1;
 		c->plm = req->plm[i];
-		c->pmc = res->pmc[i];
-		c->pmd = res->pmc[i];
-		c->pmc_value = res->value[i];
+		c->ctl = (struct reg_value){ REG_PMC, (unsigned)res->pmc[i], res->value[i] };
+		c->ctr = (struct reg_value){ REG_PMD, (unsigned)res->pmc[i], 0 };
 	}
 	return 0;
 }
@@ -298,10 +475,8 @@ static int fill_regs_notes(const struct ita2_result *res, struct set_prog *out)
 	if (!out->regs)
 		return -1;
 	out->n_regs = res->n_regs;
-	for (size_t i = 0; i < res->n_regs; i++) {
-		snprintf(out->regs[i].name, sizeof(out->regs[i].name), "%s", res->regs[i].name);
-		out->regs[i].value = res->regs[i].value;
-	}
+	for (size_t i = 0; i < res->n_regs; i++)
+		out->regs[i] = res->regs[i];
 	if (!res->n_notes)
 		return 0;
 	out->notes = calloc(res->n_notes + 1, sizeof(*out->notes));
@@ -313,18 +488,16 @@ static int fill_regs_notes(const struct ita2_result *res, struct set_prog *out)
 	return 0;
 }
 
-static int ita2_encode_set(const struct pmu_model *m, const struct pf_config *cfg, size_t set,
-			   struct set_prog *out, struct pf_error *err)
+static int ita2_encode_set(const struct pmu_model *m, const struct pmu_set_request *r, struct set_prog *out,
+			   struct pf_error *err)
 {
 	struct ita2_request req;
 	struct ita2_result res;
 
 	memset(out, 0, sizeof(*out));
-	if (set >= cfg->n_sets)
-		return pf_error_set(err, PF_E_USAGE, "no such event set");
-	if (ita2_build_request(cfg, set, &req, err) || ita2_encode(&req, &res, err))
+	if (ita2_build_request(r, &req, err) || ita2_encode(&req, &res, err))
 		return -1;
-	if (fill_counters(cfg, set, &req, &res, out) || fill_regs_notes(&res, out)) {
+	if (fill_counters(r, &req, &res, out) || fill_regs_notes(&res, out)) {
 		set_prog_release(out);
 		return pf_error_set(err, PF_E_NOMEM);
 	}
@@ -383,6 +556,13 @@ static int ita2_event_info(const struct pmu_model *m, const char *name, struct e
 			snprintf(ctrs + strlen(ctrs), sizeof(ctrs) - strlen(ctrs), "%d ", c);
 	event_info_add(out, "Name", "%s", e->name);
 	event_info_add(out, "Alias", "%s", e->alt);
+	for (size_t k = 0; k < ita2_alias_count(); k++) {
+		int of;
+		const char *alias = ita2_alias_at(k, &of);
+
+		if (of == idx && strcasecmp(alias, e->alt))
+			event_info_add(out, "Alias", "%s (pfmon 3.x)", alias);
+	}
 	event_info_add(out, "Code", "0x%x", e->code);
 	event_info_add(out, "Counters", "[ %s]", ctrs);
 	event_info_add(out, "Desc", "%s", e->desc);
@@ -405,6 +585,45 @@ static int ita2_event_info(const struct pmu_model *m, const char *name, struct e
 	return 0;
 }
 
+static const char *ear_name(unsigned ear)
+{
+	static const char *const names[] = { "none", "icache", "itlb", "dcache", "dtlb", "dalat" };
+
+	return ear < ARRAY_SIZE(names) ? names[ear] : "?";
+}
+
+/* --dump-event-table: one row per table entry, the columns of pfmon's TSV */
+static int ita2_table_row(const struct pmu_model *m, size_t i, table_row *out)
+{
+	static const char *const groups[] = { "none", "L1D", "L2" };
+	const struct ita2_event *e = ita2_event_at(i);
+	char ctrs[16] = "";
+
+	if (!e)
+		return 1;
+	for (int c = 4; c <= 7; c++)
+		if (e->counters & (1u << c))
+			snprintf(ctrs + strlen(ctrs), sizeof(ctrs) - strlen(ctrs), "%s%d", *ctrs ? "," : "", c);
+	event_info_add(out, "name", "%s", e->name);
+	event_info_add(out, "code", "0x%02x", e->code);
+	event_info_add(out, "umask", "0x%x", e->ear ? (unsigned)e->ear_umask : (unsigned)e->umask);
+	event_info_add(out, "group", "%s", groups[e->group]);
+	event_info_add(out, "set", "%d", e->set);
+	event_info_add(out, "ear", "%s", ear_name(e->ear));
+	event_info_add(out, "btb", "%s", e->btb ? "Y" : "N");
+	event_info_add(out, "iar", "%s", e->qual & ITA2_Q_IAR ? "Y" : "N");
+	event_info_add(out, "dar", "%s", e->qual & ITA2_Q_DAR ? "Y" : "N");
+	event_info_add(out, "opc", "%s", e->qual & ITA2_Q_OPC ? "Y" : "N");
+	event_info_add(out, "maxincr", "%u", e->maxincr);
+	event_info_add(out, "counters", "%s", ctrs);
+	return 0;
+}
+
+static int ita2_validate_table(const struct pmu_model *m, char *msg, size_t len)
+{
+	return ita2_table_check(msg, len);
+}
+
 static bool ita2_detect(const struct pmu_model *m)
 {
 #ifdef __ia64__
@@ -416,12 +635,23 @@ static bool ita2_detect(const struct pmu_model *m)
 
 const struct pmu_model pmu_itanium2 = {
 	.name = "itanium2",
+	.title = "Itanium 2",
 	.desc = "Intel Itanium 2 (modelled: validates, assigns and prints the programming)",
 	.max_counters = 4,
 	.can_run = false,
+	.plm_levels = PF_PLM0 | PF_PLM1 | PF_PLM2 | PF_PLM3,
+	.system_wide = true, /* the pm bit */
+	.default_events = "CPU_CYCLES",
+	.options = ita2_option_rows,
+	.n_options = ARRAY_SIZE(ita2_option_rows),
+	.options_group = "Itanium 2 options (--pmu=itanium2)",
+	.options_new = ita2_options_new,
+	.options_free = ita2_options_free,
 	.detect = ita2_detect,
+	.validate_table = ita2_validate_table,
 	.list_events = ita2_list_events,
 	.event_info = ita2_event_info,
+	.table_row = ita2_table_row,
 	.encode_set = ita2_encode_set,
 	.decode_reg = ita2_decode_reg,
 };

@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "common/error.h"
+#include "event/pmu_model.h"
 
 /* ---- the event table ---------------------------------------------------- */
 
@@ -67,6 +68,10 @@ const struct ita2_event *ita2_event_at(size_t i); /* NULL past the end */
 /* Either spelling, any case; a number is an event code (first entry with
  * that code, as pfmon 3.x).  Returns the index, or -1. */
 int ita2_find_event(const char *name);
+/* pfmon 3.x (libpfm3) names that are not the manual's: alias k, and the
+ * event it names in *idx (-1 if none); NULL past the end */
+size_t ita2_alias_count(void);
+const char *ita2_alias_at(size_t k, int *idx);
 /* The table self-check: 0, or -1 with a message naming the bad row. */
 int ita2_table_check(char *msg, size_t len);
 
@@ -106,6 +111,19 @@ struct ita2_range {
 	uint64_t start, end; /* [start, end) */
 };
 
+/* --btb-* filters, one bit per option (the order of the option rows) */
+enum ita2_btb_opt {
+	ITA2_BTB_TM_TK = 1u << 0,
+	ITA2_BTB_TM_NTK = 1u << 1,
+	ITA2_BTB_PTM_CORRECT = 1u << 2,
+	ITA2_BTB_PTM_INCORRECT = 1u << 3,
+	ITA2_BTB_PPM_CORRECT = 1u << 4,
+	ITA2_BTB_PPM_INCORRECT = 1u << 5,
+	ITA2_BTB_BRT_IPREL = 1u << 6,
+	ITA2_BTB_BRT_RET = 1u << 7,
+	ITA2_BTB_BRT_IND = 1u << 8,
+};
+
 /* One event set, resolved: what the encoder needs, nothing textual. */
 struct ita2_request {
 	int ev[ITA2_MAX_EVENTS + 1]; /* table indices, in list order */
@@ -118,22 +136,17 @@ struct ita2_request {
 	bool system_wide; /* pm = 1 */
 	bool opcm8_used, opcm9_used;
 	uint64_t opcm8, opcm9; /* as given by --opc-match8/9 */
-	unsigned btb_opts; /* enum pf_btb_opt bits */
+	unsigned btb_opts; /* enum ita2_btb_opt bits */
 	struct ita2_range irange, drange;
 	bool fine_disabled; /* --checkpoint-func */
 	bool inverse_irange;
 	bool no_qual_check;
 };
 
-struct ita2_reg {
-	char name[16];
-	uint64_t value;
-};
-
 struct ita2_result {
 	int pmc[ITA2_MAX_EVENTS]; /* counter of event i */
 	uint64_t value[ITA2_MAX_EVENTS]; /* PMC value as listed (bit 23 clear) */
-	struct ita2_reg regs[ITA2_MAX_REGS]; /* other registers, register order */
+	struct reg_value regs[ITA2_MAX_REGS]; /* other registers, register order */
 	size_t n_regs;
 	char notes[ITA2_MAX_NOTES][ITA2_NOTE_LEN];
 	size_t n_notes;

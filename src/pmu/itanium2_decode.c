@@ -54,13 +54,13 @@ static const struct field_def br_mask_fields[] = { /* IBR/DBR odd: mask 55:0, pl
 	F("mask", 0, 56), F("plm", 56, 4), { NULL, 0, 0 },
 };
 
-static const struct field_def *layout(const char *reg)
+static const struct field_def *layout(const struct reg_value *r)
 {
-	int n = atoi_digits(reg);
+	unsigned n = r->num;
 
-	if (!strncmp(reg, "IBR", 3) || !strncmp(reg, "DBR", 3))
+	if (r->file == REG_IBR || r->file == REG_DBR)
 		return n % 2 ? br_mask_fields : br_addr_fields;
-	if (strncmp(reg, "PMC", 3))
+	if (r->file != REG_PMC)
 		return NULL;
 	if (n >= 4 && n <= 7)
 		return counter_fields;
@@ -85,10 +85,11 @@ static const struct field_def *layout(const char *reg)
 	}
 }
 
-size_t ita2_decode_reg(const struct pmu_model *m, const char *reg, uint64_t value, struct reg_field *fields,
+size_t ita2_decode_reg(const struct pmu_model *m, const struct reg_value *r, struct reg_field *fields,
 		       size_t max)
 {
-	const struct field_def *f = layout(reg);
+	const struct field_def *f = layout(r);
+	uint64_t value = r->value;
 	size_t n = 0;
 
 	for (; f && f->name && n < max; f++, n++) {

@@ -19,7 +19,7 @@ static const struct ita2_event *E(const struct ita2_request *req, size_t i)
 	return ita2_event_at((size_t)req->ev[i]);
 }
 
-int ita2_reject(struct pf_error *err, const char *rule, const char *fmt, ...)
+int ita2_reject(struct pf_error *err, const char *rule, unsigned events, const char *fmt, ...)
 {
 	char what[PF_ERROR_MSG_MAX / 2];
 	va_list ap;
@@ -27,7 +27,7 @@ int ita2_reject(struct pf_error *err, const char *rule, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
-	return pf_error_set(err, PF_E_CONSTRAINT, what, rule);
+	return pf_error_constraint(err, rule, events, what);
 }
 
 void ita2_note(struct ita2_result *res, const char *fmt, ...)
@@ -41,15 +41,11 @@ void ita2_note(struct ita2_result *res, const char *fmt, ...)
 	va_end(ap);
 }
 
-void ita2_add_reg(struct ita2_result *res, const char *name, int n, uint64_t value)
+void ita2_add_reg(struct ita2_result *res, enum reg_file file, unsigned n, uint64_t value)
 {
-	struct ita2_reg *r;
-
 	if (res->n_regs >= ITA2_MAX_REGS)
 		return;
-	r = &res->regs[res->n_regs++];
-	snprintf(r->name, sizeof(r->name), "%s%d", name, n);
-	r->value = value;
+	res->regs[res->n_regs++] = (struct reg_value){ .file = file, .num = n, .value = value };
 }
 
 /* ---- classification helpers ------------------------------------------ */
@@ -95,13 +91,13 @@ static int check_thresholds(const struct ita2_request *req, struct pf_error *err
 		const struct ita2_event *e = E(req, i);
 
 		if (req->thres[i] > 7 || req->thres[i] >= e->maxincr)
-			return ita2_reject(err, "C-GEN-2",
+			return ita2_reject(err, "C-GEN-2", 1u << i,
 					   "event '%s': threshold %u out of range [0-%u] (max increment %u)",
 					   e->name, req->thres[i], e->maxincr - 1u, e->maxincr);
 		if (!(req->plm[i] & 0xf))
-			return ita2_reject(err, "C-GEN-4", "event '%s': empty privilege mask", e->name);
+			return ita2_reject(err, "C-GEN-4", 1u << i, "event '%s': empty privilege mask", e->name);
 		if (req->ism[i] == 3)
-			return ita2_reject(err, "C-GEN-4", "event '%s': instruction-set mask 11 disables it",
+			return ita2_reject(err, "C-GEN-4", 1u << i, "event '%s': instruction-set mask 11 disables it",
 					   e->name);
 	}
 	return 0;
@@ -116,11 +112,11 @@ static int check_sets(const struct ita2_request *req, struct pf_error *err)
 			const struct ita2_event *b = E(req, j);
 
 			if (a->group == ITA2_GRP_L1D && b->group == ITA2_GRP_L1D && a->set != b->set)
-				return ita2_reject(err, "C-L1D-1",
+				return ita2_reject(err, "C-L1D-1", 1u << i | 1u << j,
 						   "events '%s' and '%s' are in different L1D sets (%d and %d)",
 						   a->name, b->name, a->set, b->set);
 			if (a->group == ITA2_GRP_L2 && b->group == ITA2_GRP_L2 && a->set != b->set)
-				return ita2_reject(err, "C-L2-1",
+				return ita2_reject(err, "C-L2-1", 1u << i | 1u << j,
 						   "events '%s' and '%s' are in different L2 sets (%d and %d)",
 						   a->name, b->name, a->set, b->set);
 		}
@@ -137,12 +133,12 @@ static int check_pmd4_only(const struct ita2_request *req, struct pf_error *err)
 			const struct ita2_event *b = E(req, j);
 
 			if (ita2_is_cancels(a) && ita2_is_cancels(b))
-				return ita2_reject(err, "C-L2-4",
+				return ita2_reject(err, "C-L2-4", 1u << i | 1u << j,
 						   "events '%s' and '%s' both use an L2_OZQ_CANCELS code; only one may be counted",
 						   a->name, b->name);
 			if (a->counters == 0x10 && b->counters == 0x10)
 				return ita2_reject(err,
-						   !strcmp(a->base, "L2_FORCE_RECIRC") ? "C-L2-7" : "C-L2-6",
+						   !strcmp(a->base, "L2_FORCE_RECIRC") ? "C-L2-7" : "C-L2-6", 1u << i | 1u << j,
 						   "events '%s' and '%s' can only be counted on PMC4/PMD4",
 						   a->name, b->name);
 		}
@@ -159,21 +155,21 @@ static int check_ears(const struct ita2_request *req, struct pf_error *err)
 
 		if (ita2_is_iear((size_t)req->ev[i])) {
 			if (iear >= 0)
-				return ita2_reject(err, "C-EAR-1",
+				return ita2_reject(err, "C-EAR-1", 1u << iear | 1u << i,
 						   "events '%s' and '%s' both need the instruction EAR (PMC10)",
 						   E(req, (size_t)iear)->name, e->name);
 			iear = (int)i;
 		}
 		if (ita2_is_dear((size_t)req->ev[i])) {
 			if (dear >= 0)
-				return ita2_reject(err, "C-EAR-2",
+				return ita2_reject(err, "C-EAR-2", 1u << dear | 1u << i,
 						   "events '%s' and '%s' both need the data EAR (PMC11)",
 						   E(req, (size_t)dear)->name, e->name);
 			dear = (int)i;
 		}
 	}
 	if (dear >= 0 && E(req, (size_t)dear)->ear != ITA2_EAR_D_CACHE && ita2_btb_used(req))
-		return ita2_reject(err, "C-EAR-3",
+		return ita2_reject(err, "C-EAR-3", 1u << dear,
 				   "event '%s' (D-EAR TLB/ALAT mode) cannot be used with the BTB (PMC12)",
 				   E(req, (size_t)dear)->name);
 	return 0;
@@ -255,6 +251,17 @@ static void set_names(const struct ita2_request *req, int group, bool shared_onl
 	}
 }
 
+/* the events of group (with a shared unit mask only, if asked) as a mask */
+static unsigned group_mask(const struct ita2_request *req, int group, bool shared_only)
+{
+	unsigned mask = 0;
+
+	for (size_t i = 0; i < req->n; i++)
+		if (E(req, i)->group == group && (!shared_only || shares_umask(E(req, i))))
+			mask |= 1u << i;
+	return mask;
+}
+
 static int search_failed(const struct search *s, struct pf_error *err)
 {
 	const struct ita2_request *req = s->req;
@@ -268,24 +275,24 @@ static int search_failed(const struct search *s, struct pf_error *err)
 
 				if (shares_umask(a) && shares_umask(b) && !umask_compatible(a, b->umask) &&
 				    !umask_compatible(b, a->umask))
-					return ita2_reject(err, "C-L2-5",
+					return ita2_reject(err, "C-L2-5", 1u << i | 1u << j,
 							   "events '%s' and '%s' need different unit masks (0x%x and 0x%x) but L2 set %d shares one",
 							   a->name, b->name, a->umask, b->umask, a->set);
 			}
 		set_names(req, ITA2_GRP_L2, true, names, sizeof(names));
-		return ita2_reject(err, "C-L2-5", "events %s cannot share one unit mask", names);
+		return ita2_reject(err, "C-L2-5", group_mask(req, ITA2_GRP_L2, true), "events %s cannot share one unit mask", names);
 	case FAIL_L23:
 		set_names(req, ITA2_GRP_L2, false, names, sizeof(names));
-		return ita2_reject(err, "C-L2-3",
+		return ita2_reject(err, "C-L2-3", group_mask(req, ITA2_GRP_L2, false),
 				   "events %s: an L2_OZQ_CANCELS or L2_IFET_CANCELS event must be on PMC4/PMD4",
 				   names);
 	case FAIL_L22:
 		set_names(req, ITA2_GRP_L2, false, names, sizeof(names));
-		return ita2_reject(err, "C-L2-2", "events %s: no L2-set event can be placed on PMC4/PMD4",
+		return ita2_reject(err, "C-L2-2", group_mask(req, ITA2_GRP_L2, false), "events %s: no L2-set event can be placed on PMC4/PMD4",
 				   names);
 	default:
 		set_names(req, ITA2_GRP_L1D, false, names, sizeof(names));
-		return ita2_reject(err, "C-L1D-2", "events %s: no L1D-set event can be placed on PMC5/PMD5",
+		return ita2_reject(err, "C-L1D-2", group_mask(req, ITA2_GRP_L1D, false), "events %s: no L1D-set event can be placed on PMC5/PMD5",
 				   names);
 	}
 }
@@ -355,7 +362,7 @@ static void encode_iear(const struct ita2_request *req, struct ita2_result *res)
 	    (uint64_t)e->ear_umask << ITA2_PMC10_UMASK_SHIFT | (uint64_t)req->ism[i] << ITA2_PMC10_ISM_SHIFT;
 	if (e->ear == ITA2_EAR_I_CACHE)
 		v |= 2ull << ITA2_PMC10_CT_SHIFT;
-	ita2_add_reg(res, "PMC", 10, v);
+	ita2_add_reg(res, REG_PMC, 10, v);
 }
 
 /* PMC11 (F.2): mode 00 cache, 01 TLB, 10 ALAT */
@@ -369,7 +376,7 @@ static void encode_dear(const struct ita2_request *req, struct ita2_result *res)
 	const struct ita2_event *e = E(req, (size_t)i);
 
 	mode = e->ear == ITA2_EAR_D_TLB ? 1 : e->ear == ITA2_EAR_D_ALAT ? 2 : 0;
-	ita2_add_reg(res, "PMC", 11,
+	ita2_add_reg(res, REG_PMC, 11,
 		     (req->plm[i] & ITA2_PMC_PLM_MASK) | pm_bit(req, ITA2_PMC11_PM_SHIFT) |
 			     mode << ITA2_PMC11_MODE_SHIFT |
 			     (uint64_t)e->ear_umask << ITA2_PMC11_UMASK_SHIFT |
@@ -399,14 +406,14 @@ static int btb_brt(unsigned opts, unsigned *brt, struct pf_error *err)
 	unsigned n = 0;
 
 	*brt = 0; /* all branches (Tab 10-25) */
-	if (opts & PF_BTB_BRT_IPREL)
+	if (opts & ITA2_BTB_BRT_IPREL)
 		*brt = 1, n++;
-	if (opts & PF_BTB_BRT_RET)
+	if (opts & ITA2_BTB_BRT_RET)
 		*brt = 2, n++;
-	if (opts & PF_BTB_BRT_IND)
+	if (opts & ITA2_BTB_BRT_IND)
 		*brt = 3, n++;
 	if (n > 1)
-		return ita2_reject(err, "C-BTB-1",
+		return ita2_reject(err, "C-BTB-1", 0,
 				   "the BTB records one branch type: give at most one of --btb-brt-iprel, --btb-brt-ret, --btb-brt-ind");
 	return 0;
 }
@@ -419,26 +426,26 @@ static int encode_btb(const struct ita2_request *req, struct ita2_result *res, s
 
 	if (!ita2_btb_used(req)) {
 		if (dear >= 0 && E(req, (size_t)dear)->ear != ITA2_EAR_D_CACHE)
-			ita2_add_reg(res, "PMC", 12, 0);
+			ita2_add_reg(res, REG_PMC, 12, 0);
 		return 0;
 	}
-	tm = btb_mask(req->btb_opts, PF_BTB_TM_TK, PF_BTB_TM_NTK);
-	ptm = btb_mask(req->btb_opts, PF_BTB_PTM_CORRECT, PF_BTB_PTM_INCORRECT);
-	ppm = btb_mask(req->btb_opts, PF_BTB_PPM_CORRECT, PF_BTB_PPM_INCORRECT);
+	tm = btb_mask(req->btb_opts, ITA2_BTB_TM_TK, ITA2_BTB_TM_NTK);
+	ptm = btb_mask(req->btb_opts, ITA2_BTB_PTM_CORRECT, ITA2_BTB_PTM_INCORRECT);
+	ppm = btb_mask(req->btb_opts, ITA2_BTB_PPM_CORRECT, ITA2_BTB_PPM_INCORRECT);
 	if (btb_brt(req->btb_opts, &brt, err))
 		return -1;
 	if (ptm == 1 && ppm == 1)
-		return ita2_reject(err, "C-BTB-1",
+		return ita2_reject(err, "C-BTB-1", 0,
 				   "--btb-ptm-incorrect and --btb-ppm-incorrect together capture nothing");
 	for (size_t i = 0; i < req->n; i++) {
 		if (E(req, i)->btb)
 			plm = req->plm[i];
 		if (req->ism[i] == ITA2_ISM_IA32)
-			return ita2_reject(err, "C-BTB-2",
+			return ita2_reject(err, "C-BTB-2", 1u << i,
 					   "the BTB records only Itanium branches: event '%s' monitors IA-32 execution only",
 					   E(req, i)->name);
 	}
-	ita2_add_reg(res, "PMC", 12,
+	ita2_add_reg(res, REG_PMC, 12,
 		     (plm & ITA2_PMC_PLM_MASK) | pm_bit(req, ITA2_PMC12_PM_SHIFT) |
 			     (uint64_t)tm << ITA2_PMC12_TM_SHIFT | (uint64_t)ptm << ITA2_PMC12_PTM_SHIFT |
 			     (uint64_t)ppm << ITA2_PMC12_PPM_SHIFT | (uint64_t)brt << ITA2_PMC12_BRT_SHIFT);
@@ -472,10 +479,10 @@ static int check_opcm(const struct ita2_request *req, struct pf_error *err)
 		const struct ita2_event *e = E(req, i);
 
 		if (req->opcm8_used && !(e->qual & ITA2_Q_OPC) && !req->no_qual_check)
-			return ita2_reject(err, "C-QUAL-3", "event '%s' does not support opcode matching (PMC8)",
+			return ita2_reject(err, "C-QUAL-3", 1u << i, "event '%s' does not support opcode matching (PMC8)",
 					   e->name);
 		if (req->opcm9_used && e->code != 0x08)
-			return ita2_reject(err, "C-QUAL-4",
+			return ita2_reject(err, "C-QUAL-4", 1u << i,
 					   "PMC9 only qualifies IA64_INST_RETIRED-code events, not '%s'", e->name);
 	}
 	return 0;
@@ -487,17 +494,17 @@ static void encode_opcm(const struct ita2_request *req, struct ita2_result *res)
 	uint64_t pmc15 = ITA2_PMC15_RESET | 0xf;
 
 	if (req->opcm8_used) {
-		ita2_add_reg(res, "PMC", 8, (req->opcm8 | ITA2_PMC8_ONE | ITA2_PMC8_IG_AD) & ~ITA2_PMC8_INV);
+		ita2_add_reg(res, REG_PMC, 8, (req->opcm8 | ITA2_PMC8_ONE | ITA2_PMC8_IG_AD) & ~ITA2_PMC8_INV);
 		pmc15 &= ~pmc15_clear(req, "IA64_TAGGED_INST_RETIRED.IBRP0_PMC8", 0,
 				      "IA64_TAGGED_INST_RETIRED.IBRP2_PMC8", 2);
 	}
 	if (req->opcm9_used) {
-		ita2_add_reg(res, "PMC", 9, (req->opcm9 | ITA2_PMC8_ONE | ITA2_PMC8_IG_AD) & ~ITA2_PMC8_INV);
+		ita2_add_reg(res, REG_PMC, 9, (req->opcm9 | ITA2_PMC8_ONE | ITA2_PMC8_IG_AD) & ~ITA2_PMC8_INV);
 		pmc15 &= ~pmc15_clear(req, "IA64_TAGGED_INST_RETIRED.IBRP1_PMC9", 1,
 				      "IA64_TAGGED_INST_RETIRED.IBRP3_PMC9", 3);
 	}
 	if (req->opcm8_used || req->opcm9_used)
-		ita2_add_reg(res, "PMC", 15, pmc15);
+		ita2_add_reg(res, REG_PMC, 15, pmc15);
 }
 
 /* ---- final checks on register values (C-REG) ---------------------------- */
@@ -506,34 +513,32 @@ static int check_regs(const struct ita2_request *req, const struct ita2_result *
 {
 	for (size_t i = 0; i < req->n; i++)
 		if (res->value[i] & ITA2_PMC_MBZ_MASK)
-			return ita2_reject(err, "C-REG-2", "PMC%d bits 27:26 must be 0", res->pmc[i]);
+			return ita2_reject(err, "C-REG-2", 1u << i, "PMC%d bits 27:26 must be 0", res->pmc[i]);
 	for (size_t i = 0; i < res->n_regs; i++) {
-		const struct ita2_reg *r = &res->regs[i];
+		const struct reg_value *r = &res->regs[i];
+		bool pmc = r->file == REG_PMC;
 
-		if ((!strcmp(r->name, "PMC8") || !strcmp(r->name, "PMC9")) && !(r->value & ITA2_PMC8_ONE))
-			return ita2_reject(err, "C-REG-4", "%s bit 2 must be 1", r->name);
-		if (!strcmp(r->name, "PMC15") && (r->value | 0xf) != (ITA2_PMC15_RESET | 0xf))
-			return ita2_reject(err, "C-REG-5", "PMC15 must keep 0xfffffff0 outside bits 3:0");
+		if (pmc && (r->num == 8 || r->num == 9) && !(r->value & ITA2_PMC8_ONE))
+			return ita2_reject(err, "C-REG-4", 0, "PMC%u bit 2 must be 1", r->num);
+		if (pmc && r->num == 15 && (r->value | 0xf) != (ITA2_PMC15_RESET | 0xf))
+			return ita2_reject(err, "C-REG-5", 0, "PMC15 must keep 0xfffffff0 outside bits 3:0");
 	}
 	return 0;
 }
 
-static int cmp_reg(const struct ita2_reg *a, const struct ita2_reg *b)
+static int cmp_reg(const struct reg_value *a, const struct reg_value *b)
 {
-	/* PMCs by number, then IBRs, then DBRs */
-	int ka = a->name[0] == 'P' ? 0 : a->name[0] == 'I' ? 100 : 200;
-	int kb = b->name[0] == 'P' ? 0 : b->name[0] == 'I' ? 100 : 200;
-
-	ka += atoi_digits(a->name);
-	kb += atoi_digits(b->name);
-	return ka - kb;
+	/* PMCs by number, then IBRs, then DBRs: the order of enum reg_file */
+	if (a->file != b->file)
+		return a->file < b->file ? -1 : 1;
+	return a->num < b->num ? -1 : a->num > b->num;
 }
 
 static void sort_regs(struct ita2_result *res)
 {
 	/* insertion sort: a dozen registers at most */
 	for (size_t i = 1; i < res->n_regs; i++) {
-		struct ita2_reg r = res->regs[i];
+		struct reg_value r = res->regs[i];
 		size_t j = i;
 
 		while (j > 0 && cmp_reg(&res->regs[j - 1], &r) > 0) {
@@ -550,7 +555,7 @@ int ita2_encode(const struct ita2_request *req, struct ita2_result *res, struct 
 {
 	memset(res, 0, sizeof(*res));
 	if (req->n > ITA2_MAX_EVENTS)
-		return ita2_reject(err, "C-GEN-1", "%zu events given, at most 4 counters (PMC4-PMC7)", req->n);
+		return ita2_reject(err, "C-GEN-1", (1u << req->n) - 1, "%zu events given, at most 4 counters (PMC4-PMC7)", req->n);
 	if (check_thresholds(req, err) || check_ears(req, err) || check_sets(req, err) ||
 	    check_pmd4_only(req, err) || check_opcm(req, err))
 		return -1;

@@ -147,15 +147,15 @@ static int check_range_events(const struct ita2_request *req, bool code, struct 
 		unsigned need = code ? ITA2_Q_IAR : ITA2_Q_DAR;
 
 		if (!(e->qual & need) && !req->no_qual_check)
-			return ita2_reject(err, code ? "C-QUAL-1" : "C-QUAL-2",
+			return ita2_reject(err, code ? "C-QUAL-1" : "C-QUAL-2", 1u << i,
 					   "event '%s' does not support %s address range restrictions", e->name,
 					   kind);
 		if (req->ism[i] == ITA2_ISM_IA32)
-			return ita2_reject(err, "C-QUAL-5",
+			return ita2_reject(err, "C-QUAL-5", 1u << i,
 					   "event '%s': %s range restrictions cannot be used when monitoring IA-32 execution only",
 					   e->name, kind);
 		if (req->own_plm[i])
-			return ita2_reject(err, "C-QUAL-6",
+			return ita2_reject(err, "C-QUAL-6", 1u << i,
 					   "event '%s': a per-event privilege mask cannot be used with an address range (%s)",
 					   e->name, kind);
 	}
@@ -173,8 +173,8 @@ static void report(struct ita2_result *res, const char *kind, const struct ita2_
 
 static void add_ibr_pair(struct ita2_result *res, int pair, uint64_t addr, uint64_t mask)
 {
-	ita2_add_reg(res, "IBR", 2 * pair, addr);
-	ita2_add_reg(res, "IBR", 2 * pair + 1, mask);
+	ita2_add_reg(res, REG_IBR, 2u * pair, addr);
+	ita2_add_reg(res, REG_IBR, 2u * pair + 1, mask);
 }
 
 /* fine mode (E.2.1 item 3): lower limit on pair lo, upper on lo + 2 */
@@ -206,12 +206,12 @@ static int code_pairs_counted(const struct ita2_request *req, const struct block
 		for (size_t i = 0; i < req->n; i++)
 			counted |= qual_pair(req, i) == (int)k;
 		if (!counted)
-			return ita2_reject(err, "C-TAG-3",
+			return ita2_reject(err, "C-TAG-3", 0,
 					   "the code range needs IBR pair %zu, which no event counts (add IA64_TAGGED_INST_RETIRED with its IBRP%zu umask)",
 					   k, k);
 		if ((req->opcm8_used && !req->opcm9_used && (k & 1)) ||
 		    (req->opcm9_used && !req->opcm8_used && !(k & 1)))
-			return ita2_reject(err, "C-TAG-3",
+			return ita2_reject(err, "C-TAG-3", 0,
 					   "the code range needs IBR pair %zu, which is tied to the other opcode matcher",
 					   k);
 	}
@@ -252,19 +252,19 @@ static int check_code_range(const struct ita2_request *req, bool fine, struct pf
 	const struct ita2_range *r = &req->irange;
 
 	if ((r->start | r->end) & 0xf)
-		return ita2_reject(err, "C-IBR-6", "code range [0x%llx-0x%llx) is not bundle (16-byte) aligned",
+		return ita2_reject(err, "C-IBR-6", 0, "code range [0x%llx-0x%llx) is not bundle (16-byte) aligned",
 				   (unsigned long long)r->start, (unsigned long long)r->end);
 	if (check_range_events(req, true, err))
 		return -1;
 	if (fine && req->opcm9_used && !any_prefetch(req))
-		return ita2_reject(err, "C-TAG-3",
+		return ita2_reject(err, "C-TAG-3", 0,
 				   "a fine-mode code range uses IBR pairs 0/2, which PMC9 does not qualify");
 	if (!fine && any_prefetch(req) && !retired_only(req)) {
 		for (size_t i = 0; i < req->n; i++) {
 			const struct ita2_event *e = E(req, i);
 
 			if (!ita2_is_prefetch(e) && e->code != 0x08)
-				return ita2_reject(err, "C-IBR-3",
+				return ita2_reject(err, "C-IBR-3", 1u << i,
 						   "event '%s' is range-qualified by IBR pair 0 but the prefetch events need the code range on pair 1",
 						   e->name);
 		}
@@ -312,8 +312,8 @@ static int encode_drange(const struct ita2_request *req, struct ita2_result *res
 		return -1;
 	split(r->start, r->end, NPAIRS, LEFT, &bl);
 	for (size_t k = 0; k < bl.n; k++) {
-		ita2_add_reg(res, "DBR", 2 * (int)k, bl.b[k].base);
-		ita2_add_reg(res, "DBR", 2 * (int)k + 1, mask_reg(req->default_plm, bl.b[k].log2));
+		ita2_add_reg(res, REG_DBR, 2u * (unsigned)k, bl.b[k].base);
+		ita2_add_reg(res, REG_DBR, 2u * (unsigned)k + 1, mask_reg(req->default_plm, bl.b[k].log2));
 		pp->data[k] = true;
 		if (bl.b[k].base < lo)
 			lo = bl.b[k].base;
@@ -352,17 +352,14 @@ static uint64_t pmc13_value(const struct ita2_request *req, const struct pairs *
 	return v;
 }
 
-static void replace_reg(struct ita2_result *res, const char *name, int n, uint64_t value)
+static void replace_reg(struct ita2_result *res, enum reg_file file, unsigned n, uint64_t value)
 {
-	char buf[16];
-
-	snprintf(buf, sizeof(buf), "%s%d", name, n);
 	for (size_t i = 0; i < res->n_regs; i++)
-		if (!strcmp(res->regs[i].name, buf)) {
+		if (res->regs[i].file == file && res->regs[i].num == n) {
 			res->regs[i].value = value;
 			return;
 		}
-	ita2_add_reg(res, name, n, value);
+	ita2_add_reg(res, file, n, value);
 }
 
 static void encode_pmc8_14(const struct ita2_request *req, struct ita2_result *res, const struct pairs *pp)
@@ -377,8 +374,8 @@ static void encode_pmc8_14(const struct ita2_request *req, struct ita2_result *r
 	pmc8 = req->opcm8_used ? req->opcm8 : ~0ull;
 	pmc8 = (pmc8 & ~(ITA2_PMC8_IG_AD | ITA2_PMC8_INV)) | ITA2_PMC8_ONE |
 	       (req->inverse_irange ? ITA2_PMC8_INV : 0);
-	replace_reg(res, "PMC", 8, pmc8);
-	ita2_add_reg(res, "PMC", 14, pmc14);
+	replace_reg(res, REG_PMC, 8, pmc8);
+	ita2_add_reg(res, REG_PMC, 14, pmc14);
 }
 
 /*
@@ -421,8 +418,8 @@ int ita2_encode_ranges(const struct ita2_request *req, struct ita2_result *res, 
 
 		/* C-IBR-4: a code range with no PMC13 enable bit mis-tags I-side events */
 		if (req->irange.used && !(pmc13 >> ITA2_PMC13_ENA_SHIFT(0) & 0xf))
-			return ita2_reject(err, "C-IBR-4", "a code range needs a PMC13 enable bit");
-		ita2_add_reg(res, "PMC", 13, pmc13);
+			return ita2_reject(err, "C-IBR-4", 0, "a code range needs a PMC13 enable bit");
+		ita2_add_reg(res, REG_PMC, 13, pmc13);
 	}
 	return 0;
 }

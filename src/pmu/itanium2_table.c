@@ -16,6 +16,125 @@
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
+/*
+ * pfmon 3.x's names (libpfm3's Itanium 2 table) that are not the manual's
+ * spellings.  Each is either an alias of a manual entry, or a combined unit
+ * mask of one: the event it denotes is the manual's entry with the unit-mask
+ * bits ORed as the manual's pattern defines them (see ITANIUM2-NOTES.md).
+ * Where libpfm3's bits differ from the manual's, the manual's are used.
+ */
+struct ita2_alias {
+	const char *pfmon3; /* libpfm3 / pfmon 3.x name */
+	const char *entry; /* the manual entry it names, or derives from */
+	const char *umask_name; /* NULL: a plain alias; else the combined unit mask */
+	uint8_t umask;
+	const char *what; /* description of a combined unit mask */
+};
+
+static const struct ita2_alias ita2_aliases[] = {
+	/* libpfm3 added "_THIS" to events whose only unit mask is THIS */
+	{ "BUS_BACKSNP_REQ_THIS", "BUS_BACKSNP_REQ", NULL, 0, NULL },
+	{ "IA64_INST_RETIRED_THIS", "IA64_INST_RETIRED", NULL, 0, NULL },
+	{ "L2_FILLB_FULL_THIS", "L2_FILLB_FULL", NULL, 0, NULL },
+	{ "L2_OZDB_FULL_THIS", "L2_OZDB_FULL", NULL, 0, NULL },
+	{ "L2_OZQ_FULL_THIS", "L2_OZQ_FULL", NULL, 0, NULL },
+	{ "L2_VICTIMB_FULL_THIS", "L2_VICTIMB_FULL", NULL, 0, NULL },
+	/* libpfm3 spelled the manual's NRETIND (non-return indirect) NTRETIND */
+	{ "BR_MISPRED_DETAIL_NTRETIND_ALL_PRED", "BR_MISPRED_DETAIL.NRETIND.ALL_PRED", NULL, 0, NULL },
+	{ "BR_MISPRED_DETAIL_NTRETIND_CORRECT_PRED", "BR_MISPRED_DETAIL.NRETIND.CORRECT_PRED", NULL, 0, NULL },
+	{ "BR_MISPRED_DETAIL_NTRETIND_WRONG_PATH", "BR_MISPRED_DETAIL.NRETIND.WRONG_PATH", NULL, 0, NULL },
+	{ "BR_MISPRED_DETAIL_NTRETIND_WRONG_TARGET", "BR_MISPRED_DETAIL.NRETIND.WRONG_TARGET", NULL, 0, NULL },
+	/* b0101: listed by the manual as "meaningless for this event" */
+	{ "BE_LOST_BW_DUE_TO_FE_IBFULL", "BE_LOST_BW_DUE_TO_FE.FEFLUSH", "IBFULL", 0x5,
+	  "IBFULL (b0101: the manual says meaningless for this event)" },
+	{ "IDEAL_BE_LOST_BW_DUE_TO_FE_IBFULL", "IDEAL_BE_LOST_BW_DUE_TO_FE.FEFLUSH", "IBFULL", 0x5,
+	  "IBFULL (b0101: the manual says meaningless for this event)" },
+	/* DP pins: bit n of the unit mask includes pin n (the manual's bxxx1 ... b1xxx) */
+	{ "EXTERN_DP_PINS_0_TO_3_ALL", "EXTERN_DP_PINS_0_TO_3.PIN0", "ALL", 0xf, "pin 0, 1, 2 or 3 asserted" },
+	{ "EXTERN_DP_PINS_0_TO_3_PIN0_OR_PIN1", "EXTERN_DP_PINS_0_TO_3.PIN0", "PIN0_OR_PIN1", 0x3,
+	  "pin 0 or 1 asserted" },
+	{ "EXTERN_DP_PINS_0_TO_3_PIN0_OR_PIN1_OR_PIN2", "EXTERN_DP_PINS_0_TO_3.PIN0", "PIN0_OR_PIN1_OR_PIN2", 0x7,
+	  "pin 0, 1 or 2 asserted" },
+	{ "EXTERN_DP_PINS_0_TO_3_PIN0_OR_PIN1_OR_PIN3", "EXTERN_DP_PINS_0_TO_3.PIN0", "PIN0_OR_PIN1_OR_PIN3", 0xb,
+	  "pin 0, 1 or 3 asserted" },
+	{ "EXTERN_DP_PINS_0_TO_3_PIN0_OR_PIN2", "EXTERN_DP_PINS_0_TO_3.PIN0", "PIN0_OR_PIN2", 0x5,
+	  "pin 0 or 2 asserted" },
+	{ "EXTERN_DP_PINS_0_TO_3_PIN0_OR_PIN2_OR_PIN3", "EXTERN_DP_PINS_0_TO_3.PIN0", "PIN0_OR_PIN2_OR_PIN3", 0xd,
+	  "pin 0, 2 or 3 asserted" },
+	{ "EXTERN_DP_PINS_0_TO_3_PIN0_OR_PIN3", "EXTERN_DP_PINS_0_TO_3.PIN0", "PIN0_OR_PIN3", 0x9,
+	  "pin 0 or 3 asserted" },
+	{ "EXTERN_DP_PINS_0_TO_3_PIN1_OR_PIN2", "EXTERN_DP_PINS_0_TO_3.PIN0", "PIN1_OR_PIN2", 0x6,
+	  "pin 1 or 2 asserted" },
+	{ "EXTERN_DP_PINS_0_TO_3_PIN1_OR_PIN2_OR_PIN3", "EXTERN_DP_PINS_0_TO_3.PIN0", "PIN1_OR_PIN2_OR_PIN3", 0xe,
+	  "pin 1, 2 or 3 asserted" },
+	{ "EXTERN_DP_PINS_0_TO_3_PIN1_OR_PIN3", "EXTERN_DP_PINS_0_TO_3.PIN0", "PIN1_OR_PIN3", 0xa,
+	  "pin 1 or 3 asserted" },
+	{ "EXTERN_DP_PINS_0_TO_3_PIN2_OR_PIN3", "EXTERN_DP_PINS_0_TO_3.PIN0", "PIN2_OR_PIN3", 0xc,
+	  "pin 2 or 3 asserted" },
+	{ "EXTERN_DP_PINS_4_TO_5_ALL", "EXTERN_DP_PINS_4_TO_5.PIN4", "ALL", 0x3, "pin 4 or 5 asserted" },
+	/* syllables not dispersed: EXPL b0001, IMPL b0010, FE b0100, MLI b1000; the
+	 * manual: any combination of b0000-b1111 is valid */
+	{ "SYLL_NOT_DISPERSED_EXPL_OR_FE", "SYLL_NOT_DISPERSED.EXPL", "EXPL_OR_FE", 0x5,
+	  "explicit stop bits or front-end" },
+	{ "SYLL_NOT_DISPERSED_EXPL_OR_FE_OR_MLI", "SYLL_NOT_DISPERSED.EXPL", "EXPL_OR_FE_OR_MLI", 0xd,
+	  "explicit stop bits, front-end or MLI resteer" },
+	{ "SYLL_NOT_DISPERSED_EXPL_OR_IMPL", "SYLL_NOT_DISPERSED.EXPL", "EXPL_OR_IMPL", 0x3,
+	  "explicit or implicit stop bits" },
+	{ "SYLL_NOT_DISPERSED_EXPL_OR_IMPL_OR_FE", "SYLL_NOT_DISPERSED.EXPL", "EXPL_OR_IMPL_OR_FE", 0x7,
+	  "explicit or implicit stop bits or front-end" },
+	{ "SYLL_NOT_DISPERSED_EXPL_OR_IMPL_OR_MLI", "SYLL_NOT_DISPERSED.EXPL", "EXPL_OR_IMPL_OR_MLI", 0xb,
+	  "explicit or implicit stop bits or MLI resteer" },
+	{ "SYLL_NOT_DISPERSED_EXPL_OR_MLI", "SYLL_NOT_DISPERSED.EXPL", "EXPL_OR_MLI", 0x9,
+	  "explicit stop bits or MLI resteer" },
+	{ "SYLL_NOT_DISPERSED_FE_OR_MLI", "SYLL_NOT_DISPERSED.EXPL", "FE_OR_MLI", 0xc, "front-end or MLI resteer" },
+	{ "SYLL_NOT_DISPERSED_IMPL_OR_FE", "SYLL_NOT_DISPERSED.EXPL", "IMPL_OR_FE", 0x6,
+	  "implicit stop bits or front-end" },
+	{ "SYLL_NOT_DISPERSED_IMPL_OR_FE_OR_MLI", "SYLL_NOT_DISPERSED.EXPL", "IMPL_OR_FE_OR_MLI", 0xe,
+	  "implicit stop bits, front-end or MLI resteer" },
+	{ "SYLL_NOT_DISPERSED_IMPL_OR_MLI", "SYLL_NOT_DISPERSED.EXPL", "IMPL_OR_MLI", 0xa,
+	  "implicit stop bits or MLI resteer" },
+};
+
+#define N_ALIASES ARRAY_SIZE(ita2_aliases)
+
+/* The combined-unit-mask events, built once from their manual entries and
+ * numbered after the manual's table: index ARRAY_SIZE(ita2_events) + k is
+ * alias k.  Plain aliases leave their slot unused. */
+static struct ita2_event derived[N_ALIASES];
+static char derived_text[N_ALIASES][3][160];
+static bool derived_built;
+
+static int find_manual(const char *name);
+
+static void build_derived(void)
+{
+	if (derived_built)
+		return;
+	derived_built = true;
+	for (size_t k = 0; k < N_ALIASES; k++) {
+		const struct ita2_alias *a = &ita2_aliases[k];
+		int from = find_manual(a->entry);
+
+		if (!a->umask_name || from < 0)
+			continue;
+		derived[k] = ita2_events[from];
+		snprintf(derived_text[k][0], sizeof(derived_text[k][0]), "%s.%s", derived[k].base, a->umask_name);
+		snprintf(derived_text[k][1], sizeof(derived_text[k][1]), "%s", a->pfmon3);
+		/* the entry's description is "EVENT -- ITS UNIT MASK": keep the event part */
+		const char *sep = strstr(derived[k].desc, " -- ");
+		int event_len = sep ? (int)(sep - derived[k].desc) : (int)strlen(derived[k].desc);
+
+		snprintf(derived_text[k][2], sizeof(derived_text[k][2]), "%.*s -- %s", event_len, derived[k].desc,
+			 a->what);
+		derived[k].name = derived_text[k][0];
+		derived[k].alt = derived_text[k][1];
+		derived[k].umask_name = a->umask_name;
+		derived[k].umask = a->umask;
+		derived[k].umask_dc = 0;
+		derived[k].desc = derived_text[k][2];
+	}
+}
+
 size_t ita2_event_count(void)
 {
 	return ARRAY_SIZE(ita2_events);
@@ -23,7 +142,24 @@ size_t ita2_event_count(void)
 
 const struct ita2_event *ita2_event_at(size_t i)
 {
-	return i < ARRAY_SIZE(ita2_events) ? &ita2_events[i] : NULL;
+	if (i < ARRAY_SIZE(ita2_events))
+		return &ita2_events[i];
+	i -= ARRAY_SIZE(ita2_events);
+	build_derived();
+	return i < N_ALIASES && ita2_aliases[i].umask_name && derived[i].name ? &derived[i] : NULL;
+}
+
+size_t ita2_alias_count(void)
+{
+	return N_ALIASES;
+}
+
+const char *ita2_alias_at(size_t k, int *idx)
+{
+	if (k >= N_ALIASES)
+		return NULL;
+	*idx = ita2_find_event(ita2_aliases[k].pfmon3);
+	return ita2_aliases[k].pfmon3;
 }
 
 /* A name starting with a digit is an event code, as in pfmon 3.x. */
@@ -39,7 +175,33 @@ static int find_by_code(const char *s)
 	return -1;
 }
 
+static int find_alias(const char *name)
+{
+	for (size_t k = 0; k < N_ALIASES; k++) {
+		const struct ita2_alias *a = &ita2_aliases[k];
+		char canon[160];
+
+		if (a->umask_name && ita2_event_at(ARRAY_SIZE(ita2_events) + k))
+			snprintf(canon, sizeof(canon), "%s", derived[k].name);
+		else
+			canon[0] = 0;
+		if (!strcasecmp(name, a->pfmon3) || (*canon && !strcasecmp(name, canon)))
+			return a->umask_name ? (ita2_event_at(ARRAY_SIZE(ita2_events) + k) ?
+						(int)(ARRAY_SIZE(ita2_events) + k) : -1)
+					     : find_manual(a->entry);
+	}
+	return -1;
+}
+
 int ita2_find_event(const char *name)
+{
+	int i = name ? find_manual(name) : -1;
+
+	return i >= 0 || !name ? i : find_alias(name);
+}
+
+/* the manual's table alone: either spelling, or an event code */
+static int find_manual(const char *name)
 {
 	size_t lo = 0, hi = ARRAY_SIZE(ita2_names);
 

@@ -19,14 +19,14 @@
 #define NAME_WIDTH 40
 #define MAX_FIELDS 16
 
-static void print_fields(FILE *out, const struct pmu_model *m, const char *reg, uint64_t value)
+static void print_fields(FILE *out, const struct pmu_model *m, const struct reg_value *r)
 {
 	struct reg_field f[MAX_FIELDS];
 	size_t n;
 
 	if (!m->decode_reg)
 		return;
-	n = m->decode_reg(m, reg, value, f, MAX_FIELDS);
+	n = m->decode_reg(m, r, f, MAX_FIELDS);
 	if (!n)
 		return;
 	fprintf(out, "    ");
@@ -37,7 +37,7 @@ static void print_fields(FILE *out, const struct pmu_model *m, const char *reg, 
 
 static void print_counter(FILE *out, const struct pmu_model *m, const struct counter_prog *c, bool verbose)
 {
-	char reg[16];
+	char ctl[32], ctr[32];
 
 	if (c->is_live) {
 		fprintf(out, "%-*s type=0x%x config=0x%llx levels=%s%s\n", NAME_WIDTH, c->name, (unsigned)c->attr.type,
@@ -50,50 +50,53 @@ static void print_counter(FILE *out, const struct pmu_model *m, const struct cou
 				c->fstr ? c->fstr : "");
 		return;
 	}
-	snprintf(reg, sizeof(reg), "PMC%d", c->pmc);
-	fprintf(out, "%-*s PMC%d/PMD%d  0x%06" PRIx64 "\n", NAME_WIDTH, c->name, c->pmc, c->pmd, c->pmc_value);
+	pmu_reg_name(m, &c->ctl, ctl, sizeof(ctl));
+	pmu_reg_name(m, &c->ctr, ctr, sizeof(ctr));
+	fprintf(out, "%-*s %s/%s  0x%06" PRIx64 "\n", NAME_WIDTH, c->name, ctl, ctr, c->ctl.value);
 	if (verbose)
-		print_fields(out, m, reg, c->pmc_value);
+		print_fields(out, m, &c->ctl);
 }
 
 void check_print_set(FILE *out, const struct pmu_model *m, size_t set, size_t n_sets,
 		     const struct set_prog *prog, bool verbose)
 {
+	char name[32];
+
 	if (n_sets > 1)
 		fprintf(out, "set %zu:\n", set);
 	for (size_t i = 0; i < prog->n_counters; i++)
 		print_counter(out, m, &prog->counters[i], verbose);
 	for (size_t i = 0; i < prog->n_regs; i++) {
-		fprintf(out, "%-*s 0x%016" PRIx64 "\n", NAME_WIDTH, prog->regs[i].name, prog->regs[i].value);
+		pmu_reg_name(m, &prog->regs[i], name, sizeof(name));
+		fprintf(out, "%-*s 0x%016" PRIx64 "\n", NAME_WIDTH, name, prog->regs[i].value);
 		if (verbose)
-			print_fields(out, m, prog->regs[i].name, prog->regs[i].value);
+			print_fields(out, m, &prog->regs[i]);
 	}
 	for (size_t i = 0; prog->notes && prog->notes[i]; i++)
 		fprintf(out, "note: %s\n", prog->notes[i]);
 }
 
-void check_print_table_header(FILE *out)
+static void print_row(FILE *out, const table_row *row, bool keys)
 {
-	fprintf(out, "name\tcode\tumask\tgroup\tset\tear\tbtb\tiar\tdar\topc\tmaxincr\tcounters\n");
+	for (size_t i = 0; i < row->n_lines; i++)
+		fprintf(out, "%s%s", i ? "\t" : "", keys ? row->lines[i].key : row->lines[i].value);
+	fprintf(out, "\n");
 }
 
-static const char *ear_name(unsigned ear)
+int check_print_table(FILE *out, const struct pmu_model *m, struct pf_error *err)
 {
-	static const char *const names[] = { "none", "icache", "itlb", "dcache", "dtlb", "dalat" };
+	if (!m->table_row)
+		return pf_error_set(err, PF_E_NOT_SUPPORTED, m->name, "this PMU model has no event table dump");
+	for (size_t i = 0;; i++) {
+		table_row row = { 0 };
 
-	return ear < sizeof(names) / sizeof(names[0]) ? names[ear] : "?";
-}
-
-void check_print_table_row(FILE *out, const struct ita2_event *e)
-{
-	static const char *const groups[] = { "none", "L1D", "L2" };
-	char ctrs[16] = "";
-
-	for (int c = 4; c <= 7; c++)
-		if (e->counters & (1u << c))
-			snprintf(ctrs + strlen(ctrs), sizeof(ctrs) - strlen(ctrs), "%s%d", *ctrs ? "," : "", c);
-	fprintf(out, "%s\t0x%02x\t0x%x\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%u\t%s\n", e->name, e->code,
-		e->ear ? (unsigned)e->ear_umask : (unsigned)e->umask, groups[e->group], e->set,
-		ear_name(e->ear), e->btb ? "Y" : "N", e->qual & ITA2_Q_IAR ? "Y" : "N",
-		e->qual & ITA2_Q_DAR ? "Y" : "N", e->qual & ITA2_Q_OPC ? "Y" : "N", e->maxincr, ctrs);
+		if (m->table_row(m, i, &row)) {
+			event_info_release(&row);
+			return 0;
+		}
+		if (i == 0)
+			print_row(out, &row, true);
+		print_row(out, &row, false);
+		event_info_release(&row);
+	}
 }

@@ -7,15 +7,14 @@
 #include <stdio.h>
 
 #include "event/pmu_model.h"
-#include "pmu/itanium2.h"
 
 /* One line per counter in list order, then the other registers, then the
  * model's notes; verbose adds the decoded fields of every register. */
 void check_print_set(FILE *out, const struct pmu_model *m, size_t set, size_t n_sets,
 		     const struct set_prog *prog, bool verbose);
 
-/* --dump-event-table for the Itanium 2 table */
-void check_print_table_header(FILE *out);
-void check_print_table_row(FILE *out, const struct ita2_event *e);
+/* --dump-event-table: the model's rows as TSV under a header of their keys;
+ * 0, or -1 with err if the model has no table */
+int check_print_table(FILE *out, const struct pmu_model *m, struct pf_error *err);
 
 #endif

@@ -43,6 +43,14 @@ static const struct {
 	{ "btb-brt-ind", PF_BTB_BRT_IND },
 };
 
+const char *ia64_dump_btb_key(unsigned bit)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(btb_keys); i++)
+		if (btb_keys[i].bit == bit)
+			return btb_keys[i].key;
+	return NULL;
+}
+
 /* One error for a line: what is wrong, then the token, cut short so a
  * hostile dump cannot flood the terminal (pf_error_set escapes it). */
 static int line_error(struct parser *p, const char *what, const char *token)

@@ -26,6 +26,22 @@
 #define IA64_DUMP_NR_PMDS 18 /* PMD0..PMD17 */
 #define IA64_DUMP_MAX_LINE (64u << 10)
 
+/* btb-*=1 keys of a dump (pfmon's --btb-* option names), one bit each */
+enum pf_btb_opt {
+	PF_BTB_TM_TK = 1u << 0,
+	PF_BTB_TM_NTK = 1u << 1,
+	PF_BTB_PTM_CORRECT = 1u << 2,
+	PF_BTB_PTM_INCORRECT = 1u << 3,
+	PF_BTB_PPM_CORRECT = 1u << 4,
+	PF_BTB_PPM_INCORRECT = 1u << 5,
+	PF_BTB_BRT_IPREL = 1u << 6,
+	PF_BTB_BRT_RET = 1u << 7,
+	PF_BTB_BRT_IND = 1u << 8,
+};
+
+/* the key (= pfmon option name, "btb-tm-tk") of one pf_btb_opt bit, NULL if none */
+const char *ia64_dump_btb_key(unsigned bit);
+
 /* the configuration lines, gathered before the first sample */
 struct ia64_dump_config {
 	bool has_pmc10, has_pmc11, has_pmc12; /* a unit without its PMC was not in use */

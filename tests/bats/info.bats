@@ -71,3 +71,29 @@ load helpers
 	run "$PFMON" -V
 	[[ "$output" =~ ^pfmon\ version\ [0-9] ]]
 }
+
+@test "every registered model answers -l, -i and --check through the CLI" {
+	run "$PFMON" -I
+	[ "$status" -eq 0 ]
+	models=$(printf '%s\n' "$output" | sed -n 's/^supported pfmon PMU models://p' | tr -d '[]')
+	[ -n "$models" ]
+	for m in $models; do
+		run "$PFMON" --pmu="$m" -l
+		[ "$status" -eq 0 ] || { echo "$m: -l: $output"; false; }
+		first=${lines[0]}
+		run "$PFMON" --pmu="$m" -i "$first"
+		[ "$status" -eq 0 ] || { echo "$m: -i $first: $output"; false; }
+		run "$PFMON" --pmu="$m" --check -e "$first"
+		[ "$status" -eq 0 ] || { echo "$m: --check -e $first: $output"; false; }
+		[[ "$output" == *"$first"* ]]
+	done
+}
+
+@test "an option of a model that is not selected names its model" {
+	run --separate-stderr "$PFMON" -e task-clock --opc-match8=junk true
+	[ "$status" -eq 2 ]
+	one_error_line "^error: option '--opc-match8' is for the Itanium 2 model \(--pmu=itanium2\)$"
+	run --separate-stderr "$PFMON" --pmu=itanium2 --check -e CPU_CYCLES --opc-match8=junk
+	[ "$status" -eq 2 ]
+	one_error_line "^error: invalid value 'junk' for option '--opc-match8'"
+}

@@ -36,7 +36,7 @@ static void encode_all(const struct pmu_model *m, struct pf_config *cfg)
 		struct set_prog prog;
 
 		/* as pmu_encode_config(): a set that failed holds nothing to release */
-		if (m->encode_set(m, cfg, s, &prog, &err))
+		if (pmu_encode_set(m, cfg, s, &prog, &err))
 			return;
 		check_print_set(devnull, m, s, cfg->n_sets, &prog, true);
 		set_prog_release(&prog);
@@ -55,7 +55,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!devnull)
 		devnull = fopen("/dev/null", "w");
 	pf_config_init(&cfg);
-	if (m && options_parse(argc, argv, &cfg, &err) == 0)
+	/* the model parses its own options as main() has it do */
+	if (m && options_parse(argc, argv, &cfg, &err) == 0 && options_validate(&cfg, m, &err) == 0)
 		encode_all(m, &cfg);
 	pf_config_release(&cfg);
 	free(argv);

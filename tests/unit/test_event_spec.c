@@ -51,7 +51,13 @@ static void test_grammar(void)
 	event_spec_release(&s);
 	ok(event_spec_parse("X Y", &s, &err) < 0, "space refused");
 	event_spec_release(&s);
-	ok(event_spec_parse("A.B.C", &s, &err) < 0, "two dots refused");
+	/* the Itanium 2 manual's BR_MISPRED_DETAIL.ALL.ALL_PRED: the unit mask holds a dot */
+	ok(event_spec_parse("A.B.C", &s, &err) == 0 && !strcmp(s.name, "A") && !strcmp(s.dot_umask, "B.C"),
+	   "a unit mask after the first dot may hold dots");
+	event_spec_release(&s);
+	ok(event_spec_parse("A..B", &s, &err) < 0, "an empty part between dots refused");
+	event_spec_release(&s);
+	ok(event_spec_parse("A.B.", &s, &err) < 0, "a trailing dot refused");
 	event_spec_release(&s);
 }
 

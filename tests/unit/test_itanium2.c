@@ -94,17 +94,17 @@ static void test_queries(void)
 static void test_decode(void)
 {
 	struct reg_field f[16];
-	size_t n = ita2_decode_reg(NULL, "PMC4", 0x801228, f, 16);
+	size_t n = ita2_decode_reg(NULL, &(struct reg_value){ REG_PMC, 4, 0x801228 }, f, 16);
 
 	ok(n == 9, "PMC4 has 9 fields");
 	ok(!strcmp(f[0].name, "plm") && f[0].value == 8, "plm 8");
 	ok(!strcmp(f[4].name, "es") && f[4].value == 0x12, "es 0x12");
 	ok(!strcmp(f[7].name, "enable") && f[7].value == 1, "enable");
-	n = ita2_decode_reg(NULL, "PMC12", 0x3f08, f, 16);
+	n = ita2_decode_reg(NULL, &(struct reg_value){ REG_PMC, 12, 0x3f08 }, f, 16);
 	ok(n == 7 && f[3].value == 3 && f[4].value == 3 && f[5].value == 3, "PMC12 tm/ptm/ppm");
-	n = ita2_decode_reg(NULL, "IBR1", 0x08fffffffffff000ull, f, 16);
+	n = ita2_decode_reg(NULL, &(struct reg_value){ REG_IBR, 1, 0x08fffffffffff000ull }, f, 16);
 	ok(n == 2 && f[1].value == 8, "IBR1 plm");
-	ok(ita2_decode_reg(NULL, "PMD4", 0, f, 16) == 0, "PMD4 has no fields");
+	ok(ita2_decode_reg(NULL, &(struct reg_value){ REG_PMD, 4, 0 }, f, 16) == 0, "PMD4 has no fields");
 }
 
 static void test_model(void)
@@ -122,11 +122,12 @@ static void test_model(void)
 	set.n_events = 2;
 	cfg.sets = &set;
 	cfg.n_sets = 1;
-	ok(pmu_itanium2.encode_set(&pmu_itanium2, &cfg, 0, &prog, &err) == 0, "encode: %s", err.msg);
-	ok(prog.n_counters == 2 && prog.counters[0].pmc == 5 && prog.counters[1].pmc == 4,
+	ok(pmu_encode_set(&pmu_itanium2, &cfg, 0, &prog, &err) == 0, "encode: %s", err.msg);
+	ok(prog.n_counters == 2 && prog.counters[0].ctl.num == 5 && prog.counters[1].ctl.num == 4 &&
+		   prog.counters[0].ctl.file == REG_PMC && prog.counters[0].ctr.file == REG_PMD,
 	   "CPU_CYCLES on PMD5, L2_REFERENCES on PMD4");
 	is_str(prog.counters[0].name, "CPU_CYCLES", "canonical name");
-	is_u64(prog.counters[0].pmc_value, 0x001228, "CPU_CYCLES value on PMC5");
+	is_u64(prog.counters[0].ctl.value, 0x001228, "CPU_CYCLES value on PMC5");
 	ok(!prog.counters[0].is_live, "modelled, not live");
 	set_prog_release(&prog);
 	ok(pmu_itanium2.event_info(&pmu_itanium2, "nops_retired", &info, &err) == 0, "event_info");
@@ -141,8 +142,26 @@ static void test_model(void)
 #endif
 }
 
+/* every pfmon 3.x name names an event; combined unit masks are not listed by -l */
+static void test_pfmon3_names(void)
+{
+	size_t named = 0;
+	int idx;
+
+	for (size_t k = 0; ita2_alias_at(k, &idx); k++)
+		named += idx >= 0;
+	ok(ita2_alias_count() == 34 && named == 34, "34 pfmon 3.x names, each an event (%zu)", named);
+	idx = ita2_find_event("EXTERN_DP_PINS_0_TO_3_PIN1_OR_PIN3");
+	ok(idx >= (int)ita2_event_count(), "a combined unit mask is past the manual's table");
+	is_u64(ita2_event_at((size_t)idx)->umask, 0xa, "PIN1_OR_PIN3 = b1010");
+	is_str(ita2_event_at((size_t)idx)->name, "EXTERN_DP_PINS_0_TO_3.PIN1_OR_PIN3", "canonical spelling");
+	ok(ita2_find_event("extern_dp_pins_0_to_3.pin1_or_pin3") == idx, "found by its canonical name too");
+	ok(ita2_find_event("L2_OZQ_FULL_THIS") == ita2_find_event("L2_OZQ_FULL"), "_THIS is an alias");
+}
+
 int main(void)
 {
+	test_pfmon3_names();
 	test_table();
 	test_lookup();
 	test_queries();

@@ -94,9 +94,10 @@ int main(void)
 	ok(parse(&cfg, &err, "--csv=;", "--btb-tm-tk", "-e", "x", "--btb-ppm-correct", "-e", "y", "--btb-tm-ntk",
 		 "z", NULL) == 0,
 	   "csv separator and BTB options");
-	ok(strcmp(cfg.csv_sep, ";") == 0 && cfg.sets[0].btb == (PF_BTB_TM_TK | PF_BTB_PPM_CORRECT) &&
-		   cfg.sets[1].btb == PF_BTB_TM_NTK,
-	   "BTB bits gathered per set");
+	ok(strcmp(cfg.csv_sep, ";") == 0 && cfg.n_model_options == 3 && cfg.model_options[0].set == 0 &&
+		   cfg.model_options[1].set == 0 && cfg.model_options[2].set == 1 &&
+		   !strcmp(cfg.model_options[2].model, "itanium2"),
+	   "model options recorded per set, for their model");
 	pf_config_release(&cfg);
 	ok(parse(&cfg, &err, "--btb-tm-tk", "-e", "x", "--btb-tm-tk", "z", NULL) < 0 && err.code == PF_E_OPTION_TWICE,
 	   "a BTB option before -e and again after it is given twice for set 0");

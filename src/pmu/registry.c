@@ -6,7 +6,7 @@
 #include "common/util.h"
 #include "pmu/host.h"
 #include "pmu/itanium2.h"
-#include "pmu_model.h"
+#include "event/pmu_model.h"
 
 /* The models pfmon knows, host first.  Adding a PMU = one row here. */
 static const struct pmu_model *const models[] = {
