@@ -4,7 +4,7 @@
 set -eu
 PACKAGES="build-essential autoconf automake libtool pkg-config
 	libpfm4 libpfm4-dev libelf-dev libdwarf-dev libdeflate-dev zlib1g-dev
-	bats python3 jq groff-base util-linux
+	bats python3 jq groff-base util-linux time
 	binutils binutils-ia64-linux-gnu elfutils linux-perf hyperfine valgrind
 	libc6-dbg
 	clang libclang-rt-14-dev"

@@ -343,3 +343,19 @@ EOD
 	[[ "$stderr" == *"apply to Itanium 2 samples"* ]]
 	run -1 "$PFMON" --pmu=itanium2 --report="$dump" --symbol-file=/dev/null
 }
+
+@test "a dump of 1,000,000 samples reports in bounded memory" {
+	dump="$BATS_TEST_TMPDIR/big.dump"
+	{
+		echo "pmc11=0x20008 pmc12=0x3f08"
+		awk 'BEGIN { for (i = 0; i < 1000000; i++)
+			printf "ip=%d pmd2=0x6000000000000110 pmd3=0x4021 pmd17=0 pmd8=0x29 pmd9=0x2 pmd10=0 pmd11=0 pmd12=0 pmd13=0 pmd14=0 pmd15=0 pmd16=2\n", 4096 + (i % 4096) * 16 }'
+	} >"$dump"
+	run --separate-stderr /usr/bin/time -f 'maxrss %M' "$PFMON" --pmu=itanium2 --report="$dump" --smpl-module=inst-hist --smpl-show-top=2
+	[ "$status" -eq 0 ]
+	[ "${lines[1]}" = "# total samples          : 1000000" ]
+	kb=$(printf '%s\n' "$stderr" | awk '$1 == "maxrss" { print $2 }')
+	echo "peak RSS $kb KB" >&2
+	[ "$kb" -lt 102400 ] # under 100 MB, sanitizers included: the reader streams
+	rm -f "$dump"
+}
