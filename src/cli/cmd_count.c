@@ -35,7 +35,9 @@ struct session_opts session_opts_from_config(const struct pf_config *cfg)
 	struct session_opts o = {
 		.inherit = !cfg->no_inherit && !follow,
 		.per_task = follow || cfg->per_thread,
-		.launch = { .no_output = cfg->no_cmd_output },
+		/* the sample stream on stdout is the sample file alone */
+		.launch = { .no_output = cfg->no_cmd_output,
+			    .stdout_to_stderr = cfg->smpl_outfile && !strcmp(cfg->smpl_outfile, "-") },
 		.timeout_ns = cfg->session_timeout * 1000000000ull,
 	};
 
@@ -54,6 +56,71 @@ struct session_opts session_opts_from_config(const struct pf_config *cfg)
 		};
 	}
 	return o;
+}
+
+/* the levels of an event were left to pfmon: no -u/-k/--priv-levels for
+ * it, no modifier in its name */
+static bool levels_defaulted(const struct pf_config *cfg, size_t set, size_t ev, const struct counter_prog *c)
+{
+	return c->is_live && !pf_config_event_plm(cfg, set, ev) && !strchr(c->given, ':');
+}
+
+/* the event counts at user level only from now on */
+static void drop_kernel_level(struct counter_prog *c)
+{
+	char *k = c->fstr ? strstr(c->fstr, ":k=1") : NULL;
+
+	c->attr.exclude_kernel = 1;
+	c->attr.exclude_hv = 1;
+	c->plm &= ~PF_PLM_KERNEL;
+	if (k)
+		k[3] = '0';
+}
+
+/*
+ * At kernel.perf_event_paranoid >= 2 an unprivileged user counts at user
+ * level only.  Events whose levels were left to pfmon (software events
+ * count at every level by default) then fall back to user level, as perf
+ * does, said once on one line; an event whose levels were chosen keeps
+ * them, and its open fails with the advice to use -u.  The test opens a
+ * counter on pfmon itself: kernel-level permission does not depend on the
+ * task measured.  The note is printed once the counters are open: before
+ * an error about something else it would only mislead.
+ */
+void lower_default_levels(const struct pf_config *cfg, struct set_prog *sets, size_t n_sets, char *note,
+			  size_t size)
+{
+	char names[256] = "";
+	size_t n = 0;
+	int paranoid = kperf_paranoid();
+
+	*note = 0;
+	if (paranoid < 2)
+		return;
+	for (size_t i = 0; i < n_sets; i++)
+		for (size_t j = 0; j < sets[i].n_counters; j++) {
+			struct counter_prog *c = &sets[i].counters[j];
+			struct counter_prog user;
+			int rc;
+
+			if (c->attr.exclude_kernel || !levels_defaulted(cfg, i, j, c))
+				continue;
+			rc = kperf_probe(&c->attr);
+			if (rc != -EACCES && rc != -EPERM)
+				continue;
+			user = *c;
+			user.attr.exclude_kernel = user.attr.exclude_hv = 1;
+			if (kperf_probe(&user.attr))
+				continue; /* not even at user level: the open says why */
+			drop_kernel_level(c);
+			if (n++ < 8)
+				snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s'%s'",
+					 n > 1 ? ", " : "", c->name);
+		}
+	if (n)
+		snprintf(note, size, "note: kernel.perf_event_paranoid = %d lets this user count at user level "
+			 "only: %s%s exclude%s the kernel (-u or ':u' says so and drops this note)\n",
+			 paranoid, names, n > 8 ? "..." : "", n > 1 ? "" : "s");
 }
 
 int check_task_options(const struct pf_config *cfg, struct pf_error *err)
@@ -188,7 +255,7 @@ static int close_output(FILE *out, const struct pf_config *cfg, struct pf_error 
 }
 
 static int print_counts(struct session *s, const struct pf_config *cfg, const struct pmu_model *m, FILE *out,
-			struct pf_error *err)
+			bool warn, struct pf_error *err)
 {
 	size_t n = session_n_events(s);
 	struct session_count *counts = xcalloc(n + 1, sizeof(*counts));
@@ -197,7 +264,8 @@ static int print_counts(struct session *s, const struct pf_config *cfg, const st
 	int rc = session_read_counts(s, counts, err);
 
 	if (!rc) {
-		warn_unsupported(s, counts);
+		if (warn)
+			warn_unsupported(s, counts);
 		fill_rows(s, counts, rows);
 		if (cfg->with_header && cfg->output_kind != PF_OUT_JSON)
 			report_header(out, cfg, m->name, m->desc);
@@ -253,14 +321,14 @@ static int print_task(const struct session *s, const struct pf_config *cfg, cons
 
 /* each task's results apart (--follow-*, --per-thread without --aggregate-results) */
 static int print_task_counts(struct session *s, const struct pf_config *cfg, const struct pmu_model *m,
-			     FILE *out, struct pf_error *err)
+			     FILE *out, bool warn, struct pf_error *err)
 {
 	const struct session_task_result *r;
 	struct count_row *rows = xcalloc(session_n_events(s) + 1, sizeof(*rows));
 	size_t n;
 	int rc = session_task_results(s, &r, &n, err);
 
-	if (!rc && n)
+	if (!rc && n && warn)
 		warn_unsupported(s, r[0].counts);
 	for (size_t i = 0; i < n && !rc; i++)
 		rc = print_task(s, cfg, m, &r[i], out, rows, err);
@@ -295,6 +363,39 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* the results: times (--show-time), then the counts, into out (stdout
+ * when NULL, per-task results to their own files with --outfile) */
+static int print_results(struct session *s, const struct pf_config *cfg, const struct pmu_model *m, FILE *out,
+			 uint64_t real_ns, bool warn, struct pf_error *err)
+{
+	if (cfg->show_time)
+		print_times(s, real_ns, out ? out : stdout);
+	if (per_task_output(cfg))
+		return print_task_counts(s, cfg, m, out ? out : stdout, warn, err);
+	return print_counts(s, cfg, m, out, warn, err);
+}
+
+/*
+ * Results that could not be written (a full disk, a closed descriptor, a
+ * reader gone) are not lost: they go to stderr, followed by the one error
+ * line that says why.
+ */
+static int write_results(struct session *s, const struct pf_config *cfg, const struct pmu_model *m, FILE *out,
+			 uint64_t real_ns, struct pf_error *err)
+{
+	struct pf_error ignored;
+	int rc = print_results(s, cfg, m, out, real_ns, true, err);
+
+	if (!out)
+		return rc;
+	if (close_output(out, cfg, rc ? NULL : err)) {
+		if (!rc)
+			print_results(s, cfg, m, stderr, real_ns, false, &ignored);
+		return -1;
+	}
+	return rc;
+}
+
 int cmd_count(const struct pf_config *cfg, const struct pmu_model *m, struct pf_error *err)
 {
 	struct set_prog *sets = NULL;
@@ -302,10 +403,12 @@ int cmd_count(const struct pf_config *cfg, const struct pmu_model *m, struct pf_
 	struct session *s = NULL;
 	FILE *out = NULL;
 	int status = 0, rc;
-
+	char levels_note[512] = "";
 	uint64_t start = 0;
 
 	rc = pmu_encode_config(m, cfg, &sets, &n_sets, err);
+	if (!rc)
+		lower_default_levels(cfg, sets, n_sets, levels_note, sizeof(levels_note));
 	if (!rc && !(per_task_output(cfg) && cfg->outfile)) {
 		/* open the output before the run: a bad path must not cost the measurement */
 		out = open_output(cfg, err);
@@ -319,19 +422,17 @@ int cmd_count(const struct pf_config *cfg, const struct pmu_model *m, struct pf_
 			show_attrs(s);
 		start = now_ns();
 		rc = session_open_target(s, cfg, err);
+		if (!rc)
+			fputs(levels_note, stderr);
 	}
 	if (!rc)
 		rc = session_run(s, NULL, &status, err);
 	if (!rc) {
 		session_note_end(s, cfg);
-		if (cfg->show_time)
-			print_times(s, now_ns() - start, out ? out : stdout);
+		rc = write_results(s, cfg, m, out, now_ns() - start, err);
+	} else if (out) {
+		close_output(out, cfg, NULL);
 	}
-	if (!rc)
-		rc = per_task_output(cfg) ? print_task_counts(s, cfg, m, out ? out : stdout, err)
-					  : print_counts(s, cfg, m, out, err);
-	if (out && close_output(out, cfg, rc ? NULL : err))
-		rc = -1;
 	session_free(s);
 	for (size_t i = 0; i < n_sets; i++)
 		set_prog_release(&sets[i]);

@@ -49,6 +49,9 @@ int kperf_set_period(int fd, uint64_t period);
 int kperf_paranoid(void);
 /* does the kernel expose a core hardware PMU to count cycles? (one probe) */
 bool kperf_hw_counting_works(void);
+/* 0 if an event of attr's type, config and levels opens on pfmon itself
+ * (a counter, not sampling; not for breakpoints), else -errno */
+int kperf_probe(const struct perf_event_attr *attr);
 /* turn a failed open into advice: no PMU in a VM, paranoid level, ... */
 int kperf_open_error(const struct perf_event_attr *attr, const char *name, int errnum, struct pf_error *err);
 
