@@ -384,7 +384,10 @@ static int write_results(struct session *s, const struct pf_config *cfg, const s
 			 uint64_t real_ns, struct pf_error *err)
 {
 	struct pf_error ignored;
-	int rc = print_results(s, cfg, m, out, real_ns, true, err);
+	int rc;
+
+	kperf_test_pause("PFMON_TEST_REPORT_DELAY");
+	rc = print_results(s, cfg, m, out, real_ns, true, err);
 
 	if (!out)
 		return rc;

@@ -14,6 +14,7 @@
 
 #include "commands.h"
 #include "common/util.h"
+#include "kernel/perf.h"
 #include "report/profile.h"
 #include "sample/perf_record.h"
 #include "sample/smpl_file.h"
@@ -105,6 +106,33 @@ static void run_release(struct record_run *rr)
 	profile_free(rr->profile);
 }
 
+/* kernel software events, breakpoints and tracepoints never record a
+ * latency or a data source: the kernel would take the request and store
+ * zeros, so it is refused before anything runs */
+static bool records_no_memory_info(const struct perf_event_attr *a)
+{
+	return a->type == PERF_TYPE_SOFTWARE || a->type == PERF_TYPE_BREAKPOINT || a->type == PERF_TYPE_TRACEPOINT;
+}
+
+static int check_memory_fields(const struct record_plan *p, struct pf_error *err)
+{
+	for (size_t i = 0; i < p->n_events; i++) {
+		const struct perf_event_attr *a = &p->events[i]->attr;
+
+		if (p->counting[i] || !(a->sample_type & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_DATA_SRC)) ||
+		    !records_no_memory_info(a))
+			continue;
+		/* a usage error naming the event (BAD_MODIFIER: "event '%s': %s", exit 2) */
+		return pf_error_set(err, PF_E_BAD_MODIFIER, p->events[i]->name,
+				    a->sample_type & PERF_SAMPLE_WEIGHT
+					    ? "--smpl-weight needs a hardware event that records latencies; software "
+					      "events and breakpoints never do"
+					    : "--smpl-data-src needs a hardware event that records data sources; software "
+					      "events and breakpoints never do");
+	}
+	return 0;
+}
+
 /* encode, decide the plan, give the events their sampling fields */
 static int plan_run(struct record_run *rr, const struct pmu_model *m, struct pf_error *err)
 {
@@ -116,7 +144,7 @@ static int plan_run(struct record_run *rr, const struct pmu_model *m, struct pf_
 	if (record_plan_build(&rr->plan, rr->cfg, rr->sets, rr->n_sets, seed, err))
 		return -1;
 	record_plan_apply(&rr->plan, rr->cfg);
-	return 0;
+	return check_memory_fields(&rr->plan, err);
 }
 
 struct profile_opts profile_opts_from_config(const struct pf_config *cfg)
@@ -191,6 +219,7 @@ static int print_profile(struct record_run *rr, struct pf_error *err)
 	FILE *out = sample_stream_on_stdout(rr->cfg) ? stderr : stdout;
 	int failed, e;
 
+	kperf_test_pause("PFMON_TEST_REPORT_DELAY");
 	profile_print(rr->profile, out);
 	failed = out == stdout && fflush(stdout) != 0;
 	e = failed ? errno : EIO;

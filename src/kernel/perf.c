@@ -7,7 +7,10 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
+
+#include "common/util.h"
 
 #include "perf.h"
 
@@ -42,11 +45,23 @@ static void dump_attr(const struct perf_event_attr *a, const char *name, pid_t p
 	fclose(f);
 }
 
+void kperf_test_pause(const char *var)
+{
+	const char *v = getenv(var);
+	uint64_t ms;
+
+	if (v && parse_u64(v, &ms) && ms && ms <= 60000)
+		nanosleep(&(struct timespec){ (time_t)(ms / 1000), (long)(ms % 1000) * 1000000 }, NULL);
+}
+
 int kperf_open(const struct perf_event_attr *attr, const char *name, pid_t pid, int cpu, int group_fd)
 {
 	long fd;
 
 	dump_attr(attr, name, pid, cpu, group_fd);
+	/* a test can signal pfmon while its counters open (after the dump:
+	 * PFMON_DUMP_ATTR's file tells it when) */
+	kperf_test_pause("PFMON_TEST_OPEN_DELAY");
 	fd = syscall(SYS_perf_event_open, attr, pid, cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
 	return fd < 0 ? -errno : (int)fd;
 }
