@@ -239,9 +239,10 @@ static FILE *open_output(const struct pf_config *cfg, struct pf_error *err)
 	return f;
 }
 
-static int close_output(FILE *out, const struct pf_config *cfg, struct pf_error *err)
+/* path: the file's name in the error, NULL for stdout */
+static int close_output(FILE *out, const char *path, struct pf_error *err)
 {
-	const char *name = cfg->outfile ? cfg->outfile : "standard output";
+	const char *name = path ? path : "standard output";
 	int failed = fflush(out) != 0 || ferror(out);
 	int e = errno;
 
@@ -277,7 +278,7 @@ static int print_counts(struct session *s, const struct pf_config *cfg, const st
 }
 
 /* per-task results go to F.<pid>.<tid> (.<exec#> when split), pfmon 3.x */
-static FILE *open_task_output(const struct pf_config *cfg, const struct session_task_result *r,
+static FILE *open_task_output(const struct pf_config *cfg, const struct session_task_result *r, char **pathp,
 			      struct pf_error *err)
 {
 	char *path;
@@ -290,7 +291,7 @@ static FILE *open_task_output(const struct pf_config *cfg, const struct session_
 	f = fopen(path, cfg->append ? "a" : "w");
 	if (!f)
 		pf_error_set(err, PF_E_OUTPUT, path, strerror(errno));
-	free(path);
+	*pathp = path;
 	return f;
 }
 
@@ -308,15 +309,24 @@ static int print_task(const struct session *s, const struct pf_config *cfg, cons
 {
 	struct count_task task = { r->pid, r->tid, r->ppid, task_name(cfg, r) };
 	struct count_report rep = { .rows = rows, .n_rows = session_n_events(s), .task = &task };
-	FILE *f = cfg->outfile ? open_task_output(cfg, r, err) : out;
+	char *path = NULL;
+	FILE *f = cfg->outfile ? open_task_output(cfg, r, &path, err) : out;
+	int rc = 0;
 
-	if (!f)
+	if (!f) {
+		free(path);
 		return -1;
+	}
 	fill_rows(s, r->counts, rows);
 	if (cfg->with_header && cfg->output_kind != PF_OUT_JSON)
 		report_header(f, cfg, m->name, m->desc);
 	report_counts(f, &rep, cfg);
-	return f == out ? 0 : close_output(f, cfg, err);
+	if (f != out && close_output(f, path, err)) {
+		report_counts(stderr, &rep, cfg); /* not lost: the error line follows */
+		rc = -1;
+	}
+	free(path);
+	return rc;
 }
 
 /* each task's results apart (--follow-*, --per-thread without --aggregate-results) */
@@ -330,8 +340,18 @@ static int print_task_counts(struct session *s, const struct pf_config *cfg, con
 
 	if (!rc && n && warn)
 		warn_unsupported(s, r[0].counts);
-	for (size_t i = 0; i < n && !rc; i++)
-		rc = print_task(s, cfg, m, &r[i], out, rows, err);
+	for (size_t i = 0; i < n; i++) {
+		struct count_task task = { r[i].pid, r[i].tid, r[i].ppid, task_name(cfg, &r[i]) };
+
+		if (!rc) {
+			rc = print_task(s, cfg, m, &r[i], out, rows, err);
+			continue;
+		}
+		/* after a failed write, the other tasks' results go to stderr */
+		fill_rows(s, r[i].counts, rows);
+		report_counts(stderr, &(struct count_report){ .rows = rows, .n_rows = session_n_events(s),
+							       .task = &task }, cfg);
+	}
 	free(rows);
 	return rc;
 }
@@ -391,7 +411,7 @@ static int write_results(struct session *s, const struct pf_config *cfg, const s
 
 	if (!out)
 		return rc;
-	if (close_output(out, cfg, rc ? NULL : err)) {
+	if (close_output(out, cfg->outfile, rc ? NULL : err)) {
 		if (!rc)
 			print_results(s, cfg, m, stderr, real_ns, false, &ignored);
 		return -1;
@@ -434,7 +454,7 @@ int cmd_count(const struct pf_config *cfg, const struct pmu_model *m, struct pf_
 		session_note_end(s, cfg);
 		rc = write_results(s, cfg, m, out, now_ns() - start, err);
 	} else if (out) {
-		close_output(out, cfg, NULL);
+		close_output(out, cfg->outfile, NULL);
 	}
 	session_free(s);
 	for (size_t i = 0; i < n_sets; i++)

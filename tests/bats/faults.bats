@@ -98,6 +98,16 @@ finished_status() {
 	[ "${#stderr_lines[@]}" -eq 2 ]
 }
 
+@test "a full filesystem for per-thread --outfile files: every thread's counts go to stderr, one error" {
+	small_tmpfs 16k
+	dd if=/dev/zero of="$MNT/fill" bs=4k count=64 2>/dev/null || true
+	run --separate-stderr $T "$PFMON" --per-thread -e task-clock --outfile="$MNT/c" "$FIXTURES/spinners" 2 0 0 30
+	[ "$status" -eq 1 ]
+	[ "$(printf '%s\n' "$stderr" | grep -c ' task-clock spinners (')" -eq 3 ]
+	[ "$(printf '%s\n' "$stderr" | grep -c '^error: ')" -eq 1 ]
+	[[ "${stderr_lines[-1]}" =~ ^error:\ cannot\ write\ \'$MNT/c\.[0-9]+\.[0-9]+\':\ No\ space\ left\ on\ device$ ]]
+}
+
 @test "a file-size limit while sampling: no SIGXFSZ death, the profile is printed, exit 1" {
 	f="$BATS_TEST_TMPDIR/s.smpl"
 	run --separate-stderr $T bash -c "ulimit -f 8; exec '$PFMON' -F 4000 -e task-clock --smpl-outfile='$f' \
