@@ -62,7 +62,7 @@ struct session_opts session_opts_from_config(const struct pf_config *cfg)
  * it, no modifier in its name */
 static bool levels_defaulted(const struct pf_config *cfg, size_t set, size_t ev, const struct counter_prog *c)
 {
-	return c->is_live && !pf_config_event_plm(cfg, set, ev) && !strchr(c->given, ':');
+	return c->is_live && !pf_config_event_plm(cfg, set, ev) && c->given && !strchr(c->given, ':');
 }
 
 /* the event counts at user level only from now on */
