@@ -61,7 +61,9 @@ struct session_opts session_opts_from_config(const struct pf_config *cfg)
 	struct session_opts o = {
 		.inherit = !cfg->no_inherit && !follow && !cfg->system_wide,
 		.per_task = follow || cfg->per_thread,
-		.launch = { .no_output = cfg->no_cmd_output },
+		/* the sample stream on stdout is the sample file alone */
+		.launch = { .no_output = cfg->no_cmd_output,
+			    .stdout_to_stderr = cfg->smpl_outfile && !strcmp(cfg->smpl_outfile, "-") },
 		.timeout_ns = cfg->session_timeout * 1000000000ull,
 		.interval_ns = cfg->print_interval * 1000000ull,
 		.cpus = cfg->cpu_list,
@@ -85,6 +87,71 @@ struct session_opts session_opts_from_config(const struct pf_config *cfg)
 		};
 	}
 	return o;
+}
+
+/* the levels of an event were left to pfmon: no -u/-k/--priv-levels for
+ * it, no modifier in its name */
+static bool levels_defaulted(const struct pf_config *cfg, size_t set, size_t ev, const struct counter_prog *c)
+{
+	return c->is_live && !pf_config_event_plm(cfg, set, ev) && c->given && !strchr(c->given, ':');
+}
+
+/* the event counts at user level only from now on */
+static void drop_kernel_level(struct counter_prog *c)
+{
+	char *k = c->fstr ? strstr(c->fstr, ":k=1") : NULL;
+
+	c->attr.exclude_kernel = 1;
+	c->attr.exclude_hv = 1;
+	c->plm &= ~PF_PLM_KERNEL;
+	if (k)
+		k[3] = '0';
+}
+
+/*
+ * At kernel.perf_event_paranoid >= 2 an unprivileged user counts at user
+ * level only.  Events whose levels were left to pfmon (software events
+ * count at every level by default) then fall back to user level, as perf
+ * does, said once on one line; an event whose levels were chosen keeps
+ * them, and its open fails with the advice to use -u.  The test opens a
+ * counter on pfmon itself: kernel-level permission does not depend on the
+ * task measured.  The note is printed once the counters are open: before
+ * an error about something else it would only mislead.
+ */
+void lower_default_levels(const struct pf_config *cfg, struct set_prog *sets, size_t n_sets, char *note,
+			  size_t size)
+{
+	char names[256] = "";
+	size_t n = 0;
+	int paranoid = kperf_paranoid();
+
+	*note = 0;
+	if (paranoid < 2)
+		return;
+	for (size_t i = 0; i < n_sets; i++)
+		for (size_t j = 0; j < sets[i].n_counters; j++) {
+			struct counter_prog *c = &sets[i].counters[j];
+			struct counter_prog user;
+			int rc;
+
+			if (c->attr.exclude_kernel || !levels_defaulted(cfg, i, j, c))
+				continue;
+			rc = kperf_probe(&c->attr);
+			if (rc != -EACCES && rc != -EPERM)
+				continue;
+			user = *c;
+			user.attr.exclude_kernel = user.attr.exclude_hv = 1;
+			if (kperf_probe(&user.attr))
+				continue; /* not even at user level: the open says why */
+			drop_kernel_level(c);
+			if (n++ < 8)
+				snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s'%s'",
+					 n > 1 ? ", " : "", c->name);
+		}
+	if (n)
+		snprintf(note, size, "note: kernel.perf_event_paranoid = %d lets this user count at user level "
+			 "only: %s%s exclude%s the kernel (-u or ':u' says so and drops this note)\n",
+			 paranoid, names, n > 8 ? "..." : "", n > 1 ? "" : "s");
 }
 
 int check_task_options(const struct pf_config *cfg, struct pf_error *err)
@@ -229,9 +296,10 @@ static FILE *open_output(const struct pf_config *cfg, struct pf_error *err)
 	return f;
 }
 
-static int close_output(FILE *out, const struct pf_config *cfg, struct pf_error *err)
+/* path: the file's name in the error, NULL for stdout */
+static int close_output(FILE *out, const char *path, struct pf_error *err)
 {
-	const char *name = cfg->outfile ? cfg->outfile : "standard output";
+	const char *name = path ? path : "standard output";
 	int failed = fflush(out) != 0 || ferror(out);
 	int e = errno;
 
@@ -245,7 +313,7 @@ static int close_output(FILE *out, const struct pf_config *cfg, struct pf_error 
 }
 
 static int print_counts(struct session *s, const struct pf_config *cfg, const struct pmu_model *m, FILE *out,
-			struct pf_error *err)
+			bool warn, struct pf_error *err)
 {
 	size_t n = session_n_events(s);
 	struct session_count *counts = xcalloc(n + 1, sizeof(*counts));
@@ -254,7 +322,8 @@ static int print_counts(struct session *s, const struct pf_config *cfg, const st
 	int rc = session_read_counts(s, counts, err);
 
 	if (!rc) {
-		warn_unsupported(s, counts);
+		if (warn)
+			warn_unsupported(s, counts);
 		fill_rows(s, counts, rows);
 		if (cfg->with_header && cfg->output_kind != PF_OUT_JSON)
 			report_header(out, cfg, m->name, m->desc);
@@ -266,7 +335,7 @@ static int print_counts(struct session *s, const struct pf_config *cfg, const st
 }
 
 /* per-task results go to F.<pid>.<tid> (.<exec#> when split), pfmon 3.x */
-static FILE *open_task_output(const struct pf_config *cfg, const struct session_task_result *r,
+static FILE *open_task_output(const struct pf_config *cfg, const struct session_task_result *r, char **pathp,
 			      struct pf_error *err)
 {
 	char *path;
@@ -279,7 +348,7 @@ static FILE *open_task_output(const struct pf_config *cfg, const struct session_
 	f = fopen(path, cfg->append ? "a" : "w");
 	if (!f)
 		pf_error_set(err, PF_E_OUTPUT, path, strerror(errno));
-	free(path);
+	*pathp = path;
 	return f;
 }
 
@@ -297,30 +366,49 @@ static int print_task(const struct session *s, const struct pf_config *cfg, cons
 {
 	struct count_task task = { r->pid, r->tid, r->ppid, task_name(cfg, r) };
 	struct count_report rep = { .rows = rows, .n_rows = session_n_events(s), .task = &task };
-	FILE *f = cfg->outfile ? open_task_output(cfg, r, err) : out;
+	char *path = NULL;
+	FILE *f = cfg->outfile ? open_task_output(cfg, r, &path, err) : out;
+	int rc = 0;
 
-	if (!f)
+	if (!f) {
+		free(path);
 		return -1;
+	}
 	fill_rows(s, r->counts, rows);
 	if (cfg->with_header && cfg->output_kind != PF_OUT_JSON)
 		report_header(f, cfg, m->name, m->desc);
 	report_counts(f, &rep, cfg);
-	return f == out ? 0 : close_output(f, cfg, err);
+	if (f != out && close_output(f, path, err)) {
+		report_counts(stderr, &rep, cfg); /* not lost: the error line follows */
+		rc = -1;
+	}
+	free(path);
+	return rc;
 }
 
 /* each task's results apart (--follow-*, --per-thread without --aggregate-results) */
 static int print_task_counts(struct session *s, const struct pf_config *cfg, const struct pmu_model *m,
-			     FILE *out, struct pf_error *err)
+			     FILE *out, bool warn, struct pf_error *err)
 {
 	const struct session_task_result *r;
 	struct count_row *rows = xcalloc(session_n_events(s) + 1, sizeof(*rows));
 	size_t n;
 	int rc = session_task_results(s, &r, &n, err);
 
-	if (!rc && n)
+	if (!rc && n && warn)
 		warn_unsupported(s, r[0].counts);
-	for (size_t i = 0; i < n && !rc; i++)
-		rc = print_task(s, cfg, m, &r[i], out, rows, err);
+	for (size_t i = 0; i < n; i++) {
+		struct count_task task = { r[i].pid, r[i].tid, r[i].ppid, task_name(cfg, &r[i]) };
+
+		if (!rc) {
+			rc = print_task(s, cfg, m, &r[i], out, rows, err);
+			continue;
+		}
+		/* after a failed write, the other tasks' results go to stderr */
+		fill_rows(s, r[i].counts, rows);
+		report_counts(stderr, &(struct count_report){ .rows = rows, .n_rows = session_n_events(s),
+							       .task = &task }, cfg);
+	}
 	free(rows);
 	return rc;
 }
@@ -369,7 +457,7 @@ static int print_cpu_counts(struct session *s, const struct pf_config *cfg, cons
 			report_header(f, cfg, m->name, m->desc);
 		report_counts(f, &rep, cfg);
 		if (f != out)
-			rc = close_output(f, cfg, err);
+			rc = close_output(f, cfg->outfile, err);
 	}
 	free(rows);
 	free(counts);
@@ -471,6 +559,50 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* the results: times (--show-time), then the counts, into out (stdout
+ * when NULL, per-task results to their own files with --outfile) */
+static int print_results(struct session *s, const struct pf_config *cfg, const struct pmu_model *m, FILE *out,
+			 uint64_t real_ns, bool warn, struct pf_error *err)
+{
+	if (cfg->show_time)
+		print_times(s, real_ns, out ? out : stdout);
+	if (cfg->print_interval) {
+		/* perf stat -I prints no total: the deltas are all; the text has one */
+		if (cfg->output_kind != PF_OUT_TEXT)
+			return 0;
+		fputs("# total\n", out ? out : stdout);
+	}
+	if (per_task_output(cfg))
+		return print_task_counts(s, cfg, m, out ? out : stdout, warn, err);
+	if (per_cpu_output(cfg))
+		return print_cpu_counts(s, cfg, m, out ? out : stdout, err);
+	return print_counts(s, cfg, m, out, warn, err);
+}
+
+/*
+ * Results that could not be written (a full disk, a closed descriptor, a
+ * reader gone) are not lost: they go to stderr, followed by the one error
+ * line that says why.
+ */
+static int write_results(struct session *s, const struct pf_config *cfg, const struct pmu_model *m, FILE *out,
+			 uint64_t real_ns, struct pf_error *err)
+{
+	struct pf_error ignored;
+	int rc;
+
+	kperf_test_pause("PFMON_TEST_REPORT_DELAY");
+	rc = print_results(s, cfg, m, out, real_ns, true, err);
+
+	if (!out)
+		return rc;
+	if (close_output(out, cfg->outfile, rc ? NULL : err)) {
+		if (!rc)
+			print_results(s, cfg, m, stderr, real_ns, false, &ignored);
+		return -1;
+	}
+	return rc;
+}
+
 int cmd_count(const struct pf_config *cfg, const struct pmu_model *m, struct pf_error *err)
 {
 	struct set_prog *sets = NULL;
@@ -478,11 +610,13 @@ int cmd_count(const struct pf_config *cfg, const struct pmu_model *m, struct pf_
 	struct session *s = NULL;
 	FILE *out = NULL;
 	int status = 0, rc;
-
+	char levels_note[512] = "";
 	uint64_t start = 0;
 	struct intervals iv = { 0 };
 
 	rc = pmu_encode_config(m, cfg, &sets, &n_sets, err);
+	if (!rc)
+		lower_default_levels(cfg, sets, n_sets, levels_note, sizeof(levels_note));
 	if (!rc && !((per_task_output(cfg) || per_cpu_output(cfg)) && cfg->outfile)) {
 		/* open the output before the run: a bad path must not cost the measurement */
 		out = open_output(cfg, err);
@@ -496,6 +630,8 @@ int cmd_count(const struct pf_config *cfg, const struct pmu_model *m, struct pf_
 			show_attrs(s);
 		start = now_ns();
 		rc = session_open_target(s, cfg, err);
+		if (!rc)
+			fputs(levels_note, stderr);
 	}
 	if (!rc && cfg->print_interval) {
 		size_t n = session_n_events(s), blocks = per_cpu_output(cfg) ? session_n_cpus(s) : 1;
@@ -510,19 +646,10 @@ int cmd_count(const struct pf_config *cfg, const struct pmu_model *m, struct pf_
 				 &status, err);
 	if (!rc) {
 		session_note_end(s, cfg);
-		if (cfg->show_time)
-			print_times(s, now_ns() - start, out ? out : stdout);
+		rc = write_results(s, cfg, m, out, now_ns() - start, err);
+	} else if (out) {
+		close_output(out, cfg->outfile, NULL);
 	}
-	if (!rc && cfg->print_interval && cfg->output_kind == PF_OUT_TEXT)
-		fputs("# total\n", out ? out : stdout);
-	if (!rc && cfg->print_interval && cfg->output_kind != PF_OUT_TEXT)
-		; /* perf stat -I prints no total: the deltas are all */
-	else if (!rc)
-		rc = per_task_output(cfg)  ? print_task_counts(s, cfg, m, out ? out : stdout, err)
-		     : per_cpu_output(cfg) ? print_cpu_counts(s, cfg, m, out ? out : stdout, err)
-					   : print_counts(s, cfg, m, out, err);
-	if (out && close_output(out, cfg, rc ? NULL : err))
-		rc = -1;
 	free(iv.prev);
 	free(iv.now);
 	free(iv.rows);

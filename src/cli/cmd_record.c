@@ -5,6 +5,7 @@
  */
 #include <config.h>
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 
 #include "commands.h"
 #include "common/util.h"
+#include "kernel/perf.h"
 #include "report/profile.h"
 #include "sample/perf_record.h"
 #include "sample/smpl_file.h"
@@ -28,15 +30,34 @@ struct record_run {
 	struct smpl_writer *writer;
 	struct profile *profile;
 	struct smpl_header header;
+	bool file_failed; /* the sample file was given up (write_failed) */
+	char levels_note[512]; /* lower_default_levels' note, said once the counters are open */
 };
+
+/*
+ * A sample file that cannot be written (a full disk, a file-size limit, a
+ * reader gone) is given up at the first error, said once, on one line: the
+ * command runs on and the profile, in memory, still gets every record.
+ */
+static void write_failed(struct record_run *rr, const struct pf_error *why)
+{
+	fprintf(stderr, "error: %s: the sample file stops there; the profile keeps every sample\n", why->msg);
+	profile_record_binaries(rr->profile, NULL);
+	if (rr->writer)
+		smpl_writer_close(rr->writer, NULL);
+	rr->writer = NULL;
+	rr->file_failed = true;
+}
 
 /* each record the session drains: into the sample file and the profile */
 static int take_record(const struct sample_record *rec, void *arg, struct pf_error *err)
 {
 	struct record_run *rr = arg;
+	struct pf_error why;
 
-	if (rr->writer && smpl_write_record(rr->writer, rec, err))
-		return -1;
+	(void)err; /* a record that cannot be written does not end the run */
+	if (rr->writer && smpl_write_record(rr->writer, rec, &why))
+		write_failed(rr, &why);
 	profile_add(rr->profile, rec);
 	return 0;
 }
@@ -85,16 +106,45 @@ static void run_release(struct record_run *rr)
 	profile_free(rr->profile);
 }
 
+/* kernel software events, breakpoints and tracepoints never record a
+ * latency or a data source: the kernel would take the request and store
+ * zeros, so it is refused before anything runs */
+static bool records_no_memory_info(const struct perf_event_attr *a)
+{
+	return a->type == PERF_TYPE_SOFTWARE || a->type == PERF_TYPE_BREAKPOINT || a->type == PERF_TYPE_TRACEPOINT;
+}
+
+static int check_memory_fields(const struct record_plan *p, struct pf_error *err)
+{
+	for (size_t i = 0; i < p->n_events; i++) {
+		const struct perf_event_attr *a = &p->events[i]->attr;
+
+		if (p->counting[i] || !(a->sample_type & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_DATA_SRC)) ||
+		    !records_no_memory_info(a))
+			continue;
+		/* a usage error naming the event (BAD_MODIFIER: "event '%s': %s", exit 2) */
+		return pf_error_set(err, PF_E_BAD_MODIFIER, p->events[i]->name,
+				    a->sample_type & PERF_SAMPLE_WEIGHT
+					    ? "--smpl-weight needs a hardware event that records latencies; software "
+					      "events and breakpoints never do"
+					    : "--smpl-data-src needs a hardware event that records data sources; software "
+					      "events and breakpoints never do");
+	}
+	return 0;
+}
+
 /* encode, decide the plan, give the events their sampling fields */
 static int plan_run(struct record_run *rr, const struct pmu_model *m, struct pf_error *err)
 {
 	uint64_t seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
 
-	if (pmu_encode_config(m, rr->cfg, &rr->sets, &rr->n_sets, err) ||
-	    record_plan_build(&rr->plan, rr->cfg, rr->sets, rr->n_sets, seed, err))
+	if (pmu_encode_config(m, rr->cfg, &rr->sets, &rr->n_sets, err))
+		return -1;
+	lower_default_levels(rr->cfg, rr->sets, rr->n_sets, rr->levels_note, sizeof(rr->levels_note));
+	if (record_plan_build(&rr->plan, rr->cfg, rr->sets, rr->n_sets, seed, err))
 		return -1;
 	record_plan_apply(&rr->plan, rr->cfg);
-	return 0;
+	return check_memory_fields(&rr->plan, err);
 }
 
 struct profile_opts profile_opts_from_config(const struct pf_config *cfg)
@@ -126,8 +176,60 @@ static int drained(void *arg, struct pf_error *err)
 {
 	struct record_run *rr = arg;
 
+	struct pf_error why;
+
+	(void)err;
 	profile_prefetch_kernel(rr->profile);
-	return rr->writer ? smpl_writer_flush(rr->writer, err) : 0;
+	if (rr->writer && smpl_writer_flush(rr->writer, &why))
+		write_failed(rr, &why);
+	return 0;
+}
+
+/* the kernel symbols that named samples, the end record: a failure here
+ * loses the file, never the profile */
+static void finish_file(struct record_run *rr)
+{
+	struct smpl_writer *w = rr->writer;
+	struct pf_error why;
+
+	if (w && record_kernel_symbols(w, rr->profile, &why)) {
+		write_failed(rr, &why);
+		return;
+	}
+	if (!w)
+		return;
+	profile_record_binaries(rr->profile, NULL);
+	rr->writer = NULL;
+	if (smpl_writer_close(w, &why))
+		write_failed(rr, &why);
+}
+
+static bool sample_stream_on_stdout(const struct pf_config *cfg)
+{
+	return cfg->smpl_outfile && !strcmp(cfg->smpl_outfile, "-");
+}
+
+/*
+ * The profile goes to stdout, or to stderr when stdout carries the sample
+ * file (--smpl-outfile=-).  When stdout cannot take it (a full disk, a
+ * closed descriptor, a reader gone), stderr gets it and one error says why.
+ */
+static int print_profile(struct record_run *rr, struct pf_error *err)
+{
+	FILE *out = sample_stream_on_stdout(rr->cfg) ? stderr : stdout;
+	int failed, e;
+
+	kperf_test_pause("PFMON_TEST_REPORT_DELAY");
+	profile_print(rr->profile, out);
+	failed = out == stdout && fflush(stdout) != 0;
+	e = failed ? errno : EIO;
+	if (failed || (out == stdout && ferror(stdout))) {
+		profile_print(rr->profile, stderr);
+		warn_lost(profile_lost(rr->profile), profile_throttled(rr->profile));
+		return pf_error_set(err, PF_E_OUTPUT, "standard output", strerror(e));
+	}
+	warn_lost(profile_lost(rr->profile), profile_throttled(rr->profile));
+	return 0;
 }
 
 static int run_session(struct record_run *rr, int *status, struct pf_error *err)
@@ -135,8 +237,11 @@ static int run_session(struct record_run *rr, int *status, struct pf_error *err)
 	struct session_opts so = session_opts_from_config(rr->cfg);
 
 	rr->session = session_new(rr->sets, rr->n_sets, &rr->plan, &so);
-	if (session_open_target(rr->session, rr->cfg, err) ||
-	    session_run(rr->session, &(struct session_sink){ .record = take_record, .drained = drained, .arg = rr }, status, err))
+	if (session_open_target(rr->session, rr->cfg, err))
+		return -1;
+	fputs(rr->levels_note, stderr);
+	if (session_run(rr->session, &(struct session_sink){ .record = take_record, .drained = drained, .arg = rr },
+			status, err))
 		return -1;
 	session_note_end(rr->session, rr->cfg);
 	return 0;
@@ -163,16 +268,16 @@ int cmd_record(const struct pf_config *cfg, const struct pmu_model *m, struct pf
 	}
 	if (!rc)
 		rc = run_session(&rr, &status, err);
-	if (!rc)
-		profile_finish(rr.profile);
-	if (!rc && rr.writer)
-		rc = record_kernel_symbols(rr.writer, rr.profile, err);
-	if (rr.writer && smpl_writer_close(rr.writer, rc ? NULL : err))
-		rc = -1;
 	if (!rc) {
-		profile_print(rr.profile, stdout);
-		warn_lost(profile_lost(rr.profile), profile_throttled(rr.profile));
+		profile_finish(rr.profile);
+		finish_file(&rr);
+		rc = print_profile(&rr, err);
+	} else if (rr.writer) {
+		smpl_writer_close(rr.writer, NULL);
 	}
 	run_release(&rr);
-	return rc ? -1 : status;
+	if (rc)
+		return -1;
+	/* the one error line was printed when the file failed */
+	return rr.file_failed ? PF_EXIT_ERROR : status;
 }

@@ -1,6 +1,8 @@
 /* pfmon: count and sample performance events of a command, pfmon-style. */
 #include <config.h>
 
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +13,7 @@
 #include "common/util.h"
 #include "kernel/perf.h"
 #include "report/ia64_report.h"
+#include "target/launch.h"
 
 static void print_version(void)
 {
@@ -120,6 +123,7 @@ int main(int argc, char **argv)
 	bool no_hw_note = false;
 	int status;
 
+	launch_init(); /* first: what the command inherits is what pfmon received */
 	raise_nofile_limit();
 	pf_config_init(&cfg);
 	if (options_parse(argc, argv, &cfg, &err) == 0)
@@ -135,8 +139,14 @@ int main(int argc, char **argv)
 		fprintf(stderr, "error: %s\n", err.msg);
 		return pf_error_exit_status(err.code);
 	}
-	/* a full disk or a closed pipe is an error, not silence */
-	if (fflush(stdout) != 0 || ferror(stdout)) {
+	/* a full disk is an error, not silence; a reader that went away
+	 * (pfmon -l | head) ends pfmon as SIGPIPE would have: quietly.  A
+	 * run's own output was checked already: its counts are not lost. */
+	if (fflush(stdout) != 0 && errno == EPIPE) {
+		signal(SIGPIPE, SIG_DFL);
+		raise(SIGPIPE);
+	}
+	if (ferror(stdout)) {
 		fprintf(stderr, "error: cannot write standard output\n");
 		return PF_EXIT_ERROR;
 	}

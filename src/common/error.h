@@ -38,7 +38,7 @@
 	X(NO_HW_PMU,        PF_EXIT_ERROR, "cannot count '%s': the kernel exposes no hardware PMU (as in most VMs); software events such as task-clock, page-faults and context-switches still work") \
 	X(NOT_SUPPORTED,    PF_EXIT_ERROR, "cannot count '%s': %s") \
 	X(CANNOT_SAMPLE,    PF_EXIT_ERROR, "cannot sample '%s': %s") \
-	X(PERM,             PF_EXIT_ERROR, "cannot open '%s': permission denied (kernel.perf_event_paranoid = %d); run as root, grant CAP_PERFMON, or lower it with 'sysctl kernel.perf_event_paranoid=%d'") \
+	X(PERM,             PF_EXIT_ERROR, "cannot open '%s': permission denied (kernel.perf_event_paranoid = %d); %s") \
 	X(OPEN,             PF_EXIT_ERROR, "cannot open '%s': %s") \
 	X(READ,             PF_EXIT_ERROR, "cannot read counter '%s': %s") \
 	X(COMMAND_NOT_FOUND, 127,          "cannot execute '%s': %s") \

@@ -7,7 +7,10 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
+
+#include "common/util.h"
 
 #include "perf.h"
 
@@ -42,11 +45,23 @@ static void dump_attr(const struct perf_event_attr *a, const char *name, pid_t p
 	fclose(f);
 }
 
+void kperf_test_pause(const char *var)
+{
+	const char *v = getenv(var);
+	uint64_t ms;
+
+	if (v && parse_u64(v, &ms) && ms && ms <= 60000)
+		nanosleep(&(struct timespec){ (time_t)(ms / 1000), (long)(ms % 1000) * 1000000 }, NULL);
+}
+
 int kperf_open(const struct perf_event_attr *attr, const char *name, pid_t pid, int cpu, int group_fd)
 {
 	long fd;
 
 	dump_attr(attr, name, pid, cpu, group_fd);
+	/* a test can signal pfmon while its counters open (after the dump:
+	 * PFMON_DUMP_ATTR's file tells it when) */
+	kperf_test_pause("PFMON_TEST_OPEN_DELAY");
 	fd = syscall(SYS_perf_event_open, attr, pid, cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
 	return fd < 0 ? -errno : (int)fd;
 }
@@ -159,15 +174,52 @@ static bool is_hardware_attr(const struct perf_event_attr *attr)
 	       attr->type != PERF_TYPE_BREAKPOINT;
 }
 
+/*
+ * What lets the user open it, least intrusive first: at paranoid >= 2 an
+ * unprivileged user counts user level only, so dropping the kernel level
+ * (-u, :u) comes before weakening a system-wide setting.
+ */
+static const char *perm_advice(const struct perf_event_attr *attr, int paranoid, char *buf, size_t size)
+{
+	bool user_level_helps = !attr->exclude_kernel && paranoid == 2;
+	int lower_to = paranoid > 2 && attr->exclude_kernel ? 2 : paranoid > 1 ? 1 : -1;
+
+	snprintf(buf, size, "%srun as root, grant CAP_PERFMON, or lower it with 'sysctl kernel.perf_event_paranoid=%d'",
+		 user_level_helps ? "count user level only (-u, or ':u' on the event), " : "", lower_to);
+	return buf;
+}
+
+int kperf_probe(const struct perf_event_attr *attr)
+{
+	struct perf_event_attr a = {
+		.size = sizeof(a),
+		.type = attr->type,
+		.config = attr->config,
+		.config1 = attr->config1,
+		.config2 = attr->config2,
+		.exclude_user = attr->exclude_user,
+		.exclude_kernel = attr->exclude_kernel,
+		.exclude_hv = attr->exclude_hv,
+		.disabled = 1,
+	};
+	long fd = syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	close((int)fd);
+	return 0;
+}
+
 int kperf_open_error(const struct perf_event_attr *attr, const char *name, int errnum, struct pf_error *err)
 {
+	char advice[256];
 	int paranoid;
 
 	switch (errnum) {
 	case EACCES:
 	case EPERM:
 		paranoid = kperf_paranoid();
-		return pf_error_set(err, PF_E_PERM, name, paranoid, paranoid > 1 ? 1 : -1);
+		return pf_error_set(err, PF_E_PERM, name, paranoid, perm_advice(attr, paranoid, advice, sizeof(advice)));
 	case ENOENT:
 	case ENODEV:
 	case EOPNOTSUPP:

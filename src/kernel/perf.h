@@ -49,6 +49,15 @@ int kperf_set_period(int fd, uint64_t period);
 int kperf_paranoid(void);
 /* does the kernel expose a core hardware PMU to count cycles? (one probe) */
 bool kperf_hw_counting_works(void);
+/* 0 if an event of attr's type, config and levels opens on pfmon itself
+ * (a counter, not sampling; not for breakpoints), else -errno */
+int kperf_probe(const struct perf_event_attr *attr);
+
+/* test seams (pfmon(1), ENVIRONMENT): when the variable var holds a number
+ * of milliseconds (60000 at most), pause that long, so a test can signal
+ * pfmon in a given phase: PFMON_TEST_OPEN_DELAY before each counter opens,
+ * PFMON_TEST_REPORT_DELAY before the results are printed */
+void kperf_test_pause(const char *var);
 /* turn a failed open into advice: no PMU in a VM, paranoid level, ... */
 int kperf_open_error(const struct perf_event_attr *attr, const char *name, int errnum, struct pf_error *err);
 

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -13,6 +14,78 @@
 
 static volatile sig_atomic_t child_pid;
 static volatile sig_atomic_t got_signal;
+
+/* what pfmon received, for the command (launch_init) */
+static struct {
+	bool saved;
+	bool ignored[NSIG];
+	sigset_t mask;
+	bool have_nofile;
+	struct rlimit nofile;
+	bool closed[3]; /* stdin, stdout, stderr */
+} inherited;
+
+/* a closed standard descriptor: held open for reading (0 for writing), so
+ * that pfmon's reads and writes there fail as they would have */
+static void hold_closed_fd(int fd)
+{
+	int nfd;
+
+	if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+		return;
+	inherited.closed[fd] = true;
+	nfd = open("/dev/null", (fd == STDIN_FILENO ? O_WRONLY : O_RDONLY) | O_CLOEXEC);
+	if (nfd >= 0 && nfd != fd) { /* the lowest free descriptor is fd itself */
+		dup3(nfd, fd, O_CLOEXEC);
+		close(nfd);
+	}
+}
+
+void launch_init(void)
+{
+	struct sigaction sa;
+
+	for (int fd = 0; fd < 3; fd++)
+		hold_closed_fd(fd);
+	for (int sig = 1; sig < NSIG; sig++)
+		if (sigaction(sig, NULL, &sa) == 0)
+			inherited.ignored[sig] = sa.sa_handler == SIG_IGN;
+	sigprocmask(SIG_SETMASK, NULL, &inherited.mask);
+	inherited.have_nofile = getrlimit(RLIMIT_NOFILE, &inherited.nofile) == 0;
+	inherited.saved = true;
+	signal(SIGPIPE, SIG_IGN);
+	signal(SIGXFSZ, SIG_IGN);
+	signal(SIGCHLD, SIG_DFL);
+}
+
+/* In the child, before exec: pfmon's changes undone (async-signal-safe
+ * calls only).  A signal handled by pfmon reverts to the default, as
+ * exec would do; one ignored when pfmon started is ignored again. */
+static void restore_inherited(void)
+{
+	struct sigaction sa;
+
+	if (!inherited.saved) {
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
+		return;
+	}
+	for (int fd = 0; fd < 3; fd++)
+		if (inherited.closed[fd])
+			close(fd);
+	memset(&sa, 0, sizeof(sa));
+	sigemptyset(&sa.sa_mask);
+	for (int sig = 1; sig < NSIG; sig++) {
+		if (sig == SIGKILL || sig == SIGSTOP)
+			continue;
+		sa.sa_handler = inherited.ignored[sig] ? SIG_IGN : SIG_DFL;
+		sigaction(sig, &sa, NULL); /* glibc's own signals refuse: fine */
+	}
+	if (inherited.have_nofile)
+		setrlimit(RLIMIT_NOFILE, &inherited.nofile);
+	sigprocmask(SIG_SETMASK, &inherited.mask, NULL);
+}
 
 static void forward_signal(int sig)
 {
@@ -25,12 +98,16 @@ static void install_forwarding(void)
 {
 	struct sigaction sa;
 
+	static const int caught[] = { SIGINT, SIGTERM, SIGHUP };
+
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = forward_signal;
 	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	/* even those pfmon received ignored (a background job of a script
+	 * gets SIGINT ignored): asked to stop, pfmon stops and reports; the
+	 * command gets them back as they were, ignored or not */
+	for (size_t i = 0; i < sizeof(caught) / sizeof(caught[0]); i++)
+		sigaction(caught[i], &sa, NULL);
 }
 
 void launch_catch_signals(void)
@@ -54,17 +131,31 @@ static void silence_output(void)
 	}
 }
 
+static void redirect_output(const struct launch_opts *opts)
+{
+	if (!opts)
+		return;
+	if (opts->no_output)
+		silence_output();
+	else if (opts->stdout_to_stderr && dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
+		close(STDOUT_FILENO); /* no stderr: the sample stream must not get the output */
+}
+
 /* In the child: wait for the go byte, then exec; report errno on failure. */
 static void child_run(char *const argv[], const struct launch_opts *opts, int go_rd, int err_wr)
 {
 	char go;
+	ssize_t n;
 	int e;
 
-	if (read(go_rd, &go, 1) != 1)
+	do /* a signal while held is pfmon's to act on */
+		n = read(go_rd, &go, 1);
+	while (n < 0 && errno == EINTR);
+	if (n != 1)
 		_exit(127); /* parent gave up on us */
 	close(go_rd);
-	if (opts && opts->no_output)
-		silence_output();
+	restore_inherited();
+	redirect_output(opts);
 	execvp(argv[0], argv);
 	e = errno;
 	if (write(err_wr, &e, sizeof(e)) != (ssize_t)sizeof(e))
@@ -76,6 +167,7 @@ int child_fork(char *const argv[], const struct launch_opts *opts, struct child 
 {
 	int go[2], ex[2];
 
+	install_forwarding(); /* before the fork: the held child only notes a signal */
 	if (pipe2(go, O_CLOEXEC))
 		return pf_error_set(err, PF_E_FORK, argv[0], strerror(errno));
 	if (pipe2(ex, O_CLOEXEC)) {
@@ -97,8 +189,6 @@ int child_fork(char *const argv[], const struct launch_opts *opts, struct child 
 	if (c->pid == 0) {
 		close(go[1]);
 		close(ex[0]);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
 		child_run(argv, opts, go[0], ex[1]);
 	}
 	close(go[0]);
@@ -106,7 +196,6 @@ int child_fork(char *const argv[], const struct launch_opts *opts, struct child 
 	c->go_fd = go[1];
 	c->exec_err_fd = ex[0];
 	child_pid = c->pid;
-	install_forwarding();
 	return 0;
 }
 
@@ -132,16 +221,23 @@ int child_release(struct child *c, const char *cmd, struct pf_error *err)
 		return pf_error_set(err, PF_E_COMMAND_NOT_FOUND, cmd,
 				    e == ENOENT ? "command not found" : strerror(e));
 	}
+	if (got_signal) /* it came after the last look, while the command was held */
+		kill(c->pid, got_signal);
 	return 0;
 }
 
 int child_start(char *const argv[], const struct launch_opts *opts, child_attach_fn attach, void *arg,
 		struct child *c, struct pf_error *err)
 {
+	int rc;
+
 	if (child_fork(argv, opts, c, err))
 		return -1;
-	if (attach(c->pid, arg, err)) {
-		child_abort(c);
+	rc = attach(c->pid, arg, err);
+	if (got_signal) /* whatever the opening said after it: Ctrl-C came first */
+		rc = pf_error_set(err, PF_E_INTERRUPTED);
+	if (rc) {
+		child_abort(c); /* the command never starts */
 		return -1;
 	}
 	return child_release(c, argv[0], err);

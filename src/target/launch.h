@@ -22,7 +22,21 @@ struct child {
 
 struct launch_opts {
 	bool no_output; /* --no-cmd-output: stdout/stderr to /dev/null */
+	bool stdout_to_stderr; /* pfmon's stdout carries the sample file: the command's goes to stderr */
 };
+
+/*
+ * Called first in main().  Records what the command must get back as pfmon
+ * received it: each signal ignored or not, the signal mask, the
+ * RLIMIT_NOFILE soft limit, which of the descriptors 0-2 were closed.  Then
+ * sets pfmon's own: SIGPIPE and SIGXFSZ ignored (a closed pipe or a
+ * file-size limit becomes a write error pfmon reports, never a silent death
+ * that orphans the command), SIGCHLD default (an ignored SIGCHLD would reap
+ * the command before pfmon reads its status), and a closed descriptor 0-2
+ * held by /dev/null opened the wrong way round, so no file pfmon opens takes
+ * its place and writing there still fails.
+ */
+void launch_init(void);
 
 int child_fork(char *const argv[], const struct launch_opts *opts, struct child *c, struct pf_error *err);
 /* Let the child exec.  Fails (PF_E_COMMAND_NOT_FOUND) if the exec failed. */
@@ -51,8 +65,9 @@ int child_poll(struct child *c, int *status);
 /* End a running child (SIGKILL) and reap it, after a fatal error */
 void child_kill(struct child *c);
 
-/* Catch SIGINT, SIGTERM and SIGHUP without a child to pass them to (an
- * attached session): launch_interrupted() then says one came. */
+/* Catch SIGINT, SIGTERM and SIGHUP before there is a child to pass them
+ * to: launch_interrupted() then says one came.  A child held before its
+ * exec only notes them. */
 void launch_catch_signals(void);
 
 /* The signal that interrupted pfmon, or 0 */

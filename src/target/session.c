@@ -219,6 +219,8 @@ static int open_counting_on(struct session *s, pid_t tid, int cpu, bool first_ta
 		}
 		if (!first_task && s->open_errno[k])
 			continue; /* refused on the first task already */
+		if (launch_interrupted())
+			return pf_error_set(err, PF_E_INTERRUPTED);
 		set_counting_disabled(s, c, leader < 0);
 		fd = kperf_open(&c->attr, c->name, tid, cpu, leader);
 		if (fd < 0) {
@@ -332,6 +334,8 @@ static int open_sampling_task(struct session *s, pid_t tid, struct pf_error *err
 
 			if (s->plan->counting[e])
 				continue;
+			if (launch_interrupted())
+				return pf_error_set(err, PF_E_INTERRUPTED);
 			rc = open_sampling_event(s, e, tid, cpu, err);
 			if (rc)
 				return rc;

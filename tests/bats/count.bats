@@ -91,7 +91,9 @@ load helpers
 
 @test "SIGINT to pfmon stops the command and prints the counts so far" {
 	out="$BATS_TEST_TMPDIR/out"
-	"$PFMON" -e task-clock --outfile="$out" "$FIXTURES/burn" 20000 &
+	# a background job of a script ignores SIGINT, and so would the
+	# command pfmon starts (it gets what pfmon got): give both the default
+	env --default-signal=INT "$PFMON" -e task-clock --outfile="$out" "$FIXTURES/burn" 20000 &
 	pid=$!
 	# wait for the condition, not the clock: the command has used 200 ms
 	# of CPU (a loaded machine may give it much less in 0.5 s)

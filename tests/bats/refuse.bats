@@ -110,6 +110,12 @@ refused() {
 	for o in smpl-branch-stack smpl-weight smpl-data-src smpl-data-addr callchain; do
 		refused "^error: option '--$o' is not used when counting \(it is for sampling\)$" -e task-clock --$o true
 	done
+	# the kernel would store zeros: refused before anything runs, naming the event
+	refused "^error: event 'task-clock': --smpl-weight needs a hardware event that records latencies; " \
+		-e task-clock -F 100 --smpl-weight touch "$BATS_TEST_TMPDIR/ran"
+	[ ! -e "$BATS_TEST_TMPDIR/ran" ]
+	refused "^error: event 'mem:0x1000:w': --smpl-data-src needs a hardware event that records data sources; " \
+		-e mem:0x1000:w --long-smpl-periods=1 --smpl-data-src true
 	refused "^error: event 'perf::task-clock:period=1000': modifier 'period' is not supported" \
 		-e perf::task-clock:period=1000 true
 	refused "^error: event 'perf::task-clock:freq=10': modifier 'freq' is not supported" \
