@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "commands.h"
+#include "metrics.h"
 #include "common/util.h"
 #include "kernel/perf.h"
 #include "report/counts.h"
@@ -187,9 +188,28 @@ static int close_output(FILE *out, const struct pf_config *cfg, struct pf_error 
 	return 0;
 }
 
-static int print_counts(struct session *s, const struct pf_config *cfg, const struct pmu_model *m, FILE *out,
-			struct pf_error *err)
+/* the metrics of these rows: the requested ones and the shadows; notes for those not available */
+static struct metric_value *compute_metrics(const struct metric_run *run, struct count_report *rep,
+					    uint64_t duration_ns, bool shadows)
 {
+	const struct metric_list *l = &run->list;
+	struct metric_value *v = xcalloc(run->n_want + rep->n_rows * l->n + 1, sizeof(*v));
+
+	rep->metric_defs = l;
+	rep->metrics = v;
+	rep->n_metrics = metric_evaluate(l, run->want, run->n_want, shadows, rep->rows, rep->n_rows, duration_ns, v);
+	for (size_t i = 0; i < rep->n_metrics; i++)
+		if (!v[i].ok)
+			fprintf(stderr, "note: metric '%s' is not available: %s%s%s\n", l->defs[v[i].def].name,
+				*v[i].missing ? "'" : "", *v[i].missing ? v[i].missing : "a division by zero",
+				*v[i].missing ? "' was not counted" : "");
+	return v;
+}
+
+static int print_counts(struct session *s, const struct pf_config *cfg, const struct pmu_model *m,
+			const struct metric_run *run, uint64_t duration_ns, FILE *out, struct pf_error *err)
+{
+	struct metric_value *mv = NULL;
 	size_t n = session_n_events(s);
 	struct session_count *counts = xcalloc(n + 1, sizeof(*counts));
 	struct count_row *rows = xcalloc(n + 1, sizeof(*rows));
@@ -199,10 +219,12 @@ static int print_counts(struct session *s, const struct pf_config *cfg, const st
 	if (!rc) {
 		warn_unsupported(s, counts);
 		fill_rows(s, counts, rows);
+		mv = compute_metrics(run, &rep, duration_ns, true);
 		if (cfg->with_header && cfg->output_kind != PF_OUT_JSON)
 			report_header(out, cfg, m->name, m->desc);
 		report_counts(out, &rep, cfg);
 	}
+	free(mv);
 	free(rows);
 	free(counts);
 	return rc;
@@ -236,8 +258,12 @@ static const char *task_name(const struct pf_config *cfg, const struct session_t
 }
 
 static int print_task(const struct session *s, const struct pf_config *cfg, const struct pmu_model *m,
-		      const struct session_task_result *r, FILE *out, struct count_row *rows, struct pf_error *err)
+		      const struct metric_run *run, uint64_t duration_ns, const struct session_task_result *r,
+		      FILE *out, struct count_row *rows, struct pf_error *err)
 {
+	struct metric_value *mv;
+	int rc;
+
 	struct count_task task = { r->pid, r->tid, r->ppid, task_name(cfg, r) };
 	struct count_report rep = { .rows = rows, .n_rows = session_n_events(s), .task = &task };
 	FILE *f = cfg->outfile ? open_task_output(cfg, r, err) : out;
@@ -245,15 +271,19 @@ static int print_task(const struct session *s, const struct pf_config *cfg, cons
 	if (!f)
 		return -1;
 	fill_rows(s, r->counts, rows);
+	/* pfmon 3.x's per-task lines stay as they were: only requested metrics there */
+	mv = compute_metrics(run, &rep, duration_ns, cfg->output_kind != PF_OUT_TEXT);
 	if (cfg->with_header && cfg->output_kind != PF_OUT_JSON)
 		report_header(f, cfg, m->name, m->desc);
 	report_counts(f, &rep, cfg);
-	return f == out ? 0 : close_output(f, cfg, err);
+	rc = f == out ? 0 : close_output(f, cfg, err);
+	free(mv);
+	return rc;
 }
 
 /* each task's results apart (--follow-*, --per-thread without --aggregate-results) */
 static int print_task_counts(struct session *s, const struct pf_config *cfg, const struct pmu_model *m,
-			     FILE *out, struct pf_error *err)
+			     const struct metric_run *run, uint64_t duration_ns, FILE *out, struct pf_error *err)
 {
 	const struct session_task_result *r;
 	struct count_row *rows = xcalloc(session_n_events(s) + 1, sizeof(*rows));
@@ -263,7 +293,7 @@ static int print_task_counts(struct session *s, const struct pf_config *cfg, con
 	if (!rc && n)
 		warn_unsupported(s, r[0].counts);
 	for (size_t i = 0; i < n && !rc; i++)
-		rc = print_task(s, cfg, m, &r[i], out, rows, err);
+		rc = print_task(s, cfg, m, run, duration_ns, &r[i], out, rows, err);
 	free(rows);
 	return rc;
 }
@@ -295,7 +325,8 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-int cmd_count(const struct pf_config *cfg, const struct pmu_model *m, struct pf_error *err)
+int cmd_count(const struct pf_config *cfg, const struct pmu_model *m, const struct metric_run *run,
+	      struct pf_error *err)
 {
 	struct set_prog *sets = NULL;
 	size_t n_sets = 0;
@@ -303,7 +334,7 @@ int cmd_count(const struct pf_config *cfg, const struct pmu_model *m, struct pf_
 	FILE *out = NULL;
 	int status = 0, rc;
 
-	uint64_t start = 0;
+	uint64_t start = 0, duration = 0;
 
 	rc = pmu_encode_config(m, cfg, &sets, &n_sets, err);
 	if (!rc && !(per_task_output(cfg) && cfg->outfile)) {
@@ -323,13 +354,14 @@ int cmd_count(const struct pf_config *cfg, const struct pmu_model *m, struct pf_
 	if (!rc)
 		rc = session_run(s, NULL, &status, err);
 	if (!rc) {
+		duration = now_ns() - start; /* perf's duration_time, for the metrics */
 		session_note_end(s, cfg);
 		if (cfg->show_time)
-			print_times(s, now_ns() - start, out ? out : stdout);
+			print_times(s, duration, out ? out : stdout);
 	}
 	if (!rc)
-		rc = per_task_output(cfg) ? print_task_counts(s, cfg, m, out ? out : stdout, err)
-					  : print_counts(s, cfg, m, out, err);
+		rc = per_task_output(cfg) ? print_task_counts(s, cfg, m, run, duration, out ? out : stdout, err)
+					  : print_counts(s, cfg, m, run, duration, out, err);
 	if (out && close_output(out, cfg, rc ? NULL : err))
 		rc = -1;
 	session_free(s);

@@ -108,6 +108,8 @@ static int check_output(const struct pf_config *cfg, struct pf_error *err)
 		return usage(err, "option '--append' needs --outfile");
 	if (given(cfg, "resolve-addresses") && (!cfg->report_sort || strcmp(cfg->report_sort, "address") != 0))
 		return usage(err, "option '--resolve-addresses' needs --report-sort=address");
+	if (given(cfg, "metrics-file") && cfg->check && !cfg->n_metric_args)
+		return usage(err, "option '--metrics-file' is not used with --check without -M (name the metrics to plan)");
 	if (given(cfg, "with-header") && cfg->output_kind == PF_OUT_JSON)
 		return usage(err, "option '--with-header' is not used with --json (the JSON lines carry no header)");
 	return 0;

@@ -41,6 +41,9 @@ void pf_config_release(struct pf_config *cfg)
 	cfg->n_attach = 0;
 	free(cfg->options_given);
 	cfg->options_given = NULL;
+	free(cfg->metric_args);
+	cfg->metric_args = NULL;
+	cfg->n_metric_args = 0;
 }
 
 bool pf_config_is_sampling(const struct pf_config *cfg)
