@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "metrics.h"
 #include "common/util.h"
 #include "kernel/perf.h"
 #include "report/counts.h"
@@ -312,9 +313,28 @@ static int close_output(FILE *out, const char *path, struct pf_error *err)
 	return 0;
 }
 
-static int print_counts(struct session *s, const struct pf_config *cfg, const struct pmu_model *m, FILE *out,
-			bool warn, struct pf_error *err)
+/* the metrics of these rows: the requested ones and the shadows; notes for those not available */
+static struct metric_value *compute_metrics(const struct metric_run *run, struct count_report *rep,
+					    uint64_t duration_ns, bool shadows, bool warn)
 {
+	const struct metric_list *l = &run->list;
+	struct metric_value *v = xcalloc(run->n_want + rep->n_rows * l->n + 1, sizeof(*v));
+
+	rep->metric_defs = l;
+	rep->metrics = v;
+	rep->n_metrics = metric_evaluate(l, run->want, run->n_want, shadows, rep->rows, rep->n_rows, duration_ns, v);
+	for (size_t i = 0; warn && i < rep->n_metrics; i++)
+		if (!v[i].ok)
+			fprintf(stderr, "note: metric '%s' is not available: %s%s%s\n", l->defs[v[i].def].name,
+				*v[i].missing ? "'" : "", *v[i].missing ? v[i].missing : "a division by zero",
+				*v[i].missing ? "' was not counted" : "");
+	return v;
+}
+
+static int print_counts(struct session *s, const struct pf_config *cfg, const struct pmu_model *m, FILE *out,
+			const struct metric_run *run, uint64_t duration_ns, bool warn, struct pf_error *err)
+{
+	struct metric_value *mv = NULL;
 	size_t n = session_n_events(s);
 	struct session_count *counts = xcalloc(n + 1, sizeof(*counts));
 	struct count_row *rows = xcalloc(n + 1, sizeof(*rows));
@@ -325,10 +345,12 @@ static int print_counts(struct session *s, const struct pf_config *cfg, const st
 		if (warn)
 			warn_unsupported(s, counts);
 		fill_rows(s, counts, rows);
+		mv = compute_metrics(run, &rep, duration_ns, true, warn);
 		if (cfg->with_header && cfg->output_kind != PF_OUT_JSON)
 			report_header(out, cfg, m->name, m->desc);
 		report_counts(out, &rep, cfg);
 	}
+	free(mv);
 	free(rows);
 	free(counts);
 	return rc;
@@ -562,7 +584,7 @@ static uint64_t now_ns(void)
 /* the results: times (--show-time), then the counts, into out (stdout
  * when NULL, per-task results to their own files with --outfile) */
 static int print_results(struct session *s, const struct pf_config *cfg, const struct pmu_model *m, FILE *out,
-			 uint64_t real_ns, bool warn, struct pf_error *err)
+			 const struct metric_run *run, uint64_t real_ns, bool warn, struct pf_error *err)
 {
 	if (cfg->show_time)
 		print_times(s, real_ns, out ? out : stdout);
@@ -576,7 +598,7 @@ static int print_results(struct session *s, const struct pf_config *cfg, const s
 		return print_task_counts(s, cfg, m, out ? out : stdout, warn, err);
 	if (per_cpu_output(cfg))
 		return print_cpu_counts(s, cfg, m, out ? out : stdout, err);
-	return print_counts(s, cfg, m, out, warn, err);
+	return print_counts(s, cfg, m, out, run, real_ns, warn, err);
 }
 
 /*
@@ -585,25 +607,26 @@ static int print_results(struct session *s, const struct pf_config *cfg, const s
  * line that says why.
  */
 static int write_results(struct session *s, const struct pf_config *cfg, const struct pmu_model *m, FILE *out,
-			 uint64_t real_ns, struct pf_error *err)
+			 const struct metric_run *run, uint64_t real_ns, struct pf_error *err)
 {
 	struct pf_error ignored;
 	int rc;
 
 	kperf_test_pause("PFMON_TEST_REPORT_DELAY");
-	rc = print_results(s, cfg, m, out, real_ns, true, err);
+	rc = print_results(s, cfg, m, out, run, real_ns, true, err);
 
 	if (!out)
 		return rc;
 	if (close_output(out, cfg->outfile, rc ? NULL : err)) {
 		if (!rc)
-			print_results(s, cfg, m, stderr, real_ns, false, &ignored);
+			print_results(s, cfg, m, stderr, run, real_ns, false, &ignored);
 		return -1;
 	}
 	return rc;
 }
 
-int cmd_count(const struct pf_config *cfg, const struct pmu_model *m, struct pf_error *err)
+int cmd_count(const struct pf_config *cfg, const struct pmu_model *m, const struct metric_run *run,
+	      struct pf_error *err)
 {
 	struct set_prog *sets = NULL;
 	size_t n_sets = 0;
@@ -646,7 +669,7 @@ int cmd_count(const struct pf_config *cfg, const struct pmu_model *m, struct pf_
 				 &status, err);
 	if (!rc) {
 		session_note_end(s, cfg);
-		rc = write_results(s, cfg, m, out, now_ns() - start, err);
+		rc = write_results(s, cfg, m, out, run, now_ns() - start, err);
 	} else if (out) {
 		close_output(out, cfg->outfile, NULL);
 	}

@@ -12,7 +12,10 @@
 #include "sample/smpl_file.h"
 #include "target/session.h"
 
-int cmd_count(const struct pf_config *cfg, const struct pmu_model *m, struct pf_error *err);
+struct metric_run;
+/* counting; run: the metrics to print (requested, and the model's shadow metrics) */
+int cmd_count(const struct pf_config *cfg, const struct pmu_model *m, const struct metric_run *run,
+	      struct pf_error *err);
 int cmd_list_events(const struct pf_config *cfg, const struct pmu_model *m, struct pf_error *err);
 int cmd_event_info(const struct pf_config *cfg, const struct pmu_model *m, struct pf_error *err);
 int cmd_list_pmus(const struct pf_config *cfg, struct pf_error *err);

@@ -9,6 +9,7 @@
 #include <sys/resource.h>
 
 #include "cli/commands.h"
+#include "cli/metrics.h"
 #include "cli/options.h"
 #include "common/util.h"
 #include "kernel/perf.h"
@@ -45,6 +46,48 @@ static bool choose_default_events(struct pf_config *cfg, const struct pmu_model 
 	return fallback;
 }
 
+/* after -M: the default events, the checks, then --check, sampling or counting */
+static int measure_with(struct pf_config *cfg, const struct pmu_model *m, const struct metric_run *run,
+			bool *no_hw_note, struct pf_error *err)
+{
+	*no_hw_note = choose_default_events(cfg, m);
+	if (options_validate(cfg, m, err))
+		return -1;
+	if (cfg->check) {
+		if (run->n_want)
+			metrics_print_plan(stdout, run);
+		return cmd_check(cfg, m, err);
+	}
+	if (cfg->n_attach && cfg->command)
+		return pf_error_set(err, PF_E_USAGE, "a command cannot be given with --attach-task/--pid/--tid "
+				    "(bound the session with -t SECS)");
+	if (!cfg->command && !cfg->n_attach && !cfg->system_wide)
+		return pf_error_set(err, PF_E_NO_COMMAND);
+	if (check_task_options(cfg, err))
+		return -1;
+	if (!m->can_run)
+		return pf_error_set(err, PF_E_NOT_THIS_HOST,
+				    "this host cannot program the modelled PMU; use --check for a dry run");
+	if (pf_config_is_sampling(cfg))
+		return cmd_record(cfg, m, err);
+	return cmd_count(cfg, m, run, err);
+}
+
+static int measure(struct pf_config *cfg, const struct pmu_model *m, bool *no_hw_note, struct pf_error *err)
+{
+	struct metric_run run;
+	int rc;
+
+	/* -M plans its event sets before the default events are chosen: they replace them */
+	if (metrics_prepare(cfg, m, &run, err)) {
+		metrics_release(&run);
+		return -1;
+	}
+	rc = measure_with(cfg, m, &run, no_hw_note, err);
+	metrics_release(&run);
+	return rc;
+}
+
 static int dispatch(struct pf_config *cfg, bool *no_hw_note, struct pf_error *err)
 {
 	const struct pmu_model *m;
@@ -62,7 +105,8 @@ static int dispatch(struct pf_config *cfg, bool *no_hw_note, struct pf_error *er
 	if (cfg->list_pmus)
 		return cmd_list_pmus(cfg, err);
 	/* the informational commands answer first, as --help does */
-	if (cfg->report_file && !cfg->list_events && !cfg->event_info && !cfg->dump_event_table)
+	if (cfg->report_file && !cfg->list_events && !cfg->event_info && !cfg->dump_event_table &&
+	    !cfg->show_metrics)
 		return options_validate(cfg, NULL, err) ? -1 : cmd_report(cfg, err);
 	if (cfg->smpl_module || cfg->smpl_compact || cfg->smpl_print_counts || cfg->smpl_view_given ||
 	    cfg->smpl_sort_given)
@@ -81,24 +125,9 @@ static int dispatch(struct pf_config *cfg, bool *no_hw_note, struct pf_error *er
 		return cmd_event_info(cfg, m, err);
 	if (cfg->dump_event_table)
 		return cmd_dump_event_table(cfg, m, err);
-	*no_hw_note = choose_default_events(cfg, m);
-	if (options_validate(cfg, m, err))
-		return -1;
-	if (cfg->check)
-		return cmd_check(cfg, m, err);
-	if (cfg->n_attach && cfg->command)
-		return pf_error_set(err, PF_E_USAGE, "a command cannot be given with --attach-task/--pid/--tid "
-				    "(bound the session with -t SECS)");
-	if (!cfg->command && !cfg->n_attach && !cfg->system_wide)
-		return pf_error_set(err, PF_E_NO_COMMAND);
-	if (check_task_options(cfg, err))
-		return -1;
-	if (!m->can_run)
-		return pf_error_set(err, PF_E_NOT_THIS_HOST,
-				    "this host cannot program the modelled PMU; use --check for a dry run");
-	if (pf_config_is_sampling(cfg))
-		return cmd_record(cfg, m, err);
-	return cmd_count(cfg, m, err);
+	if (cfg->show_metrics)
+		return cmd_show_metrics(cfg, m, err);
+	return measure(cfg, m, no_hw_note, err);
 }
 
 /*

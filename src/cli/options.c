@@ -437,6 +437,38 @@ static int opt_report_format(struct cli_state *st, const struct opt_def *o, cons
 	return 0;
 }
 
+/* ----- derived metrics ----- */
+
+static int opt_metrics(struct cli_state *st, const struct opt_def *o, const char *arg, struct pf_error *err)
+{
+	struct pf_config *cfg = st->cfg;
+
+	if (!*arg)
+		return bad_value(o, arg, "the list of metrics is empty", err);
+	cfg->metric_args = xrealloc(cfg->metric_args, (cfg->n_metric_args + 1) * sizeof(*cfg->metric_args));
+	cfg->metric_args[cfg->n_metric_args++] = arg;
+	return 0;
+}
+
+static int opt_show_metrics(struct cli_state *st, const struct opt_def *o, const char *arg, struct pf_error *err)
+{
+	regex_t re;
+	char why[128];
+	int rc;
+
+	st->cfg->show_metrics = true;
+	if (!arg)
+		return 0;
+	rc = regcomp(&re, arg, REG_EXTENDED | REG_NOSUB | REG_ICASE);
+	if (rc) {
+		regerror(rc, &re, why, sizeof(why));
+		return pf_error_set(err, PF_E_BAD_REGEX, arg, why);
+	}
+	regfree(&re);
+	st->cfg->show_metrics_regex = arg;
+	return 0;
+}
+
 #define CALL(fn) STORE_CALL, 0, fn
 #define BOOL(field) STORE_BOOL, offsetof(struct pf_config, field), NULL
 #define STR(field) STORE_STR, offsetof(struct pf_config, field), NULL
@@ -525,6 +557,16 @@ static const struct opt_def options[] = {
 	{ "csv", NULL, ARG_OPTIONAL, "SEP", G_OUT, CALL(opt_csv),
 	  "CSV with perf stat -x columns (default separator ',')", M_COUNT },
 	{ "json", NULL, ARG_NONE, NULL, G_OUT, CALL(opt_json), "JSON lines with perf stat -j keys", M_COUNT },
+
+	/* derived metrics (pfmon-metrics(5)) */
+	{ "metrics", "M", ARG_REQUIRED, "NAME,...", G_OUT, CALL(opt_metrics),
+	  "print these metrics (names or groups) and count the events they need, in planned event sets", M_COUNT | M_CHECK },
+	{ "metrics-file", NULL, ARG_REQUIRED, "FILE", G_OUT, STR(metrics_file),
+	  "also read metric definitions from FILE (see pfmon-metrics(5))", M_COUNT | M_CHECK },
+	{ "show-metrics", NULL, ARG_OPTIONAL, "REGEX", G_OUT, CALL(opt_show_metrics),
+	  "list the metrics of the PMU model (matching REGEX) with formula and description, and exit", M_ANY },
+	{ "metric-only", NULL, ARG_NONE, NULL, G_OUT, BOOL(metric_only),
+	  "print the metrics only, not the counts (perf stat --metric-only)", M_COUNT },
 
 	{ "long-smpl-periods", NULL, ARG_REQUIRED, "P1,P2,...", G_SMPL, CALL(opt_long_periods),
 	  "per-event sampling period; turns sampling on", M_SAMPLE },

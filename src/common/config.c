@@ -45,6 +45,9 @@ void pf_config_release(struct pf_config *cfg)
 	if (cfg->model_opts && cfg->model_opts_free)
 		cfg->model_opts_free(cfg->model_opts);
 	cfg->model_opts = NULL;
+	free(cfg->metric_args);
+	cfg->metric_args = NULL;
+	cfg->n_metric_args = 0;
 }
 
 bool pf_config_is_sampling(const struct pf_config *cfg)

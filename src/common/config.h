@@ -166,6 +166,14 @@ struct pf_config {
 	bool aggregate;   /* --aggregate-results */
 	bool per_thread;  /* --per-thread (perf) */
 
+	/* derived metrics (-M, --metrics-file, --show-metrics, --metric-only) */
+	const char **metric_args; /* each -M value as given (comma lists) */
+	size_t n_metric_args;
+	const char *metrics_file;
+	bool show_metrics;
+	const char *show_metrics_regex; /* --show-metrics=REGEX */
+	bool metric_only;
+
 	char **command; /* argv of the command, NULL-terminated; NULL if none */
 
 	/* which rows of the CLI's option table were given, for its checks */

@@ -35,6 +35,9 @@ struct count_task {
 	const char *name; /* the command, or the program of one exec */
 };
 
+struct metric_list;
+struct metric_value;
+
 struct count_report {
 	const struct count_row *rows;
 	size_t n_rows;
@@ -47,6 +50,10 @@ struct count_report {
 	 * (perf stat -I's first column); the rows are its deltas */
 	bool interval;
 	double interval_s;
+	/* derived metrics (report/metric.h): on their count line, or after the counts */
+	const struct metric_list *metric_defs;
+	const struct metric_value *metrics;
+	size_t n_metrics;
 };
 
 void report_header(FILE *out, const struct pf_config *cfg, const char *pmu_name, const char *pmu_desc);

@@ -28,3 +28,21 @@ help_options() {
 	run bash -c "groff -man -Tutf8 -ww -z '$TESTS_SRCDIR/../man/pfmon.1' 2>&1"
 	[ -z "$output" ]
 }
+
+@test "pfmon-metrics(5) renders without warnings and documents every key of the syntax" {
+	man="$TESTS_SRCDIR/../man/pfmon-metrics.5"
+	if command -v groff >/dev/null; then
+		run bash -c "groff -man -Tutf8 -ww -z '$man' 2>&1"
+		[ -z "$output" ]
+	fi
+	# the keys the parser accepts are the ones its error message lists
+	printf 'metric A\n\tformula 1\n\tbogus 1\n' >"$BATS_TEST_TMPDIR/m.def"
+	run "$PFMON" --metrics-file="$BATS_TEST_TMPDIR/m.def" --show-metrics
+	[ "$status" -eq 1 ]
+	keys=$(printf '%s' "$output" | sed -n 's/.*unknown key .bogus. (\(.*\))/\1/p' | tr -d ',')
+	[ -n "$keys" ]
+	for k in $keys; do
+		roff=$(printf '%s' "$k" | sed 's/-/\\\\-/g')
+		grep -q -- "^\\\\fB$roff\\\\fR" "$man" || { echo "key $k not in pfmon-metrics.5"; return 1; }
+	done
+}

@@ -129,7 +129,7 @@ LIST
 @test "a closed standard output is an error, not silence; the counts go to stderr" {
 	run --separate-stderr bash -c "'$PFMON' -e task-clock true >&-"
 	[ "$status" -eq 1 ]
-	[[ "${stderr_lines[0]}" =~ ^[0-9]+\ task-clock$ ]]
+	[[ "${stderr_lines[0]}" =~ ^[0-9]+\ task-clock(\ |$) ]]
 	[ "${stderr_lines[1]}" = "error: cannot write 'standard output': Bad file descriptor" ]
 	[ "${#stderr_lines[@]}" -eq 2 ]
 }

@@ -93,7 +93,7 @@ finished_status() {
 	run --separate-stderr $T "$PFMON" -e task-clock --outfile="$MNT/counts" echo ran
 	[ "$status" -eq 1 ]
 	[ "$output" = "ran" ]
-	[[ "${stderr_lines[0]}" =~ ^[0-9]+\ task-clock$ ]]
+	[[ "${stderr_lines[0]}" =~ ^[0-9]+\ task-clock(\ |$) ]]
 	[ "${stderr_lines[1]}" = "error: cannot write '$MNT/counts': No space left on device" ]
 	[ "${#stderr_lines[@]}" -eq 2 ]
 }
@@ -122,12 +122,12 @@ finished_status() {
 @test "/dev/full as --outfile and as stdout: the counts go to stderr, one error, exit 1" {
 	run --separate-stderr $T "$PFMON" -e task-clock --outfile=/dev/full true
 	[ "$status" -eq 1 ]
-	[[ "${stderr_lines[0]}" =~ ^[0-9]+\ task-clock$ ]]
+	[[ "${stderr_lines[0]}" =~ ^[0-9]+\ task-clock(\ |$) ]]
 	[ "${stderr_lines[1]}" = "error: cannot write '/dev/full': No space left on device" ]
 	[ "${#stderr_lines[@]}" -eq 2 ]
 	run --separate-stderr $T bash -c "'$PFMON' -e task-clock true >/dev/full"
 	[ "$status" -eq 1 ]
-	[[ "${stderr_lines[0]}" =~ ^[0-9]+\ task-clock$ ]]
+	[[ "${stderr_lines[0]}" =~ ^[0-9]+\ task-clock(\ |$) ]]
 	[ "${stderr_lines[1]}" = "error: cannot write 'standard output': No space left on device" ]
 	# a profile as well
 	run --separate-stderr $T bash -c "'$PFMON' -F 1000 -e task-clock '$FIXTURES/burn' 50 >/dev/full"
@@ -146,7 +146,7 @@ finished_status() {
 @test "a reader that went away (SIGPIPE): the counts go to stderr, one error, exit 1" {
 	run --separate-stderr $T bash -c "'$PFMON' -e task-clock sleep 0.3 | head -c0; exit \${PIPESTATUS[0]}"
 	[ "$status" -eq 1 ]
-	[[ "${stderr_lines[0]}" =~ ^[0-9]+\ task-clock$ ]]
+	[[ "${stderr_lines[0]}" =~ ^[0-9]+\ task-clock(\ |$) ]]
 	[ "${stderr_lines[1]}" = "error: cannot write 'standard output': Broken pipe" ]
 	[ "${#stderr_lines[@]}" -eq 2 ]
 }
@@ -206,7 +206,7 @@ finished_status() {
 		sh -c 'while :; do echo y; done' | head -1; exit \${PIPESTATUS[0]}"
 	[ "$status" -eq 141 ]
 	[ -z "$stderr" ]
-	grep -q ' task-clock$' "$out"
+	grep -qE ' task-clock( |$)' "$out"
 }
 
 # --- Ctrl-C in every phase -------------------------------------------
@@ -257,7 +257,7 @@ finished_status() {
 	kill -INT "$PF_PID"
 	[ "$(finished_status)" -eq 3 ]
 	[ ! -s "$BATS_TEST_TMPDIR/err" ]
-	grep -q ' task-clock$' "$BATS_TEST_TMPDIR/out"
+	grep -qE ' task-clock( |$)' "$BATS_TEST_TMPDIR/out"
 }
 
 @test "a command that ignores SIGINT runs on: pfmon waits for it and counts all of it" {

@@ -21,6 +21,7 @@ declare -gA VALUE=(
 	[attach-task]=1 [pid]=1 [tid]=1 [session-timeout]=1 [follow-exec]= [follow-exec-exclude]=zzz
 	[smpl-module]=detailed [smpl-module-info]=detailed [cpu-list]=0 [print-interval]=100 [interval-count]=1
 	[symbol-file]=@T/rep.pfs [sysmap-file]=@T/rep.pfs
+	[metrics]=CPUs_utilized [metrics-file]=@T/walk.def [show-metrics]=
 )
 
 # A command an option needs to act (given to both runs, counting and
@@ -46,6 +47,8 @@ done
 
 setup_file() {
 	T="$BATS_FILE_TMPDIR"
+	# a metric shown on the default event: --metrics-file acts when counting
+	printf 'metric walk_double\n\tformula 2 * task-clock\n\tshown-on task-clock\nmetric walk_cycles\n\tformula 2 * cycles\n\tshown-on cycles\n' >"$T/walk.def"
 	"$PFMON" -e task-clock --smpl-outfile="$T/rep.pfs" --smpl-data-addr -g "$FIXTURES/hotspot" 300 \
 		>/dev/null 2>&1
 	"$PFMON" -e page-faults --smpl-outfile="$T/rep2.pfs" --long-smpl-periods=1 "$FIXTURES/hotspot" 1 \
