@@ -114,15 +114,20 @@ static void print_host_cpus(void)
 	printf("detected host CPUs: %ld-way %s\n", n, model);
 }
 
-/* the first modelled PMU that is this machine's, else the host model */
-static const struct pmu_model *detected_model(void)
+/* the models other than host that say this machine is theirs: "intel_arch" or "none" */
+static void print_detected_models(void)
 {
 	const struct pmu_model *m;
+	bool any = false;
 
+	printf("detected pfmon PMU model: %s (runs live)\n", pmu_model_at(0)->name);
+	printf("detected modelled PMUs:");
 	for (size_t i = 1; (m = pmu_model_at(i)); i++)
-		if (m->detect && m->detect(m))
-			return m;
-	return pmu_model_at(0);
+		if (m->detect && m->detect(m)) {
+			printf(" [%s]%s", m->name, m->can_run ? "" : " (dry run)");
+			any = true;
+		}
+	printf("%s\n", any ? "" : " none");
 }
 
 static const char *run_mode(const struct pmu_model *m, bool hw)
@@ -140,7 +145,7 @@ int cmd_list_pmus(const struct pf_config *cfg, const struct pmu_model *chosen, s
 	struct timespec res;
 
 	print_host_cpus();
-	printf("detected pfmon PMU model: %s\n", detected_model()->name);
+	print_detected_models();
 	if (describe(host, cfg, "", err))
 		return -1;
 	printf("supported pfmon PMU models:");

@@ -113,7 +113,8 @@ libpfm_evtsel() {
 	run "$PFMON" -I
 	[ "$status" -eq 0 ]
 	[[ "${lines[0]}" == "detected host CPUs: "*-way* ]]
-	[[ "$output" == *"detected pfmon PMU model: "* ]]
+	[[ "$output" == *"detected pfmon PMU model: host (runs live)"* ]]
+	[[ "$output" == *"detected modelled PMUs: "* ]]
 	[[ "$output" == *"detected libpfm PMU model: "* ]]
 	[[ "$output" == *"max counters/set: "* ]]
 	[[ "$output" == *"supported pfmon PMU models: [host] [itanium2] [intel_arch]"* ]]

@@ -201,11 +201,125 @@ static void test_golden(void)
 	}
 }
 
-int main(void)
+/* every register of p by name: the counters' control registers and the others */
+static bool reg_is(const struct set_prog *p, const char *name, uint64_t value)
 {
+	char buf[64];
+
+	for (size_t i = 0; i < p->n_counters; i++) {
+		pmu_reg_name(&pmu_intel_arch, &p->counters[i].ctl, buf, sizeof(buf));
+		if (!strcmp(buf, name))
+			return p->counters[i].ctl.value == value;
+	}
+	for (size_t i = 0; i < p->n_regs; i++) {
+		pmu_reg_name(&pmu_intel_arch, &p->regs[i], buf, sizeof(buf));
+		if (!strcmp(buf, name))
+			return p->regs[i].value == value;
+	}
+	return false;
+}
+
+static bool counters_are(const struct set_prog *p, const char *list)
+{
+	size_t n;
+	char **v = str_split(list, ',', &n);
+	bool same = n == p->n_counters;
+	char buf[64];
+
+	for (size_t i = 0; same && i < n; i++) {
+		pmu_reg_name(&pmu_intel_arch, &p->counters[i].ctr, buf, sizeof(buf));
+		same = !strcmp(buf, v[i]);
+	}
+	str_vec_free(v);
+	return same;
+}
+
+/* "ok at=... REG=VAL ...": the first token that does not hold, or NULL */
+static const char *check_ok(const struct set_prog *p, char **tok, size_t n)
+{
+	for (size_t i = 1; i < n; i++) {
+		char *eq = strchr(tok[i], '=');
+		uint64_t v;
+
+		if (!eq)
+			return tok[i];
+		*eq = '\0';
+		if (!strcmp(tok[i], "at") ? !counters_are(p, eq + 1) : !parse_u64(eq + 1, &v) || !reg_is(p, tok[i], v)) {
+			*eq = '=';
+			return tok[i];
+		}
+		*eq = '=';
+	}
+	return NULL;
+}
+
+static const char *const code_names[] = {
+#define PF_ERR_NAME(code, status, fmt) #code,
+	PF_ERRORS(PF_ERR_NAME)
+#undef PF_ERR_NAME
+};
+
+static void golden_row(char **col, int line)
+{
+	struct set_prog p;
+	struct pf_error err = { 0 };
+	size_t n;
+	char **tok = str_split(col[2], ' ', &n);
+	int rc = encode(col[1], col[0], &p, &err);
+
+	if (!strcmp(tok[0], "ok")) {
+		const char *bad = rc ? "the encoding failed" : check_ok(&p, tok, n);
+
+		if (!ok(!bad, "line %d: %s ok", line, col[1]))
+			printf("#   %s: %s\n", bad, rc ? err.msg : "");
+		if (!rc)
+			set_prog_release(&p);
+	} else {
+		const char *want = tok[0] + strlen("error:");
+		bool same = rc && (!strcmp(err.rule, want) || !strcmp(code_names[err.code], want));
+
+		if (!rc)
+			set_prog_release(&p);
+		if (!ok(same, "line %d: %s refused: %s", line, col[1], want))
+			printf("#   got: %s\n", rc ? err.msg : "accepted");
+	}
+	str_vec_free(tok);
+}
+
+static void test_golden_table(const char *dir)
+{
+	char path[512], line[1024];
+	FILE *f;
+	int no = 0;
+
+	snprintf(path, sizeof(path), "%s/golden/intel_arch.tsv", dir);
+	f = fopen(path, "r");
+	if (!ok(f != NULL, "open %s", path))
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		size_t n;
+		char **col;
+
+		no++;
+		line[strcspn(line, "\n")] = '\0';
+		if (!*line || *line == '#')
+			continue;
+		col = str_split(line, '\t', &n);
+		if (ok(n == 3, "line %d has 3 columns", no))
+			golden_row(col, no);
+		str_vec_free(col);
+	}
+	fclose(f);
+}
+
+int main(int argc, char **argv)
+{
+	const char *srcdir = getenv("TESTS_SRCDIR");
+
 	test_decode();
 	test_host();
 	test_assign();
+	test_golden_table(argc > 1 ? argv[1] : srcdir ? srcdir : "tests");
 	test_golden();
 	return tap_done();
 }
