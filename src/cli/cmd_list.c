@@ -164,7 +164,7 @@ int cmd_list_pmus(const struct pf_config *cfg, const struct pmu_model *chosen, s
 		printf("kernel clock resolution: %ldns\n", res.tv_sec * 1000000000L + res.tv_nsec);
 	if (uname(&u) == 0)
 		printf("host kernel architecture: %s (%s %s)\n", u.machine, u.sysname, u.release);
-	if (chosen && chosen != host) {
+	if (chosen && chosen != host && chosen->describe) {
 		printf("%s model (--pmu=%s):\n", chosen->title, chosen->name);
 		return describe(chosen, cfg, "  ", err);
 	}

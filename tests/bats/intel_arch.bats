@@ -130,4 +130,12 @@ libpfm_evtsel() {
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"Intel architectural perfmon model (--pmu=intel_arch):"* ]]
 	[[ "$output" == *"  general-purpose counters: 2, 40 bits wide"* ]]
+	# a model with nothing of its own to describe: no empty heading
+	run "$PFMON" -I --pmu=itanium2
+	[ "$status" -eq 0 ]
+	[[ "${lines[-1]}" == "host kernel architecture: "* ]]
+	# another model's option names its model, as everywhere
+	run --separate-stderr "$PFMON" -I --cpuid=$CORE2
+	[ "$status" -eq 2 ]
+	one_error_line "is for the Intel architectural perfmon model"
 }
