@@ -283,12 +283,18 @@ struct ia_machine {
 static void machine_of(const void *opts, struct ia_machine *mc)
 {
 	const struct ia_options *o = opts;
-	bool host = ia_host_cpuid(&mc->regs, mc->vendor, sizeof(mc->vendor), &mc->why_not_host);
+	bool host;
 
+	memset(mc, 0, sizeof(*mc));
 	if (o && o->cpuid_given) {
+		/* no CPUID instruction then: in a VM each one traps to the hypervisor */
 		mc->regs = o->cpuid;
 		mc->source = "--cpuid";
-	} else if (host && bits(mc->regs.eax, 7, 0) > 0) {
+		ia_decode_cpuid(&mc->regs, &mc->d);
+		return;
+	}
+	host = ia_host_cpuid(&mc->regs, mc->vendor, sizeof(mc->vendor), &mc->why_not_host);
+	if (host && bits(mc->regs.eax, 7, 0) > 0) {
 		mc->source = "this CPU";
 	} else {
 		if (host)
@@ -424,7 +430,7 @@ static void fill_prog(const struct pmu_set_request *r, const struct ia_machine *
 		out->regs[1] = (struct reg_value){ REG_MSR, IA_MSR_PERF_GLOBAL_CTRL, global };
 	}
 	add_note(out, &n_notes, "machine: %s", mc->source);
-	if (mc->why_not_host && strcmp(mc->source, "--cpuid"))
+	if (mc->why_not_host)
 		add_note(out, &n_notes, "host: %s", mc->why_not_host);
 	if (mc->d.n_gp > IA_MAX_GP)
 		add_note(out, &n_notes, "%s", "CPUID reports more than 8 general-purpose counters: the "
