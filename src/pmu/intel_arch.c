@@ -20,13 +20,20 @@
 
 /* SDM vol. 3, architectural events (the seed's table is missing); EBX bit i = row i */
 static const struct ia_event events[IA_N_EVENTS] = {
-	{ "UNHALTED_CORE_CYCLES", "UnHalted_Core_Cycles", 0x3c, 0x00, 1, "count core clock cycles whenever the clock signal on the specific core is running (not halted)" },
-	{ "INSTRUCTION_RETIRED", "Instruction_Retired", 0xc0, 0x00, 0, "count the number of instructions at retirement" },
-	{ "UNHALTED_REFERENCE_CYCLES", "UnHalted_Reference_Cycles", 0x3c, 0x01, 2, "count reference clock cycles while the clock signal on the core is running" },
-	{ "LLC_REFERENCES", "LLC_Reference", 0x2e, 0x4f, -1, "count each request originating from the core to reference a cache line in the last level cache" },
-	{ "LLC_MISSES", "LLC_Misses", 0x2e, 0x41, -1, "count each cache miss condition for references to the last level cache" },
-	{ "BRANCH_INSTRUCTIONS_RETIRED", "Branch_Instruction_Retired", 0xc4, 0x00, -1, "count branch instructions at retirement" },
-	{ "MISPREDICTED_BRANCH_RETIRED", "Branch_Misses_Retired", 0xc5, 0x00, -1, "count mispredicted branch instructions at retirement" },
+	{ "UNHALTED_CORE_CYCLES", "UnHalted_Core_Cycles", 0x3c, 0x00, 1,
+	  "core clock cycles while this core is not halted" },
+	{ "INSTRUCTION_RETIRED", "Instruction_Retired", 0xc0, 0x00, 0,
+	  "instructions retired" },
+	{ "UNHALTED_REFERENCE_CYCLES", "UnHalted_Reference_Cycles", 0x3c, 0x01, 2,
+	  "reference clock cycles while this core is not halted (a fixed rate)" },
+	{ "LLC_REFERENCES", "LLC_Reference", 0x2e, 0x4f, -1,
+	  "requests from this core for a line of the last-level cache" },
+	{ "LLC_MISSES", "LLC_Misses", 0x2e, 0x41, -1,
+	  "those last-level cache requests that missed" },
+	{ "BRANCH_INSTRUCTIONS_RETIRED", "Branch_Instruction_Retired", 0xc4, 0x00, -1,
+	  "branch instructions retired" },
+	{ "MISPREDICTED_BRANCH_RETIRED", "Branch_Misses_Retired", 0xc5, 0x00, -1,
+	  "mispredicted branch instructions retired" },
 };
 
 const struct ia_event *ia_event_at(unsigned i)
