@@ -5,9 +5,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "commands.h"
 #include "common/util.h"
+#include "kernel/perf.h"
+#include "report/ia64_report.h"
 
 struct list_state {
 	regex_t re;
@@ -67,19 +71,107 @@ int cmd_event_info(const struct pf_config *cfg, const struct pmu_model *m, struc
 	return 0;
 }
 
-int cmd_list_pmus(const struct pf_config *cfg, struct pf_error *err)
+static void print_lines(const struct event_info *info, const char *indent)
+{
+	for (size_t i = 0; i < info->n_lines; i++)
+		printf("%s%s: %s\n", indent, info->lines[i].key, info->lines[i].value);
+}
+
+static int describe(const struct pmu_model *m, const struct pf_config *cfg, const char *indent,
+		    struct pf_error *err)
+{
+	struct event_info info = { 0 };
+
+	if (!m->describe)
+		return 0;
+	if (m->describe(m, pmu_config_options(m, cfg), &info, err)) {
+		event_info_release(&info);
+		return -1;
+	}
+	print_lines(&info, indent);
+	event_info_release(&info);
+	return 0;
+}
+
+/* "2-way Intel(R) Xeon(R) Processor", from /proc/cpuinfo */
+static void print_host_cpus(void)
+{
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	char line[256], model[200] = "unknown CPU";
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	while (f && fgets(line, sizeof(line), f)) {
+		char *colon = strchr(line, ':');
+
+		if (colon && !strncmp(line, "model name", 10)) {
+			colon[strcspn(colon, "\n")] = '\0';
+			snprintf(model, sizeof(model), "%s", colon + 2);
+			break;
+		}
+	}
+	if (f)
+		fclose(f);
+	printf("detected host CPUs: %ld-way %s\n", n, model);
+}
+
+/* the models other than host that say this machine is theirs: "intel_arch" or "none" */
+static void print_detected_models(void)
 {
 	const struct pmu_model *m;
-	struct utsname u;
+	bool any = false;
 
-	if (uname(&u) == 0)
-		printf("host kernel architecture: %s (%s %s)\n", u.machine, u.sysname, u.release);
+	printf("detected pfmon PMU model: %s (runs live)\n", pmu_model_at(0)->name);
+	printf("detected modelled PMUs:");
+	for (size_t i = 1; (m = pmu_model_at(i)); i++)
+		if (m->detect && m->detect(m)) {
+			printf(" [%s]%s", m->name, m->can_run ? "" : " (dry run)");
+			any = true;
+		}
+	printf("%s\n", any ? "" : " none");
+}
+
+static const char *run_mode(const struct pmu_model *m, bool hw)
+{
+	if (!m->can_run)
+		return "dry run (--check)";
+	return hw ? "live" : "live (software only)";
+}
+
+int cmd_list_pmus(const struct pf_config *cfg, const struct pmu_model *chosen, struct pf_error *err)
+{
+	const struct pmu_model *m, *host = pmu_model_at(0);
+	bool hw = kperf_hw_counting_works();
+	struct utsname u;
+	struct timespec res;
+
+	print_host_cpus();
+	print_detected_models();
+	if (describe(host, cfg, "", err))
+		return -1;
 	printf("supported pfmon PMU models:");
 	for (size_t i = 0; (m = pmu_model_at(i)); i++)
 		printf(" [%s]", m->name);
 	printf("\n");
 	for (size_t i = 0; (m = pmu_model_at(i)); i++)
-		printf("  %-10s %s%s\n", m->name, m->desc,
-		       m->can_run ? "" : " (dry run on this host: --check)");
+		printf("  %-12s %-20s %s\n", m->name, run_mode(m, hw), m->desc);
+	printf("supported sampling modules:");
+	for (int i = 0; i < IA64_MOD_COUNT_; i++)
+		printf(" [%s]", ia64_smpl_module_name((enum ia64_smpl_module)i));
+	printf(" (reports of --report=FILE)\n");
+	printf("kernel perf_event: hardware PMU %s, perf_event_paranoid=%d\n",
+	       hw ? "exposed" : "not exposed (as in most VMs)", kperf_paranoid());
+	if (clock_getres(CLOCK_MONOTONIC, &res) == 0)
+		printf("kernel clock resolution: %ldns\n", res.tv_sec * 1000000000L + res.tv_nsec);
+	if (uname(&u) == 0)
+		printf("host kernel architecture: %s (%s %s)\n", u.machine, u.sysname, u.release);
+	if (chosen && chosen != host && chosen->describe) {
+		printf("%s model (--pmu=%s):\n", chosen->title, chosen->name);
+		return describe(chosen, cfg, "  ", err);
+	}
 	return 0;
+}
+
+int cmd_describe_pmu(const struct pf_config *cfg, const struct pmu_model *m, struct pf_error *err)
+{
+	return describe(m, cfg, "", err);
 }

@@ -18,7 +18,11 @@ int cmd_count(const struct pf_config *cfg, const struct pmu_model *m, const stru
 	      struct pf_error *err);
 int cmd_list_events(const struct pf_config *cfg, const struct pmu_model *m, struct pf_error *err);
 int cmd_event_info(const struct pf_config *cfg, const struct pmu_model *m, struct pf_error *err);
-int cmd_list_pmus(const struct pf_config *cfg, struct pf_error *err);
+/* -I: the host, every model (live here or dry run), modules, versions;
+ * with m (--pmu=NAME), also m's own description */
+int cmd_list_pmus(const struct pf_config *cfg, const struct pmu_model *m, struct pf_error *err);
+/* a model's own describe request (--pmu-info): its description only */
+int cmd_describe_pmu(const struct pf_config *cfg, const struct pmu_model *m, struct pf_error *err);
 
 /* --check: validate every event set with the model, assign counters and
  * print the programming (one line per event, then the other registers). */

@@ -53,6 +53,8 @@ static int measure_with(struct pf_config *cfg, const struct pmu_model *m, const 
 	*no_hw_note = choose_default_events(cfg, m);
 	if (options_validate(cfg, m, err))
 		return -1;
+	if (m->wants_describe && m->wants_describe(pmu_config_options(m, cfg)))
+		return cmd_describe_pmu(cfg, m, err);
 	if (cfg->check) {
 		if (run->n_want)
 			metrics_print_plan(stdout, run);
@@ -102,8 +104,8 @@ static int dispatch(struct pf_config *cfg, bool *no_hw_note, struct pf_error *er
 	}
 	if (cfg->smpl_module_info)
 		return ia64_smpl_module_describe(cfg->smpl_module_info, stdout, err) ? -1 : 0;
-	if (cfg->list_pmus)
-		return cmd_list_pmus(cfg, err);
+	if (cfg->list_pmus && !cfg->pmu && !cfg->n_model_options)
+		return cmd_list_pmus(cfg, NULL, err);
 	/* the informational commands answer first, as --help does */
 	if (cfg->report_file && !cfg->list_events && !cfg->event_info && !cfg->dump_event_table &&
 	    !cfg->show_metrics)
@@ -115,6 +117,8 @@ static int dispatch(struct pf_config *cfg, bool *no_hw_note, struct pf_error *er
 	m = pmu_model_select(cfg->pmu, err);
 	if (!m)
 		return -1;
+	if (cfg->list_pmus)
+		return options_apply_model(cfg, m, err) ? -1 : cmd_list_pmus(cfg, m, err);
 	if (cfg->list_events) {
 		/* "pfmon -l REGEX" as well as pfmon's "-lREGEX" */
 		if (!cfg->list_regex && cfg->command)

@@ -304,7 +304,12 @@ static int opt_attach(struct cli_state *st, const struct opt_def *o, const char 
 static int opt_cpu_list(struct cli_state *st, const struct opt_def *o, const char *arg, struct pf_error *err)
 {
 	char why[96];
-	long n = procfs_parse_cpu_list(arg, &st->cfg->cpu_list, why, sizeof(why));
+	long n;
+
+	free(st->cfg->cpu_list); /* the last --cpu-list counts */
+	st->cfg->cpu_list = NULL;
+	st->cfg->n_cpu_list = 0;
+	n = procfs_parse_cpu_list(arg, &st->cfg->cpu_list, why, sizeof(why));
 
 	if (n < 0)
 		return bad_value(o, arg, why, err);

@@ -70,4 +70,8 @@ struct pmu_model;
  */
 int options_validate(struct pf_config *cfg, const struct pmu_model *model, struct pf_error *err);
 
+/* Only the model's own options, for -I: each must be m's; parsed into
+ * cfg->model_opts in any mode. */
+int options_apply_model(struct pf_config *cfg, const struct pmu_model *m, struct pf_error *err);
+
 #endif

@@ -219,38 +219,55 @@ static int check_event_levels(const struct pf_config *cfg, const struct pmu_mode
 static int apply_model_options(struct pf_config *cfg, const struct pmu_model *m, struct pf_error *err)
 {
 	unsigned mode = current_mode(cfg);
-	void *opts;
+	bool describing;
+	void *opts = NULL;
 
-	for (size_t i = 0; i < cfg->n_model_options; i++) {
-		const struct pf_model_option *o = &cfg->model_options[i];
-		const struct pmu_model *owner = pmu_model_find(o->model);
-		const char *name = owner->options[o->row].long_name;
-		unsigned modes = owner->can_run ? M_RUN | M_CHECK : M_CHECK;
+	for (size_t i = 0; m && i < cfg->n_model_options; i++) {
+		const struct pmu_model *owner = pmu_model_find(cfg->model_options[i].model);
 
-		if (m && owner != m)
-			return usage(err, "option '--%s' is for the %s model (--pmu=%s)", name, owner->title,
-				     owner->name);
-		if (!(modes & mode))
-			return usage(err, "option '--%s' is not used %s (it is for %s)", name, mode_phrase(mode),
-				     modes & M_RUN ? "counting and --check" : "--check");
+		if (owner != m)
+			return usage(err, "option '--%s' is for the %s model (--pmu=%s)",
+				     owner->options[cfg->model_options[i].row].long_name, owner->title, owner->name);
 	}
-	if (!m || !m->options_new)
-		return 0;
-	opts = m->options_new(cfg->n_sets);
-	for (size_t i = 0; i < cfg->n_model_options; i++) {
-		const struct pf_model_option *o = &cfg->model_options[i];
+	if (m && m->options_new) {
+		opts = m->options_new(cfg->n_sets);
+		for (size_t i = 0; i < cfg->n_model_options; i++) {
+			const struct pf_model_option *o = &cfg->model_options[i];
 
-		if (m->options[o->row].apply(opts, o->set, o->arg, err)) {
-			m->options_free(opts);
-			return -1;
+			if (m->options[o->row].apply(opts, o->set, o->arg, err)) {
+				m->options_free(opts);
+				return -1;
+			}
 		}
 	}
+	/* -I and a model's own describe request (--pmu-info) are informational: any mode */
+	describing = cfg->list_pmus || (opts && m->wants_describe && m->wants_describe(opts));
+	for (size_t i = 0; !describing && i < cfg->n_model_options; i++) {
+		const struct pf_model_option *o = &cfg->model_options[i];
+		const struct pmu_model *owner = pmu_model_find(o->model);
+		unsigned modes = owner->can_run ? M_RUN | M_CHECK : M_CHECK;
+
+		if (!(modes & mode)) {
+			if (opts)
+				m->options_free(opts);
+			return usage(err, "option '--%s' is not used %s (it is for %s)",
+				     owner->options[o->row].long_name, mode_phrase(mode),
+				     modes & M_RUN ? "counting and --check" : "--check");
+		}
+	}
+	if (!opts)
+		return 0;
 	if (cfg->model_opts && cfg->model_opts_free)
 		cfg->model_opts_free(cfg->model_opts);
 	cfg->model_opts = opts;
 	cfg->model_opts_owner = m;
 	cfg->model_opts_free = m->options_free;
 	return 0;
+}
+
+int options_apply_model(struct pf_config *cfg, const struct pmu_model *m, struct pf_error *err)
+{
+	return apply_model_options(cfg, m, err);
 }
 
 /* the kernel's cap on sampling frequencies; 0 if it cannot be read */

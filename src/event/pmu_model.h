@@ -158,6 +158,11 @@ struct pmu_model {
 	/* decode a register value into fields for -v; returns the field count */
 	size_t (*decode_reg)(const struct pmu_model *m, const struct reg_value *r, struct reg_field *fields,
 			     size_t max);
+	/* key/value lines describing the PMU itself (-I --pmu=NAME); NULL if none */
+	int (*describe)(const struct pmu_model *m, const void *opts, struct event_info *out,
+			struct pf_error *err);
+	/* did the model's options ask for describe() instead of a run (e.g. --pmu-info)? */
+	bool (*wants_describe)(const void *opts);
 };
 
 /* r's name, for printers */

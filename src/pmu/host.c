@@ -653,6 +653,37 @@ static int host_encode_set(const struct pmu_model *m, const struct pmu_set_reque
 	return 0;
 }
 
+/* -I: libpfm4's view of this machine, as pfmon 3.x's "detected libpfm PMU model" */
+static int host_describe(const struct pmu_model *m, const void *opts, struct event_info *out,
+			 struct pf_error *err)
+{
+	char names[256] = "";
+	unsigned max = 0;
+	int p, v = pfm_get_version();
+
+	if (pfm_ready(err))
+		return -1;
+	pfm_for_all_pmus(p) {
+		pfm_pmu_info_t pinfo = { .size = sizeof(pinfo) };
+		size_t len = strlen(names);
+
+		if (pfm_get_pmu_info(p, &pinfo) != PFM_SUCCESS || !pinfo.is_present ||
+		    pinfo.pmu == PFM_PMU_PERF_EVENT || pinfo.pmu == PFM_PMU_PERF_EVENT_RAW)
+			continue;
+		snprintf(names + len, sizeof(names) - len, "%s%s", len ? " " : "", pinfo.name);
+		if ((unsigned)(pinfo.num_cntrs + pinfo.num_fixed_cntrs) > max)
+			max = (unsigned)(pinfo.num_cntrs + pinfo.num_fixed_cntrs);
+	}
+	event_info_add(out, "detected libpfm PMU model", "%s", *names ? names : "none (perf's generic and "
+							     "software events only)");
+	if (max)
+		event_info_add(out, "max counters/set", "%u", max);
+	else
+		event_info_add(out, "max counters/set", "set by the kernel (no hardware PMU known to libpfm4)");
+	event_info_add(out, "libpfm version", "%d.%d (API)", PFM_MAJ_VERSION(v), PFM_MIN_VERSION(v));
+	return 0;
+}
+
 static bool host_detect(const struct pmu_model *m)
 {
 	return true;
@@ -672,4 +703,5 @@ const struct pmu_model pmu_host = {
 	.list_events = host_list,
 	.event_info = host_info,
 	.encode_set = host_encode_set,
+	.describe = host_describe,
 };

@@ -405,7 +405,7 @@ static int find_spec(const struct event_spec *spec)
 static int build_events(const struct pmu_set_request *r, struct ita2_request *req, struct pf_error *err)
 {
 	if (r->n_events > ITA2_MAX_EVENTS)
-		return pf_error_constraint(err, "C-GEN-1", (1u << r->n_events) - 1,
+		return pf_error_constraint(err, "C-GEN-1", r->n_events >= 32 ? UINT32_MAX : (1u << r->n_events) - 1,
 					   "too many events: at most 4 counters (PMC4-PMC7)");
 	req->n = r->n_events;
 	for (size_t i = 0; i < r->n_events; i++) {

@@ -5,6 +5,7 @@
 
 #include "common/util.h"
 #include "pmu/host.h"
+#include "pmu/intel_arch.h"
 #include "pmu/itanium2.h"
 #include "event/pmu_model.h"
 
@@ -12,6 +13,7 @@
 static const struct pmu_model *const models[] = {
 	&pmu_host,
 	&pmu_itanium2,
+	&pmu_intel_arch,
 };
 
 const struct pmu_model *pmu_model_at(size_t i)

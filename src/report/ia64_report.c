@@ -67,6 +67,11 @@ bool ia64_smpl_module_from_name(const char *name, enum ia64_smpl_module *out)
 	return false;
 }
 
+const char *ia64_smpl_module_name(enum ia64_smpl_module m)
+{
+	return (size_t)m < ARRAY_SIZE(modules) ? modules[m].name : NULL;
+}
+
 bool ia64_smpl_module_for_host(enum ia64_smpl_module m)
 {
 	return modules[m].host;

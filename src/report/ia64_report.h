@@ -27,6 +27,8 @@ enum ia64_smpl_module {
 };
 
 bool ia64_smpl_module_from_name(const char *name, enum ia64_smpl_module *out);
+/* the module's name, NULL past the last */
+const char *ia64_smpl_module_name(enum ia64_smpl_module m);
 /* whether the module also reads pfmon's own sample files (live host samples) */
 bool ia64_smpl_module_for_host(enum ia64_smpl_module m);
 /* -S NAME: name, description, PMU models and options, as pfmon 3.x; -1 if unknown */

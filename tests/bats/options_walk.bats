@@ -20,7 +20,7 @@ declare -gA VALUE=(
 	[irange]=0x1000-0x2000 [drange]=0x1000-0x2000 [checkpoint-func]=0x1000 [insn-sets]=ia32
 	[attach-task]=1 [pid]=1 [tid]=1 [session-timeout]=1 [follow-exec]= [follow-exec-exclude]=zzz
 	[smpl-module]=detailed [smpl-module-info]=detailed [cpu-list]=0 [print-interval]=100 [interval-count]=1
-	[symbol-file]=@T/rep.pfs [sysmap-file]=@T/rep.pfs
+	[symbol-file]=@T/rep.pfs [sysmap-file]=@T/rep.pfs [cpuid]=0x07300404:0:0:0x603
 	[metrics]=CPUs_utilized [metrics-file]=@T/walk.def [show-metrics]=
 )
 
@@ -40,6 +40,10 @@ declare -gA ITA2_CONTEXT=(
 	[inverse-irange]="-e IA64_INST_RETIRED --irange=0x1000-0x2000"
 	[drange]="-e L1D_READS_SET0"
 	[no-qual-check]="-e CPU_CYCLES --irange=0x1000-0x2000"
+)
+# The same for the Intel architectural perfmon model's options.
+declare -gA INTEL_CONTEXT=(
+	[cpuid]="-e LLC_MISSES" [pmu-info]="-e LLC_MISSES"
 )
 for b in tm-tk tm-ntk ptm-correct ptm-incorrect ppm-correct ppm-incorrect brt-iprel brt-ret brt-ind; do
 	ITA2_CONTEXT[btb-$b]="-e BRANCH_EVENT"
@@ -110,6 +114,8 @@ walk() {
 		ctx=()
 		if [ "$mode" = check ] && [ -n "${ITA2_CONTEXT[$name]+set}" ]; then
 			read -r -a ctx <<<"--pmu=itanium2 ${ITA2_CONTEXT[$name]}"
+		elif [ "$mode" = check ] && [ -n "${INTEL_CONTEXT[$name]+set}" ]; then
+			read -r -a ctx <<<"--pmu=intel_arch ${INTEL_CONTEXT[$name]}"
 		fi
 		local run_cmd=("${cmd[@]}") key="k${ctx[*]}"
 		if [ ${#cmd[@]} -gt 0 ] && [ -n "${CMD_CONTEXT[$name]+set}" ]; then
