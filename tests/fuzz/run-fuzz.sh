@@ -36,6 +36,7 @@ failed=0
 for t in "$@"; do
 	log=$work/$t.log
 	mkdir -p "$work/$t"
+	LSAN_OPTIONS="suppressions=$srcdir/tests/fuzz/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}" \
 	"$bindir/$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
 		-print_final_stats=1 -artifact_prefix="tests/fuzz/crashes/$t-" \
 		"$work/$t" "$srcdir/tests/fuzz/corpus/$t" >"$log" 2>&1
