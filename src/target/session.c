@@ -581,6 +581,31 @@ int session_open_cpus(struct session *s, char *const argv[], struct pf_error *er
 	return 0;
 }
 
+void sess_counts_clear(const struct session *s, struct session_count *counts)
+{
+	for (size_t k = 0; k < s->n_events; k++)
+		counts[k] = (struct session_count){ .open_errno = s->open_errno[k] };
+}
+
+int sess_count_fd(const struct session *s, const struct session_fd *f, struct session_count *counts,
+		  struct pf_error *err)
+{
+	struct session_count *c = &counts[f->evidx];
+	struct kperf_count kc;
+	int rc;
+
+	if (f->fd < 0)
+		return 0; /* closed: its task's result was taken */
+	rc = kperf_read(f->fd, &kc);
+	if (rc)
+		return pf_error_set(err, PF_E_READ, s->events[f->evidx]->name, strerror(-rc));
+	c->opened = true;
+	c->value += kc.value;
+	c->enabled += kc.enabled;
+	c->running += kc.running;
+	return 0;
+}
+
 size_t session_tasks_exited(const struct session *s)
 {
 	struct u64set seen;
@@ -611,24 +636,10 @@ int session_cpu_counts(const struct session *s, size_t i, int *cpu, struct sessi
 		       struct pf_error *err)
 {
 	*cpu = s->cpus[i];
-	for (size_t k = 0; k < s->n_events; k++)
-		counts[k] = (struct session_count){ .open_errno = s->open_errno[k] };
-	for (size_t j = 0; j < s->n_fds; j++) {
-		const struct session_fd *f = &s->fds[j];
-		struct session_count *c = &counts[f->evidx];
-		struct kperf_count kc;
-		int rc;
-
-		if (f->cpu != *cpu || f->fd < 0)
-			continue;
-		rc = kperf_read(f->fd, &kc);
-		if (rc)
-			return pf_error_set(err, PF_E_READ, s->events[f->evidx]->name, strerror(-rc));
-		c->opened = true;
-		c->value += kc.value;
-		c->enabled += kc.enabled;
-		c->running += kc.running;
-	}
+	sess_counts_clear(s, counts);
+	for (size_t j = 0; j < s->n_fds; j++)
+		if (s->fds[j].cpu == *cpu && sess_count_fd(s, &s->fds[j], counts, err))
+			return -1;
 	return 0;
 }
 
@@ -806,8 +817,7 @@ static int sum_task_results(struct session *s, struct session_count *counts, str
 
 	if (session_task_results(s, &r, &n, err))
 		return -1;
-	for (size_t k = 0; k < s->n_events; k++)
-		counts[k] = (struct session_count){ .open_errno = s->open_errno[k] };
+	sess_counts_clear(s, counts);
 	for (size_t i = 0; i < n; i++)
 		for (size_t k = 0; k < s->n_events; k++) {
 			counts[k].opened |= r[i].counts[k].opened;
@@ -822,21 +832,10 @@ int session_read_counts(struct session *s, struct session_count *counts, struct 
 {
 	if (s->opts.per_task && !s->plan)
 		return sum_task_results(s, counts, err);
-	for (size_t k = 0; k < s->n_events; k++)
-		counts[k] = (struct session_count){ .open_errno = s->open_errno[k] };
-	for (size_t i = 0; i < s->n_fds; i++) {
-		const struct session_fd *f = &s->fds[i];
-		struct session_count *c = &counts[f->evidx];
-		struct kperf_count kc;
-		int rc = kperf_read(f->fd, &kc);
-
-		if (rc)
-			return pf_error_set(err, PF_E_READ, s->events[f->evidx]->name, strerror(-rc));
-		c->opened = true;
-		c->value += kc.value;
-		c->enabled += kc.enabled;
-		c->running += kc.running;
-	}
+	sess_counts_clear(s, counts);
+	for (size_t i = 0; i < s->n_fds; i++)
+		if (sess_count_fd(s, &s->fds[i], counts, err))
+			return -1;
 	return 0;
 }
 

@@ -132,6 +132,10 @@ int sess_pass_unreported_losses(struct session *s, const struct session_sink *si
  * when the task is gone); counters opened from now on count at once */
 int sess_open_counters(struct session *s, pid_t tid, struct pf_error *err);
 void sess_start_enabled(struct session *s);
+/* counts[] set to nothing counted yet; one fd's count added to its event's */
+void sess_counts_clear(const struct session *s, struct session_count *counts);
+int sess_count_fd(const struct session *s, const struct session_fd *f, struct session_count *counts,
+		  struct pf_error *err);
 
 /* session_tasks.c */
 /* a task whose counters are s->fds[fd_first ..]: (re)started on tid */

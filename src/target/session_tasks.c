@@ -100,24 +100,10 @@ void sess_task_add(struct session *s, pid_t tid, size_t fd_first)
 static int read_task(struct session *s, const struct sess_task *t, struct session_count *counts,
 		     struct pf_error *err)
 {
-	for (size_t k = 0; k < s->n_events; k++)
-		counts[k] = (struct session_count){ .open_errno = s->open_errno[k] };
-	for (size_t i = t->fd_first; i < t->fd_first + t->fd_n; i++) {
-		const struct session_fd *f = &s->fds[i];
-		struct session_count *c = &counts[f->evidx];
-		struct kperf_count kc;
-		int rc;
-
-		if (f->fd < 0)
-			continue;
-		rc = kperf_read(f->fd, &kc);
-		if (rc)
-			return pf_error_set(err, PF_E_READ, s->events[f->evidx]->name, strerror(-rc));
-		c->opened = true;
-		c->value += kc.value;
-		c->enabled += kc.enabled;
-		c->running += kc.running;
-	}
+	sess_counts_clear(s, counts);
+	for (size_t i = t->fd_first; i < t->fd_first + t->fd_n; i++)
+		if (sess_count_fd(s, &s->fds[i], counts, err))
+			return -1;
 	return 0;
 }
 
