@@ -37,6 +37,7 @@
 	X(NOT_THIS_HOST,    PF_EXIT_ERROR, "%s") \
 	X(NO_HW_PMU,        PF_EXIT_ERROR, "cannot count '%s': the kernel exposes no hardware PMU (as in most VMs); software events such as task-clock, page-faults and context-switches still work") \
 	X(NOT_SUPPORTED,    PF_EXIT_ERROR, "cannot count '%s': %s") \
+	X(BREAKPOINTS_SILENT, PF_EXIT_ERROR, "cannot open '%s': hardware breakpoints do not fire on this machine (a probe breakpoint on pfmon's own code counted 0 hits, as under a hypervisor that does not pass debug exceptions to its guests)") \
 	X(CANNOT_SAMPLE,    PF_EXIT_ERROR, "cannot sample '%s': %s") \
 	X(PERM,             PF_EXIT_ERROR, "cannot open '%s': permission denied (kernel.perf_event_paranoid = %d); %s") \
 	X(OPEN,             PF_EXIT_ERROR, "cannot open '%s': %s") \

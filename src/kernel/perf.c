@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/hw_breakpoint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,6 +55,45 @@ void kperf_test_pause(const char *var)
 		nanosleep(&(struct timespec){ (time_t)(ms / 1000), (long)(ms % 1000) * 1000000 }, NULL);
 }
 
+/* the probe breakpoint's target: an instruction pfmon itself executes */
+__attribute__((noinline)) static void breakpoint_probe_target(void)
+{
+	__asm__ volatile("" ::: "memory");
+}
+
+/*
+ * Some hypervisors accept breakpoint events but never deliver the debug
+ * exception, so every count is 0 (perf stat prints 0 too).  One execute
+ * breakpoint on breakpoint_probe_target, hit once, tells: fires, does not,
+ * or cannot say (it did not open: the real open will report why).
+ */
+enum kperf_bp_state kperf_breakpoints_fire(void)
+{
+	static enum kperf_bp_state state = KPERF_BP_UNKNOWN;
+	struct perf_event_attr a = {
+		.size = sizeof(a),
+		.type = PERF_TYPE_BREAKPOINT,
+		.bp_type = HW_BREAKPOINT_X,
+		.bp_addr = (uintptr_t)breakpoint_probe_target,
+		.bp_len = sizeof(long),
+		.exclude_kernel = 1,
+		.exclude_hv = 1,
+	};
+	struct kperf_count c;
+	long fd;
+
+	if (state != KPERF_BP_UNKNOWN)
+		return state;
+	fd = syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0)
+		return KPERF_BP_UNKNOWN;
+	breakpoint_probe_target();
+	if (read((int)fd, &c.value, sizeof(c.value)) == (ssize_t)sizeof(c.value))
+		state = c.value ? KPERF_BP_FIRE : KPERF_BP_SILENT;
+	close((int)fd);
+	return state;
+}
+
 int kperf_open(const struct perf_event_attr *attr, const char *name, pid_t pid, int cpu, int group_fd)
 {
 	long fd;
@@ -62,6 +102,9 @@ int kperf_open(const struct perf_event_attr *attr, const char *name, pid_t pid, 
 	/* a test can signal pfmon while its counters open (after the dump:
 	 * PFMON_DUMP_ATTR's file tells it when) */
 	kperf_test_pause("PFMON_TEST_OPEN_DELAY");
+	/* a breakpoint that can never fire would count a silent 0 */
+	if (attr->type == PERF_TYPE_BREAKPOINT && kperf_breakpoints_fire() == KPERF_BP_SILENT)
+		return -ENODEV;
 	fd = syscall(SYS_perf_event_open, attr, pid, cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
 	return fd < 0 ? -errno : (int)fd;
 }
@@ -223,6 +266,8 @@ int kperf_open_error(const struct perf_event_attr *attr, const char *name, int e
 	case ENOENT:
 	case ENODEV:
 	case EOPNOTSUPP:
+		if (attr->type == PERF_TYPE_BREAKPOINT && kperf_breakpoints_fire() == KPERF_BP_SILENT)
+			return pf_error_set(err, PF_E_BREAKPOINTS_SILENT, name);
 		if (is_hardware_attr(attr) && !kperf_hw_counting_works())
 			return pf_error_set(err, PF_E_NO_HW_PMU, name);
 		return pf_error_set(err, PF_E_NOT_SUPPORTED, name,

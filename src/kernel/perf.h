@@ -49,6 +49,10 @@ int kperf_set_period(int fd, uint64_t period);
 int kperf_paranoid(void);
 /* does the kernel expose a core hardware PMU to count cycles? (one probe) */
 bool kperf_hw_counting_works(void);
+/* do hardware breakpoints (debug registers) fire here?  one probe, kept;
+ * kperf_open refuses breakpoint events with -ENODEV when they do not */
+enum kperf_bp_state { KPERF_BP_UNKNOWN, KPERF_BP_FIRE, KPERF_BP_SILENT };
+enum kperf_bp_state kperf_breakpoints_fire(void);
 /* 0 if an event of attr's type, config and levels opens on pfmon itself
  * (a counter, not sampling; not for breakpoints), else -errno */
 int kperf_probe(const struct perf_event_attr *attr);

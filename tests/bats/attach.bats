@@ -87,10 +87,28 @@ cpu_ticks() {
 	one_error_line '^note: the monitored process ended before the session did$'
 }
 
+# the perf_event fds process $1 holds
+perf_fds() {
+	find "/proc/$1/fd" -lname 'anon_inode:*perf_event*' 2>/dev/null | wc -l
+}
+
 @test "threads that exit during the session keep their counts, and a note says so" {
-	start_spinners 2 0 0 100 stay
-	run --separate-stderr "$PFMON" -e task-clock -p "$SP_PID" -t 2
+	# the threads spin 100 ms each once told to, after pfmon has attached
+	# to them (the main thread and two spinners: three counters)
+	SPINNERS_GO_ON_USR1=1 start_spinners 2 0 0 100 stay
+	"$PFMON" -e task-clock -p "$SP_PID" -t 2 >"$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/err" &
+	pf=$!
+	for _ in $(seq 1 200); do
+		[ "$(perf_fds $pf)" -ge 3 ] && break
+		sleep 0.01
+	done
+	kill -USR1 "$SP_PID"
+	status=0
+	wait $pf || status=$?
 	[ "$status" -eq 0 ]
+	output=$(cat "$BATS_TEST_TMPDIR/out")
+	stderr=$(cat "$BATS_TEST_TMPDIR/err")
+	mapfile -t stderr_lines <"$BATS_TEST_TMPDIR/err"
 	ns=$(count_of task-clock)
 	echo "task-clock $ns" >&2
 	[ "$ns" -gt 150000000 ] && [ "$ns" -lt 300000000 ] # the two threads' 100 ms each
