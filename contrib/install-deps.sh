@@ -7,7 +7,11 @@ PACKAGES="build-essential autoconf automake libtool pkg-config
 	bats python3 jq groff-base util-linux time
 	binutils binutils-ia64-linux-gnu elfutils linux-perf hyperfine valgrind
 	libc6-dbg
-	clang libclang-rt-14-dev"
+	clang libclang-rt-14-dev
+	libiberty-dev libdw-dev libunwind-dev
+	openmpi-bin libopenmpi-dev
+	chromium
+	lintian debhelper dpkg-dev fakeroot mandoc"
 missing=
 for p in $PACKAGES; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing="$missing $p"
