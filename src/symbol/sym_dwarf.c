@@ -63,9 +63,12 @@ struct sym_dwarf {
 	bool scanned; /* every CU DIE visited */
 };
 
-static void drop_error(Dwarf_Debug dbg, Dwarf_Error *e, int res)
+/* libdwarf 20210528 sometimes returns DW_DLV_NO_ENTRY with an error
+ * object allocated (dwarf_rnglists_get_rle_head on a bad index, found by
+ * the elf fuzzer): free whatever it handed back, whatever the result. */
+static void drop_error(Dwarf_Debug dbg, Dwarf_Error *e)
 {
-	if (res == DW_DLV_ERROR && *e) {
+	if (*e) {
 		dwarf_dealloc_error(dbg, *e);
 		*e = NULL;
 	}
@@ -138,7 +141,7 @@ static void load_aranges(struct sym_dwarf *dw)
 	size_t nr = 0;
 
 	if (res != DW_DLV_OK) {
-		drop_error(dw->dbg, &e, res);
+		drop_error(dw->dbg, &e);
 		return;
 	}
 	v = xmalloc(((size_t)n + 1) * sizeof(*v));
@@ -149,7 +152,7 @@ static void load_aranges(struct sym_dwarf *dw)
 					      &v[nr].off, &e);
 		if (res == DW_DLV_OK)
 			nr++;
-		drop_error(dw->dbg, &e, res);
+		drop_error(dw->dbg, &e);
 		dwarf_dealloc(dw->dbg, ar[i], DW_DLA_ARANGE);
 	}
 	dwarf_dealloc(dw->dbg, ar, DW_DLA_LIST);
@@ -173,7 +176,7 @@ static void rnglists(struct sym_dwarf *dw, Dwarf_Attribute attr, Dwarf_Half form
 	int res = dwarf_rnglists_get_rle_head(attr, form, val, &head, &count, &goff, &e);
 
 	if (res != DW_DLV_OK) {
-		drop_error(dw->dbg, &e, res);
+		drop_error(dw->dbg, &e);
 		return;
 	}
 	for (Dwarf_Unsigned i = 0; i < count; i++) {
@@ -184,7 +187,7 @@ static void rnglists(struct sym_dwarf *dw, Dwarf_Attribute attr, Dwarf_Half form
 		res = dwarf_get_rnglists_entry_fields_a(head, i, &len, &code, &raw1, &raw2,
 							&unavailable, &start, &end, &e);
 		if (res != DW_DLV_OK) {
-			drop_error(dw->dbg, &e, res);
+			drop_error(dw->dbg, &e);
 			break;
 		}
 		if (!unavailable && code != DW_RLE_end_of_list && code != DW_RLE_base_address &&
@@ -206,7 +209,7 @@ static void debug_ranges(struct sym_dwarf *dw, Dwarf_Die die, Dwarf_Off off,
 	int res = dwarf_get_ranges_b(dw->dbg, off, die, &real, &r, &n, &bytes, &e);
 
 	if (res != DW_DLV_OK) {
-		drop_error(dw->dbg, &e, res);
+		drop_error(dw->dbg, &e);
 		return;
 	}
 	for (Dwarf_Signed i = 0; i < n; i++) {
@@ -238,7 +241,7 @@ static void ranges_attr(struct sym_dwarf *dw, Dwarf_Die die, Dwarf_Attribute att
 		}
 	}
 	if (res != DW_DLV_OK) {
-		drop_error(dw->dbg, &e, res);
+		drop_error(dw->dbg, &e);
 		return;
 	}
 	if (version >= 5)
@@ -260,20 +263,20 @@ static void die_ranges(struct sym_dwarf *dw, Dwarf_Die die, Dwarf_Half version, 
 
 	res = dwarf_lowpc(die, &low, &e);
 	has_low = res == DW_DLV_OK;
-	drop_error(dw->dbg, &e, res);
+	drop_error(dw->dbg, &e);
 	res = dwarf_attr(die, DW_AT_ranges, &attr, &e);
 	if (res == DW_DLV_OK) {
 		ranges_attr(dw, die, attr, version, has_low ? low : 0, cu);
 		dwarf_dealloc_attribute(attr);
 		return;
 	}
-	drop_error(dw->dbg, &e, res);
+	drop_error(dw->dbg, &e);
 	if (!has_low)
 		return;
 	res = dwarf_highpc_b(die, &high, &form, &cls, &e);
 	if (res == DW_DLV_OK)
 		add_range(dw, low, cls == DW_FORM_CLASS_CONSTANT ? low + high : high, cu);
-	drop_error(dw->dbg, &e, res);
+	drop_error(dw->dbg, &e);
 }
 
 /* Visit every CU header once; CUs aranges listed are left alone. */
@@ -294,19 +297,19 @@ static void scan_cus(struct sym_dwarf *dw)
 		res = dwarf_next_cu_header_d(dw->dbg, 1, &hlen, &ver, &abbr, &asz, &lsz, &esz,
 					     &sig, &typeoff, &next, &cutype, &e);
 		if (res != DW_DLV_OK) {
-			drop_error(dw->dbg, &e, res);
+			drop_error(dw->dbg, &e);
 			break;
 		}
 		res = dwarf_siblingof_b(dw->dbg, NULL, 1, &die, &e);
 		if (res != DW_DLV_OK) {
-			drop_error(dw->dbg, &e, res);
+			drop_error(dw->dbg, &e);
 			continue;
 		}
 		res = dwarf_dieoffset(die, &off, &e);
 		if (res == DW_DLV_OK &&
 		    (!known || !bsearch(&off, dw->cus, known, sizeof(*dw->cus), cu_off_cmp)))
 			die_ranges(dw, die, ver, add_cu(dw, off));
-		drop_error(dw->dbg, &e, res);
+		drop_error(dw->dbg, &e);
 		dwarf_dealloc_die(die);
 	}
 	sort_ranges(dw);
@@ -336,7 +339,7 @@ static uint32_t row_file(struct sym_dwarf *dw, struct sym_cu *cu, Dwarf_Line l,
 			cu->files[fno] = sym_strset_intern(dw->strings, name);
 			dwarf_dealloc(dw->dbg, name, DW_DLA_STRING);
 		}
-		drop_error(dw->dbg, &e, res);
+		drop_error(dw->dbg, &e);
 	}
 	return (uint32_t)fno;
 }
@@ -353,7 +356,7 @@ static bool read_row(struct sym_dwarf *dw, struct sym_cu *cu, Dwarf_Line l, stru
 	    (res = dwarf_lineendsequence(l, &end, &e)) != DW_DLV_OK ||
 	    (res = dwarf_lineno(l, &lineno, &e)) != DW_DLV_OK ||
 	    (res = dwarf_line_srcfileno(l, &fno, &e)) != DW_DLV_OK) {
-		drop_error(dw->dbg, &e, res);
+		drop_error(dw->dbg, &e);
 		return false;
 	}
 	row->addr = addr;
@@ -476,7 +479,7 @@ static void decode_cu(struct sym_dwarf *dw, struct sym_cu *cu)
 	split_rows(cu);
 	cu->state = CU_DECODED;
 out:
-	drop_error(dw->dbg, &e, res);
+	drop_error(dw->dbg, &e);
 	if (ctx)
 		dwarf_srclines_dealloc_b(ctx);
 	if (die)
@@ -547,7 +550,7 @@ struct sym_dwarf *sym_dwarf_open(Elf *elf, struct sym_strset *strings)
 	res = dwarf_object_init_b(sym_dwsec_access(sections), NULL, NULL, DW_GROUPNUMBER_ANY,
 				  &dbg, &e);
 	if (res != DW_DLV_OK) {
-		drop_error(dbg, &e, res);
+		drop_error(dbg, &e);
 		sym_dwsec_free(sections);
 		return NULL;
 	}
