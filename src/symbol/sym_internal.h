@@ -145,6 +145,11 @@ struct sym_dso {
 	uint8_t build_id[64];
 	size_t build_id_len;
 	struct sym_strset strings;
+	/* Line tables are opened on the first line lookup: inflating the
+	 * compressed debug sections of a libc costs tens of ms, which a
+	 * report that shows no lines must not pay. */
+	struct sym_elf *lines_from; /* main or debug: the file with .debug_line, or NULL */
+	bool lines_tried;           /* sym_dwarf_open was called (dwarf NULL: it failed) */
 	struct sym_dwarf *dwarf;
 	uint64_t lookups;
 	bool wrong_file;       /* a stub for a file that is not the one recorded */

@@ -39,6 +39,7 @@ struct sym_resolver {
 	size_t nr_recorded, cap_recorded;
 	struct kallsyms_prefetch *prefetch; /* kallsyms being read in a thread */
 	bool use_vdso;            /* [vdso] is pfmon's own image */
+	bool no_lines;            /* answers without source lines */
 	struct expected_file *expected; /* what files were when recorded */
 	size_t nr_expected, cap_expected;
 	struct cache_slot *slots;
@@ -89,6 +90,11 @@ void sym_resolver_free(struct sym_resolver *r)
 	sym_maps_free(r->maps);
 	free(r->debug_root);
 	free(r);
+}
+
+void sym_resolver_want_lines(struct sym_resolver *r, bool lines)
+{
+	r->no_lines = !lines;
 }
 
 struct sym_maps *sym_resolver_maps(struct sym_resolver *r)
@@ -313,6 +319,8 @@ static const struct sym_result *lookup(struct sym_resolver *r, struct sym_dso *d
 	res = result(r, r->slots[j].res);
 	if (dso && data)
 		sym_dso_lookup_data(dso, addr, res);
+	else if (dso && r->no_lines)
+		sym_dso_lookup_func(dso, addr, res);
 	else if (dso)
 		sym_dso_lookup(dso, addr, res);
 	else
