@@ -162,6 +162,17 @@ bool sym_dso_is(const struct sym_dso *dso, const struct sym_file_id *id, char **
 /* the binary with this build-id in the debug root, opened, or NULL */
 struct sym_dso *sym_dso_by_build_id(const char *debug_root, const struct sym_file_id *id);
 
+/* Demangling (sym_demangle.c): a cache of each distinct name's answer.
+ * The mangled strings must outlive the cache (the dsos' tables do). */
+struct sym_demangler {
+	struct dm_slot *slots;
+	size_t cap, len;
+	uint64_t calls; /* names given to the demangler */
+};
+/* the demangled name, or name itself when it is not mangled */
+const char *sym_demangle(struct sym_demangler *d, const char *name);
+void sym_demangler_release(struct sym_demangler *d);
+
 /* An empty dso: no file, no symbols (the base of stubs and the kernel). */
 struct sym_dso *sym_dso_alloc(const char *path);
 /* A dso that could not be read: lookups answer binary+offset. */
