@@ -50,6 +50,23 @@ static bool follows(const struct pf_config *cfg)
 }
 
 /*
+ * pfmon(1), OUTPUT: when pfmon's standard output carries machine-readable
+ * results (the sample stream of --smpl-outfile=-, CSV or JSON counts, a
+ * JSON or folded profile), the command's standard output goes to pfmon's
+ * standard error, so that a program reading ours (jq, a flame-graph tool)
+ * gets our results alone.  perf writes its results to stderr instead; then
+ * 'pfmon --json ... | jq' would get the command's output and no counts.
+ */
+static bool stdout_carries_results(const struct pf_config *cfg)
+{
+	if (cfg->smpl_outfile && !strcmp(cfg->smpl_outfile, "-"))
+		return true;
+	if (pf_config_is_sampling(cfg))
+		return cfg->report_format && strcmp(cfg->report_format, "text") != 0;
+	return !cfg->outfile && cfg->output_kind != PF_OUT_TEXT;
+}
+
+/*
  * The rule (pfmon(1), FOLLOWING): by default every thread and child is
  * counted with the command, in one result; --no-inherit counts the command
  * alone; any --follow-* follows exactly what it names, each task with its
@@ -62,9 +79,7 @@ struct session_opts session_opts_from_config(const struct pf_config *cfg)
 	struct session_opts o = {
 		.inherit = !cfg->no_inherit && !follow && !cfg->system_wide,
 		.per_task = follow || cfg->per_thread,
-		/* the sample stream on stdout is the sample file alone */
-		.launch = { .no_output = cfg->no_cmd_output,
-			    .stdout_to_stderr = cfg->smpl_outfile && !strcmp(cfg->smpl_outfile, "-") },
+		.launch = { .no_output = cfg->no_cmd_output, .stdout_to_stderr = stdout_carries_results(cfg) },
 		.timeout_ns = cfg->session_timeout * 1000000000ull,
 		.interval_ns = cfg->print_interval * 1000000ull,
 		.cpus = cfg->cpu_list,

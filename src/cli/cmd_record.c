@@ -153,6 +153,7 @@ struct profile_opts profile_opts_from_config(const struct pf_config *cfg)
 		.top = cfg->smpl_show_top,
 		.cum_threshold = cfg->smpl_cum_threshold,
 		.resolve = cfg->resolve_addresses,
+		.no_demangle = cfg->no_demangle,
 	};
 
 	/* the names were checked when the options were parsed */

@@ -192,6 +192,7 @@ int smpl_module_options(const struct pf_config *cfg, struct ia64_report_opts *ro
 	ro->symbol_file = cfg->symbol_file;
 	ro->sysmap_file = cfg->sysmap_file;
 	ro->print_syms = cfg->print_syms;
+	ro->no_demangle = cfg->no_demangle;
 	return 0;
 }
 

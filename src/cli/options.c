@@ -442,6 +442,15 @@ static int opt_report_format(struct cli_state *st, const struct opt_def *o, cons
 	return 0;
 }
 
+/* --demangle-cpp (pfmon 3.x; the default now, as in perf) and --no-demangle */
+static int opt_demangle(struct cli_state *st, const struct opt_def *o, const char *arg, struct pf_error *err)
+{
+	(void)arg;
+	(void)err;
+	st->cfg->no_demangle = strcmp(o->long_name, "no-demangle") == 0;
+	return 0;
+}
+
 /* ----- derived metrics ----- */
 
 static int opt_metrics(struct cli_state *st, const struct opt_def *o, const char *arg, struct pf_error *err)
@@ -601,6 +610,10 @@ static const struct opt_def options[] = {
 	  "profile by function (default), line, binary, address or data address", M_PROFILE },
 	{ "report-format", NULL, ARG_REQUIRED, "FMT", G_SMPL, CALL(opt_report_format),
 	  "profile as text (default), json or folded stacks", M_PROFILE },
+	{ "no-demangle", NULL, ARG_NONE, NULL, G_SMPL, CALL(opt_demangle),
+	  "show C++ and Rust names mangled, as in the symbol table", M_PROFILE },
+	{ "demangle-cpp", NULL, ARG_NONE, NULL, G_SMPL, CALL(opt_demangle),
+	  "demangle C++ and Rust names (the default; pfmon 3.x name)", M_PROFILE },
 	/* Itanium 2 PMD dumps (--pmu=itanium2 --report=DUMP) */
 	{ "smpl-module", NULL, ARG_REQUIRED, "NAME", G_SMPL, STR(smpl_module),
 	  "pfmon 3.x's sampling module: inst-hist, detailed, compact, dear-hist, btb", M_REPORT },

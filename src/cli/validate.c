@@ -148,6 +148,8 @@ static int check_output(const struct pf_config *cfg, struct pf_error *err)
 			     "(--pmu=itanium2) as a sample file");
 	if (given(cfg, "metrics-file") && cfg->check && !cfg->n_metric_args)
 		return usage(err, "option '--metrics-file' is not used with --check without -M (name the metrics to plan)");
+	if (given(cfg, "demangle-cpp") && given(cfg, "no-demangle"))
+		return usage(err, "options '--demangle-cpp' and '--no-demangle' cannot be combined");
 	if (given(cfg, "with-header") && cfg->output_kind == PF_OUT_JSON)
 		return usage(err, "option '--with-header' is not used with --json (the JSON lines carry no header)");
 	return 0;

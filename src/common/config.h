@@ -137,6 +137,7 @@ struct pf_config {
 	const char *report_file; /* report from a sample file */
 	const char *report_sort; /* function, line, binary */
 	const char *report_format; /* text, json, folded */
+	bool no_demangle; /* --no-demangle: C++ and Rust names as in the symbol table */
 	const char *smpl_module; /* --smpl-module: Itanium 2 dump reports (pfmon 3.x's modules) */
 	uint64_t smpl_show_top;
 	uint64_t smpl_cum_threshold;

@@ -19,10 +19,13 @@ uint64_t count_scaled(const struct count_row *r)
 	return (uint64_t)((double)r->raw * (double)r->enabled / (double)r->running + 0.5);
 }
 
+/* perf's rule (stat-display.c): 100 when the event ran all its enabled
+ * time, also an event never enabled (<not supported>: 0 of 0); a counted
+ * event that never ran (<not counted>) is 0 */
 double count_running_pct(const struct count_row *r)
 {
-	if (r->enabled == 0)
-		return 0.0;
+	if (r->running == r->enabled)
+		return 100.0;
 	return 100.0 * (double)r->running / (double)r->enabled;
 }
 
@@ -343,6 +346,20 @@ static void report_csv(FILE *out, const struct count_report *rep, const struct p
 			csv_metric_line(out, rep, &rep->metrics[i], sep);
 }
 
+/* perf stat -j prints every count with %f: "0.691368" msec, "49.000000" */
+static void json_value_and_unit(const struct count_row *r, char *val, size_t size, const char **unit)
+{
+	*unit = "";
+	if (r->state != COUNT_OK) {
+		snprintf(val, size, "%s", state_text(r->state));
+	} else if (r->is_clock) {
+		snprintf(val, size, "%f", (double)count_scaled(r) / 1e6);
+		*unit = "msec";
+	} else {
+		snprintf(val, size, "%f", (double)count_scaled(r));
+	}
+}
+
 static void json_task(struct json_writer *w, const struct count_report *rep)
 {
 	char thread[64];
@@ -404,7 +421,7 @@ static void report_json(FILE *out, const struct count_report *rep, const struct 
 		char val[64];
 		size_t from = 0;
 
-		value_and_unit(r, val, sizeof(val), &unit);
+		json_value_and_unit(r, val, sizeof(val), &unit);
 		json_begin_object(&w);
 		json_task(&w, rep);
 		json_key(&w, "counter-value");

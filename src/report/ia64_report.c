@@ -111,6 +111,7 @@ struct ia64_report *ia64_report_new(const struct ia64_report_opts *opts, FILE *o
 	r->opts = *opts;
 	r->out = out;
 	r->res = sym_resolver_new(opts->debug_root);
+	sym_resolver_demangle(r->res, !opts->no_demangle);
 	ia64_hist_init(&r->hist);
 	u64set_init(&r->code_names);
 	u64set_init(&r->data_names);

@@ -46,6 +46,7 @@ struct ia64_report_opts {
 	const char *symbol_file; /* --symbol-file: an ELF naming addresses no map covers */
 	const char *sysmap_file; /* --sysmap-file: a System.map doing the same */
 	bool print_syms;        /* --print-syms: the table of those first */
+	bool no_demangle;       /* C++ names as in the symbol table */
 };
 
 struct ia64_report;

@@ -18,6 +18,11 @@ static int name_index(const char *const *names, size_t n, const char *name)
 	return -1;
 }
 
+const char *prof_sort_name(enum profile_sort s)
+{
+	return sort_names[s];
+}
+
 bool profile_sort_from_name(const char *name, enum profile_sort *out)
 {
 	int i = name ? name_index(sort_names, ARRAY_SIZE(sort_names), name) : PROFILE_BY_FUNCTION;
@@ -42,6 +47,9 @@ struct profile *profile_new(const struct profile_opts *opts, const struct smpl_h
 
 	p->opts = *opts;
 	p->res = sym_resolver_new(opts->debug_root);
+	/* only the profile by line shows lines: the others never read line tables */
+	sym_resolver_want_lines(p->res, opts->sort == PROFILE_BY_LINE);
+	sym_resolver_demangle(p->res, !opts->no_demangle);
 	p->n_ev = h->nr_events;
 	p->ev = xcalloc(p->n_ev ? p->n_ev : 1, sizeof(*p->ev));
 	for (size_t i = 0; i < p->n_ev; i++) {
@@ -56,8 +64,10 @@ struct profile *profile_new(const struct profile_opts *opts, const struct smpl_h
 		for (size_t j = 0; j < SAMPLE_MAX_READ; j++)
 			strmap_init(&p->ev[i].read_sums[j]);
 		strmap_init(&p->ev[i].keys);
+		strmap_init(&p->ev[i].key_index);
 	}
 	strmap_init(&p->folded);
+	strmap_init(&p->stack_index);
 	strmap_init(&p->binaries_seen);
 	return p;
 }
@@ -69,6 +79,8 @@ void profile_free(struct profile *p)
 	for (size_t i = 0; i < p->n_ev; i++) {
 		free(p->ev[i].name);
 		strmap_release(&p->ev[i].keys);
+		strmap_release(&p->ev[i].key_index);
+		free(p->ev[i].key_frames);
 		for (size_t j = 0; j < SAMPLE_MAX_READ; j++)
 			strmap_release(&p->ev[i].read_sums[j]);
 		prof_keymap_release(&p->ev[i].counted);
@@ -78,6 +90,10 @@ void profile_free(struct profile *p)
 	free(p->streams.slots);
 	u64set_release(&p->kernel_ips);
 	strmap_release(&p->folded);
+	strmap_release(&p->stack_index);
+	for (size_t i = 0; i < p->n_stack_reps; i++)
+		free(p->stack_reps[i].frames);
+	free(p->stack_reps);
 	strmap_release(&p->binaries_seen);
 	sym_resolver_free(p->res);
 	free(p);
@@ -119,6 +135,9 @@ static void add_sample(struct profile *p, const struct sample *s)
 		prof_add_folded(p, s);
 		return;
 	}
+	/* JSON: the call chains too, when recorded */
+	if (p->opts.format == PROFILE_JSON && (s->fields & SAMPLE_F_CALLCHAIN))
+		prof_add_folded(p, s);
 	key = prof_sample_frame(p, s);
 	e = prof_keymap_add(&h->counted, &key, 1);
 	/* counts read in samples are credited per key as samples come */

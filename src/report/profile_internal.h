@@ -71,6 +71,16 @@ struct event_hist {
 	/* named when finished, for the printers: */
 	struct strmap keys;
 	struct strmap read_sums[SAMPLE_MAX_READ]; /* per key: the counts' increases */
+	/* JSON: each named key's first frame, for its separate fields */
+	struct strmap key_index; /* name -> index + 1 in key_frames */
+	struct prof_frame *key_frames;
+	size_t n_key_frames;
+};
+
+/* JSON: a named stack's frames (leaf first), the first counted under the name */
+struct prof_stack {
+	struct prof_frame *frames;
+	uint32_t n;
 };
 
 /*
@@ -97,6 +107,9 @@ struct profile {
 	size_t n_ev;
 	struct prof_keymap stacks; /* folded stacks, typed */
 	struct strmap folded;      /* and named when finished */
+	struct strmap stack_index; /* JSON: name -> index + 1 in stack_reps */
+	struct prof_stack *stack_reps;
+	size_t n_stack_reps;
 	struct read_streams streams;
 	uint64_t lost, throttled;
 	struct smpl_status status;
@@ -122,6 +135,10 @@ void prof_add_folded(struct profile *p, const struct sample *s);
  * read_sums; entries whose names are equal add up. */
 void prof_name_keys(struct profile *p, struct event_hist *h);
 void prof_name_stacks(struct profile *p);
+/* one frame of a call chain as folded stacks name it */
+void prof_stack_frame_name(const struct profile *p, const struct prof_frame *f, struct strbuf *out);
+/* profile.c: the --report-sort name of a sort */
+const char *prof_sort_name(enum profile_sort s);
 
 /* profile_reads.c */
 void prof_add_reads(struct profile *p, struct event_hist *h, const struct sample *s, struct prof_entry *e);

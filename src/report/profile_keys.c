@@ -324,11 +324,28 @@ void prof_name_keys(struct profile *p, struct event_hist *h)
 		strbuf_reset(&key);
 		name_key(p, &e->frames[0], &key);
 		strmap_add(&h->keys, strbuf_str(&key), e->count);
+		if (p->opts.format == PROFILE_JSON && !strmap_get(&h->key_index, strbuf_str(&key))) {
+			h->key_frames = xrealloc(h->key_frames, (h->n_key_frames + 1) * sizeof(*h->key_frames));
+			h->key_frames[h->n_key_frames++] = e->frames[0];
+			strmap_add(&h->key_index, strbuf_str(&key), h->n_key_frames);
+		}
 		for (uint32_t j = 0; j < h->n_reads; j++)
 			strmap_add(&h->read_sums[j], strbuf_str(&key), e->reads[j]);
 	}
 	strbuf_release(&key);
 	prof_keymap_release(&h->counted);
+}
+
+void prof_stack_frame_name(const struct profile *p, const struct prof_frame *f, struct strbuf *out)
+{
+	if (f->kind == FRAME_KERNEL && p->kernel_named)
+		prof_kernel_frame_name(out, sym_resolve_kernel(p->res, f->addr), f->addr);
+	else if (f->kind == FRAME_KERNEL)
+		strbuf_addstr(out, "[kernel]");
+	else if (f->kind == FRAME_USER)
+		prof_frame_name(out, f->res, f->addr);
+	else
+		strbuf_addstr(out, "[guest kernel]");
 }
 
 /* root first, frames joined by ';' (the folded format of flame-graph
@@ -344,14 +361,7 @@ static void name_stack(struct profile *p, const struct prof_entry *e, struct str
 			continue;
 		if (out->len)
 			strbuf_addch(out, ';');
-		if (f->kind == FRAME_KERNEL && p->kernel_named)
-			prof_kernel_frame_name(out, sym_resolve_kernel(p->res, f->addr), f->addr);
-		else if (f->kind == FRAME_KERNEL)
-			strbuf_addstr(out, "[kernel]");
-		else if (f->kind == FRAME_USER)
-			prof_frame_name(out, f->res, f->addr);
-		else
-			strbuf_addstr(out, "[guest kernel]");
+		prof_stack_frame_name(p, f, out);
 		lumped = f->kind == FRAME_KERNEL && !p->kernel_named;
 	}
 }
@@ -361,13 +371,19 @@ void prof_name_stacks(struct profile *p)
 	struct strbuf key = STRBUF_INIT;
 
 	for (size_t i = 0; i < p->stacks.cap; i++) {
-		const struct prof_entry *e = &p->stacks.slots[i];
+		struct prof_entry *e = &p->stacks.slots[i];
 
 		if (!e->frames)
 			continue;
 		strbuf_reset(&key);
 		name_stack(p, e, &key);
 		strmap_add(&p->folded, strbuf_str(&key), e->count);
+		if (p->opts.format == PROFILE_JSON && !strmap_get(&p->stack_index, strbuf_str(&key))) {
+			p->stack_reps = xrealloc(p->stack_reps, (p->n_stack_reps + 1) * sizeof(*p->stack_reps));
+			p->stack_reps[p->n_stack_reps++] = (struct prof_stack){ e->frames, e->n };
+			p->stacks.slots[i].frames = NULL; /* now the stack_reps' */
+			strmap_add(&p->stack_index, strbuf_str(&key), p->n_stack_reps);
+		}
 	}
 	strbuf_release(&key);
 	prof_keymap_release(&p->stacks);

@@ -188,6 +188,78 @@ static void json_notes(const struct profile *p, struct json_writer *w)
 	strbuf_release(&sb);
 }
 
+/*
+ * A frame's fields (pfmon(1), JSON PROFILES): symbol, binary, file, line
+ * apart, each present only when known; the address where the key shows it.
+ */
+static void json_frame_fields(const struct profile *p, const struct prof_frame *f, bool in_chain,
+			      struct json_writer *w)
+{
+	const struct sym_result *r = f->res;
+	bool with_offset = !in_chain && (p->opts.sort == PROFILE_BY_ADDRESS || p->opts.sort == PROFILE_BY_DATA);
+
+	if (f->kind == FRAME_KERNEL) {
+		r = p->kernel_named ? sym_resolve_kernel(p->res, f->addr) : NULL;
+		json_key(w, "kernel");
+		json_bool(w, true);
+		with_offset = with_offset && r && r->func;
+	} else if (f->kind == FRAME_GUEST_KERNEL) {
+		json_key(w, "binary");
+		json_string(w, "[guest kernel]");
+		return;
+	}
+	/* by binary the key is the binary alone: its first function would mislead */
+	if (r && r->func && !r->wrong_file && (in_chain || p->opts.sort != PROFILE_BY_BINARY)) {
+		json_key(w, "symbol");
+		json_string(w, r->func);
+		if (with_offset) {
+			json_key(w, "offset");
+			json_uint(w, r->offset);
+		}
+	}
+	if (f->kind == FRAME_KERNEL) {
+		json_key(w, "binary");
+		json_string(w, "[kernel]");
+		if (r && r->module) {
+			json_key(w, "module");
+			json_string(w, r->module);
+		}
+	} else if (r && r->binary) {
+		json_key(w, "binary");
+		json_string(w, r->binary);
+	}
+	if (r && r->file && r->line) {
+		json_key(w, "file");
+		json_string(w, r->file);
+		json_key(w, "line");
+		json_uint(w, r->line);
+	}
+	/* the ip where the key is the address, the data address by data */
+	if (f->addr && (f->kind != FRAME_KERNEL || p->opts.sort == PROFILE_BY_ADDRESS) &&
+	    (!in_chain || f->kind != FRAME_KERNEL)) {
+		json_key(w, f->kind == FRAME_DATA ? "data_address" : "address");
+		json_hex(w, f->addr);
+	}
+}
+
+static void json_entry(const struct profile *p, const struct event_hist *h, const struct strmap_entry *v,
+		       struct json_writer *w)
+{
+	uint64_t idx = strmap_get(&h->key_index, v->key);
+
+	json_begin_object(w);
+	json_key(w, "name");
+	json_string(w, v->key);
+	json_key(w, "samples");
+	json_uint(w, v->value);
+	json_key(w, "percent");
+	json_double(w, h->samples ? 100.0 * (double)v->value / (double)h->samples : 0.0, 2);
+	if (idx)
+		json_frame_fields(p, &h->key_frames[idx - 1], false, w);
+	json_reads(p, h, v->key, w);
+	json_end_object(w);
+}
+
 static void json_event(const struct profile *p, const struct event_hist *h, struct json_writer *w)
 {
 	struct strmap_entry *v = strmap_sorted(&h->keys);
@@ -212,21 +284,54 @@ static void json_event(const struct profile *p, const struct event_hist *h, stru
 	json_uint(w, h->samples);
 	json_key(w, "entries");
 	json_begin_array(w);
-	for (size_t i = 0; i < n; i++) {
-		json_begin_object(w);
-		json_key(w, prof_sort_title(p->opts.sort));
-		json_string(w, v[i].key);
-		json_key(w, "samples");
-		json_uint(w, v[i].value);
-		json_key(w, "percent");
-		json_double(w, h->samples ? 100.0 * (double)v[i].value / (double)h->samples : 0.0, 2);
-		json_reads(p, h, v[i].key, w);
-		json_end_object(w);
-	}
+	for (size_t i = 0; i < n; i++)
+		json_entry(p, h, &v[i], w);
 	json_end_array(w);
 	json_end_object(w);
 	free(v);
 }
+
+/* "callchains": each distinct stack (as folded stacks name them), its
+ * samples, its frames leaf first; only when the samples recorded chains */
+static void json_callchains(const struct profile *p, struct json_writer *w)
+{
+	struct strmap_entry *v;
+	struct strbuf name = STRBUF_INIT;
+
+	if (!p->folded.len)
+		return;
+	v = strmap_sorted(&p->folded);
+	json_key(w, "callchains");
+	json_begin_array(w);
+	for (size_t i = 0; i < p->folded.len; i++) {
+		uint64_t idx = strmap_get(&p->stack_index, v[i].key);
+		const struct prof_stack *st = idx ? &p->stack_reps[idx - 1] : NULL;
+
+		json_begin_object(w);
+		json_key(w, "samples");
+		json_uint(w, v[i].value);
+		json_key(w, "frames");
+		json_begin_array(w);
+		for (uint32_t j = 0; st && j < st->n; j++) {
+			strbuf_reset(&name);
+			prof_stack_frame_name(p, &st->frames[j], &name);
+			json_begin_object(w);
+			json_key(w, "name");
+			json_string(w, strbuf_str(&name));
+			json_frame_fields(p, &st->frames[j], true, w);
+			json_end_object(w);
+		}
+		json_end_array(w);
+		json_end_object(w);
+	}
+	json_end_array(w);
+	strbuf_release(&name);
+	free(v);
+}
+
+/* The schema is pfmon(1)'s JSON PROFILES; its version changes when a key
+ * changes meaning or goes away (new keys do not change it). */
+#define PROFILE_JSON_VERSION 1
 
 void prof_print_json(const struct profile *p, FILE *out)
 {
@@ -234,14 +339,19 @@ void prof_print_json(const struct profile *p, FILE *out)
 
 	json_init(&w, out, true);
 	json_begin_object(&w);
+	json_key(&w, "format");
+	json_string(&w, "pfmon-profile");
+	json_key(&w, "version");
+	json_uint(&w, PROFILE_JSON_VERSION);
 	json_key(&w, "sort");
-	json_string(&w, prof_sort_title(p->opts.sort));
+	json_string(&w, prof_sort_name(p->opts.sort));
 	json_key(&w, "events");
 	json_begin_array(&w);
 	for (size_t i = 0; i < p->n_ev; i++)
 		if (!p->ev[i].counting)
 			json_event(p, &p->ev[i], &w);
 	json_end_array(&w);
+	json_callchains(p, &w);
 	json_key(&w, "lost");
 	json_uint(&w, p->lost);
 	json_key(&w, "throttled");

@@ -223,7 +223,8 @@ static void dso_load(struct sym_dso *dso, const char *debug_root, bool find_debu
 	dso->is_dyn = dso->main.type == ET_DYN;
 	load_segments(dso, dso->main.elf);
 	dso->build_id_len = sym_build_id(dso->main.elf, dso->build_id, sizeof(dso->build_id));
-	if (has_dwarf_lines(dso->main.elf))
+	/* a relocatable object's DWARF needs relocations: no lines (sym_dwsec.c) */
+	if (dso->main.type != ET_REL && has_dwarf_lines(dso->main.elf))
 		lines_from = &dso->main;
 	/* Only a binary missing symbols or lines is worth a debug-file hunt. */
 	if (find_debug && (!lines_from || !sym_elf_section(dso->main.elf, SHT_SYMTAB, NULL))) {
@@ -232,8 +233,16 @@ static void dso_load(struct sym_dso *dso, const char *debug_root, bool find_debu
 			lines_from = &dso->debug;
 	}
 	choose_symbols(dso);
-	if (lines_from)
-		dso->dwarf = sym_dwarf_open(lines_from->elf, &dso->strings);
+	dso->lines_from = lines_from; /* opened by the first line lookup */
+}
+
+/* the line tables, opened on first use; NULL when there are none */
+static struct sym_dwarf *dso_dwarf(struct sym_dso *dso)
+{
+	if (!dso->lines_tried && dso->lines_from)
+		dso->dwarf = sym_dwarf_open(dso->lines_from->elf, &dso->strings);
+	dso->lines_tried = true;
+	return dso->dwarf;
 }
 
 int sym_dso_open(const char *path, const char *debug_root, struct sym_dso **out,
@@ -304,7 +313,9 @@ void sym_dso_info(const struct sym_dso *dso, struct sym_dso_info *info)
 		.open_error = dso->open_error,
 		.symbols = dso->source,
 		.why_no_symbols = dso->why_no_symbols,
-		.has_lines = dso->dwarf != NULL,
+		/* present in the file, and usable if they were opened */
+		.has_lines = dso->lines_from && (!dso->lines_tried || dso->dwarf),
+		.lines_read = dso->dwarf != NULL,
 		.machine = dso->machine,
 		.is_dyn = dso->is_dyn,
 		.nr_funcs = dso->kallsyms ? dso->kallsyms->nr : dso->funcs.nr,
@@ -366,7 +377,7 @@ static void kernel_lookup(struct sym_dso *dso, uint64_t addr, struct sym_result 
 	}
 }
 
-void sym_dso_lookup(struct sym_dso *dso, uint64_t addr, struct sym_result *res)
+void sym_dso_lookup_func(struct sym_dso *dso, uint64_t addr, struct sym_result *res)
 {
 	const struct sym_func *f;
 
@@ -383,9 +394,21 @@ void sym_dso_lookup(struct sym_dso *dso, uint64_t addr, struct sym_result *res)
 		/* on IA-64 the offset keeps the slot: 0x22 is bundle 0x20, slot 2 */
 		res->offset = addr - f->addr;
 	}
+}
+
+void sym_dso_lookup_line(struct sym_dso *dso, uint64_t addr, struct sym_result *res)
+{
+	struct sym_dwarf *dw = dso->kind == SYM_DSO_KERNEL ? NULL : dso_dwarf(dso);
+
 	/* IA-64 line rows carry the slot (bundle + 0..2): search with it */
-	if (dso->dwarf)
-		sym_dwarf_line(dso->dwarf, addr, &res->file, &res->line);
+	if (dw)
+		sym_dwarf_line(dw, addr, &res->file, &res->line);
+}
+
+void sym_dso_lookup(struct sym_dso *dso, uint64_t addr, struct sym_result *res)
+{
+	sym_dso_lookup_func(dso, addr, res);
+	sym_dso_lookup_line(dso, addr, res);
 }
 
 int sym_dso_find_func(const struct sym_dso *dso, const char *name, uint64_t *addr,

@@ -145,6 +145,11 @@ struct sym_dso {
 	uint8_t build_id[64];
 	size_t build_id_len;
 	struct sym_strset strings;
+	/* Line tables are opened on the first line lookup: inflating the
+	 * compressed debug sections of a libc costs tens of ms, which a
+	 * report that shows no lines must not pay. */
+	struct sym_elf *lines_from; /* main or debug: the file with .debug_line, or NULL */
+	bool lines_tried;           /* sym_dwarf_open was called (dwarf NULL: it failed) */
 	struct sym_dwarf *dwarf;
 	uint64_t lookups;
 	bool wrong_file;       /* a stub for a file that is not the one recorded */
@@ -156,6 +161,17 @@ struct sym_dso {
 bool sym_dso_is(const struct sym_dso *dso, const struct sym_file_id *id, char **why);
 /* the binary with this build-id in the debug root, opened, or NULL */
 struct sym_dso *sym_dso_by_build_id(const char *debug_root, const struct sym_file_id *id);
+
+/* Demangling (sym_demangle.c): a cache of each distinct name's answer.
+ * The mangled strings must outlive the cache (the dsos' tables do). */
+struct sym_demangler {
+	struct dm_slot *slots;
+	size_t cap, len;
+	uint64_t calls; /* names given to the demangler */
+};
+/* the demangled name, or name itself when it is not mangled */
+const char *sym_demangle(struct sym_demangler *d, const char *name);
+void sym_demangler_release(struct sym_demangler *d);
 
 /* An empty dso: no file, no symbols (the base of stubs and the kernel). */
 struct sym_dso *sym_dso_alloc(const char *path);

@@ -39,6 +39,9 @@ struct sym_resolver {
 	size_t nr_recorded, cap_recorded;
 	struct kallsyms_prefetch *prefetch; /* kallsyms being read in a thread */
 	bool use_vdso;            /* [vdso] is pfmon's own image */
+	bool no_lines;            /* answers without source lines */
+	bool demangle;            /* answers with demangled names */
+	struct sym_demangler demangler;
 	struct expected_file *expected; /* what files were when recorded */
 	size_t nr_expected, cap_expected;
 	struct cache_slot *slots;
@@ -87,8 +90,24 @@ void sym_resolver_free(struct sym_resolver *r)
 		free(r->expected[i].path);
 	free(r->expected);
 	sym_maps_free(r->maps);
+	sym_demangler_release(&r->demangler);
 	free(r->debug_root);
 	free(r);
+}
+
+void sym_resolver_demangle(struct sym_resolver *r, bool demangle)
+{
+	r->demangle = demangle;
+}
+
+uint64_t sym_resolver_demangled(const struct sym_resolver *r)
+{
+	return r->demangler.calls;
+}
+
+void sym_resolver_want_lines(struct sym_resolver *r, bool lines)
+{
+	r->no_lines = !lines;
 }
 
 struct sym_maps *sym_resolver_maps(struct sym_resolver *r)
@@ -313,10 +332,14 @@ static const struct sym_result *lookup(struct sym_resolver *r, struct sym_dso *d
 	res = result(r, r->slots[j].res);
 	if (dso && data)
 		sym_dso_lookup_data(dso, addr, res);
+	else if (dso && r->no_lines)
+		sym_dso_lookup_func(dso, addr, res);
 	else if (dso)
 		sym_dso_lookup(dso, addr, res);
 	else
 		*res = (struct sym_result){ .addr = addr, .offset = addr };
+	if (r->demangle) /* once per answer, and the demangler once per name */
+		res->func = sym_demangle(&r->demangler, res->func);
 	return res;
 }
 

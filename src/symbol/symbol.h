@@ -78,6 +78,7 @@ struct sym_dso_info {
 	enum sym_source symbols;
 	const char *why_no_symbols; /* SYM_SRC_NONE for a known reason (the kernel's), or NULL */
 	bool has_lines;          /* DWARF line information present */
+	bool lines_read;         /* and read: a line was asked for (they are read lazily) */
 	uint16_t machine;        /* e_machine */
 	bool is_dyn;             /* ET_DYN (PIE or shared object) */
 	size_t nr_funcs;
@@ -113,6 +114,11 @@ void sym_dso_info(const struct sym_dso *dso, struct sym_dso_info *info);
 uint64_t sym_dso_offset_to_addr(const struct sym_dso *dso, uint64_t file_offset);
 /* addr is an ELF virtual address of this file; res->binary is the dso path */
 void sym_dso_lookup(struct sym_dso *dso, uint64_t addr, struct sym_result *res);
+/* the same without the source line: the line tables are never read */
+void sym_dso_lookup_func(struct sym_dso *dso, uint64_t addr, struct sym_result *res);
+/* add the source line to res (from sym_dso_lookup_func of the same addr);
+ * the first call opens the line tables */
+void sym_dso_lookup_line(struct sym_dso *dso, uint64_t addr, struct sym_result *res);
 /* addr is a data address: res->func is the variable (STT_OBJECT) holding
  * it, res->offset the offset into it; no file/line */
 void sym_dso_lookup_data(struct sym_dso *dso, uint64_t addr, struct sym_result *res);
@@ -225,6 +231,15 @@ struct sym_resolver;
 
 /* debug_root as for sym_dso_open */
 struct sym_resolver *sym_resolver_new(const char *debug_root);
+/* Whether function and variable names are demangled (C++, Rust; off by
+ * default): set it before the first lookup.  Each distinct name is
+ * demangled once. */
+void sym_resolver_demangle(struct sym_resolver *r, bool demangle);
+/* how many distinct names were given to the demangler */
+uint64_t sym_resolver_demangled(const struct sym_resolver *r);
+/* Whether answers carry source lines (the default): a report that shows
+ * none says no before the first lookup, and no line table is ever read. */
+void sym_resolver_want_lines(struct sym_resolver *r, bool lines);
 void sym_resolver_free(struct sym_resolver *r);
 struct sym_maps *sym_resolver_maps(struct sym_resolver *r);
 /* (pid, ip) through the maps; the result lives as long as the resolver */

@@ -171,6 +171,25 @@ assert rows[0]["unit"] == "msec"
 '
 }
 
+@test "the man page's 'pfmon --json ... | jq' works: the command's output goes to stderr" {
+	# pfmon(1), EXAMPLES: pfmon --json -e task-clock ./app | jq .
+	run --separate-stderr bash -c "'$PFMON' --json -e task-clock echo hello from the command | jq -c ."
+	[ "$status" -eq 0 ]
+	[ "${#lines[@]}" -eq 1 ]
+	[[ "${lines[0]}" =~ ^\{\"counter-value\":\"[0-9.]+\",\"unit\":\"msec\",\"event\":\"task-clock\" ]]
+	[[ "$stderr" =~ "hello from the command" ]]
+	# CSV on stdout too; with --outfile stdout is the command's again
+	run --separate-stderr "$PFMON" --csv -e task-clock echo hello
+	[ "${#lines[@]}" -eq 1 ] && [[ "${lines[0]}" =~ ,msec,task-clock, ]]
+	[[ "$stderr" =~ hello ]]
+	run --separate-stderr "$PFMON" --json --outfile="$BATS_TEST_TMPDIR/c.json" -e task-clock echo hello
+	[ "$output" = hello ]
+	jq -e '.event == "task-clock"' "$BATS_TEST_TMPDIR/c.json"
+	# text counts share stdout, as pfmon 3.x's did
+	run --separate-stderr "$PFMON" -e task-clock echo hello
+	[ "${lines[0]}" = hello ]
+}
+
 @test "an event the machine cannot count next to one it can: <not supported>" {
 	hw_pmu_present && skip "this machine has a hardware PMU"
 	run --separate-stderr "$PFMON" -e task-clock,cycles true

@@ -6,6 +6,7 @@
 load helpers
 
 LINT="$BATS_TEST_DIRNAME/json_lint.py"
+CSV_LINT="$BATS_TEST_DIRNAME/csv_lint.py"
 
 # the number before NAME's count-line metric: "  123 task-clock  #  0.250 CPUs utilized"
 metric_of() {
@@ -48,7 +49,7 @@ assert 1 <= rate < 1000, rate
 @test "--json meets every check of perf_json_output_lint.py, with and without metrics" {
 	run --separate-stderr "$PFMON" --json -e task-clock,page-faults,context-switches,cycles true
 	[ "$status" -eq 0 ]
-	printf '%s\n' "$output" | python3 "$LINT"
+	printf '%s\n' "$output" | python3 "$LINT" --no-args
 	# the metric keys: a number and a string when there is a metric, absent otherwise
 	printf '%s\n' "$output" | python3 -c '
 import json, sys
@@ -61,12 +62,54 @@ if rows["cycles"]["counter-value"] == "<not supported>":
 '
 	run --separate-stderr "$PFMON" --json -M CPUs_utilized,insn_per_cycle -e task-clock true
 	[ "$status" -eq 0 ]
-	printf '%s\n' "$output" | python3 "$LINT"
+	printf '%s\n' "$output" | python3 "$LINT" --no-args
 	run --separate-stderr "$PFMON" --json --per-thread --no-cmd-output -e task-clock,page-faults "$FIXTURES/spinners" 2 0 0 20
 	[ "$status" -eq 0 ]
 	printf '%s\n' "$output" | python3 "$LINT" --per-thread
 	run --separate-stderr "$PFMON" --json --metric-only -e task-clock,page-faults true
-	printf '%s\n' "$output" | python3 "$LINT"
+	printf '%s\n' "$output" | python3 "$LINT" --metric-only
+	run --separate-stderr "$PFMON" --json -e task-clock,page-faults --print-interval=100 "$FIXTURES/phases" 200 100
+	[ "$status" -eq 0 ]
+	printf '%s\n' "$output" | python3 "$LINT" --interval
+	run --separate-stderr "$PFMON" --json -a -e cpu-clock sleep 0.1
+	[ "$status" -eq 0 ]
+	printf '%s\n' "$output" | python3 "$LINT" --system-wide-no-aggr
+}
+
+@test "--json counts with perf's precision: %f values, <not supported> at 100.00 %" {
+	run --separate-stderr "$PFMON" --json -e task-clock,page-faults,cycles true
+	[ "$status" -eq 0 ]
+	[[ "${lines[0]}" =~ \"counter-value\"\ :\ \"[0-9]+\.[0-9]{6}\" ]]
+	[[ "${lines[1]}" =~ \"counter-value\"\ :\ \"[0-9]+\.000000\" ]]
+	if [[ "${lines[2]}" =~ "<not supported>" ]]; then
+		[[ "${lines[2]}" =~ \"event-runtime\"\ :\ 0,\"pcnt-running\"\ :\ 100\.00\} ]]
+	fi
+}
+
+@test "--csv meets every check of perf_csv_output_lint.py in each mode" {
+	run --separate-stderr "$PFMON" --csv -e task-clock,page-faults,context-switches,cycles true
+	[ "$status" -eq 0 ]
+	printf '%s\n' "$output" | python3 "$CSV_LINT" --no-args
+	run --separate-stderr "$PFMON" --csv=';' -M CPUs_utilized -e task-clock,page-faults true
+	[ "$status" -eq 0 ]
+	printf '%s\n' "$output" | python3 "$CSV_LINT" --no-args --separator ';'
+	run --separate-stderr "$PFMON" --csv --per-thread --no-cmd-output -e task-clock,page-faults "$FIXTURES/spinners" 2 0 0 20
+	[ "$status" -eq 0 ]
+	printf '%s\n' "$output" | python3 "$CSV_LINT" --per-thread
+	run --separate-stderr "$PFMON" --csv -e task-clock,page-faults --print-interval=100 "$FIXTURES/phases" 200 100
+	[ "$status" -eq 0 ]
+	printf '%s\n' "$output" | python3 "$CSV_LINT" --interval
+	run --separate-stderr "$PFMON" --csv -a -e cpu-clock sleep 0.1
+	[ "$status" -eq 0 ]
+	printf '%s\n' "$output" | python3 "$CSV_LINT" --system-wide-no-aggr
+	run --separate-stderr "$PFMON" --csv -a --aggregate-results -e cpu-clock sleep 0.1
+	[ "$status" -eq 0 ]
+	printf '%s\n' "$output" | python3 "$CSV_LINT" --system-wide
+	# and it fails where the kernel's fails: a missing column
+	run python3 "$CSV_LINT" --no-args <<<'12,,page-faults,100,100.00,'
+	[ "$status" -ne 0 ]
+	run python3 "$CSV_LINT" --no-args <<<'<not supported>,,cycles,0,0.00,,'
+	[ "$status" -ne 0 ]
 }
 
 @test "our lint fails on what the kernel's fails on: empty metric strings, unknown keys" {
@@ -76,6 +119,15 @@ if rows["cycles"]["counter-value"] == "<not supported>":
 	[ "$status" -ne 0 ]
 	run python3 "$LINT" <<<'{"counter-value" : "x","unit" : "","event" : "a","event-runtime" : 1,"pcnt-running" : 100.00}'
 	[ "$status" -ne 0 ]
+	# the number of keys of the mode, perf's precision
+	run python3 "$LINT" --per-thread <<<'{"counter-value" : "1.000000","unit" : "","event" : "a","event-runtime" : 1,"pcnt-running" : 100.00}'
+	[ "$status" -ne 0 ]
+	run python3 "$LINT" --no-args <<<'{"counter-value" : "1","unit" : "","event" : "a","event-runtime" : 1,"pcnt-running" : 100.00}'
+	[ "$status" -ne 0 ]
+	run python3 "$LINT" --no-args <<<'{"counter-value" : "<not supported>","unit" : "","event" : "a","event-runtime" : 0,"pcnt-running" : 0.00}'
+	[ "$status" -ne 0 ]
+	run python3 "$LINT" --no-args <<<'{"counter-value" : "1.000000","unit" : "","event" : "a","event-runtime" : 1,"pcnt-running" : 100.00}'
+	[ "$status" -eq 0 ]
 }
 
 @test "-M adds the events a metric needs; hardware metrics without a PMU are not available, never 0" {

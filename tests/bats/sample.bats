@@ -81,7 +81,7 @@ d = json.load(sys.stdin)
 ev = d["events"][0]
 assert ev["event"] == "cpu-clock" and ev["samples"] > 50, ev
 top = ev["entries"][0]
-assert top["function"] == "hot (hotspot)" and top["percent"] > 60, top
+assert top["name"] == "hot (hotspot)" and top["symbol"] == "hot" and top["percent"] > 60, top
 assert any(b["path"].endswith("/hotspot") and b["debug_info"] for b in d["binaries"]), d["binaries"]
 '
 	run "$PFMON" -e cpu-clock --long-smpl-periods=1000000 -g --report-format=folded "$FIXTURES/hotspot" 200

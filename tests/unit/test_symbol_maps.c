@@ -381,6 +381,32 @@ static void test_upper_bound(void)
 	ok(good, "upper bound: every key and prefix length, duplicates counted");
 }
 
+/* a report that shows no lines never reads a line table, and says so */
+static void test_resolver_no_lines(void)
+{
+	const uint64_t pie_base = 0x555555554000ull;
+	uint64_t leaf = func_addr(fix("pie"), "symfix_leaf");
+
+	for (int want = 0; want <= 1; want++) {
+		struct sym_resolver *r = sym_resolver_new(fix("debugroot"));
+		const struct sym_result *a;
+		struct sym_dso_info info;
+
+		sym_resolver_want_lines(r, want);
+		map_like_ldso(sym_resolver_maps(r), 100, fix("pie"), pie_base, PAGE);
+		a = sym_resolve(r, 100, pie_base + leaf + 5);
+		check_resolved(a, "pie", "symfix_leaf", 5, want ? "with lines" : "without lines");
+		sym_resolver_dso_info(r, 0, &info);
+		if (want)
+			ok(a->file && a->line && info.has_lines && info.lines_read,
+			   "lines wanted: prog.c:%u, the line table read", a->line);
+		else
+			ok(!a->file && !a->line && info.has_lines && !info.lines_read,
+			   "no lines wanted: none given, the line table present but never read");
+		sym_resolver_free(r);
+	}
+}
+
 int main(void)
 {
 	test_upper_bound();
@@ -388,6 +414,7 @@ int main(void)
 	test_maps_model();
 	test_maps_many();
 	test_resolver();
+	test_resolver_no_lines();
 	test_ia64();
 	return tap_done();
 }
