@@ -7,6 +7,8 @@
 # and COMP_POINT set.  pfmon is found in PATH, as in a shell.
 
 BASH_COMPLETION_SCRIPT=${BASH_COMPLETION_SCRIPT:-/usr/share/bash-completion/bash_completion}
+# the completion under test (package.bats: the packaged one)
+: "${COMPLETION_SCRIPT:=$TESTS_SRCDIR/../contrib/pfmon.bash-completion}"
 
 require_bash_completion() {
 	[ -r "$BASH_COMPLETION_SCRIPT" ] || skip "bash-completion is not installed (contrib/install-deps.sh)"
@@ -43,5 +45,5 @@ complete_line() {
 		((${#COMPREPLY[@]})) && printf "%s\n" "${COMPREPLY[@]}" | sort -u
 		[[ -z ${opts-} ]] || echo "<compopt$opts>"
 		exit 0
-	' complete_line "$BASH_COMPLETION_SCRIPT" "$TESTS_SRCDIR/../contrib/pfmon.bash-completion" "$1"
+	' complete_line "$BASH_COMPLETION_SCRIPT" "$COMPLETION_SCRIPT" "$1"
 }
