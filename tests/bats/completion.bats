@@ -154,3 +154,18 @@ value_check() {
 	run complete_line "pfmon -ke task-clock --no-inh"
 	[ "$(replies)" = "--no-inherit" ]
 }
+
+@test "a real interactive bash on a terminal completes the lines in place" {
+	command -v python3 >/dev/null || skip "python3 is not installed"
+	name=$("$PFMON" -l | grep -m1 '::' || echo task-clock)
+	run env PATH="$(dirname "$PFMON"):$PATH" python3 "$TESTS_SRCDIR/bats/complete_pty.py" \
+		"$BASH_COMPLETION_SCRIPT" "$COMPLETION_SCRIPT" \
+		"pfmon -e cycles,${name%?}" "pfmon --events=cycles,task-c" "pfmon --report-sort l" \
+		"pfmon --report-so" "pfmon -e task-clock -- ech"
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "LINE<pfmon -e cycles,$name >" ]
+	[ "${lines[1]}" = "LINE<pfmon --events=cycles,task-clock >" ]
+	[ "${lines[2]}" = "LINE<pfmon --report-sort line >" ]
+	[ "${lines[3]}" = "LINE<pfmon --report-sort=>" ]
+	[ "${lines[4]}" = "LINE<pfmon -e task-clock -- echo >" ]
+}
