@@ -11,7 +11,7 @@ PACKAGES="build-essential autoconf automake libtool pkg-config
 	libiberty-dev libdw-dev libunwind-dev
 	openmpi-bin libopenmpi-dev
 	chromium
-	lintian debhelper dpkg-dev fakeroot mandoc"
+	lintian debhelper dpkg-dev fakeroot mandoc bash-completion"
 missing=
 for p in $PACKAGES; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing="$missing $p"

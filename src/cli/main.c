@@ -16,10 +16,16 @@
 #include "report/ia64_report.h"
 #include "target/launch.h"
 
+/* pfmon 3.x's first line, then the licence (GNU's --version layout) */
 static void print_version(void)
 {
 	printf("pfmon version %s\n"
-	       "A pfmon-style performance monitor for Linux perf_events, libpfm4, libelf and libdwarf.\n",
+	       "A pfmon-style performance monitor: perf_events, libpfm4, libelf, libdwarf.\n"
+	       "Copyright (C) 2026 the pfmon authors.\n"
+	       "License GPL-2.0-or-later: GNU GPL version 2 or later\n"
+	       "<https://www.gnu.org/licenses/old-licenses/gpl-2.0.html>.\n"
+	       "This is free software: you are free to change and redistribute it.\n"
+	       "There is NO WARRANTY, to the extent permitted by law.\n",
 	       PACKAGE_VERSION);
 }
 
@@ -96,6 +102,10 @@ static int dispatch(struct pf_config *cfg, bool *no_hw_note, struct pf_error *er
 
 	if (cfg->help) {
 		options_usage(stdout);
+		return 0;
+	}
+	if (cfg->list_opts) {
+		options_list_table(stdout);
 		return 0;
 	}
 	if (cfg->version) {

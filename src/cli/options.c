@@ -12,6 +12,7 @@
 #include "event/pmu_model.h"
 #include "options.h"
 #include "target/procfs.h"
+#include "report/ia64_report.h"
 #include "report/profile.h"
 
 struct cli_state {
@@ -421,12 +422,28 @@ static int opt_smpl_sort(struct cli_state *st, const struct opt_def *o, const ch
 	return 0;
 }
 
+/* "WHAT are a, b and c": the names a parser accepts, from its own table */
+static int bad_name(const struct opt_def *o, const char *arg, const char *what,
+		    const char *(*name_at)(size_t i), struct pf_error *err)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *name;
+	int rc;
+
+	strbuf_addf(&sb, "%s are", what);
+	for (size_t i = 0; (name = name_at(i)); i++)
+		strbuf_addf(&sb, "%s %s", i == 0 ? "" : name_at(i + 1) ? "," : " and", name);
+	rc = bad_value(o, arg, strbuf_str(&sb), err);
+	strbuf_release(&sb);
+	return rc;
+}
+
 static int opt_report_sort(struct cli_state *st, const struct opt_def *o, const char *arg, struct pf_error *err)
 {
 	enum profile_sort sort;
 
 	if (!profile_sort_from_name(arg, &sort))
-		return bad_value(o, arg, "sort keys are function, line, binary, address and data", err);
+		return bad_name(o, arg, "sort keys", profile_sort_name, err);
 	st->cfg->report_sort = arg;
 	return 0;
 }
@@ -437,7 +454,7 @@ static int opt_report_format(struct cli_state *st, const struct opt_def *o, cons
 	enum profile_format format;
 
 	if (!profile_format_from_name(arg, &format))
-		return bad_value(o, arg, "report formats are text, json and folded", err);
+		return bad_name(o, arg, "report formats", profile_format_name, err);
 	st->cfg->report_format = arg;
 	return 0;
 }
@@ -491,10 +508,14 @@ static const char G_GEN[] = "Generic options";
 static const char G_OUT[] = "Output options";
 static const char G_SMPL[] = "Sampling options";
 static const char G_TASK[] = "Attaching and session options";
+/* not in --help: for programs (the shell completion), documented in pfmon(1) */
+#define G_HIDDEN NULL
 
 static const struct opt_def options[] = {
 	{ "help", "h", ARG_NONE, NULL, G_GEN, BOOL(help), "print this help and exit", M_ANY },
-	{ "version", "V", ARG_NONE, NULL, G_GEN, BOOL(version), "print the version and exit", M_ANY },
+	{ "version", "V", ARG_NONE, NULL, G_GEN, BOOL(version), "print the version and licence and exit", M_ANY },
+	{ "list-opts", NULL, ARG_NONE, NULL, G_HIDDEN, BOOL(list_opts),
+	  "print the options and the values they take, for the shell completion, and exit", M_ANY },
 	{ "verbose", "v", ARG_NONE, NULL, G_GEN, BOOL(verbose),
 	  "counting: show each event's canonical string and perf_event_attr; with --check, decode every field", M_COUNT | M_CHECK },
 	{ "events", "e", ARG_REQUIRED, "EV1,EV2,...", G_GEN, CALL(opt_events),
@@ -675,15 +696,139 @@ static size_t model_rows(struct model_row *rows)
 	return n;
 }
 
-void options_list_names(FILE *out)
+static const char *pmu_model_name_at(size_t i)
+{
+	const struct pmu_model *m = pmu_model_at(i);
+
+	return m ? m->name : NULL;
+}
+
+static const char *smpl_module_name_at(size_t i)
+{
+	return ia64_smpl_module_name((enum ia64_smpl_module)i);
+}
+
+/*
+ * The options whose value is one of a list of names, each list read from
+ * the table its parser (or the code the value goes to) checks names
+ * against: the shell completion offers what pfmon accepts.
+ */
+static const struct {
+	const char *long_name;
+	const char *(*name_at)(size_t i); /* NULL past the last */
+} option_names[] = {
+	{ "report-sort", profile_sort_name },
+	{ "report-format", profile_format_name },
+	{ "pmu", pmu_model_name_at },
+	{ "smpl-module", smpl_module_name_at },
+	{ "smpl-module-info", smpl_module_name_at },
+};
+
+/* The completion's kind of value, from the argument's name in --help */
+static const char *value_kind(const char *long_name, const char *arg_name)
+{
+	static const struct {
+		const char *arg_name;
+		const char *kind;
+	} kinds[] = {
+		{ "FILE", "@file" },
+		{ "EVENT", "@event" },
+		{ "EV1,EV2,...", "@events" },
+		{ "PID", "@pid" },
+		{ "PID,...", "@pids" },
+		{ "TID,...", "@pids" },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(option_names); i++)
+		if (!strcmp(option_names[i].long_name, long_name))
+			return NULL; /* the names follow */
+	for (size_t i = 0; arg_name && i < ARRAY_SIZE(kinds); i++)
+		if (!strcmp(kinds[i].arg_name, arg_name))
+			return kinds[i].kind;
+	return "";
+}
+
+static void list_opt(FILE *out, const char *short_names, const char *long_name, enum opt_arg arg,
+		     const char *arg_name)
+{
+	static const char *const args[] = { "none", "required", "optional" };
+	const char *kind = arg == ARG_NONE ? "" : value_kind(long_name, arg_name);
+	struct strbuf values = STRBUF_INIT;
+
+	if (kind)
+		strbuf_addstr(&values, kind);
+	for (size_t i = 0; !kind && i < ARRAY_SIZE(option_names); i++) {
+		const char *name;
+
+		if (strcmp(option_names[i].long_name, long_name))
+			continue;
+		for (size_t k = 0; (name = option_names[i].name_at(k)); k++)
+			strbuf_addf(&values, "%s%s", k ? " " : "", name);
+	}
+	/* a line per name: the short ones take their values as the long one does */
+	for (const char *s = short_names; s && *s; s++)
+		fprintf(out, "-%c %s%s%s\n", *s, args[arg], values.len ? " " : "", strbuf_str(&values));
+	fprintf(out, "--%s %s%s%s\n", long_name, args[arg], values.len ? " " : "", strbuf_str(&values));
+	strbuf_release(&values);
+}
+
+void options_list_table(FILE *out)
 {
 	struct model_row rows[MAX_MODEL_ROWS];
 	size_t n = model_rows(rows);
 
 	for (size_t i = 0; i < ARRAY_SIZE(options); i++)
-		fprintf(out, "--%s\n", options[i].long_name);
+		if (options[i].group != G_HIDDEN)
+			list_opt(out, options[i].short_names, options[i].long_name, options[i].arg,
+				 options[i].arg_name);
 	for (size_t i = 0; i < n; i++)
-		fprintf(out, "--%s\n", rows[i].opt->long_name);
+		list_opt(out, NULL, rows[i].opt->long_name, rows[i].opt->arg_name ? ARG_REQUIRED : ARG_NONE,
+			 rows[i].opt->arg_name);
+}
+
+bool options_names_known(const char **unknown)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(option_names); i++) {
+		bool found = false;
+
+		for (size_t k = 0; k < ARRAY_SIZE(options) && !found; k++)
+			found = !strcmp(options[k].long_name, option_names[i].long_name) &&
+				options[k].arg != ARG_NONE;
+		if (!found) {
+			*unknown = option_names[i].long_name;
+			return false;
+		}
+	}
+	return true;
+}
+
+/* --help fits 80 columns: the help text goes in a column of its own,
+ * wrapped at spaces */
+#define USAGE_WIDTH 80
+#define USAGE_HELP_COLUMN 31
+
+static void usage_help(FILE *out, const char *help)
+{
+	const size_t room = USAGE_WIDTH - USAGE_HELP_COLUMN;
+	const char *p = help;
+	bool first = true;
+
+	while (*p) {
+		size_t n = strlen(p);
+
+		if (n > room) {
+			n = room;
+			while (n > 0 && p[n] != ' ')
+				n--;
+			if (n == 0) /* one word longer than the column: it overflows */
+				n = strcspn(p, " ");
+		}
+		fprintf(out, "%*s%.*s\n", first ? 0 : USAGE_HELP_COLUMN, "", (int)n, p);
+		first = false;
+		p += n;
+		while (*p == ' ')
+			p++;
+	}
 }
 
 static void usage_line(FILE *out, const char *short_names, const char *long_name, enum opt_arg arg,
@@ -699,10 +844,11 @@ static void usage_line(FILE *out, const char *short_names, const char *long_name
 		strbuf_addf(&sb, "=%s", arg_name);
 	else if (arg == ARG_OPTIONAL)
 		strbuf_addf(&sb, "[=%s]", arg_name);
-	if (sb.len < 30)
-		fprintf(out, "%-30s %s\n", strbuf_str(&sb), help);
+	if (sb.len < USAGE_HELP_COLUMN - 1)
+		fprintf(out, "%-*s ", USAGE_HELP_COLUMN - 1, strbuf_str(&sb));
 	else
-		fprintf(out, "%s\n%-30s %s\n", strbuf_str(&sb), "", help);
+		fprintf(out, "%s\n%*s", strbuf_str(&sb), USAGE_HELP_COLUMN, "");
+	usage_help(out, help);
 	strbuf_release(&sb);
 }
 
@@ -731,6 +877,8 @@ void options_usage(FILE *out)
 	      "       pfmon -l[REGEX] | -i EVENT | -I\n",
 	      out);
 	for (size_t i = 0; i < ARRAY_SIZE(options); i++) {
+		if (options[i].group == G_HIDDEN)
+			continue;
 		if (options[i].group != group) {
 			group = options[i].group;
 			fprintf(out, "\n%s:\n", group);

@@ -42,8 +42,10 @@ struct opt_def {
 	const char *long_name;
 	const char *short_names; /* e.g. "u3": -u and -3 are this option */
 	enum opt_arg arg;
-	const char *arg_name; /* in --help */
-	const char *group; /* section of --help */
+	/* in --help; also what the shell completion offers (options_list_table):
+	 * FILE, EVENT, EV1,EV2,..., PID, PID,... and TID,... */
+	const char *arg_name;
+	const char *group; /* section of --help; NULL: hidden from --help */
 	enum opt_store store;
 	size_t offset; /* STORE_BOOL / STORE_STR: field of pf_config */
 	int (*apply)(struct cli_state *st, const struct opt_def *o, const char *arg, struct pf_error *err);
@@ -54,8 +56,17 @@ struct opt_def {
 /* Parse argv into cfg (pf_config_init first).  Returns 0, or -1 with err. */
 int options_parse(int argc, char **argv, struct pf_config *cfg, struct pf_error *err);
 void options_usage(FILE *out);
-/* every long option name, one per line, for the docs-drift test */
-void options_list_names(FILE *out);
+/*
+ * --list-opts: every name of every option but the hidden ones, a line each,
+ * for the shell completion: "NAME none|required|optional [VALUES]", where
+ * VALUES is the names the option accepts, space separated, or one of @file,
+ * @event, @events (a comma-separated list of events), @pid, @pids (a
+ * comma-separated list); no VALUES: any text.
+ */
+void options_list_table(FILE *out);
+/* false, naming it, if a list of accepted names is kept for an option that
+ * does not exist or takes no value (the unit test) */
+bool options_names_known(const char **unknown);
 /* the option table, for the checks of validate.c */
 const struct opt_def *options_table(size_t *count);
 

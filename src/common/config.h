@@ -103,6 +103,7 @@ struct pf_config {
 	bool list_pmus; /* -I */
 	bool dump_event_table;
 	bool help, version;
+	bool list_opts; /* --list-opts: the option table, for the shell completion */
 
 	/* output */
 	const char *outfile;

@@ -32,6 +32,16 @@ bool profile_sort_from_name(const char *name, enum profile_sort *out)
 	return i >= 0;
 }
 
+const char *profile_sort_name(size_t i)
+{
+	return i < ARRAY_SIZE(sort_names) ? sort_names[i] : NULL;
+}
+
+const char *profile_format_name(size_t i)
+{
+	return i < ARRAY_SIZE(format_names) ? format_names[i] : NULL;
+}
+
 bool profile_format_from_name(const char *name, enum profile_format *out)
 {
 	int i = name ? name_index(format_names, ARRAY_SIZE(format_names), name) : PROFILE_TEXT;

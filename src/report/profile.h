@@ -71,5 +71,9 @@ uint64_t profile_throttled(const struct profile *p);
 /* NULL is the default (function, text); false for an unknown name */
 bool profile_sort_from_name(const char *name, enum profile_sort *out);
 bool profile_format_from_name(const char *name, enum profile_format *out);
+/* the i-th name those accept, NULL past the last: for messages and the
+ * shell completion */
+const char *profile_sort_name(size_t i);
+const char *profile_format_name(size_t i);
 
 #endif

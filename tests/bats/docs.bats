@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
-# Docs drift: the options of --help (generated from the option table), the
-# man page and the shell completion agree.
+# Docs drift: the options of --help (generated from the option table) and
+# the man page agree (the shell completion asks pfmon itself: completion.bats);
+# --help and the man pages fit 80 columns and render without a warning.
 
 load helpers
 
@@ -18,15 +19,50 @@ help_options() {
 	[ -z "$missing" ] || { echo "not in pfmon.1:$missing"; return 1; }
 }
 
-@test "every option of --help is in the bash completion, and nothing else" {
-	comp="$TESTS_SRCDIR/../contrib/pfmon.bash-completion"
-	diff <(help_options) <(grep -o -- '--[a-z0-9][a-z0-9-]*' "$comp" | sort -u)
+@test "--help fits 80 columns" {
+	run "$PFMON" --help
+	[ "$status" -eq 0 ]
+	long=$(printf '%s\n' "$output" | awk 'length > 80')
+	[ -z "$long" ] || { echo "wider than 80 columns:"; echo "$long"; false; }
 }
 
-@test "the man page renders without warnings" {
+# every man page of man/: no warning from mandoc -Tlint nor from groff -ww
+# (tables through tbl), and no rendered line wider than 80 columns
+@test "every man page is lint-clean and fits 80 columns" {
 	command -v groff >/dev/null || skip "groff not installed"
-	run bash -c "groff -man -Tutf8 -ww -z '$TESTS_SRCDIR/../man/pfmon.1' 2>&1"
-	[ -z "$output" ]
+	command -v mandoc >/dev/null || skip "mandoc not installed"
+	n=0
+	for man in "$TESTS_SRCDIR"/../man/*.[1-8]; do
+		n=$((n + 1))
+		run mandoc -Tlint "$man"
+		[ -z "$output" ] || { echo "$output"; false; }
+		run bash -c "groff -t -man -Tutf8 -ww -z '$man' 2>&1"
+		[ -z "$output" ] || { echo "$man: $output"; false; }
+		# ASCII output: a byte is a column
+		run bash -c "groff -t -man -Tascii -P-cbou '$man' 2>/dev/null | awk 'length > 80'"
+		[ -z "$output" ] || { echo "$man: wider than 80 columns:"; echo "$output"; false; }
+	done
+	[ "$n" -ge 3 ]
+}
+
+@test "the man pages, the package and --version give one version" {
+	version=$("$PFMON" --version | sed -n '1s/^pfmon version //p')
+	[ -n "$version" ]
+	for man in "$TESTS_SRCDIR"/../man/*.[1-8]; do
+		grep -q "^\.TH .* \"pfmon $version\"" "$man" || { echo "$man: not pfmon $version"; false; }
+	done
+	head -1 "$TESTS_SRCDIR/../debian/changelog" | grep -q "^pfmon ($version-[0-9][^)]*)"
+}
+
+@test "--version states the licence, which COPYING holds" {
+	run "$PFMON" --version
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"License GPL-2.0-or-later"* ]]
+	[ -z "$(printf '%s\n' "$output" | awk 'length > 80')" ]
+	run "$PFMON" -V
+	[[ "$output" == *"GPL-2.0-or-later"* ]]
+	grep -q "GNU GENERAL PUBLIC LICENSE" "$TESTS_SRCDIR/../COPYING"
+	grep -q "Version 2, June 1991" "$TESTS_SRCDIR/../COPYING"
 }
 
 @test "pfmon-metrics(5) renders without warnings and documents every key of the syntax" {

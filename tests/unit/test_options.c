@@ -107,5 +107,32 @@ int main(void)
 	ok(parse(&cfg, &err, "-lCYC", NULL) == 0 && cfg.list_regex && strcmp(cfg.list_regex, "CYC") == 0,
 	   "-lREGEX attached");
 	pf_config_release(&cfg);
+
+	/* --list-opts: hidden from --help, the table for the shell completion */
+	ok(parse(&cfg, &err, "--list-opts", NULL) == 0 && cfg.list_opts, "--list-opts parses");
+	pf_config_release(&cfg);
+	{
+		const char *unknown = NULL;
+		char *help = NULL, *table = NULL;
+		size_t help_len = 0, table_len = 0;
+		FILE *f = open_memstream(&help, &help_len);
+
+		options_usage(f);
+		fclose(f);
+		f = open_memstream(&table, &table_len);
+		options_list_table(f);
+		fclose(f);
+		ok(options_names_known(&unknown), "every list of accepted names is an option's that takes a value");
+		ok(!strstr(help, "list-opts") && !strstr(table, "list-opts"), "--list-opts is hidden");
+		ok(strstr(table, "\n--report-sort required function line binary address data\n") != NULL,
+		   "--report-sort lists the names profile_sort_from_name accepts");
+		ok(strstr(table, "\n-e required @events\n--events required @events\n") != NULL,
+		   "-e and --events: a list of events");
+		ok(strstr(table, "\n--smpl-outfile required @file\n") != NULL, "FILE: a file");
+		ok(strstr(table, "\n--show-events optional\n") != NULL, "REGEX: any text");
+		ok(strstr(table, "\n--btb-tm-tk none\n") != NULL, "the models' options follow");
+		free(help);
+		free(table);
+	}
 	return tap_done();
 }
