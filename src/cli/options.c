@@ -610,7 +610,6 @@ static const struct opt_def options[] = {
 	  "profile by function (default), line, binary, address or data address", M_PROFILE },
 	{ "report-format", NULL, ARG_REQUIRED, "FMT", G_SMPL, CALL(opt_report_format),
 	  "profile as text (default), json, folded or svg", M_PROFILE },
-	  "profile as text (default), json, folded or svg", M_PROFILE },
 	{ "no-demangle", NULL, ARG_NONE, NULL, G_SMPL, CALL(opt_demangle),
 	  "show C++ and Rust names mangled, as in the symbol table", M_PROFILE },
 	{ "demangle-cpp", NULL, ARG_NONE, NULL, G_SMPL, CALL(opt_demangle),
