@@ -36,6 +36,14 @@ chromium_run() {
 	[[ "$output" =~ (^|$'\n')my_hot\;([^\;]+\;)*main\;hot\ [0-9]+ ]]
 }
 
+@test "JSON call chains: the process as comm, frames named as in folded stacks" {
+	run --separate-stderr "$PFMON" --report="$HOT_PFS" --report-format=json
+	[ "$status" -eq 0 ]
+	printf '%s\n' "$output" | jq -e '[.callchains[].comm] | unique == ["hotspot"]'
+	printf '%s\n' "$output" | jq -e '[.callchains[].frames[].name] | index("hotspot") == null'
+	printf '%s\n' "$output" | jq -e '.callchains[0].frames[0].name == "hot"'
+}
+
 @test "frames without symbols are grouped per binary: [unknown] (binary), not one frame per address" {
 	d="$BATS_TEST_TMPDIR"
 	cp "$FIXTURES/hotspot" "$d/hs"
