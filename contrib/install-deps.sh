@@ -10,7 +10,7 @@ PACKAGES="build-essential autoconf automake libtool pkg-config
 	clang libclang-rt-14-dev
 	libiberty-dev libdw-dev libunwind-dev
 	openmpi-bin libopenmpi-dev
-	chromium
+	chromium python3-pil libxml2-utils
 	lintian debhelper dpkg-dev fakeroot mandoc bash-completion"
 missing=
 for p in $PACKAGES; do

@@ -201,7 +201,7 @@ static int check_format(const struct pf_config *cfg, struct pf_error *err)
 	if (cfg->report_format && strcmp(cfg->report_format, "text") &&
 	    strcmp(cfg->report_format, "json"))
 		return pf_error_set(err, PF_E_USAGE,
-				    "Itanium 2 dumps are reported as text or json, not folded stacks");
+				    "Itanium 2 dumps are reported as text or json, not as stacks");
 	return 0;
 }
 

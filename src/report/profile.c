@@ -4,11 +4,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "flame.h"
 #include "profile_internal.h"
 
 /* the names of --report-sort and --report-format, in enum order */
 static const char *const sort_names[] = { "function", "line", "binary", "address", "data" };
-static const char *const format_names[] = { "text", "json", "folded" };
+static const char *const format_names[] = { "text", "json", "folded", "svg" };
 
 static int name_index(const char *const *names, size_t n, const char *name)
 {
@@ -78,6 +79,7 @@ struct profile *profile_new(const struct profile_opts *opts, const struct smpl_h
 	}
 	strmap_init(&p->folded);
 	strmap_init(&p->stack_index);
+	strmap_init(&p->comm_ids);
 	strmap_init(&p->binaries_seen);
 	return p;
 }
@@ -104,6 +106,8 @@ void profile_free(struct profile *p)
 	for (size_t i = 0; i < p->n_stack_reps; i++)
 		free(p->stack_reps[i].frames);
 	free(p->stack_reps);
+	flame_free(p->flame);
+	prof_release_comms(p);
 	strmap_release(&p->binaries_seen);
 	sym_resolver_free(p->res);
 	free(p);
@@ -141,13 +145,13 @@ static void add_sample(struct profile *p, const struct sample *s)
 		h->min_period = s->period < h->min_period ? s->period : h->min_period;
 		h->max_period = s->period > h->max_period ? s->period : h->max_period;
 	}
-	if (p->opts.format == PROFILE_FOLDED) {
-		prof_add_folded(p, s);
+	if (p->opts.format == PROFILE_FOLDED || p->opts.format == PROFILE_SVG) {
+		prof_add_stack(p, s);
 		return;
 	}
 	/* JSON: the call chains too, when recorded */
 	if (p->opts.format == PROFILE_JSON && (s->fields & SAMPLE_F_CALLCHAIN))
-		prof_add_folded(p, s);
+		prof_add_stack(p, s);
 	key = prof_sample_frame(p, s);
 	e = prof_keymap_add(&h->counted, &key, 1);
 	/* counts read in samples are credited per key as samples come */
@@ -230,10 +234,12 @@ void profile_add(struct profile *p, const struct sample_record *rec)
 	case SREC_FORK:
 		if (rec->task.pid != rec->task.ppid)
 			sym_maps_fork(maps, rec->task.ppid, rec->task.pid);
+		prof_fork_comm(p, rec->task.ptid, rec->task.tid);
 		break;
 	case SREC_COMM:
 		if (rec->comm.exec)
 			sym_maps_clear(maps, rec->comm.pid); /* the new image's MMAP2s follow */
+		prof_set_comm(p, rec->comm.tid, rec->comm.comm);
 		break;
 	case SREC_LOST:
 	case SREC_LOST_SAMPLES:
@@ -327,6 +333,9 @@ void profile_print(struct profile *p, FILE *out)
 		return;
 	case PROFILE_FOLDED:
 		prof_print_folded(p, out);
+		return;
+	case PROFILE_SVG:
+		prof_print_svg(p, out);
 		return;
 	case PROFILE_TEXT:
 	default:

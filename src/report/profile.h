@@ -1,6 +1,6 @@
 /*
  * Flat profiles of samples: by function, source line, binary or address;
- * text, JSON or folded stacks.  Records are fed in file order, so each
+ * text, JSON, folded stacks or a flame graph.  Records are fed in file order, so each
  * sample is symbolized against the address space it was taken in (MMAP2,
  * FORK, COMM-exec, EXIT records); the resolver symbolizes each unique
  * address once.
@@ -27,6 +27,7 @@ enum profile_format {
 	PROFILE_TEXT,
 	PROFILE_JSON,
 	PROFILE_FOLDED,
+	PROFILE_SVG,    /* a flame graph of the folded stacks */
 };
 
 struct profile_opts {

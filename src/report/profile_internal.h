@@ -6,6 +6,8 @@
  *   profile_keys.c   what a sample is counted under: its typed key, by sort;
  *                    the keys named at the end
  *   profile_reads.c  the increases of counts recorded in samples
+ *   profile_stacks.c call stacks: typed with their process, named for folded
+ *                    stacks or the flame graph (flame.c)
  *   profile_print.c  text, JSON and folded output
  */
 #ifndef PFMON_REPORT_PROFILE_INTERNAL_H
@@ -36,6 +38,7 @@ enum frame_kind {
 	FRAME_RAW,           /* addr: pfmon's instruction histogram, nothing resolved */
 	FRAME_DATA,          /* res: the data address's answer, addr the address */
 	FRAME_NO_DATA,       /* a sample without a data address */
+	FRAME_COMM,          /* addr: the index of a process's name in comms: a stack's root */
 };
 
 struct prof_frame {
@@ -105,11 +108,16 @@ struct profile {
 	struct sym_resolver *res;
 	struct event_hist *ev;
 	size_t n_ev;
-	struct prof_keymap stacks; /* folded stacks, typed */
-	struct strmap folded;      /* and named when finished */
+	struct prof_keymap stacks; /* call stacks, typed */
+	struct strmap folded;      /* and named when finished: folded stacks */
 	struct strmap stack_index; /* JSON: name -> index + 1 in stack_reps */
 	struct prof_stack *stack_reps;
 	size_t n_stack_reps;
+	struct flame *flame;       /* SVG: the flame graph's tree instead */
+	char **comms;              /* the process names seen, each once */
+	size_t n_comms;
+	struct strmap comm_ids;    /* a name's index in comms + 1 */
+	struct u64set task_comm;   /* a thread's id -> the index of its name */
 	struct read_streams streams;
 	uint64_t lost, throttled;
 	struct smpl_status status;
@@ -130,13 +138,26 @@ struct prof_frame prof_sample_frame(struct profile *p, const struct sample *s);
 /* count under key (n frames); the entry, for the counts read in the sample */
 struct prof_entry *prof_keymap_add(struct prof_keymap *m, const struct prof_frame *key, uint32_t n);
 void prof_keymap_release(struct prof_keymap *m);
-void prof_add_folded(struct profile *p, const struct sample *s);
+const char *prof_base_name(const char *path);
+struct prof_frame prof_user_frame(struct profile *p, uint32_t pid, uint64_t ip, bool show_ip);
+/* "function [module]", or its address when no symbol covers it */
+void prof_kernel_frame_name(struct strbuf *sb, const struct sym_result *r, uint64_t ip);
 /* Name every key (after the kernel's symbols are known): into keys and
  * read_sums; entries whose names are equal add up. */
 void prof_name_keys(struct profile *p, struct event_hist *h);
+
+/* profile_stacks.c */
+/* COMM and FORK records: which name each thread has */
+void prof_set_comm(struct profile *p, uint32_t tid, const char *comm);
+void prof_fork_comm(struct profile *p, uint32_t ptid, uint32_t tid);
+void prof_release_comms(struct profile *p);
+/* a sample's call stack, its process at the root */
+void prof_add_stack(struct profile *p, const struct sample *s);
+/* name the stacks: into folded (and stack_reps for JSON), or into flame for the SVG */
 void prof_name_stacks(struct profile *p);
-/* one frame of a call chain as folded stacks name it */
+/* one frame of a call chain as folded stacks name it (the process's too) */
 void prof_stack_frame_name(const struct profile *p, const struct prof_frame *f, struct strbuf *out);
+
 /* profile.c: the --report-sort name of a sort */
 const char *prof_sort_name(enum profile_sort s);
 
@@ -146,6 +167,7 @@ void prof_add_reads(struct profile *p, struct event_hist *h, const struct sample
 /* profile_print.c */
 void prof_print_json(const struct profile *p, FILE *out);
 void prof_print_folded(const struct profile *p, FILE *out);
+void prof_print_svg(const struct profile *p, FILE *out);
 void prof_print_text(const struct profile *p, FILE *out);
 
 #endif

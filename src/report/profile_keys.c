@@ -7,7 +7,7 @@
 
 #include "profile_internal.h"
 
-static const char *prof_base_name(const char *path)
+const char *prof_base_name(const char *path)
 {
 	const char *s = strrchr(path, '/');
 
@@ -40,7 +40,7 @@ enum frame_kind prof_frame_kind(uint8_t cpumode)
 }
 
 /* a kernel frame: "function [module]", or its address when no symbol covers it */
-static void prof_kernel_frame_name(struct strbuf *sb, const struct sym_result *r, uint64_t ip)
+void prof_kernel_frame_name(struct strbuf *sb, const struct sym_result *r, uint64_t ip)
 {
 	if (!r->func) {
 		strbuf_addf(sb, "[kernel] 0x%llx", (unsigned long long)ip);
@@ -134,7 +134,7 @@ static bool keyed_by_answer(enum profile_sort sort)
 }
 
 /* a user ip's frame: the answer, and the ip only where the key shows it */
-static struct prof_frame user_frame(struct profile *p, uint32_t pid, uint64_t ip, bool show_ip)
+struct prof_frame prof_user_frame(struct profile *p, uint32_t pid, uint64_t ip, bool show_ip)
 {
 	const struct sym_result *r = sym_resolve(p->res, pid, ip);
 
@@ -157,7 +157,7 @@ struct prof_frame prof_sample_frame(struct profile *p, const struct sample *s)
 		return (struct prof_frame){ FRAME_KERNEL, NULL, s->ip };
 	if (k != FRAME_USER)
 		return (struct prof_frame){ k, NULL, 0 };
-	return user_frame(p, s->pid, s->ip, !keyed_by_answer(p->opts.sort));
+	return prof_user_frame(p, s->pid, s->ip, !keyed_by_answer(p->opts.sort));
 }
 
 /* ---- the map of typed keys ---- */
@@ -232,57 +232,6 @@ void prof_keymap_release(struct prof_keymap *m)
 	*m = (struct prof_keymap){ 0 };
 }
 
-/* the cpumode of the frames after a callchain context marker */
-static uint8_t context_cpumode(uint64_t marker)
-{
-	switch (marker) {
-	case (uint64_t)PERF_CONTEXT_KERNEL:
-		return PERF_RECORD_MISC_KERNEL;
-	case (uint64_t)PERF_CONTEXT_GUEST_KERNEL:
-		return PERF_RECORD_MISC_GUEST_KERNEL;
-	default:
-		return PERF_RECORD_MISC_USER;
-	}
-}
-
-/* Frames of a sample, leaf first, each with where it ran; guest kernel
- * frames in a row are one. */
-static size_t sample_frames(struct profile *p, const struct sample *s, struct prof_frame *f, size_t max)
-{
-	enum frame_kind kind = prof_frame_kind(s->cpumode);
-	size_t n = 0;
-
-	for (uint32_t i = 0; (s->fields & SAMPLE_F_CALLCHAIN) && i < s->callchain_nr && n < max; i++) {
-		uint64_t ip = s->callchain[i];
-
-		if (ip >= (uint64_t)PERF_CONTEXT_MAX) {
-			kind = prof_frame_kind(context_cpumode(ip));
-			continue;
-		}
-		if (kind == FRAME_USER)
-			f[n++] = user_frame(p, s->pid, ip, false);
-		else if (kind == FRAME_KERNEL)
-			f[n++] = (struct prof_frame){ FRAME_KERNEL, NULL, ip };
-		else if (!n || f[n - 1].kind != kind)
-			f[n++] = (struct prof_frame){ kind, NULL, 0 };
-	}
-	if (n == 0) {
-		kind = prof_frame_kind(s->cpumode);
-		if (kind == FRAME_USER)
-			f[n++] = user_frame(p, s->pid, s->ip, false);
-		else
-			f[n++] = (struct prof_frame){ kind, NULL, kind == FRAME_KERNEL ? s->ip : 0 };
-	}
-	return n;
-}
-
-void prof_add_folded(struct profile *p, const struct sample *s)
-{
-	struct prof_frame f[PERF_MAX_STACK_DEPTH];
-
-	prof_keymap_add(&p->stacks, f, (uint32_t)sample_frames(p, s, f, PERF_MAX_STACK_DEPTH));
-}
-
 /* ---- naming, once the kernel's symbols are known ---- */
 
 static void name_key(struct profile *p, const struct prof_frame *f, struct strbuf *out)
@@ -334,57 +283,4 @@ void prof_name_keys(struct profile *p, struct event_hist *h)
 	}
 	strbuf_release(&key);
 	prof_keymap_release(&h->counted);
-}
-
-void prof_stack_frame_name(const struct profile *p, const struct prof_frame *f, struct strbuf *out)
-{
-	if (f->kind == FRAME_KERNEL && p->kernel_named)
-		prof_kernel_frame_name(out, sym_resolve_kernel(p->res, f->addr), f->addr);
-	else if (f->kind == FRAME_KERNEL)
-		strbuf_addstr(out, "[kernel]");
-	else if (f->kind == FRAME_USER)
-		prof_frame_name(out, f->res, f->addr);
-	else
-		strbuf_addstr(out, "[guest kernel]");
-}
-
-/* root first, frames joined by ';' (the folded format of flame-graph
- * tools); kernel frames that cannot be named in a row are one lump */
-static void name_stack(struct profile *p, const struct prof_entry *e, struct strbuf *out)
-{
-	bool lumped = false;
-
-	for (uint32_t i = e->n; i-- > 0;) {
-		const struct prof_frame *f = &e->frames[i];
-
-		if (f->kind == FRAME_KERNEL && !p->kernel_named && lumped)
-			continue;
-		if (out->len)
-			strbuf_addch(out, ';');
-		prof_stack_frame_name(p, f, out);
-		lumped = f->kind == FRAME_KERNEL && !p->kernel_named;
-	}
-}
-
-void prof_name_stacks(struct profile *p)
-{
-	struct strbuf key = STRBUF_INIT;
-
-	for (size_t i = 0; i < p->stacks.cap; i++) {
-		struct prof_entry *e = &p->stacks.slots[i];
-
-		if (!e->frames)
-			continue;
-		strbuf_reset(&key);
-		name_stack(p, e, &key);
-		strmap_add(&p->folded, strbuf_str(&key), e->count);
-		if (p->opts.format == PROFILE_JSON && !strmap_get(&p->stack_index, strbuf_str(&key))) {
-			p->stack_reps = xrealloc(p->stack_reps, (p->n_stack_reps + 1) * sizeof(*p->stack_reps));
-			p->stack_reps[p->n_stack_reps++] = (struct prof_stack){ e->frames, e->n };
-			p->stacks.slots[i].frames = NULL; /* now the stack_reps' */
-			strmap_add(&p->stack_index, strbuf_str(&key), p->n_stack_reps);
-		}
-	}
-	strbuf_release(&key);
-	prof_keymap_release(&p->stacks);
 }

@@ -1,10 +1,11 @@
-/* The profile as text, JSON (perf-like keys) and folded stacks. */
+/* The profile as text, JSON (perf-like keys), folded stacks and a flame graph. */
 #include <config.h>
 
 #include <linux/perf_event.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "flame.h"
 #include "json_writer.h"
 #include "profile_internal.h"
 
@@ -307,12 +308,21 @@ static void json_callchains(const struct profile *p, struct json_writer *w)
 		uint64_t idx = strmap_get(&p->stack_index, v[i].key);
 		const struct prof_stack *st = idx ? &p->stack_reps[idx - 1] : NULL;
 
+		/* the root of a stack is its process: a key of its own, not a frame */
+		bool comm = st && st->n && st->frames[st->n - 1].kind == FRAME_COMM;
+
 		json_begin_object(w);
 		json_key(w, "samples");
 		json_uint(w, v[i].value);
+		if (comm) {
+			strbuf_reset(&name);
+			prof_stack_frame_name(p, &st->frames[st->n - 1], &name);
+			json_key(w, "comm");
+			json_string(w, strbuf_str(&name));
+		}
 		json_key(w, "frames");
 		json_begin_array(w);
-		for (uint32_t j = 0; st && j < st->n; j++) {
+		for (uint32_t j = 0; st && j < st->n - comm; j++) {
 			strbuf_reset(&name);
 			prof_stack_frame_name(p, &st->frames[j], &name);
 			json_begin_object(w);
@@ -394,6 +404,37 @@ void prof_print_folded(const struct profile *p, FILE *out)
 		fprintf(out, " %llu\n", (unsigned long long)v[i].value);
 	}
 	free(v);
+	warn_unreadable(p, stderr);
+}
+
+/* what the graph is of: each sampled event, and what is missing from it */
+static void svg_subtitle(const struct profile *p, struct strbuf *sb)
+{
+	for (size_t i = 0; i < p->n_ev; i++) {
+		const struct event_hist *h = &p->ev[i];
+
+		if (h->counting)
+			continue;
+		strbuf_addf(sb, "%s%s: %llu samples (%s %llu)", sb->len ? ", " : "", h->name,
+			    (unsigned long long)h->samples, h->freq ? "frequency" : "period",
+			    (unsigned long long)h->period);
+	}
+	if (p->lost || p->throttled)
+		strbuf_addf(sb, "; lost samples: %llu, throttled: %llu", (unsigned long long)p->lost,
+			    (unsigned long long)p->throttled);
+	if (p->have_status && p->status.truncated)
+		strbuf_addstr(sb, "; the sample file is truncated: later samples are missing");
+}
+
+void prof_print_svg(const struct profile *p, FILE *out)
+{
+	struct strbuf sub = STRBUF_INIT;
+	struct flame_svg_opts o = { .title = "Flame Graph" };
+
+	svg_subtitle(p, &sub);
+	o.subtitle = strbuf_str(&sub);
+	flame_write_svg(p->flame, &o, out);
+	strbuf_release(&sub);
 	warn_unreadable(p, stderr);
 }
 

@@ -177,10 +177,23 @@ long procfs_maps(pid_t pid, bool data, struct sample_record **out)
 	return (long)n;
 }
 
+bool procfs_comm_record(pid_t pid, struct sample_record *out)
+{
+	char comm[64];
+
+	if (!procfs_comm(pid, comm, sizeof(comm)))
+		return false;
+	*out = (struct sample_record){ .type = SREC_COMM };
+	out->comm = (struct sample_comm){ .pid = (uint32_t)pid, .tid = (uint32_t)pid, .comm = xstrdup(comm) };
+	out->sid = (struct sample_id){ .fields = SAMPLE_F_TID | SAMPLE_F_TIME, .pid = (uint32_t)pid,
+				       .tid = (uint32_t)pid };
+	return true;
+}
+
 void procfs_maps_free(struct sample_record *recs, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		free((char *)recs[i].mmap.filename);
+		free((char *)(recs[i].type == SREC_COMM ? recs[i].comm.comm : recs[i].mmap.filename));
 	free(recs);
 }
 

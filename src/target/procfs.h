@@ -25,6 +25,10 @@ bool procfs_tgid(pid_t tid, pid_t *tgid);
  * SREC_MMAP records with pid, tid and filename (strings allocated, freed
  * by procfs_maps_free).  Returns the count, or -1 with errno set. */
 long procfs_maps(pid_t pid, bool data, struct sample_record **out);
+/* The process's name as the COMM record the kernel would have sent (the
+ * name allocated); false when it is gone. */
+bool procfs_comm_record(pid_t pid, struct sample_record *out);
+/* free records of procfs_maps and procfs_comm_record, and the array */
 void procfs_maps_free(struct sample_record *recs, size_t n);
 
 /* The online CPUs (/sys/devices/system/cpu/online), ascending, allocated;

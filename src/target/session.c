@@ -474,7 +474,8 @@ static int open_thread(struct session *s, pid_t tid, struct pf_error *err)
 	return rc;
 }
 
-/* the mappings of an attached process, as the kernel would have sent them */
+/* the name and mappings of an attached process, as the kernel would have
+ * sent them (the name roots its call stacks) */
 static void synthesize_maps(struct session *s, pid_t pid)
 {
 	struct sample_record *recs;
@@ -483,6 +484,8 @@ static void synthesize_maps(struct session *s, pid_t pid)
 	if (n < 0)
 		return;
 	s->synth = xrealloc(s->synth, (s->n_synth + (size_t)n + 1) * sizeof(*s->synth));
+	if (procfs_comm_record(pid, &s->synth[s->n_synth]))
+		s->n_synth++;
 	memcpy(s->synth + s->n_synth, recs, (size_t)n * sizeof(*recs));
 	s->n_synth += (size_t)n;
 	free(recs); /* the filenames now belong to s->synth */

@@ -48,7 +48,7 @@ static struct profile_opts opts_for_size(size_t size)
 		PROFILE_BY_FUNCTION, PROFILE_BY_LINE, PROFILE_BY_BINARY,
 		PROFILE_BY_ADDRESS, PROFILE_BY_DATA,
 	};
-	static const enum profile_format formats[] = { PROFILE_TEXT, PROFILE_JSON, PROFILE_FOLDED };
+	static const enum profile_format formats[] = { PROFILE_TEXT, PROFILE_JSON, PROFILE_FOLDED, PROFILE_SVG };
 	const size_t n_sorts = sizeof(sorts) / sizeof(sorts[0]);
 	const size_t n_formats = sizeof(formats) / sizeof(formats[0]);
 	struct profile_opts po = {

@@ -122,11 +122,12 @@ static void test_keys(void)
 	free(s);
 
 	s = report(PROFILE_BY_FUNCTION, PROFILE_FOLDED, 1);
-	ok(strstr(s, "[unknown 0x401000];do_syscall_64;ext4_sync_file [ext4] 1\n") != NULL,
+	/* no COMM record named pid 42: ":42" as perf has it; an unmapped ip: [unknown] */
+	ok(strstr(s, ":42;[unknown];do_syscall_64;ext4_sync_file [ext4] 1\n") != NULL,
 	   "folded: each kernel frame by its function, root first");
-	ok(strstr(s, "\ndo_syscall_64 2\n") || strncmp(s, "do_syscall_64 2\n", 16) == 0,
-	   "folded: a kernel leaf alone");
-	if (!ok(strstr(s, "[guest kernel] 1\n") != NULL, "folded: guest kernel lump"))
+	ok(strstr(s, ":42;do_syscall_64 2\n") != NULL, "folded: a kernel leaf alone");
+	ok(strstr(s, ":42;[unknown] ([kernel]) 1\n") != NULL, "folded: no symbol covers it: [unknown] ([kernel])");
+	if (!ok(strstr(s, ":42;[guest kernel] 1\n") != NULL, "folded: guest kernel lump"))
 		printf("%s", s);
 	free(s);
 }
@@ -151,7 +152,7 @@ static void test_not_this_kernel(void)
 	free(s);
 
 	s = report(PROFILE_BY_FUNCTION, PROFILE_FOLDED, 2);
-	ok(strstr(s, "[unknown 0x401000];[kernel] 1\n") != NULL,
+	ok(strstr(s, ":42;[unknown];[kernel] 1\n") != NULL,
 	   "folded: a kernel stack of another kernel is one [kernel] frame");
 	free(s);
 
