@@ -75,6 +75,10 @@ struct event_hist {
 	struct strmap key_index; /* name -> index + 1 in key_frames */
 	struct prof_frame *key_frames;
 	size_t n_key_frames;
+	/* a merge of several files (pfmon --merge): each source's own counts,
+	 * typed as they come, named when finished */
+	struct prof_keymap *source_counted;
+	struct strmap *source_keys;
 };
 
 /* JSON: a named stack's frames (leaf first), the first counted under the name */
@@ -119,6 +123,7 @@ struct profile {
 	bool kernel_recorded;       /* the file keeps the kernel symbols (SREC_KSYM) */
 	bool kernel_named;          /* finished: kernel frames have names, not a lump */
 	bool finished;
+	size_t n_sources, source; /* a merge: how many files, the one being added */
 	struct smpl_writer *binaries_to; /* recording: where binary identities go */
 	struct strmap binaries_seen;     /* and the paths already recorded */
 };
@@ -134,6 +139,8 @@ void prof_add_folded(struct profile *p, const struct sample *s);
 /* Name every key (after the kernel's symbols are known): into keys and
  * read_sums; entries whose names are equal add up. */
 void prof_name_keys(struct profile *p, struct event_hist *h);
+/* the same for one source's keys of a merge (no read counts) */
+void prof_name_keymap(struct profile *p, struct prof_keymap *m, struct strmap *out);
 void prof_name_stacks(struct profile *p);
 /* one frame of a call chain as folded stacks name it */
 void prof_stack_frame_name(const struct profile *p, const struct prof_frame *f, struct strbuf *out);

@@ -238,3 +238,72 @@ make_ranks() {
 	run -2 --separate-stderr "$PFMON" --merge -e page-faults a.0
 	one_error_line "option '--events' is not used with --merge"
 }
+
+# sample_ranks N JOB: N ranks sampling the hotspot fixture into s.<rank>.pfs
+sample_ranks() {
+	for r in $(seq 0 $(($1 - 1))); do
+		clean_env OMPI_COMM_WORLD_RANK=$r OMPI_COMM_WORLD_SIZE=$1 OMPI_MCA_ess_base_jobid=$2 \
+			"$PFMON" -e cpu-clock --long-smpl-periods=1000000 --smpl-outfile=s.%r.pfs \
+			"${3:-$FIXTURES/hotspot}" >/dev/null
+	done
+}
+
+# samples_of OUTPUT FUNCTION: the samples of a function in a text profile
+samples_of() {
+	printf '%s\n' "$1" | awk -v f="$2" '!/^#/ && $4 == f { print $1; exit }'
+}
+
+@test "--merge of sample files: one profile, each rank's samples added up, per-rank shares" {
+	sample_ranks 3 31
+	for r in 0 1 2; do
+		run "$PFMON" --report=s.$r.pfs
+		hot[r]=$(samples_of "$output" hot)
+		total[r]=$(printf '%s\n' "$output" | sed -n 's/^# event cpu-clock: \([0-9]*\) samples.*/\1/p')
+	done
+	run "$PFMON" --merge --merge-ranks s.0.pfs s.1.pfs s.2.pfs
+	[ "$status" -eq 0 ]
+	[[ "${lines[0]}" =~ ^#\ pfmon\ --merge:\ 3\ of\ 3\ ranks\ of\ job\ 31\ on\ 1\ host ]]
+	[[ "$output" =~ "# event cpu-clock: $((total[0] + total[1] + total[2])) samples" ]]
+	[ "$(samples_of "$output" hot)" -eq $((hot[0] + hot[1] + hot[2])) ]
+	for r in 0 1 2; do
+		[ "$(printf '%s\n' "$output" | awk -v r=$r '$1 == r && $NF == "(hotspot)" && $(NF-1) == "hot" { print $2 }')" -eq "${hot[r]}" ]
+	done
+	# the merged profile's JSON form is --report's
+	run "$PFMON" --merge --report-format=json .
+	[ "$status" -eq 0 ]
+	printf '%s' "$output" | jq -e . >/dev/null
+}
+
+@test "--merge of sample files: one binary by its build-id, wherever each host had it" {
+	mkdir a b
+	cp "$FIXTURES/hotspot" a/hotspot
+	cp "$FIXTURES/hotspot" b/hotspot2
+	clean_env OMPI_COMM_WORLD_RANK=0 OMPI_COMM_WORLD_SIZE=2 OMPI_MCA_ess_base_jobid=8 \
+		"$PFMON" -e cpu-clock --long-smpl-periods=1000000 --smpl-outfile=s.%r.pfs a/hotspot >/dev/null
+	clean_env OMPI_COMM_WORLD_RANK=1 OMPI_COMM_WORLD_SIZE=2 OMPI_MCA_ess_base_jobid=8 \
+		"$PFMON" -e cpu-clock --long-smpl-periods=1000000 --smpl-outfile=s.%r.pfs b/hotspot2 >/dev/null
+	run "$PFMON" --report=s.1.pfs
+	[[ "$output" =~ "hot (hotspot2)" ]]
+	h1=$(printf '%s\n' "$output" | awk '$4 == "hot" { print $1; exit }')
+	run "$PFMON" --report=s.0.pfs
+	h0=$(samples_of "$output" hot)
+	run "$PFMON" --merge s.0.pfs s.1.pfs
+	[ "$status" -eq 0 ]
+	[[ ! "$output" =~ hotspot2 ]]
+	[ "$(samples_of "$output" hot)" -eq $((h0 + h1)) ]
+}
+
+@test "--merge of sample files refuses other jobs, a repeated rank, mixed kinds, CSV" {
+	sample_ranks 2 40
+	mv s.0.pfs j40.pfs
+	sample_ranks 2 41
+	run -2 --separate-stderr "$PFMON" --merge j40.pfs s.1.pfs
+	one_error_line "'j40.pfs' and 's.1.pfs' are of different jobs"
+	run -2 --separate-stderr "$PFMON" --merge s.1.pfs s.1.pfs
+	one_error_line "are the same rank"
+	clean_env SLURM_PROCID=0 SLURM_NTASKS=1 "$PFMON" -e page-faults --outfile=c.%r true
+	run -2 --separate-stderr "$PFMON" --merge s.0.pfs c.0
+	one_error_line "sample files and count results cannot be merged together"
+	run -2 --separate-stderr "$PFMON" --merge --csv s.0.pfs
+	one_error_line "a merged profile takes --report-format=json"
+}
