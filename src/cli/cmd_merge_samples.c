@@ -234,7 +234,9 @@ static int merge_into(const struct pf_config *cfg, struct sample_input *in, size
 	int rc = 0;
 
 	strmap_init(&b.index);
-	profile_set_sources(p, n);
+	/* each rank's own counts cost a second count per sample: only when asked */
+	if (cfg->merge_ranks)
+		profile_set_sources(p, n);
 	for (size_t i = 0; i < n && !rc; i++) {
 		profile_begin_source(p, i);
 		rc = add_file(p, &b, in[i].path, err);

@@ -315,7 +315,7 @@ void profile_set_sources(struct profile *p, size_t n)
 
 void profile_begin_source(struct profile *p, size_t i)
 {
-	p->source = i < p->n_sources ? i : 0;
+	p->source = i < p->n_sources ? i : 0; /* no sources kept: counted in the whole only */
 	sym_maps_clear_all(sym_resolver_maps(p->res));
 }
 
