@@ -300,7 +300,22 @@ static const char *csv_next(const char *p, const char *sep, char *buf, size_t si
 	return p;
 }
 
-/* a count in perf stat's units: clocks in ms (2 decimals), back to ns */
+/* a count as perf stat's -x and -j print it: "351" or "351.000000" */
+static bool parse_decimal_count(const char *val, uint64_t *out)
+{
+	const char *dot = strchr(val, '.');
+	char digits[32];
+
+	if (!dot)
+		return parse_u64(val, out);
+	if ((size_t)(dot - val) >= sizeof(digits) || !dot[1] || strspn(dot + 1, "0") != strlen(dot + 1))
+		return false; /* pfmon's counts are whole numbers */
+	memcpy(digits, val, (size_t)(dot - val));
+	digits[dot - val] = 0;
+	return parse_u64(digits, out);
+}
+
+/* a count in perf stat's units: clocks in ms, back to ns */
 static bool parse_unit_count(const char *val, const char *unit, uint64_t *out, bool *clock)
 {
 	*clock = !strcmp(unit, "msec");
@@ -310,12 +325,12 @@ static bool parse_unit_count(const char *val, const char *unit, uint64_t *out, b
 
 		errno = 0;
 		ms = strtod(val, &end);
-		if (*end || errno || ms < 0 || ms > 1.8e13)
+		if (end == val || *end || errno || ms < 0 || ms > 1.8e13)
 			return false;
 		*out = (uint64_t)(ms * 1e6 + 0.5);
 		return true;
 	}
-	return parse_u64(val, out);
+	return parse_decimal_count(val, out);
 }
 
 /* value,unit,event,...: a line of a metric has no event */

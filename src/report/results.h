@@ -62,7 +62,7 @@ struct results_value {
 	int set;
 	enum results_value_state state;
 	uint64_t value; /* scaled count; clocks in ns */
-	bool is_clock;  /* CSV and JSON write clocks in ms with 2 decimals: 10 us resolution */
+	bool is_clock;  /* CSV and JSON write clocks in ms: their decimals are the resolution */
 };
 
 struct results_file {
