@@ -3,7 +3,7 @@
 # benchmark on Debian 12.
 set -eu
 PACKAGES="build-essential autoconf automake libtool pkg-config
-	libpfm4 libpfm4-dev libelf-dev libdwarf-dev libdeflate-dev zlib1g-dev
+	libpfm4 libpfm4-dev libelf-dev libdwarf-dev libdeflate-dev zlib1g-dev libjansson-dev
 	bats python3 jq groff-base util-linux time
 	binutils binutils-ia64-linux-gnu elfutils linux-perf hyperfine valgrind
 	libc6-dbg

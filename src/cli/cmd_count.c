@@ -17,6 +17,7 @@
 #include "common/util.h"
 #include "kernel/perf.h"
 #include "report/counts.h"
+#include "report/results.h"
 #include "target/procfs.h"
 #include "target/session.h"
 
@@ -300,6 +301,12 @@ static void fill_rows(const struct session *s, const struct session_count *count
 	}
 }
 
+/* --with-header, or an --outfile name with a job escape: a results file a merge can read */
+static bool wants_header(const struct pf_config *cfg)
+{
+	return cfg->with_header || cfg->outfile_escaped;
+}
+
 static FILE *open_output(const struct pf_config *cfg, struct pf_error *err)
 {
 	FILE *f;
@@ -346,7 +353,7 @@ static struct metric_value *compute_metrics(const struct metric_run *run, struct
 	return v;
 }
 
-static int print_counts(struct session *s, const struct pf_config *cfg, const struct pmu_model *m, FILE *out,
+static int print_counts(struct session *s, const struct pf_config *cfg, const struct results_header *hdr, FILE *out,
 			const struct metric_run *run, uint64_t duration_ns, bool warn, struct pf_error *err)
 {
 	struct metric_value *mv = NULL;
@@ -361,8 +368,8 @@ static int print_counts(struct session *s, const struct pf_config *cfg, const st
 			warn_unsupported(s, counts);
 		fill_rows(s, counts, rows);
 		mv = compute_metrics(run, &rep, duration_ns, true, warn);
-		if (cfg->with_header && cfg->output_kind != PF_OUT_JSON)
-			report_header(out, cfg, m->name, m->desc);
+		if (wants_header(cfg))
+			results_header_write(out, cfg, hdr);
 		report_counts(out, &rep, cfg);
 	}
 	free(mv);
@@ -398,7 +405,7 @@ static const char *task_name(const struct pf_config *cfg, const struct session_t
 	return r->comm;
 }
 
-static int print_task(const struct session *s, const struct pf_config *cfg, const struct pmu_model *m,
+static int print_task(const struct session *s, const struct pf_config *cfg, const struct results_header *hdr,
 		      const struct session_task_result *r, FILE *out, struct count_row *rows, struct pf_error *err)
 {
 	struct count_task task = { r->pid, r->tid, r->ppid, task_name(cfg, r) };
@@ -412,8 +419,8 @@ static int print_task(const struct session *s, const struct pf_config *cfg, cons
 		return -1;
 	}
 	fill_rows(s, r->counts, rows);
-	if (cfg->with_header && cfg->output_kind != PF_OUT_JSON)
-		report_header(f, cfg, m->name, m->desc);
+	if (wants_header(cfg))
+		results_header_write(f, cfg, hdr);
 	report_counts(f, &rep, cfg);
 	if (f != out && close_output(f, path, err)) {
 		report_counts(stderr, &rep, cfg); /* not lost: the error line follows */
@@ -424,7 +431,7 @@ static int print_task(const struct session *s, const struct pf_config *cfg, cons
 }
 
 /* each task's results apart (--follow-*, --per-thread without --aggregate-results) */
-static int print_task_counts(struct session *s, const struct pf_config *cfg, const struct pmu_model *m,
+static int print_task_counts(struct session *s, const struct pf_config *cfg, const struct results_header *hdr,
 			     FILE *out, bool warn, struct pf_error *err)
 {
 	const struct session_task_result *r;
@@ -438,7 +445,7 @@ static int print_task_counts(struct session *s, const struct pf_config *cfg, con
 		struct count_task task = { r[i].pid, r[i].tid, r[i].ppid, task_name(cfg, &r[i]) };
 
 		if (!rc) {
-			rc = print_task(s, cfg, m, &r[i], out, rows, err);
+			rc = print_task(s, cfg, hdr, &r[i], out, rows, err);
 			continue;
 		}
 		/* after a failed write, the other tasks' results go to stderr */
@@ -467,7 +474,7 @@ static FILE *open_cpu_output(const struct pf_config *cfg, int cpu, FILE *out, st
 }
 
 /* system-wide without --aggregate-results: one block per CPU */
-static int print_cpu_counts(struct session *s, const struct pf_config *cfg, const struct pmu_model *m, FILE *out,
+static int print_cpu_counts(struct session *s, const struct pf_config *cfg, const struct results_header *hdr, FILE *out,
 			    struct pf_error *err)
 {
 	size_t n = session_n_events(s), ncpu = session_n_cpus(s);
@@ -490,8 +497,8 @@ static int print_cpu_counts(struct session *s, const struct pf_config *cfg, cons
 			break;
 		}
 		fill_rows(s, counts, rows);
-		if (cfg->with_header && cfg->output_kind != PF_OUT_JSON && (f != out || i == 0))
-			report_header(f, cfg, m->name, m->desc);
+		if (wants_header(cfg) && (f != out || i == 0))
+			results_header_write(f, cfg, hdr);
 		report_counts(f, &rep, cfg);
 		if (f != out)
 			rc = close_output(f, cfg->outfile, err);
@@ -588,6 +595,14 @@ static void print_times(const struct session *s, uint64_t real_ns, FILE *out)
 		report_times(out, real_ns, timeval_ns(&ru->ru_utime), timeval_ns(&ru->ru_stime));
 }
 
+static uint64_t wall_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 static uint64_t now_ns(void)
 {
 	struct timespec ts;
@@ -598,7 +613,7 @@ static uint64_t now_ns(void)
 
 /* the results: times (--show-time), then the counts, into out (stdout
  * when NULL, per-task results to their own files with --outfile) */
-static int print_results(struct session *s, const struct pf_config *cfg, const struct pmu_model *m, FILE *out,
+static int print_results(struct session *s, const struct pf_config *cfg, const struct results_header *hdr, FILE *out,
 			 const struct metric_run *run, uint64_t real_ns, bool warn, struct pf_error *err)
 {
 	if (cfg->show_time)
@@ -610,10 +625,10 @@ static int print_results(struct session *s, const struct pf_config *cfg, const s
 		fputs("# total\n", out ? out : stdout);
 	}
 	if (per_task_output(cfg))
-		return print_task_counts(s, cfg, m, out ? out : stdout, warn, err);
+		return print_task_counts(s, cfg, hdr, out ? out : stdout, warn, err);
 	if (per_cpu_output(cfg))
-		return print_cpu_counts(s, cfg, m, out ? out : stdout, err);
-	return print_counts(s, cfg, m, out, run, real_ns, warn, err);
+		return print_cpu_counts(s, cfg, hdr, out ? out : stdout, err);
+	return print_counts(s, cfg, hdr, out, run, real_ns, warn, err);
 }
 
 /*
@@ -621,22 +636,55 @@ static int print_results(struct session *s, const struct pf_config *cfg, const s
  * reader gone) are not lost: they go to stderr, followed by the one error
  * line that says why.
  */
-static int write_results(struct session *s, const struct pf_config *cfg, const struct pmu_model *m, FILE *out,
+static int write_results(struct session *s, const struct pf_config *cfg, const struct results_header *hdr, FILE *out,
 			 const struct metric_run *run, uint64_t real_ns, struct pf_error *err)
 {
 	struct pf_error ignored;
 	int rc;
 
 	kperf_test_pause("PFMON_TEST_REPORT_DELAY");
-	rc = print_results(s, cfg, m, out, run, real_ns, true, err);
+	rc = print_results(s, cfg, hdr, out, run, real_ns, true, err);
 
 	if (!out)
 		return rc;
 	if (close_output(out, cfg->outfile, rc ? NULL : err)) {
 		if (!rc)
-			print_results(s, cfg, m, stderr, run, real_ns, false, &ignored);
+			print_results(s, cfg, hdr, stderr, run, real_ns, false, &ignored);
 		return -1;
 	}
+	return rc;
+}
+
+/*
+ * The results with the header a merge needs (pfmon(1), CLUSTER RUNS):
+ * which rank of which job, the events as programmed, start and end.
+ */
+static int write_with_header(struct session *s, const struct pf_config *cfg, const struct pmu_model *m, FILE *out,
+			     const struct metric_run *run, uint64_t start_wall, uint64_t real_ns, struct pf_error *err)
+{
+	size_t n = session_n_events(s);
+	struct results_event *ev = xcalloc(n + 1, sizeof(*ev));
+	const char **metrics = xcalloc(run->n_want + 1, sizeof(*metrics));
+	struct results_header hdr = { .pmu_name = m->name, .pmu_desc = m->desc, .job = &cfg->job,
+				      .start_ns = start_wall, .end_ns = start_wall + real_ns,
+				      .events = ev, .n_events = n, .metrics = metrics, .n_metrics = run->n_want };
+	int rc;
+
+	for (size_t k = 0; k < n; k++) {
+		const struct counter_prog *p = session_event(s, k);
+
+		ev[k] = (struct results_event){ .name = p->name, .set = session_event_set(s, k),
+						.type = p->attr.type, .config = p->attr.config,
+						.config1 = p->attr.config1, .config2 = p->attr.config2,
+						.exclude_user = p->attr.exclude_user,
+						.exclude_kernel = p->attr.exclude_kernel,
+						.exclude_hv = p->attr.exclude_hv };
+	}
+	for (size_t i = 0; i < run->n_want; i++)
+		metrics[i] = run->list.defs[run->want[i]].name;
+	rc = write_results(s, cfg, &hdr, out, run, real_ns, err);
+	free(metrics);
+	free(ev);
 	return rc;
 }
 
@@ -649,7 +697,7 @@ int cmd_count(const struct pf_config *cfg, const struct pmu_model *m, const stru
 	FILE *out = NULL;
 	int status = 0, rc;
 	char levels_note[512] = "";
-	uint64_t start = 0;
+	uint64_t start = 0, start_wall = 0;
 	struct intervals iv = { 0 };
 
 	rc = pmu_encode_config(m, cfg, &sets, &n_sets, err);
@@ -667,6 +715,7 @@ int cmd_count(const struct pf_config *cfg, const struct pmu_model *m, const stru
 		if (cfg->verbose)
 			show_attrs(s);
 		start = now_ns();
+		start_wall = wall_ns();
 		rc = session_open_target(s, cfg, err);
 		if (!rc)
 			fputs(levels_note, stderr);
@@ -683,8 +732,10 @@ int cmd_count(const struct pf_config *cfg, const struct pmu_model *m, const stru
 		rc = session_run(s, &(struct session_sink){ .tick = cfg->print_interval ? interval_tick : NULL, .arg = &iv },
 				 &status, err);
 	if (!rc) {
+		uint64_t real_ns = now_ns() - start;
+
 		session_note_end(s, cfg);
-		rc = write_results(s, cfg, m, out, run, now_ns() - start, err);
+		rc = write_with_header(s, cfg, m, out, run, start_wall, real_ns, err);
 	} else if (out) {
 		close_output(out, cfg->outfile, NULL);
 	}

@@ -71,6 +71,14 @@ static void fill_header(struct record_run *rr, int argc, char **argv)
 	h->clockid = p->randomized ? CLOCK_MONOTONIC : -1;
 	h->argc = (uint32_t)argc;
 	h->argv = argv;
+	if (rr->cfg->job_known) { /* the rank that wrote the file, for pfmon --merge */
+		h->has_job = true;
+		h->rank = rr->cfg->job.rank;
+		h->size = rr->cfg->job.size;
+		h->host = (char *)rr->cfg->job.host;
+		h->job_id = (char *)rr->cfg->job.job_id;
+		h->launcher = (char *)rr->cfg->job.launcher;
+	}
 	h->nr_events = (uint32_t)p->n_events;
 	h->events = xcalloc(p->n_events + 1, sizeof(*h->events));
 	for (size_t i = 0; i < p->n_events; i++) {

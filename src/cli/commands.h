@@ -47,6 +47,11 @@ struct ia64_report_opts;
 int smpl_module_options(const struct pf_config *cfg, struct ia64_report_opts *ro,
 			struct pf_error *err);
 
+/* --merge FILE|DIR...: the ranks' count results or sample files into one view */
+int cmd_merge(struct pf_config *cfg, struct pf_error *err);
+/* sample files: one profile of every rank, per-rank shares with --merge-ranks */
+int merge_samples(const struct pf_config *cfg, const char *const *paths, size_t n, struct pf_error *err);
+
 /* the run options of a session, from the command line */
 struct session_opts session_opts_from_config(const struct pf_config *cfg);
 /* the options of following, attaching and per-task results that do not fit together */

@@ -11,6 +11,7 @@
 #include "cli/commands.h"
 #include "cli/metrics.h"
 #include "cli/options.h"
+#include "common/job.h"
 #include "common/util.h"
 #include "kernel/perf.h"
 #include "report/ia64_report.h"
@@ -81,11 +82,36 @@ static int measure_with(struct pf_config *cfg, const struct pmu_model *m, const 
 	return cmd_count(cfg, m, run, err);
 }
 
+/*
+ * Which rank of which job this is (the launcher's environment), and the
+ * output names with their %-escapes expanded: every rank writes its own.
+ */
+static int resolve_job(struct pf_config *cfg, struct pf_error *err)
+{
+	if (job_identity_from_env(&cfg->job, NULL, err))
+		return -1;
+	cfg->job_known = true;
+	if (cfg->outfile) {
+		cfg->outfile_escaped = job_has_escape(cfg->outfile);
+		if (job_expand(cfg->outfile, &cfg->job, "outfile", &cfg->outfile_expanded, err))
+			return -1;
+		cfg->outfile = cfg->outfile_expanded;
+	}
+	if (cfg->smpl_outfile) {
+		if (job_expand(cfg->smpl_outfile, &cfg->job, "smpl-outfile", &cfg->smpl_outfile_expanded, err))
+			return -1;
+		cfg->smpl_outfile = cfg->smpl_outfile_expanded;
+	}
+	return 0;
+}
+
 static int measure(struct pf_config *cfg, const struct pmu_model *m, bool *no_hw_note, struct pf_error *err)
 {
 	struct metric_run run;
 	int rc;
 
+	if (resolve_job(cfg, err))
+		return -1;
 	/* -M plans its event sets before the default events are chosen: they replace them */
 	if (metrics_prepare(cfg, m, &run, err)) {
 		metrics_release(&run);
@@ -116,10 +142,15 @@ static int dispatch(struct pf_config *cfg, bool *no_hw_note, struct pf_error *er
 		return ia64_smpl_module_describe(cfg->smpl_module_info, stdout, err) ? -1 : 0;
 	if (cfg->list_pmus && !cfg->pmu && !cfg->n_model_options)
 		return cmd_list_pmus(cfg, NULL, err);
+	if (cfg->merge) {
+		if (options_validate(cfg, NULL, err) || resolve_job(cfg, err))
+			return -1;
+		return cmd_merge(cfg, err);
+	}
 	/* the informational commands answer first, as --help does */
 	if (cfg->report_file && !cfg->list_events && !cfg->event_info && !cfg->dump_event_table &&
 	    !cfg->show_metrics)
-		return options_validate(cfg, NULL, err) ? -1 : cmd_report(cfg, err);
+		return options_validate(cfg, NULL, err) || resolve_job(cfg, err) ? -1 : cmd_report(cfg, err);
 	if (cfg->smpl_module || cfg->smpl_compact || cfg->smpl_print_counts || cfg->smpl_view_given ||
 	    cfg->smpl_sort_given)
 		return pf_error_set(err, PF_E_USAGE, "--smpl-module and its options apply to reports "

@@ -510,6 +510,7 @@ static const char G_SMPL[] = "Sampling options";
 static const char G_TASK[] = "Attaching and session options";
 /* not in --help: for programs (the shell completion), documented in pfmon(1) */
 #define G_HIDDEN NULL
+static const char G_MERGE[] = "Cluster runs";
 
 static const struct opt_def options[] = {
 	{ "help", "h", ARG_NONE, NULL, G_GEN, BOOL(help), "print this help and exit", M_ANY },
@@ -581,7 +582,8 @@ static const struct opt_def options[] = {
 	{ "show-time", NULL, ARG_NONE, NULL, G_TASK, BOOL(show_time),
 	  "print the command's real, user and system time before the counts", M_COUNT },
 
-	{ "outfile", NULL, ARG_REQUIRED, "FILE", G_OUT, STR(outfile), "write the counts to FILE", M_COUNT },
+	{ "outfile", NULL, ARG_REQUIRED, "FILE", G_OUT, STR(outfile),
+	  "write the counts to FILE (%r rank, %s size, %h host, %p pid, %j job id, %% a %)", M_COUNT | M_MERGE },
 	{ "append", NULL, ARG_NONE, NULL, G_OUT, BOOL(append), "append to --outfile instead of replacing it", M_COUNT },
 	{ "with-header", NULL, ARG_NONE, NULL, G_OUT, BOOL(with_header),
 	  "print a header: date, host, kernel, PMU, events, command", M_COUNT },
@@ -590,8 +592,8 @@ static const struct opt_def options[] = {
 	{ "hex-counter-format", NULL, ARG_NONE, NULL, G_OUT, CALL(opt_counter_format),
 	  "counts as 0x000000000012d687", M_COUNT },
 	{ "csv", NULL, ARG_OPTIONAL, "SEP", G_OUT, CALL(opt_csv),
-	  "CSV with perf stat -x columns (default separator ',')", M_COUNT },
-	{ "json", NULL, ARG_NONE, NULL, G_OUT, CALL(opt_json), "JSON lines with perf stat -j keys", M_COUNT },
+	  "CSV with perf stat -x columns (default separator ',')", M_COUNT | M_MERGE },
+	{ "json", NULL, ARG_NONE, NULL, G_OUT, CALL(opt_json), "JSON lines with perf stat -j keys", M_COUNT | M_MERGE },
 
 	/* derived metrics (pfmon-metrics(5)) */
 	{ "metrics", "M", ARG_REQUIRED, "NAME,...", G_OUT, CALL(opt_metrics),
@@ -613,7 +615,8 @@ static const struct opt_def options[] = {
 	  "sample at HZ samples per second (frequency mode)", M_SAMPLE },
 	{ "callchain", "g", ARG_NONE, NULL, G_SMPL, BOOL(callchain), "record call chains (frame pointers)", M_SAMPLE },
 	{ "smpl-outfile", NULL, ARG_REQUIRED, "FILE", G_SMPL, STR(smpl_outfile),
-	  "write the samples to FILE (see pfmon-smpl(5)); with --report, an Itanium 2 dump's", M_SAMPLE | M_REPORT },
+	  "write the samples to FILE (see pfmon-smpl(5); the escapes of --outfile); with --report, an Itanium 2 dump's",
+	  M_SAMPLE | M_REPORT },
 	{ "smpl-entries", NULL, ARG_REQUIRED, "N", G_SMPL, CALL(opt_smpl_entries),
 	  "ring-buffer size in samples (default 2048, at most 262144)", M_SAMPLE },
 	{ "resolve-addresses", NULL, ARG_NONE, NULL, G_SMPL, BOOL(resolve_addresses),
@@ -623,18 +626,18 @@ static const struct opt_def options[] = {
 	{ "smpl-data-src", NULL, ARG_NONE, NULL, G_SMPL, BOOL(smpl_data_src), "record data sources", M_SAMPLE },
 	{ "smpl-branch-stack", NULL, ARG_NONE, NULL, G_SMPL, BOOL(smpl_branch_stack),
 	  "record branch stacks (LBR)", M_SAMPLE },
-	{ "smpl-show-top", NULL, ARG_REQUIRED, "N", G_SMPL, CALL(opt_show_top), "report only the top N entries", M_PROFILE },
+	{ "smpl-show-top", NULL, ARG_REQUIRED, "N", G_SMPL, CALL(opt_show_top), "report only the top N entries", M_PROFILE | M_MERGE },
 	{ "smpl-cum-threshold", NULL, ARG_REQUIRED, "PCT", G_SMPL, CALL(opt_cum_threshold),
-	  "report entries until PCT % of the samples (default 100)", M_PROFILE },
+	  "report entries until PCT % of the samples (default 100)", M_PROFILE | M_MERGE },
 	{ "report", NULL, ARG_REQUIRED, "FILE", G_SMPL, STR(report_file), "report from a sample file and exit", M_REPORT },
 	{ "report-sort", NULL, ARG_REQUIRED, "KEY", G_SMPL, CALL(opt_report_sort),
-	  "profile by function (default), line, binary, address or data address", M_PROFILE },
+	  "profile by function (default), line, binary, address or data address", M_PROFILE | M_MERGE },
 	{ "report-format", NULL, ARG_REQUIRED, "FMT", G_SMPL, CALL(opt_report_format),
-	  "profile as text (default), json or folded stacks", M_PROFILE },
+	  "profile as text (default), json or folded stacks", M_PROFILE | M_MERGE },
 	{ "no-demangle", NULL, ARG_NONE, NULL, G_SMPL, CALL(opt_demangle),
-	  "show C++ and Rust names mangled, as in the symbol table", M_PROFILE },
+	  "show C++ and Rust names mangled, as in the symbol table", M_PROFILE | M_MERGE },
 	{ "demangle-cpp", NULL, ARG_NONE, NULL, G_SMPL, CALL(opt_demangle),
-	  "demangle C++ and Rust names (the default; pfmon 3.x name)", M_PROFILE },
+	  "demangle C++ and Rust names (the default; pfmon 3.x name)", M_PROFILE | M_MERGE },
 	/* Itanium 2 PMD dumps (--pmu=itanium2 --report=DUMP) */
 	{ "smpl-module", NULL, ARG_REQUIRED, "NAME", G_SMPL, STR(smpl_module),
 	  "pfmon 3.x's sampling module: inst-hist, detailed, compact, dear-hist, btb", M_REPORT },
@@ -660,6 +663,12 @@ static const struct opt_def options[] = {
 	  "Itanium 2 samples: a System.map naming the addresses no map covers", M_REPORT },
 	{ "print-syms", NULL, ARG_NONE, NULL, G_SMPL, BOOL(print_syms),
 	  "print the symbols of --symbol-file or --sysmap-file before the report", M_REPORT },
+
+	{ "merge", NULL, ARG_NONE, NULL, G_MERGE, BOOL(merge),
+	  "merge the results files of a job's ranks (the FILES or directories after the options): "
+	  "counts' total, mean, min, max, stddev, imbalance; one profile of sample files", M_MERGE },
+	{ "merge-ranks", NULL, ARG_NONE, NULL, G_MERGE, BOOL(merge_ranks),
+	  "with --merge: also each rank's counts, or each rank's share of the top functions", M_MERGE },
 
 	{ "dump-event-table", NULL, ARG_NONE, NULL, G_GEN, BOOL(dump_event_table),
 	  "print the model's event table as TSV and exit", M_ANY },
@@ -874,7 +883,8 @@ void options_usage(FILE *out)
 
 	fputs("usage: pfmon [OPTIONS]... [--] COMMAND [ARGS]\n"
 	      "       pfmon --pmu=MODEL -e EV1,EV2 --check\n"
-	      "       pfmon -l[REGEX] | -i EVENT | -I\n",
+	      "       pfmon -l[REGEX] | -i EVENT | -I\n"
+	      "       pfmon --merge [--merge-ranks] [--csv|--json] FILE|DIR...\n",
 	      out);
 	for (size_t i = 0; i < ARRAY_SIZE(options); i++) {
 		if (options[i].group == G_HIDDEN)

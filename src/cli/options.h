@@ -33,9 +33,10 @@ enum opt_mode {
 	M_SAMPLE = 1u << 1, /* sampling a command */
 	M_REPORT = 1u << 2, /* --report FILE */
 	M_CHECK = 1u << 3, /* --check */
+	M_MERGE = 1u << 4, /* --merge FILES */
 	M_RUN = M_COUNT | M_SAMPLE,
 	M_PROFILE = M_SAMPLE | M_REPORT,
-	M_ANY = M_COUNT | M_SAMPLE | M_REPORT | M_CHECK,
+	M_ANY = M_COUNT | M_SAMPLE | M_REPORT | M_CHECK | M_MERGE,
 };
 
 struct opt_def {

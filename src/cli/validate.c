@@ -20,6 +20,8 @@
 
 static unsigned current_mode(const struct pf_config *cfg)
 {
+	if (cfg->merge)
+		return M_MERGE;
 	if (cfg->report_file)
 		return M_REPORT;
 	if (cfg->check)
@@ -31,6 +33,7 @@ static const char *mode_phrase(unsigned mode)
 {
 	return mode == M_COUNT ? "when counting" : mode == M_SAMPLE ? "when sampling"
 						 : mode == M_REPORT ? "with --report"
+						 : mode == M_MERGE ? "with --merge"
 								    : "with --check";
 }
 
@@ -41,7 +44,7 @@ static void modes_words(unsigned modes, char *buf, size_t size)
 		unsigned bit;
 		const char *word;
 	} words[] = { { M_COUNT, "counting" }, { M_SAMPLE, "sampling" }, { M_REPORT, "--report" },
-		      { M_CHECK, "--check" } };
+		      { M_CHECK, "--check" }, { M_MERGE, "--merge" } };
 	size_t len = 0;
 
 	buf[0] = '\0';
@@ -316,7 +319,7 @@ int options_validate(struct pf_config *cfg, const struct pmu_model *model, struc
 {
 	if (check_modes(cfg, model, err) || apply_model_options(cfg, model, err) || check_output(cfg, err))
 		return -1;
-	if (cfg->report_file)
+	if (cfg->report_file || cfg->merge)
 		return 0;
 	if (check_sets(cfg, err) || check_event_levels(cfg, model, err) || check_frequency(cfg, err))
 		return -1;

@@ -45,6 +45,10 @@ void pf_config_release(struct pf_config *cfg)
 	if (cfg->model_opts && cfg->model_opts_free)
 		cfg->model_opts_free(cfg->model_opts);
 	cfg->model_opts = NULL;
+	free(cfg->outfile_expanded);
+	cfg->outfile_expanded = NULL;
+	free(cfg->smpl_outfile_expanded);
+	cfg->smpl_outfile_expanded = NULL;
 	free(cfg->metric_args);
 	cfg->metric_args = NULL;
 	cfg->n_metric_args = 0;

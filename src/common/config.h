@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/job.h"
+
 /* Privilege-level mask, Itanium numbering (bit k = privilege level k).
  * On Linux hosts PL3 is user space and PL0 the kernel; PL1/PL2 do not exist. */
 #define PF_PLM0 0x1u
@@ -177,6 +179,17 @@ struct pf_config {
 	bool metric_only;
 
 	char **command; /* argv of the command, NULL-terminated; NULL if none */
+
+	/* cluster runs: this rank's identity (the launcher's environment), the
+	 * output names with their %-escapes expanded (owned), --merge's inputs */
+	struct job_identity job;
+	bool job_known;
+	char *outfile_expanded, *smpl_outfile_expanded; /* outfile, smpl_outfile point here */
+	bool outfile_escaped; /* the --outfile name had a job escape (%r, %s, %h, %p, %j) */
+	char **merge_files; /* argv entries */
+	size_t n_merge_files;
+	bool merge;
+	bool merge_ranks; /* --merge-ranks: per-rank rows too */
 
 	/* which rows of the CLI's option table were given, for its checks */
 	bool *options_given;

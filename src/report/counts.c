@@ -2,9 +2,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "common/util.h"
 #include "counts.h"
@@ -443,43 +440,6 @@ static void report_json(FILE *out, const struct count_report *rep, const struct 
 	for (size_t i = 0; i < rep->n_metrics; i++)
 		if (rep->metrics[i].row < 0 || cfg->metric_only)
 			json_metric_line(&w, rep, &rep->metrics[i]);
-}
-
-static const char *plm_text(unsigned plm)
-{
-	static const char *const names[] = { "default", "kernel", "user", "user,kernel" };
-	unsigned i = (plm & PF_PLM_USER ? 2 : 0) | (plm & PF_PLM_KERNEL ? 1 : 0);
-
-	return names[i];
-}
-
-void report_header(FILE *out, const struct pf_config *cfg, const char *pmu_name, const char *pmu_desc)
-{
-	char host[256] = "?", date[64] = "?";
-	struct utsname u;
-	time_t now = time(NULL);
-	struct tm tm;
-
-	gethostname(host, sizeof(host) - 1);
-	if (localtime_r(&now, &tm))
-		strftime(date, sizeof(date), "%a %b %e %H:%M:%S %Y", &tm);
-	fprintf(out, "#\n# date: %s\n# hostname: %s\n", date, host);
-	if (uname(&u) == 0)
-		fprintf(out, "# kernel version: %s %s %s\n", u.sysname, u.release, u.machine);
-	fprintf(out, "# pfmon version: %s\n# page size: %ld\n# CPUs: %ld configured, %ld online\n",
-		PACKAGE_VERSION, sysconf(_SC_PAGESIZE), sysconf(_SC_NPROCESSORS_CONF),
-		sysconf(_SC_NPROCESSORS_ONLN));
-	fprintf(out, "# PMU: %s (%s)\n", pmu_name, pmu_desc);
-	for (size_t s = 0; s < cfg->n_sets; s++)
-		for (size_t e = 0; e < cfg->sets[s].n_events; e++)
-			fprintf(out, "#\tset%zu: %s = %s\n", s, cfg->sets[s].events[e],
-				plm_text(pf_config_event_plm(cfg, s, e)));
-	fputs("# command:", out);
-	for (char **a = cfg->command; a && *a; a++) {
-		fputc(' ', out);
-		fput_escaped(out, *a); /* a newline in an argument must not forge a header line */
-	}
-	fprintf(out, "\n# monitoring mode: per-thread%s\n#\n", cfg->no_inherit ? "" : ", following children");
 }
 
 void report_counts(FILE *out, const struct count_report *rep, const struct pf_config *cfg)

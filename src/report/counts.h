@@ -56,7 +56,6 @@ struct count_report {
 	size_t n_metrics;
 };
 
-void report_header(FILE *out, const struct pf_config *cfg, const char *pmu_name, const char *pmu_desc);
 void report_counts(FILE *out, const struct count_report *rep, const struct pf_config *cfg);
 /* --print-interval, text: the line before each round of deltas */
 void report_interval_header(FILE *out, double seconds, const struct pf_config *cfg);

@@ -96,6 +96,12 @@ void profile_free(struct profile *p)
 		for (size_t j = 0; j < SAMPLE_MAX_READ; j++)
 			strmap_release(&p->ev[i].read_sums[j]);
 		prof_keymap_release(&p->ev[i].counted);
+		for (size_t k = 0; k < p->n_sources; k++) {
+			prof_keymap_release(&p->ev[i].source_counted[k]);
+			strmap_release(&p->ev[i].source_keys[k]);
+		}
+		free(p->ev[i].source_counted);
+		free(p->ev[i].source_keys);
 	}
 	free(p->ev);
 	prof_keymap_release(&p->stacks);
@@ -154,6 +160,8 @@ static void add_sample(struct profile *p, const struct sample *s)
 		prof_add_stack(p, s);
 	key = prof_sample_frame(p, s);
 	e = prof_keymap_add(&h->counted, &key, 1);
+	if (p->n_sources)
+		prof_keymap_add(&h->source_counted[p->source], &key, 1);
 	/* counts read in samples are credited per key as samples come */
 	if (h->n_reads && (s->fields & SAMPLE_F_READ))
 		prof_add_reads(p, h, s, e);
@@ -302,9 +310,68 @@ void profile_finish(struct profile *p)
 		if (u64set_at(&p->kernel_ips, i, &ip))
 			sym_resolve_kernel(p->res, ip);
 	}
-	for (size_t i = 0; i < p->n_ev; i++)
+	for (size_t i = 0; i < p->n_ev; i++) {
+		for (size_t k = 0; k < p->n_sources; k++)
+			prof_name_keymap(p, &p->ev[i].source_counted[k], &p->ev[i].source_keys[k]);
 		prof_name_keys(p, &p->ev[i]);
+	}
 	prof_name_stacks(p);
+}
+
+void profile_set_sources(struct profile *p, size_t n)
+{
+	p->n_sources = n;
+	for (size_t i = 0; i < p->n_ev; i++) {
+		p->ev[i].source_counted = xcalloc(n + 1, sizeof(*p->ev[i].source_counted));
+		p->ev[i].source_keys = xcalloc(n + 1, sizeof(*p->ev[i].source_keys));
+		for (size_t k = 0; k < n; k++)
+			strmap_init(&p->ev[i].source_keys[k]);
+	}
+}
+
+void profile_begin_source(struct profile *p, size_t i)
+{
+	p->source = i < p->n_sources ? i : 0; /* no sources kept: counted in the whole only */
+	sym_maps_clear_all(sym_resolver_maps(p->res));
+}
+
+uint64_t profile_source_count(const struct profile *p, size_t ev, size_t i, const char *key)
+{
+	if (ev >= p->n_ev || i >= p->n_sources)
+		return 0;
+	return strmap_get(&p->ev[ev].source_keys[i], key);
+}
+
+size_t profile_top_keys(const struct profile *p, size_t ev, size_t max, const char **keys, uint64_t *counts)
+{
+	struct strmap_entry *v;
+	size_t n = 0;
+
+	if (ev >= p->n_ev)
+		return 0;
+	v = strmap_sorted(&p->ev[ev].keys);
+	for (; n < max && n < p->ev[ev].keys.len; n++) {
+		/* the names live in the map: find this key's own copy there */
+		keys[n] = v[n].key;
+		counts[n] = v[n].value;
+	}
+	free(v);
+	return n;
+}
+
+size_t profile_nr_events(const struct profile *p)
+{
+	return p->n_ev;
+}
+
+const char *profile_event_name(const struct profile *p, size_t ev)
+{
+	return ev < p->n_ev ? p->ev[ev].name : "";
+}
+
+uint64_t profile_event_samples(const struct profile *p, size_t ev)
+{
+	return ev < p->n_ev ? p->ev[ev].samples : 0;
 }
 
 size_t profile_kernel_symbols(struct profile *p, struct sample_ksym **out)

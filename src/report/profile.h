@@ -69,6 +69,23 @@ void profile_print_warnings(const struct profile *p, FILE *err);
 uint64_t profile_lost(const struct profile *p);
 uint64_t profile_throttled(const struct profile *p);
 
+/*
+ * A merge of several sample files (the ranks of a job): n sources, each
+ * one's counts kept apart as well.  profile_begin_source() before the
+ * records of source i: the address spaces of the previous file are
+ * dropped (its pids are another host's), the binaries and symbols stay.
+ */
+void profile_set_sources(struct profile *p, size_t n);
+void profile_begin_source(struct profile *p, size_t i);
+/* after printing: source i's samples of event ev under the key named key */
+uint64_t profile_source_count(const struct profile *p, size_t ev, size_t i, const char *key);
+/* after printing: event ev's keys by count (descending), at most max; the
+ * names point into p; returns how many */
+size_t profile_top_keys(const struct profile *p, size_t ev, size_t max, const char **keys, uint64_t *counts);
+size_t profile_nr_events(const struct profile *p);
+const char *profile_event_name(const struct profile *p, size_t ev);
+uint64_t profile_event_samples(const struct profile *p, size_t ev);
+
 /* NULL is the default (function, text); false for an unknown name */
 bool profile_sort_from_name(const char *name, enum profile_sort *out);
 bool profile_format_from_name(const char *name, enum profile_format *out);

@@ -78,6 +78,10 @@ struct event_hist {
 	struct strmap key_index; /* name -> index + 1 in key_frames */
 	struct prof_frame *key_frames;
 	size_t n_key_frames;
+	/* a merge of several files (pfmon --merge): each source's own counts,
+	 * typed as they come, named when finished */
+	struct prof_keymap *source_counted;
+	struct strmap *source_keys;
 };
 
 /* JSON: a named stack's frames (leaf first), the first counted under the name */
@@ -127,6 +131,7 @@ struct profile {
 	bool kernel_recorded;       /* the file keeps the kernel symbols (SREC_KSYM) */
 	bool kernel_named;          /* finished: kernel frames have names, not a lump */
 	bool finished;
+	size_t n_sources, source; /* a merge: how many files, the one being added */
 	struct smpl_writer *binaries_to; /* recording: where binary identities go */
 	struct strmap binaries_seen;     /* and the paths already recorded */
 };
@@ -154,6 +159,8 @@ void prof_release_comms(struct profile *p);
 /* a sample's call stack, its process at the root */
 void prof_add_stack(struct profile *p, const struct sample *s);
 /* name the stacks: into folded (and stack_reps for JSON), or into flame for the SVG */
+/* the same for one source's keys of a merge (no read counts) */
+void prof_name_keymap(struct profile *p, struct prof_keymap *m, struct strmap *out);
 void prof_name_stacks(struct profile *p);
 /* one frame of a call chain as folded stacks name it (the process's too) */
 void prof_stack_frame_name(const struct profile *p, const struct prof_frame *f, struct strbuf *out);

@@ -261,6 +261,23 @@ static void name_key(struct profile *p, const struct prof_frame *f, struct strbu
 	}
 }
 
+void prof_name_keymap(struct profile *p, struct prof_keymap *m, struct strmap *out)
+{
+	struct strbuf key = STRBUF_INIT;
+
+	for (size_t i = 0; i < m->cap; i++) {
+		const struct prof_entry *e = &m->slots[i];
+
+		if (!e->frames)
+			continue;
+		strbuf_reset(&key);
+		name_key(p, &e->frames[0], &key);
+		strmap_add(out, strbuf_str(&key), e->count);
+	}
+	strbuf_release(&key);
+	prof_keymap_release(m);
+}
+
 void prof_name_keys(struct profile *p, struct event_hist *h)
 {
 	struct strbuf key = STRBUF_INIT;

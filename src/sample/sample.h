@@ -192,6 +192,7 @@ struct sample_totals {
 	uint64_t lost;          /* sum of LOST and LOST_SAMPLES counts */
 	uint64_t throttled;     /* THROTTLE records */
 	uint64_t records;       /* every record, this one excluded */
+	uint64_t end_ns;        /* 1.4: CLOCK_REALTIME at the end record (0: unknown, or counted) */
 };
 
 enum sample_rec_type {

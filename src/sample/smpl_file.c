@@ -110,6 +110,15 @@ static void encode_header(struct obuf *o, const struct smpl_header *h)
 		for (uint32_t j = 0; j < h->events[i].n_reads; j++)
 			ob_varint(o, h->events[i].reads[j]);
 	}
+	/* minor version 4: the job */
+	ob_varint(o, h->has_job);
+	if (h->has_job) {
+		ob_varint(o, h->rank);
+		ob_varint(o, h->size);
+		ob_str(o, h->host ? h->host : "");
+		ob_str(o, h->job_id ? h->job_id : "");
+		ob_str(o, h->launcher ? h->launcher : "");
+	}
 	put_le32(o->b + size_at, (uint32_t)(o->len + 4));
 	ob_u32(o, crc32_buf(o->b, o->len));
 }
@@ -645,11 +654,16 @@ const struct sample_totals *smpl_writer_totals(const struct smpl_writer *w)
 /* end record, last chunk, fsync: only a file that got here is "complete" */
 static int finish(struct smpl_writer *w, struct pf_error *err)
 {
+	struct timespec now;
+
 	w->rec.len = 0;
 	ob_varint(&w->rec, w->totals.samples);
 	ob_varint(&w->rec, w->totals.lost);
 	ob_varint(&w->rec, w->totals.throttled);
 	ob_varint(&w->rec, w->totals.records);
+	/* minor version 4: when the run ended */
+	ob_varint(&w->rec, clock_gettime(CLOCK_REALTIME, &now) ? 0
+			   : (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec);
 	if (emit(w, SMPL_REC_END, err) || smpl_writer_flush(w, err))
 		return -1;
 	/* a pipe or a terminal cannot be synced, and need not be */

@@ -18,8 +18,9 @@
 #define SMPL_VERSION_MAJOR 1
 /* 1.1: random period masks, read lists, the kernel record;
  * 1.2: chunk sequence numbers, binary identities;
- * 1.3: Itanium 2 dumps (configuration and PMD sample records) */
-#define SMPL_VERSION_MINOR 3
+ * 1.3: Itanium 2 dumps (configuration and PMD sample records);
+ * 1.4: the job (rank, size, host, job id, launcher) in the header, the end time in the end record */
+#define SMPL_VERSION_MINOR 4
 
 #define SMPL_FIXED_HEADER_SIZE 48
 #define SMPL_HEADER_MAX (16u << 20)
@@ -55,6 +56,11 @@ struct smpl_header {
 	char **argv;           /* the command line of pfmon */
 	uint32_t nr_events;
 	struct smpl_event *events;
+	/* 1.4: which rank of which job wrote the file (pfmon(1), CLUSTER RUNS);
+	 * has_job false: an older file, or a writer that gave none */
+	bool has_job;
+	uint32_t rank, size;
+	char *host, *job_id, *launcher;
 };
 
 /* writing */

@@ -130,6 +130,31 @@ static int parse_read_list(struct smpl_reader *r, struct ibuf *ib, struct smpl_e
 	return 0;
 }
 
+/* minor version 4: which rank of which job wrote the file */
+static int parse_job(struct smpl_reader *r, struct ibuf *ib, struct pf_error *err)
+{
+	uint64_t has, rank, size;
+	const char *s[3];
+	size_t n[3];
+
+	if (ib_varint(ib, &has) || has > 1)
+		return bad(r, err, "corrupted header: bad job flag");
+	r->h.has_job = has;
+	if (!has)
+		return 0;
+	if (ib_varint(ib, &rank) || ib_varint(ib, &size) || rank >= size || size > INT32_MAX)
+		return bad(r, err, "corrupted header: bad rank or job size");
+	for (int i = 0; i < 3; i++)
+		if (ib_str(ib, &s[i], &n[i]))
+			return bad(r, err, "corrupted header: bad job strings");
+	r->h.rank = (uint32_t)rank;
+	r->h.size = (uint32_t)size;
+	r->h.host = copy_str(s[0], n[0]);
+	r->h.job_id = copy_str(s[1], n[1]);
+	r->h.launcher = copy_str(s[2], n[2]);
+	return 0;
+}
+
 /* the variable part of the header: command line, then the events */
 static int parse_header_vars(struct smpl_reader *r, const unsigned char *b, size_t size,
 			     struct pf_error *err)
@@ -161,6 +186,8 @@ static int parse_header_vars(struct smpl_reader *r, const unsigned char *b, size
 	for (i = 0; r->h.version_minor >= 1 && i < r->h.nr_events; i++)
 		if (parse_read_list(r, &ib, &r->h.events[i], err))
 			return -1;
+	if (r->h.version_minor >= 4 && parse_job(r, &ib, err))
+		return -1;
 	/* bytes after these are a later minor version's: skipped */
 	return 0;
 }
@@ -240,6 +267,9 @@ static void reader_free(struct smpl_reader *r)
 	for (i = 0; r->h.events && i < r->h.nr_events; i++)
 		free(r->h.events[i].name);
 	free(r->h.events);
+	free(r->h.host);
+	free(r->h.job_id);
+	free(r->h.launcher);
 	ob_free(&r->chunk);
 	free(r->d.period);
 	free(r->ips);
@@ -766,6 +796,9 @@ static const char *decode_body(struct smpl_reader *r, uint8_t code, struct ibuf 
 		out->type = SREC_END;
 		if (ib_varint(ib, &e->samples) || ib_varint(ib, &e->lost) ||
 		    ib_varint(ib, &e->throttled) || ib_varint(ib, &e->records))
+			return "bad end record";
+		e->end_ns = 0;
+		if (r->h.version_minor >= 4 && ib_left(ib) && ib_varint(ib, &e->end_ns))
 			return "bad end record";
 		return NULL;
 	case SMPL_REC_KERNEL:

@@ -250,6 +250,13 @@ void sym_maps_clear(struct sym_maps *maps, uint32_t pid)
 	maps->nr--;
 }
 
+void sym_maps_clear_all(struct sym_maps *maps)
+{
+	for (size_t i = 0; i < maps->nr; i++)
+		free_nodes(maps->procs[i].root);
+	maps->nr = 0;
+}
+
 const struct sym_map *sym_maps_find(const struct sym_maps *maps, uint32_t pid, uint64_t ip)
 {
 	const struct sym_proc *p = find_proc(maps, pid);

@@ -223,6 +223,8 @@ void sym_maps_add(struct sym_maps *maps, uint32_t pid, uint64_t start, uint64_t 
 void sym_maps_fork(struct sym_maps *maps, uint32_t ppid, uint32_t pid);
 /* the address space is gone or replaced (exit, exec) */
 void sym_maps_clear(struct sym_maps *maps, uint32_t pid);
+/* every process's mappings (the next file of a merge: another host's pids) */
+void sym_maps_clear_all(struct sym_maps *maps);
 const struct sym_map *sym_maps_find(const struct sym_maps *maps, uint32_t pid, uint64_t ip);
 size_t sym_maps_count(const struct sym_maps *maps, uint32_t pid);
 

@@ -1,0 +1,211 @@
+/*
+ * pfmon --merge FILE|DIR...: the results files of a job's ranks into one
+ * view.  Count results (text, CSV or JSON with their header) give per
+ * event the spread over the ranks; sample files give one profile.  Every
+ * file given must be of one kind; a directory stands for its files.
+ */
+#include <config.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli/commands.h"
+#include "cli/metrics.h"
+#include "common/util.h"
+#include "report/merge.h"
+#include "sample/smpl_file.h"
+
+struct name_list {
+	char **v;
+	size_t n;
+};
+
+static void add_name(struct name_list *l, char *path)
+{
+	l->v = xrealloc(l->v, (l->n + 1) * sizeof(*l->v));
+	l->v[l->n++] = path;
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* a directory's regular files (not hidden), in name order */
+static int add_dir(struct name_list *l, const char *dir, struct pf_error *err)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	size_t first = l->n;
+
+	if (!d)
+		return pf_error_set(err, PF_E_INPUT, dir, strerror(errno));
+	while ((e = readdir(d))) {
+		char *path;
+		struct stat st;
+
+		if (e->d_name[0] == '.')
+			continue;
+		path = xasprintf("%s/%s", dir, e->d_name);
+		if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
+			add_name(l, path);
+		else
+			free(path);
+	}
+	closedir(d);
+	qsort(l->v + first, l->n - first, sizeof(*l->v), by_name);
+	return 0;
+}
+
+static int collect(const struct pf_config *cfg, struct name_list *l, struct pf_error *err)
+{
+	for (char **a = cfg->command; a && *a; a++) {
+		struct stat st;
+
+		if (stat(*a, &st) != 0)
+			return pf_error_set(err, PF_E_INPUT, *a, strerror(errno));
+		if (S_ISDIR(st.st_mode)) {
+			if (add_dir(l, *a, err))
+				return -1;
+		} else {
+			add_name(l, xstrdup(*a));
+		}
+	}
+	if (!l->n)
+		return pf_error_set(err, PF_E_USAGE, cfg->command ? "--merge: the directories given hold no file"
+						     : "--merge needs the results files (or directories) of the ranks");
+	return 0;
+}
+
+/* a sample file starts with its magic; anything else is read as count results */
+static int is_sample_file(const char *path, bool *sample, struct pf_error *err)
+{
+	FILE *f = fopen(path, "rbe");
+	char magic[8];
+
+	if (!f)
+		return pf_error_set(err, PF_E_INPUT, path, strerror(errno));
+	*sample = fread(magic, 1, sizeof(magic), f) == sizeof(magic) && !memcmp(magic, SMPL_MAGIC, 8);
+	fclose(f);
+	return 0;
+}
+
+static int read_counts(const struct name_list *l, struct results_file **out, struct pf_error *err)
+{
+	struct results_file *files = xcalloc(l->n + 1, sizeof(*files));
+
+	for (size_t i = 0; i < l->n; i++) {
+		FILE *f = fopen(l->v[i], "re");
+		int rc;
+
+		if (!f) {
+			pf_error_set(err, PF_E_INPUT, l->v[i], strerror(errno));
+			rc = -1;
+		} else {
+			rc = results_read(f, l->v[i], &files[i], err);
+			fclose(f);
+		}
+		if (rc) {
+			for (size_t j = 0; j < i; j++)
+				results_file_release(&files[j]);
+			free(files);
+			return -1;
+		}
+	}
+	*out = files;
+	return 0;
+}
+
+static FILE *open_merge_output(const struct pf_config *cfg, struct pf_error *err)
+{
+	FILE *f;
+
+	if (!cfg->outfile)
+		return stdout;
+	f = fopen(cfg->outfile, "w");
+	if (!f)
+		pf_error_set(err, PF_E_OUTPUT, cfg->outfile, strerror(errno));
+	return f;
+}
+
+static int close_merge_output(FILE *f, const struct pf_config *cfg, struct pf_error *err)
+{
+	if (f == stdout)
+		return 0;
+	if (fclose(f) != 0)
+		return pf_error_set(err, PF_E_OUTPUT, cfg->outfile, strerror(errno));
+	return 0;
+}
+
+/* the metric definitions of the model (--pmu, host by default) and --metrics-file */
+static int metric_definitions(struct pf_config *cfg, struct metric_run *run, struct pf_error *err)
+{
+	const struct pmu_model *m = pmu_model_select(cfg->pmu, err);
+
+	memset(run, 0, sizeof(*run));
+	return m ? metrics_prepare(cfg, m, run, err) : -1;
+}
+
+static int merge_counts(struct pf_config *cfg, const struct name_list *l, struct pf_error *err)
+{
+	struct results_file *files;
+	struct merge_counts m;
+	struct metric_run run;
+	FILE *out;
+	int rc;
+
+	if (cfg->report_sort || cfg->report_format || cfg->smpl_show_top || cfg->smpl_cum_threshold != 100)
+		return pf_error_set(err, PF_E_USAGE, "--report-sort, --report-format, --smpl-show-top and "
+				    "--smpl-cum-threshold apply to the merge of sample files");
+	if (metric_definitions(cfg, &run, err)) {
+		metrics_release(&run);
+		return -1;
+	}
+	rc = read_counts(l, &files, err);
+	if (!rc) {
+		rc = merge_counts_compute(&m, files, l->n, &run.list, err);
+		if (!rc && m.n_files < m.files[0].size)
+			fprintf(stderr, "note: %zu of the job's %u ranks: the statistics are of those\n", m.n_files,
+				m.files[0].size);
+		out = rc ? NULL : open_merge_output(cfg, err);
+		if (out) {
+			merge_counts_print(out, &m, cfg);
+			rc = close_merge_output(out, cfg, err);
+		} else {
+			rc = -1;
+		}
+		merge_counts_release(&m);
+	}
+	metrics_release(&run);
+	return rc;
+}
+
+int cmd_merge(struct pf_config *cfg, struct pf_error *err)
+{
+	struct name_list l = { 0 };
+	bool first_sample = false;
+	int rc = collect(cfg, &l, err);
+
+	for (size_t i = 0; !rc && i < l.n; i++) {
+		bool sample;
+
+		rc = is_sample_file(l.v[i], &sample, err);
+		if (!rc && i == 0)
+			first_sample = sample;
+		else if (!rc && sample != first_sample)
+			rc = pf_error_set(err, PF_E_USAGE, first_sample
+					  ? "--merge: sample files and count results cannot be merged together"
+					  : "--merge: count results and sample files cannot be merged together");
+	}
+	if (!rc && first_sample)
+		rc = merge_samples(cfg, (const char *const *)l.v, l.n, err);
+	else if (!rc)
+		rc = merge_counts(cfg, &l, err);
+	for (size_t i = 0; i < l.n; i++)
+		free(l.v[i]);
+	free(l.v);
+	return rc ? -1 : 0;
+}

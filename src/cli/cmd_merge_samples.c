@@ -1,0 +1,293 @@
+/*
+ * pfmon --merge of sample files: one profile of every rank of a job, as
+ * --report prints it for one file.  Each file is read in turn into the
+ * same profile; between files the address spaces are dropped (another
+ * host's pids), the binaries and their symbols stay.  A binary is known by
+ * its build-id: mapped at another path on another host it is still one
+ * binary, under the first path it was seen at.  --merge-ranks adds each
+ * rank's share of the top functions.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/commands.h"
+#include "common/strmap.h"
+#include "common/util.h"
+#include "report/profile.h"
+#include "sample/smpl_file.h"
+
+struct sample_input {
+	const char *path;
+	uint32_t rank, size;
+	char *host, *job_id;
+};
+
+static int by_rank(const void *a, const void *b)
+{
+	const struct sample_input *x = a, *y = b;
+
+	return x->rank < y->rank ? -1 : x->rank > y->rank;
+}
+
+static int refuse(struct pf_error *err, const char *a, const char *b, const char *what)
+{
+	char msg[640];
+
+	if (b)
+		snprintf(msg, sizeof(msg), "'%s' and '%s' %s", a, b, what);
+	else
+		snprintf(msg, sizeof(msg), "'%s' %s", a, what);
+	return pf_error_set(err, PF_E_USAGE, msg);
+}
+
+/* the events of two files are the same: names and encodings */
+static int same_events(const struct smpl_header *a, const struct smpl_header *b, const char *pa, const char *pb,
+		       struct pf_error *err)
+{
+	if (a->nr_events != b->nr_events)
+		return refuse(err, pa, pb, "sampled different events: merge files of one pfmon command line");
+	for (uint32_t i = 0; i < a->nr_events; i++) {
+		const struct smpl_event *x = &a->events[i], *y = &b->events[i];
+
+		if (strcmp(x->name, y->name) || x->attr_type != y->attr_type || x->attr_config != y->attr_config ||
+		    x->period != y->period || x->freq != y->freq)
+			return refuse(err, pa, pb, "sampled different events or periods: merge files of one "
+				      "pfmon command line");
+	}
+	return 0;
+}
+
+/* every file's header: a job, the first file's job and events */
+static int read_headers(struct sample_input *in, size_t n, struct smpl_header *first, struct pf_error *err)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct smpl_reader *r = smpl_reader_open(in[i].path, err);
+		const struct smpl_header *h;
+		int rc = 0;
+
+		if (!r)
+			return -1;
+		h = smpl_reader_header(r);
+		if (!h->has_job)
+			rc = refuse(err, in[i].path, NULL, "records no job (written by a pfmon before sample "
+				    "format 1.4, or not by a rank): it cannot be merged");
+		else if (i && strcmp(h->job_id, in[0].job_id))
+			rc = refuse(err, in[0].path, in[i].path, "are of different jobs: merge one job at a time");
+		else if (i && h->size != in[0].size)
+			rc = refuse(err, in[0].path, in[i].path, "have different job sizes");
+		if (!rc && i == 0) {
+			first->nr_events = h->nr_events;
+			first->events = xcalloc(h->nr_events + 1, sizeof(*first->events));
+			for (uint32_t e = 0; e < h->nr_events; e++) {
+				first->events[e] = h->events[e];
+				first->events[e].name = xstrdup(h->events[e].name);
+			}
+		}
+		if (!rc && i)
+			rc = same_events(first, h, in[0].path, in[i].path, err);
+		if (!rc)
+			in[i] = (struct sample_input){ in[i].path, h->rank, h->size, xstrdup(h->host),
+						       xstrdup(h->job_id) };
+		smpl_reader_close(r);
+		if (rc)
+			return -1;
+	}
+	qsort(in, n, sizeof(*in), by_rank);
+	for (size_t i = 1; i < n; i++)
+		if (in[i].rank == in[i - 1].rank)
+			return refuse(err, in[i - 1].path, in[i].path, "are the same rank");
+	return 0;
+}
+
+/* build-id (hex) -> the first path a binary was mapped at */
+struct binaries {
+	struct strmap index; /* build-id -> 1 + position in paths */
+	char **paths;
+	size_t n;
+};
+
+static const char *canonical_path(struct binaries *b, const struct sample_binary *bin)
+{
+	char hex[2 * sizeof(bin->build_id) + 1];
+	uint64_t at;
+
+	if (!bin->build_id_size || bin->build_id_size > sizeof(bin->build_id))
+		return bin->path;
+	for (unsigned i = 0; i < bin->build_id_size; i++)
+		snprintf(hex + 2 * i, 3, "%02x", bin->build_id[i]);
+	at = strmap_get(&b->index, hex);
+	if (at)
+		return b->paths[at - 1];
+	b->paths = xrealloc(b->paths, (b->n + 1) * sizeof(*b->paths));
+	b->paths[b->n++] = xstrdup(bin->path);
+	strmap_add(&b->index, hex, b->n);
+	return bin->path;
+}
+
+/*
+ * One file's records into the profile.  A mapping is held back one record:
+ * the binary identity that follows it (pfmon writes it right after the
+ * first mapping of a binary) may say it is a binary already known at
+ * another path.
+ */
+static int add_file(struct profile *p, struct binaries *b, const char *path, struct pf_error *err)
+{
+	struct smpl_reader *r = smpl_reader_open(path, err);
+	struct sample_record rec, held;
+	char *held_name = NULL;
+	int rc;
+
+	if (!r)
+		return -1;
+	while ((rc = smpl_reader_next(r, &rec, err)) > 0) {
+		if (held_name && rec.type == SREC_BINARY && !strcmp(rec.binary.path, held_name)) {
+			const char *canon = canonical_path(b, &rec.binary);
+
+			held.mmap.filename = canon;
+			rec.binary.path = canon;
+		}
+		if (held_name) {
+			profile_add(p, &held);
+			free(held_name);
+			held_name = NULL;
+		}
+		if (rec.type == SREC_MMAP && rec.mmap.filename) {
+			held = rec;
+			held_name = xstrdup(rec.mmap.filename);
+			held.mmap.filename = held_name;
+			continue;
+		}
+		profile_add(p, &rec);
+	}
+	if (held_name) {
+		profile_add(p, &held);
+		free(held_name);
+	}
+	if (rc == 0 && smpl_reader_status(r)->truncated) {
+		fputs("warning: '", stderr);
+		fput_escaped(stderr, path);
+		fprintf(stderr, "' is truncated at offset %llu: the samples after it are lost\n",
+			(unsigned long long)smpl_reader_status(r)->truncated_at);
+	}
+	smpl_reader_close(r);
+	return rc < 0 ? -1 : 0;
+}
+
+#define TOP_DEFAULT 10
+
+/* --merge-ranks: for the top functions of each event, each rank's samples in them */
+static void print_rank_shares(FILE *out, const struct profile *p, const struct sample_input *in, size_t n,
+			      uint64_t top)
+{
+	size_t max = top ? (size_t)top : TOP_DEFAULT;
+	const char **keys = xcalloc(max + 1, sizeof(*keys));
+	uint64_t *counts = xcalloc(max + 1, sizeof(*counts));
+
+	for (size_t ev = 0; ev < profile_nr_events(p); ev++) {
+		size_t nk = profile_top_keys(p, ev, max, keys, counts);
+
+		fprintf(out, "\n# per rank: the top %zu entries of event ", nk);
+		fput_escaped(out, profile_event_name(p, ev));
+		fputs(", each rank's samples there\n#    rank   samples  %entry  host  entry\n", out);
+		for (size_t k = 0; k < nk; k++)
+			for (size_t i = 0; i < n; i++) {
+				uint64_t c = profile_source_count(p, ev, i, keys[k]);
+
+				fprintf(out, "%9u %9llu %6.2f%%  ", in[i].rank, (unsigned long long)c,
+					counts[k] ? 100.0 * (double)c / (double)counts[k] : 0.0);
+				fput_escaped(out, in[i].host);
+				fputs("  ", out);
+				fput_escaped(out, keys[k]);
+				fputc('\n', out);
+			}
+	}
+	free(keys);
+	free(counts);
+}
+
+static void print_summary(FILE *out, const struct sample_input *in, size_t n)
+{
+	size_t hosts = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		bool seen = false;
+
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = !strcmp(in[i].host, in[j].host);
+		hosts += !seen;
+	}
+	fprintf(out, "# pfmon --merge: %zu of %u ranks of job ", n, in[0].size);
+	fput_escaped(out, in[0].job_id);
+	fprintf(out, " on %zu host%s\n", hosts, hosts == 1 ? "" : "s");
+}
+
+static int merge_into(const struct pf_config *cfg, struct sample_input *in, size_t n,
+		      const struct smpl_header *first, struct pf_error *err)
+{
+	struct profile_opts po = profile_opts_from_config(cfg);
+	struct profile *p = profile_new(&po, first);
+	struct binaries b = { 0 };
+	FILE *out = stdout;
+	int rc = 0;
+
+	strmap_init(&b.index);
+	/* each rank's own counts cost a second count per sample: only when asked */
+	if (cfg->merge_ranks)
+		profile_set_sources(p, n);
+	for (size_t i = 0; i < n && !rc; i++) {
+		profile_begin_source(p, i);
+		rc = add_file(p, &b, in[i].path, err);
+	}
+	if (!rc && cfg->outfile && !(out = fopen(cfg->outfile, "w")))
+		rc = pf_error_set(err, PF_E_OUTPUT, cfg->outfile, strerror(errno));
+	if (!rc) {
+		if (po.format == PROFILE_TEXT)
+			print_summary(out, in, n);
+		profile_print(p, out);
+		if (cfg->merge_ranks)
+			print_rank_shares(out, p, in, n, cfg->smpl_show_top);
+		profile_print_warnings(p, stderr);
+		warn_lost(profile_lost(p), profile_throttled(p));
+		if (out != stdout && fclose(out))
+			rc = pf_error_set(err, PF_E_OUTPUT, cfg->outfile, strerror(errno));
+	}
+	for (size_t i = 0; i < b.n; i++)
+		free(b.paths[i]);
+	free(b.paths);
+	strmap_release(&b.index);
+	profile_free(p);
+	if (!rc && n < in[0].size)
+		fprintf(stderr, "note: %zu of the job's %u ranks: the profile is of those\n", n, in[0].size);
+	return rc;
+}
+
+int merge_samples(const struct pf_config *cfg, const char *const *paths, size_t n, struct pf_error *err)
+{
+	struct sample_input *in = xcalloc(n + 1, sizeof(*in));
+	struct smpl_header first = { .clockid = -1 };
+	int rc;
+
+	if (cfg->output_kind != PF_OUT_TEXT)
+		return free(in), pf_error_set(err, PF_E_USAGE, "--csv and --json apply to the merge of count "
+					      "results; a merged profile takes --report-format=json");
+	for (size_t i = 0; i < n; i++)
+		in[i].path = paths[i];
+	rc = read_headers(in, n, &first, err);
+	if (!rc && cfg->merge_ranks && cfg->report_format && strcmp(cfg->report_format, "text"))
+		rc = pf_error_set(err, PF_E_USAGE, "--merge-ranks prints the ranks' shares as text: not with "
+				  "--report-format=json or folded");
+	if (!rc)
+		rc = merge_into(cfg, in, n, &first, err);
+	for (size_t i = 0; i < n; i++) {
+		free(in[i].host);
+		free(in[i].job_id);
+	}
+	for (uint32_t e = 0; e < first.nr_events; e++)
+		free(first.events[e].name);
+	free(first.events);
+	free(in);
+	return rc;
+}

@@ -1,0 +1,576 @@
+#include <config.h>
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/util.h"
+#include "format.h"
+#include "json_writer.h"
+#include "merge.h"
+
+/* ----- checks: the files are the ranks of one job, measuring the same ----- */
+
+static int by_rank(const void *a, const void *b)
+{
+	const struct results_file *x = a, *y = b;
+
+	return x->rank < y->rank ? -1 : x->rank > y->rank;
+}
+
+static int mismatch(struct pf_error *err, const struct results_file *a, const struct results_file *b,
+		    const char *what)
+{
+	char msg[600];
+
+	snprintf(msg, sizeof(msg), "'%s' and '%s' %s", a->path, b->path, what);
+	return pf_error_set(err, PF_E_USAGE, msg);
+}
+
+static int same_events(const struct results_file *a, const struct results_file *b, struct pf_error *err)
+{
+	char what[400];
+
+	if (a->n_values != b->n_values) {
+		snprintf(what, sizeof(what), "measured different events (%zu and %zu events): merge files "
+			 "of one pfmon command line", a->n_values, b->n_values);
+		return mismatch(err, a, b, what);
+	}
+	for (size_t i = 0; i < a->n_values; i++) {
+		const struct results_value *x = &a->values[i], *y = &b->values[i];
+
+		if (strcmp(x->name, y->name) || x->set != y->set) {
+			snprintf(what, sizeof(what), "measured different events (event %zu is set%d '%.100s' and "
+				 "set%d '%.100s')", i + 1, x->set, x->name, y->set, y->name);
+			return mismatch(err, a, b, what);
+		}
+		if (strcmp(x->encoding, y->encoding)) {
+			snprintf(what, sizeof(what), "programmed '%.100s' differently (%.120s; %.120s)", x->name,
+				 x->encoding, y->encoding);
+			return mismatch(err, a, b, what);
+		}
+	}
+	return 0;
+}
+
+static int check_files(const struct results_file *f, size_t n, struct pf_error *err)
+{
+	char what[400];
+
+	for (size_t i = 1; i < n; i++) {
+		if (strcmp(f[0].job_id, f[i].job_id)) {
+			snprintf(what, sizeof(what), "are of different jobs ('%.100s' and '%.100s'): merge one job "
+				 "at a time", f[0].job_id, f[i].job_id);
+			return mismatch(err, &f[0], &f[i], what);
+		}
+		if (f[0].size != f[i].size) {
+			snprintf(what, sizeof(what), "have different job sizes (%u and %u)", f[0].size, f[i].size);
+			return mismatch(err, &f[0], &f[i], what);
+		}
+		if (f[i].rank == f[i - 1].rank) {
+			snprintf(what, sizeof(what), "are both rank %u (one results file per rank: per-task or "
+				 "per-CPU files need --aggregate-results)", f[i].rank);
+			return mismatch(err, &f[i - 1], &f[i], what);
+		}
+		if (same_events(&f[0], &f[i], err))
+			return -1;
+	}
+	return 0;
+}
+
+/* ----- statistics ----- */
+
+static void stat_of(struct merge_stat *st, const double *v, size_t stride, size_t n,
+		    const struct results_file *files)
+{
+	double sq = 0;
+	long double total = 0;
+
+	st->ranks = 0;
+	st->min = INFINITY;
+	st->max = -INFINITY;
+	for (size_t i = 0; i < n; i++) {
+		double x = v[i * stride];
+
+		if (isnan(x))
+			continue;
+		st->ranks++;
+		total += x;
+		if (x < st->min) {
+			st->min = x;
+			st->min_rank = files[i].rank;
+		}
+		if (x > st->max) {
+			st->max = x;
+			st->max_rank = files[i].rank;
+		}
+	}
+	st->total = total;
+	if (!st->ranks)
+		return;
+	st->mean = (double)(total / st->ranks);
+	for (size_t i = 0; i < n; i++) {
+		double x = v[i * stride];
+
+		if (!isnan(x))
+			sq += (x - st->mean) * (x - st->mean);
+	}
+	/* the ranks are the whole population, not a sample of it */
+	st->stddev = sqrt(sq / (double)st->ranks);
+	st->imbalance = st->mean > 0 ? st->max / st->mean : NAN;
+}
+
+/* the rows of one rank, as its run had them (counts already scaled) */
+static struct count_row *rank_rows(const struct results_file *f)
+{
+	struct count_row *rows = xcalloc(f->n_values + 1, sizeof(*rows));
+
+	for (size_t i = 0; i < f->n_values; i++) {
+		const struct results_value *v = &f->values[i];
+
+		rows[i] = (struct count_row){ .name = v->name, .set = v->set, .is_clock = v->is_clock,
+					      .state = v->state == RV_OK ? COUNT_OK : COUNT_NOT_COUNTED,
+					      .raw = v->value, .enabled = 1, .running = v->state == RV_OK };
+	}
+	return rows;
+}
+
+/* a metric's place among the stats: one per (metric, count line) */
+struct metric_slot {
+	size_t def;
+	int row;
+};
+
+static size_t slot_of(struct metric_slot **slots, size_t *n, size_t def, int row)
+{
+	for (size_t i = 0; i < *n; i++)
+		if ((*slots)[i].def == def && (*slots)[i].row == row)
+			return i;
+	*slots = xrealloc(*slots, (*n + 1) * sizeof(**slots));
+	(*slots)[*n] = (struct metric_slot){ def, row };
+	return (*n)++;
+}
+
+/* each rank's metrics: the shadows of its counts and those it asked for with -M */
+static struct metric_value *rank_metrics(const struct metric_list *l, const struct results_file *f, size_t *n)
+{
+	struct count_row *rows = rank_rows(f);
+	size_t *want = xcalloc(f->n_metrics + 1, sizeof(*want)), n_want = 0;
+	struct metric_value *v = xcalloc(f->n_metrics + f->n_values * l->n + 1, sizeof(*v));
+
+	for (size_t i = 0; i < f->n_metrics; i++) {
+		long d = metric_list_find(l, f->metrics[i]);
+
+		if (d >= 0)
+			want[n_want++] = (size_t)d;
+	}
+	*n = metric_evaluate(l, want, n_want, true, rows, f->n_values,
+			     f->end_ns > f->start_ns ? f->end_ns - f->start_ns : 0, v);
+	free(want);
+	free(rows);
+	return v;
+}
+
+static void compute_metrics(struct merge_counts *m, const struct metric_list *l)
+{
+	struct metric_value **per_file = xcalloc(m->n_files + 1, sizeof(*per_file));
+	size_t *counts = xcalloc(m->n_files + 1, sizeof(*counts));
+	struct metric_slot *slots = NULL;
+	size_t n_slots = 0, n_events = m->n_stats;
+
+	for (size_t f = 0; f < m->n_files; f++) {
+		per_file[f] = rank_metrics(l, &m->files[f], &counts[f]);
+		for (size_t i = 0; i < counts[f]; i++)
+			slot_of(&slots, &n_slots, per_file[f][i].def, per_file[f][i].row);
+	}
+	m->stats = xrealloc(m->stats, (n_events + n_slots + 1) * sizeof(*m->stats));
+	m->per_rank = xrealloc(m->per_rank, (m->n_files * (n_events + n_slots) + 1) * sizeof(*m->per_rank));
+	/* per_rank is rank-major: spread the event columns to the new width */
+	for (size_t f = m->n_files; f-- > 0;) {
+		memmove(&m->per_rank[f * (n_events + n_slots)], &m->per_rank[f * n_events],
+			n_events * sizeof(*m->per_rank));
+		for (size_t s = 0; s < n_slots; s++)
+			m->per_rank[f * (n_events + n_slots) + n_events + s] = NAN;
+	}
+	m->n_stats = n_events + n_slots;
+	for (size_t s = 0; s < n_slots; s++) {
+		const struct metric_def *d = &l->defs[slots[s].def];
+		struct merge_stat *st = &m->stats[n_events + s];
+
+		*st = (struct merge_stat){ .is_metric = true, .unit = xstrdup(d->unit ? d->unit : "") };
+		st->name = slots[s].row >= 0 ? xasprintf("%s (%s)", d->name, m->files[0].values[slots[s].row].name)
+					     : xstrdup(d->name);
+	}
+	for (size_t f = 0; f < m->n_files; f++) {
+		for (size_t i = 0; i < counts[f]; i++) {
+			const struct metric_value *v = &per_file[f][i];
+			size_t s = slot_of(&slots, &n_slots, v->def, v->row);
+
+			if (v->ok) {
+				m->per_rank[f * m->n_stats + n_events + s] = v->value;
+				/* the unit as printed (K/sec, M/sec): the first rank's */
+				if (!*m->stats[n_events + s].unit || !strcmp(m->stats[n_events + s].unit, "/sec")) {
+					free(m->stats[n_events + s].unit);
+					m->stats[n_events + s].unit = xstrdup(v->unit);
+				}
+			}
+		}
+		free(per_file[f]);
+	}
+	free(per_file);
+	free(counts);
+	free(slots);
+}
+
+int merge_counts_compute(struct merge_counts *m, struct results_file *files, size_t n,
+			 const struct metric_list *l, struct pf_error *err)
+{
+	size_t ne;
+
+	memset(m, 0, sizeof(*m));
+	m->files = files;
+	m->n_files = n;
+	if (!n)
+		return pf_error_set(err, PF_E_USAGE, "--merge: no results file");
+	qsort(files, n, sizeof(*files), by_rank);
+	if (check_files(files, n, err))
+		return -1;
+	ne = files[0].n_values;
+	m->n_stats = ne;
+	m->stats = xcalloc(ne + 1, sizeof(*m->stats));
+	m->per_rank = xcalloc(n * ne + 1, sizeof(*m->per_rank));
+	for (size_t f = 0; f < n; f++)
+		for (size_t e = 0; e < ne; e++)
+			m->per_rank[f * ne + e] = files[f].values[e].state == RV_OK ? (double)files[f].values[e].value
+										  : NAN;
+	for (size_t e = 0; e < ne; e++)
+		m->stats[e] = (struct merge_stat){ .name = xstrdup(files[0].values[e].name),
+						   .unit = xstrdup(files[0].values[e].is_clock ? "ns" : "") };
+	for (size_t f = 0; f < n; f++) {
+		bool seen = false;
+
+		for (size_t g = 0; g < f && !seen; g++)
+			seen = !strcmp(files[f].host, files[g].host);
+		m->n_hosts += !seen;
+	}
+	if (l && l->n)
+		compute_metrics(m, l);
+	for (size_t s = 0; s < m->n_stats; s++)
+		stat_of(&m->stats[s], &m->per_rank[s], m->n_stats, n, files);
+	/* counts: the exact integers, not their doubles (min, max, total) */
+	for (size_t e = 0; e < ne; e++) {
+		unsigned __int128 total = 0;
+
+		for (size_t f = 0; f < n; f++)
+			if (files[f].values[e].state == RV_OK) {
+				uint64_t v = files[f].values[e].value;
+
+				total += v;
+				if (files[f].rank == m->stats[e].min_rank)
+					m->stats[e].min_count = v;
+				if (files[f].rank == m->stats[e].max_rank)
+					m->stats[e].max_count = v;
+			}
+		m->stats[e].total = (long double)total;
+	}
+	return 0;
+}
+
+void merge_counts_release(struct merge_counts *m)
+{
+	for (size_t i = 0; i < m->n_files; i++)
+		results_file_release(&m->files[i]);
+	free(m->files);
+	for (size_t i = 0; i < m->n_stats; i++) {
+		free(m->stats[i].name);
+		free(m->stats[i].unit);
+	}
+	free(m->stats);
+	free(m->per_rank);
+	memset(m, 0, sizeof(*m));
+}
+
+/* ----- printing ----- */
+
+/* the exact value of a count (at most 2^64 each, so the per-rank values
+ * are exact in a double only below 2^53: they come from the files) */
+static void count_value(const struct merge_counts *m, size_t stat, size_t file, char *buf, size_t size)
+{
+	const struct results_value *v = &m->files[file].values[stat];
+
+	if (v->state != RV_OK)
+		snprintf(buf, size, "<not counted>");
+	else
+		snprintf(buf, size, "%llu", (unsigned long long)v->value);
+}
+
+/* an event's min or max, exactly */
+static void extreme(char *buf, size_t size, const struct merge_stat *st, bool max)
+{
+	if (!st->ranks)
+		snprintf(buf, size, "-");
+	else if (st->is_metric)
+		snprintf(buf, size, "%.3f", max ? st->max : st->min);
+	else
+		snprintf(buf, size, "%llu", (unsigned long long)(max ? st->max_count : st->min_count));
+}
+
+/* a statistic: counts as integers (mean and stddev with 2 decimals), metrics with 3 */
+static void num(char *buf, size_t size, const struct merge_stat *st, double v, bool integral)
+{
+	if (isnan(v) || isinf(v))
+		snprintf(buf, size, "-");
+	else if (!st->is_metric && integral)
+		snprintf(buf, size, "%.0f", v);
+	else
+		snprintf(buf, size, st->is_metric ? "%.3f" : "%.2f", v);
+}
+
+static void total_text(const struct merge_stat *st, char *buf, size_t size)
+{
+	if (!st->ranks)
+		snprintf(buf, size, "-");
+	else if (st->is_metric)
+		snprintf(buf, size, "%.3Lf", st->total);
+	else
+		snprintf(buf, size, "%.0Lf", st->total);
+}
+
+static void imbalance_text(const struct merge_stat *st, char *buf, size_t size)
+{
+	if (!st->ranks || isnan(st->imbalance))
+		snprintf(buf, size, "-");
+	else
+		snprintf(buf, size, "%.3f", st->imbalance);
+}
+
+static void print_summary_line(FILE *out, const struct merge_counts *m)
+{
+	const struct results_file *f = &m->files[0];
+
+	fprintf(out, "# pfmon --merge: %zu of %u ranks of job ", m->n_files, f->size);
+	fput_escaped(out, f->job_id);
+	fprintf(out, " on %zu host%s, %zu events", m->n_hosts, m->n_hosts == 1 ? "" : "s", f->n_values);
+	fputs(", command: ", out);
+	fput_escaped(out, f->command);
+	fputc('\n', out);
+}
+
+static void print_text(FILE *out, const struct merge_counts *m, const struct pf_config *cfg)
+{
+	char c[8][64];
+
+	print_summary_line(out, m);
+	fprintf(out, "%20s %16s %16s %16s %16s %8s %8s %9s %5s  %s\n", "total", "mean", "min", "max", "stddev",
+		"min_rank", "max_rank", "imbalance", "ranks", "event");
+	for (size_t s = 0; s < m->n_stats; s++) {
+		const struct merge_stat *st = &m->stats[s];
+
+		total_text(st, c[0], sizeof(c[0]));
+		num(c[1], sizeof(c[1]), st, st->ranks ? st->mean : NAN, false);
+		extreme(c[2], sizeof(c[2]), st, false);
+		extreme(c[3], sizeof(c[3]), st, true);
+		num(c[4], sizeof(c[4]), st, st->ranks ? st->stddev : NAN, false);
+		imbalance_text(st, c[5], sizeof(c[5]));
+		snprintf(c[6], sizeof(c[6]), "%u", st->min_rank);
+		snprintf(c[7], sizeof(c[7]), "%u", st->max_rank);
+		fprintf(out, "%20s %16s %16s %16s %16s %8s %8s %9s %5zu  ", c[0], c[1], c[2], c[3], c[4],
+			st->ranks ? c[6] : "-", st->ranks ? c[7] : "-", c[5], st->ranks);
+		fput_escaped(out, st->name);
+		if (*st->unit && st->is_metric)
+			fprintf(out, "  # %s", st->unit);
+		fputc('\n', out);
+	}
+	if (!cfg->merge_ranks)
+		return;
+	fputs("# per rank\n", out);
+	for (size_t f = 0; f < m->n_files; f++)
+		for (size_t s = 0; s < m->n_stats; s++) {
+			const struct merge_stat *st = &m->stats[s];
+			double v = m->per_rank[f * m->n_stats + s];
+
+			if (s < m->files[0].n_values)
+				count_value(m, s, f, c[0], sizeof(c[0]));
+			else
+				num(c[0], sizeof(c[0]), st, v, false);
+			fprintf(out, "%6u %20s  ", m->files[f].rank, c[0]);
+			fput_escaped(out, st->name);
+			fputs("  ", out);
+			fput_escaped(out, m->files[f].host);
+			fputc('\n', out);
+		}
+}
+
+/* the CSV's columns are a promise to scripts: never reorder them */
+static const char *const csv_columns[] = { "event", "total", "mean", "min", "max", "stddev", "min_rank",
+					   "max_rank", "imbalance", "ranks" };
+
+static void print_csv(FILE *out, const struct merge_counts *m, const struct pf_config *cfg)
+{
+	const char *sep = cfg->csv_sep;
+	char c[6][64];
+
+	fputs("# ", out);
+	for (size_t i = 0; i < ARRAY_SIZE(csv_columns); i++)
+		fprintf(out, "%s%s", i ? sep : "", csv_columns[i]);
+	fputc('\n', out);
+	for (size_t s = 0; s < m->n_stats; s++) {
+		const struct merge_stat *st = &m->stats[s];
+
+		total_text(st, c[0], sizeof(c[0]));
+		num(c[1], sizeof(c[1]), st, st->ranks ? st->mean : NAN, false);
+		extreme(c[2], sizeof(c[2]), st, false);
+		extreme(c[3], sizeof(c[3]), st, true);
+		num(c[4], sizeof(c[4]), st, st->ranks ? st->stddev : NAN, false);
+		imbalance_text(st, c[5], sizeof(c[5]));
+		for (size_t i = 0; i < 6; i++)
+			if (!strcmp(c[i], "-"))
+				c[i][0] = 0; /* no value: an empty field */
+		csv_field(out, st->name, sep);
+		for (size_t i = 0; i < 5; i++)
+			fprintf(out, "%s%s", sep, c[i]);
+		if (st->ranks)
+			fprintf(out, "%s%u%s%u", sep, st->min_rank, sep, st->max_rank);
+		else
+			fprintf(out, "%s%s", sep, sep);
+		fprintf(out, "%s%s%s%zu\n", sep, c[5], sep, st->ranks);
+	}
+	if (!cfg->merge_ranks)
+		return;
+	fprintf(out, "# rank%shost%sevent%svalue\n", sep, sep, sep);
+	for (size_t f = 0; f < m->n_files; f++)
+		for (size_t s = 0; s < m->n_stats; s++) {
+			double v = m->per_rank[f * m->n_stats + s];
+
+			if (s < m->files[0].n_values)
+				count_value(m, s, f, c[0], sizeof(c[0]));
+			else
+				num(c[0], sizeof(c[0]), &m->stats[s], v, false);
+			fprintf(out, "%u%s", m->files[f].rank, sep);
+			csv_field(out, m->files[f].host, sep);
+			fputs(sep, out);
+			csv_field(out, m->stats[s].name, sep);
+			fprintf(out, "%s%s\n", sep, strcmp(c[0], "-") && c[0][0] != '<' ? c[0] : "");
+		}
+}
+
+static void json_num(struct json_writer *w, const char *key, double v, int decimals)
+{
+	json_key(w, key);
+	if (isnan(v) || isinf(v))
+		json_null(w);
+	else
+		json_double(w, v, decimals);
+}
+
+static void json_stat(struct json_writer *w, const struct merge_stat *st)
+{
+	int d = st->is_metric ? 6 : 2;
+
+	json_begin_object(w);
+	json_key(w, "event");
+	json_string(w, st->name);
+	if (st->is_metric) {
+		json_key(w, "unit");
+		json_string(w, st->unit);
+	}
+	json_num(w, "total", st->ranks ? (double)st->total : NAN, st->is_metric ? 6 : 0);
+	json_num(w, "mean", st->ranks ? st->mean : NAN, d);
+	if (st->is_metric || !st->ranks) {
+		json_num(w, "min", st->ranks ? st->min : NAN, 6);
+		json_num(w, "max", st->ranks ? st->max : NAN, 6);
+	} else {
+		json_key(w, "min");
+		json_uint(w, st->min_count);
+		json_key(w, "max");
+		json_uint(w, st->max_count);
+	}
+	json_num(w, "stddev", st->ranks ? st->stddev : NAN, d);
+	json_key(w, "min_rank");
+	st->ranks ? json_uint(w, st->min_rank) : json_null(w);
+	json_key(w, "max_rank");
+	st->ranks ? json_uint(w, st->max_rank) : json_null(w);
+	json_num(w, "imbalance", st->ranks ? st->imbalance : NAN, 6);
+	json_key(w, "ranks");
+	json_uint(w, st->ranks);
+	json_end_object(w);
+}
+
+static void print_json(FILE *out, const struct merge_counts *m, const struct pf_config *cfg)
+{
+	struct json_writer w;
+
+	json_init(&w, out, true);
+	json_begin_object(&w);
+	json_key(&w, "job-id");
+	json_string(&w, m->files[0].job_id);
+	json_key(&w, "job-size");
+	json_uint(&w, m->files[0].size);
+	json_key(&w, "files");
+	json_uint(&w, m->n_files);
+	json_key(&w, "hosts");
+	json_uint(&w, m->n_hosts);
+	json_key(&w, "command");
+	json_string(&w, m->files[0].command);
+	json_key(&w, "events");
+	json_begin_array(&w);
+	for (size_t s = 0; s < m->n_stats; s++)
+		if (!m->stats[s].is_metric)
+			json_stat(&w, &m->stats[s]);
+	json_end_array(&w);
+	json_key(&w, "metrics");
+	json_begin_array(&w);
+	for (size_t s = 0; s < m->n_stats; s++)
+		if (m->stats[s].is_metric)
+			json_stat(&w, &m->stats[s]);
+	json_end_array(&w);
+	if (cfg->merge_ranks) {
+		json_key(&w, "per-rank");
+		json_begin_array(&w);
+		for (size_t f = 0; f < m->n_files; f++) {
+			json_begin_object(&w);
+			json_key(&w, "rank");
+			json_uint(&w, m->files[f].rank);
+			json_key(&w, "host");
+			json_string(&w, m->files[f].host);
+			json_key(&w, "file");
+			json_string(&w, m->files[f].path);
+			json_key(&w, "values");
+			json_begin_array(&w);
+			for (size_t s = 0; s < m->n_stats; s++) {
+				double v = m->per_rank[f * m->n_stats + s];
+
+				json_begin_object(&w);
+				json_key(&w, "event");
+				json_string(&w, m->stats[s].name);
+				json_key(&w, "value");
+				if (s < m->files[0].n_values && m->files[f].values[s].state == RV_OK)
+					json_uint(&w, m->files[f].values[s].value);
+				else if (s < m->files[0].n_values || isnan(v))
+					json_null(&w);
+				else
+					json_double(&w, v, 6);
+				json_end_object(&w);
+			}
+			json_end_array(&w);
+			json_end_object(&w);
+		}
+		json_end_array(&w);
+	}
+	json_end_object(&w);
+	json_newline(&w);
+}
+
+void merge_counts_print(FILE *out, const struct merge_counts *m, const struct pf_config *cfg)
+{
+	switch (cfg->output_kind) {
+	case PF_OUT_CSV:
+		print_csv(out, m, cfg);
+		break;
+	case PF_OUT_JSON:
+		print_json(out, m, cfg);
+		break;
+	default:
+		print_text(out, m, cfg);
+	}
+}

@@ -1,0 +1,52 @@
+/*
+ * pfmon --merge of count results: the ranks' files checked against each
+ * other (one job, the same events, each rank once), then per event the
+ * total, mean, min, max, standard deviation, the ranks of the min and the
+ * max and the imbalance (max / mean, as likwid-mpirun's statistics);
+ * metrics are computed per rank and summarized the same way.
+ */
+#ifndef PFMON_REPORT_MERGE_H
+#define PFMON_REPORT_MERGE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "common/config.h"
+#include "common/error.h"
+#include "metric.h"
+#include "results.h"
+
+/* the spread of one quantity over the ranks that have it */
+struct merge_stat {
+	char *name;
+	char *unit;        /* metrics: their unit; events: "ns" for clocks, else "" */
+	bool is_metric;
+	size_t ranks;      /* ranks with a value */
+	long double total; /* exact for counts up to 2^64 ranks' worth */
+	double mean, stddev, imbalance; /* imbalance: max / mean; NAN when the mean is 0 */
+	double min, max;
+	uint64_t min_count, max_count; /* events: min and max exactly (a double holds 2^53) */
+	uint32_t min_rank, max_rank; /* the lowest rank on a tie */
+};
+
+struct merge_counts {
+	struct results_file *files; /* by rank */
+	size_t n_files;
+	size_t n_hosts;
+	struct merge_stat *stats; /* the events in header order, then the metrics */
+	size_t n_stats;
+	/* per rank (file) and stat: the value, NAN when the rank has none */
+	double *per_rank;
+};
+
+/* Takes the files (sorted here by rank): checks they belong together, then
+ * computes the statistics; metrics from l (may be NULL) per rank.
+ * 0, or -1 with err; m owns the files either way. */
+int merge_counts_compute(struct merge_counts *m, struct results_file *files, size_t n,
+			 const struct metric_list *l, struct pf_error *err);
+void merge_counts_release(struct merge_counts *m);
+/* text, CSV (cfg->csv_sep) or JSON, by cfg->output_kind; cfg->merge_ranks adds the per-rank rows */
+void merge_counts_print(FILE *out, const struct merge_counts *m, const struct pf_config *cfg);
+
+#endif

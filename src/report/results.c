@@ -1,0 +1,527 @@
+/* Reading a results file back (pfmon --merge). */
+#include <config.h>
+
+#include <errno.h>
+#include <inttypes.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/util.h"
+#include "results.h"
+
+/* ----- reading ----- */
+
+void results_file_release(struct results_file *rf)
+{
+	free(rf->path);
+	free(rf->host);
+	free(rf->job_id);
+	free(rf->launcher);
+	free(rf->command);
+	free(rf->pfmon_version);
+	for (size_t i = 0; i < rf->n_values; i++) {
+		free(rf->values[i].name);
+		free(rf->values[i].encoding);
+	}
+	free(rf->values);
+	for (size_t i = 0; i < rf->n_metrics; i++)
+		free(rf->metrics[i]);
+	free(rf->metrics);
+	memset(rf, 0, sizeof(*rf));
+}
+
+/* the state of one file being read */
+struct reader {
+	struct results_file *rf;
+	const char *path;
+	unsigned line;
+	enum pf_output_kind kind;
+	enum pf_counter_format format;
+	char sep[16];
+	bool have_header, have_rank, have_size, have_times;
+	bool *assigned; /* per value: its count row was read */
+	struct pf_error *err;
+};
+
+static int bad(struct reader *r, const char *what)
+{
+	char msg[320];
+
+	if (r->line)
+		snprintf(msg, sizeof(msg), "line %u: %s", r->line, what);
+	else
+		snprintf(msg, sizeof(msg), "%s", what);
+	return pf_error_set(r->err, PF_E_BAD_FILE, r->path, msg);
+}
+
+static int parse_version(struct reader *r, const char *v)
+{
+	unsigned major, minor;
+	char tail;
+
+	if (sscanf(v, "%u.%u%c", &major, &minor, &tail) != 2)
+		return bad(r, "bad results format version");
+	if (major != RESULTS_FORMAT_MAJOR) {
+		char msg[160];
+
+		snprintf(msg, sizeof(msg), "results format %u.%u: this pfmon reads %d.x", major, minor,
+			 RESULTS_FORMAT_MAJOR);
+		return bad(r, msg);
+	}
+	r->rf->version_major = major;
+	r->rf->version_minor = minor;
+	/* a new header starts: counts before it were intervals, or an earlier
+	 * run's (--append); the last run's results are the file's */
+	r->have_header = true;
+	r->have_rank = r->have_size = r->have_times = false;
+	for (size_t i = 0; i < r->rf->n_values; i++) {
+		free(r->rf->values[i].name);
+		free(r->rf->values[i].encoding);
+	}
+	r->rf->n_values = 0;
+	for (size_t i = 0; i < r->rf->n_metrics; i++)
+		free(r->rf->metrics[i]);
+	r->rf->n_metrics = 0;
+	return 0;
+}
+
+static int parse_u32_field(struct reader *r, const char *v, uint32_t *out, const char *what)
+{
+	uint64_t n;
+
+	if (!parse_u64(v, &n) || n > INT32_MAX) {
+		char msg[160];
+
+		snprintf(msg, sizeof(msg), "bad %s '%.32s'", what, v);
+		return bad(r, msg);
+	}
+	*out = (uint32_t)n;
+	return 0;
+}
+
+/* "SECONDS.NANOSECONDS" */
+static int parse_time(struct reader *r, const char *v, uint64_t *out)
+{
+	uint64_t s, ns;
+	const char *dot = strchr(v, '.');
+	char secs[24];
+
+	if (!dot || (size_t)(dot - v) >= sizeof(secs) || strlen(dot + 1) != 9)
+		return bad(r, "bad time (SECONDS.NANOSECONDS)");
+	memcpy(secs, v, (size_t)(dot - v));
+	secs[dot - v] = 0;
+	if (!parse_u64(secs, &s) || s > UINT64_MAX / 1000000000u || sscanf(dot + 1, "%9" SCNu64, &ns) != 1)
+		return bad(r, "bad time (SECONDS.NANOSECONDS)");
+	*out = s * 1000000000u + ns;
+	return 0;
+}
+
+static void add_value(struct reader *r, const char *name, int set, const char *encoding)
+{
+	struct results_file *rf = r->rf;
+
+	rf->values = xrealloc(rf->values, (rf->n_values + 1) * sizeof(*rf->values));
+	rf->values[rf->n_values] = (struct results_value){ .name = xstrdup(name), .set = set,
+							   .encoding = xstrdup(encoding),
+							   .state = RV_NOT_COUNTED };
+	r->assigned = xrealloc(r->assigned, (rf->n_values + 1) * sizeof(*r->assigned));
+	r->assigned[rf->n_values++] = false;
+}
+
+/* "set0 NAME ENCODING" */
+static int parse_event_line(struct reader *r, const char *v)
+{
+	int set, n = 0;
+	char name[512];
+
+	if (sscanf(v, "set%d %511s %n", &set, name, &n) != 2 || !n || set < 0)
+		return bad(r, "bad event line");
+	add_value(r, name, set, v + n);
+	return 0;
+}
+
+static void add_metric(struct results_file *rf, const char *name)
+{
+	rf->metrics = xrealloc(rf->metrics, (rf->n_metrics + 1) * sizeof(*rf->metrics));
+	rf->metrics[rf->n_metrics++] = xstrdup(name);
+}
+
+static int set_kind(struct reader *r, const char *v)
+{
+	for (size_t i = 0; i < 3; i++)
+		if (!strcmp(v, results_output_names[i])) {
+			r->kind = (enum pf_output_kind)i;
+			return 0;
+		}
+	return bad(r, "unknown output kind");
+}
+
+static int set_format(struct reader *r, const char *v)
+{
+	for (size_t i = 0; i < 4; i++)
+		if (!strcmp(v, results_format_names[i])) {
+			r->format = (enum pf_counter_format)i;
+			return 0;
+		}
+	return bad(r, "unknown counter format");
+}
+
+static void set_str(char **field, const char *v)
+{
+	free(*field);
+	*field = xstrdup(v);
+}
+
+/* one "# key: value" line of the header */
+static int header_line(struct reader *r, const char *key, const char *v)
+{
+	struct results_file *rf = r->rf;
+
+	if (!strcmp(key, "results format"))
+		return parse_version(r, v);
+	if (!strcmp(key, "hostname"))
+		set_str(&rf->host, v);
+	else if (!strcmp(key, "command"))
+		set_str(&rf->command, v);
+	else if (!strcmp(key, "pfmon version"))
+		set_str(&rf->pfmon_version, v);
+	if (!r->have_header) /* the job's lines come after the format line */
+		return 0;
+	if (!strcmp(key, "output"))
+		return set_kind(r, v);
+	if (!strcmp(key, "counter format"))
+		return set_format(r, v);
+	if (!strcmp(key, "csv separator"))
+		snprintf(r->sep, sizeof(r->sep), "%s", v);
+	else if (!strcmp(key, "rank"))
+		return (r->have_rank = true, parse_u32_field(r, v, &rf->rank, "rank"));
+	else if (!strcmp(key, "job size"))
+		return (r->have_size = true, parse_u32_field(r, v, &rf->size, "job size"));
+	else if (!strcmp(key, "job id"))
+		set_str(&rf->job_id, v);
+	else if (!strcmp(key, "launcher"))
+		set_str(&rf->launcher, v);
+	else if (!strcmp(key, "pid"))
+		rf->pid = atol(v);
+	else if (!strcmp(key, "start"))
+		return (r->have_times = true, parse_time(r, v, &rf->start_ns));
+	else if (!strcmp(key, "end"))
+		return parse_time(r, v, &rf->end_ns);
+	else if (!strcmp(key, "event") && rf->n_values < 65536)
+		return rf->version_major ? parse_event_line(r, v) : 0;
+	else if (!strcmp(key, "metric"))
+		add_metric(rf, v);
+	/* other keys: a later minor version's, skipped */
+	return 0;
+}
+
+/* a count as the text writer prints it, in the header's counter format */
+static bool parse_text_count(const char *s, enum pf_counter_format fmt, uint64_t *out)
+{
+	char digits[64];
+	size_t n = 0;
+	char skip = fmt == PF_FMT_US ? ',' : fmt == PF_FMT_EU ? '.' : 0;
+
+	for (; *s && n + 1 < sizeof(digits); s++)
+		if (!skip || *s != skip)
+			digits[n++] = *s;
+	if (*s)
+		return false;
+	digits[n] = 0;
+	return parse_u64(digits, out);
+}
+
+/* the first header event of this name whose row was not read yet */
+static struct results_value *value_of(struct reader *r, const char *name, size_t *idx)
+{
+	for (size_t i = 0; i < r->rf->n_values; i++)
+		if (!r->assigned[i] && !strcmp(r->rf->values[i].name, name)) {
+			*idx = i;
+			return &r->rf->values[i];
+		}
+	return NULL;
+}
+
+static void assign(struct reader *r, size_t i, bool counted, uint64_t v, bool clock)
+{
+	r->assigned[i] = true;
+	r->rf->values[i].state = counted ? RV_OK : RV_NOT_COUNTED;
+	r->rf->values[i].value = v;
+	r->rf->values[i].is_clock = clock;
+}
+
+/* "VALUE NAME ..." or "<not counted> NAME ...": lines of other names
+ * (metrics of no count line, --show-time) are not counts */
+static void text_row(struct reader *r, char *line)
+{
+	char *save = NULL, *first = strtok_r(line, " \t", &save), *name;
+	bool counted = true;
+	uint64_t v = 0;
+	size_t i;
+
+	if (!first)
+		return;
+	if (!strcmp(first, "<not")) {
+		strtok_r(NULL, " \t", &save); /* counted> / supported> */
+		counted = false;
+	} else if (!parse_text_count(first, r->format, &v)) {
+		return;
+	}
+	name = strtok_r(NULL, " \t", &save);
+	if (name && value_of(r, name, &i))
+		assign(r, i, counted, v, false);
+}
+
+/* one CSV field at *p (RFC 4180 quotes), into buf */
+static const char *csv_next(const char *p, const char *sep, char *buf, size_t size)
+{
+	size_t n = 0, seplen = strlen(sep);
+	bool quoted = *p == '"';
+
+	if (quoted)
+		p++;
+	while (*p) {
+		if (quoted && *p == '"' && p[1] == '"') {
+			p++;
+		} else if (quoted && *p == '"') {
+			quoted = false;
+			p++;
+			continue;
+		} else if (!quoted && !strncmp(p, sep, seplen)) {
+			p += seplen;
+			break;
+		}
+		if (n + 1 < size)
+			buf[n++] = *p;
+		p++;
+	}
+	buf[n] = 0;
+	return p;
+}
+
+/* a count as perf stat's -x and -j print it: "351" or "351.000000" */
+static bool parse_decimal_count(const char *val, uint64_t *out)
+{
+	const char *dot = strchr(val, '.');
+	char digits[32];
+
+	if (!dot)
+		return parse_u64(val, out);
+	if ((size_t)(dot - val) >= sizeof(digits) || !dot[1] || strspn(dot + 1, "0") != strlen(dot + 1))
+		return false; /* pfmon's counts are whole numbers */
+	memcpy(digits, val, (size_t)(dot - val));
+	digits[dot - val] = 0;
+	return parse_u64(digits, out);
+}
+
+/* a count in perf stat's units: clocks in ms, back to ns */
+static bool parse_unit_count(const char *val, const char *unit, uint64_t *out, bool *clock)
+{
+	*clock = !strcmp(unit, "msec");
+	if (*clock) {
+		char *end;
+		double ms;
+
+		errno = 0;
+		ms = strtod(val, &end);
+		if (end == val || *end || errno || ms < 0 || ms > 1.8e13)
+			return false;
+		*out = (uint64_t)(ms * 1e6 + 0.5);
+		return true;
+	}
+	return parse_decimal_count(val, out);
+}
+
+/* value,unit,event,...: a line of a metric has no event */
+static void csv_row(struct reader *r, const char *line)
+{
+	char val[64], unit[32], name[512];
+	const char *p = line;
+	uint64_t v = 0;
+	bool clock = false, counted;
+	size_t i;
+
+	p = csv_next(p, r->sep, val, sizeof(val));
+	p = csv_next(p, r->sep, unit, sizeof(unit));
+	csv_next(p, r->sep, name, sizeof(name));
+	if (!*name || !value_of(r, name, &i))
+		return;
+	counted = val[0] != '<';
+	if (counted && !parse_unit_count(val, unit, &v, &clock))
+		return;
+	assign(r, i, counted, v, clock);
+}
+
+static const char *json_str(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+
+	return json_is_string(v) ? json_string_value(v) : NULL;
+}
+
+static int json_header(struct reader *r, json_t *h)
+{
+	const char *keys[] = { "rank", "job-size", "job-id", "launcher", "hostname", "start", "end", "command",
+			       "pfmon-version" };
+	json_t *events = json_object_get(h, "events"), *metrics = json_object_get(h, "metrics");
+	const char *version = json_str(h, "results-format");
+	char num[32];
+	size_t i;
+	json_t *e;
+
+	if (!version)
+		return bad(r, "header without results-format");
+	if (parse_version(r, version))
+		return -1;
+	for (i = 0; i < ARRAY_SIZE(keys); i++) {
+		json_t *v = json_object_get(h, keys[i]);
+		int rc;
+
+		if (json_is_integer(v)) {
+			snprintf(num, sizeof(num), "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+			rc = header_line(r, !strcmp(keys[i], "job-size") ? "job size" : keys[i], num);
+		} else if (json_is_string(v)) {
+			char key[32];
+
+			snprintf(key, sizeof(key), "%s", keys[i]);
+			for (char *c = key; *c; c++)
+				*c = *c == '-' ? ' ' : *c;
+			rc = header_line(r, key, json_string_value(v));
+		} else {
+			continue;
+		}
+		if (rc)
+			return -1;
+	}
+	json_array_foreach(events, i, e) {
+		const char *name = json_str(e, "event"), *enc = json_str(e, "encoding");
+		json_t *set = json_object_get(e, "set");
+
+		if (!name || !enc || !json_is_integer(set) || json_integer_value(set) < 0)
+			return bad(r, "bad event in the header");
+		add_value(r, name, (int)json_integer_value(set), enc);
+	}
+	json_array_foreach(metrics, i, e)
+		if (json_is_string(e))
+			add_metric(r->rf, json_string_value(e));
+	return 0;
+}
+
+/* one JSON line: the header, or a count (perf stat -j keys) */
+static int json_row(struct reader *r, const char *line)
+{
+	json_error_t je;
+	json_t *o = json_loads(line, JSON_REJECT_DUPLICATES, &je), *h;
+	const char *name, *val, *unit;
+	uint64_t v = 0;
+	bool clock = false;
+	size_t i;
+	int rc = 0;
+
+	if (!json_is_object(o)) {
+		json_decref(o);
+		return bad(r, "not a JSON object");
+	}
+	h = json_object_get(o, "pfmon-header");
+	if (h) {
+		rc = json_is_object(h) ? json_header(r, h) : bad(r, "bad pfmon-header");
+	} else if ((name = json_str(o, "event")) && (val = json_str(o, "counter-value")) &&
+		   value_of(r, name, &i)) {
+		unit = json_str(o, "unit");
+		if (val[0] == '<')
+			assign(r, i, false, 0, false);
+		else if (parse_unit_count(val, unit ? unit : "", &v, &clock))
+			assign(r, i, true, v, clock);
+	}
+	json_decref(o);
+	return rc;
+}
+
+/* a "# key: value" line, split; false for other comment lines */
+static bool split_header(char *line, char **key, char **value)
+{
+	char *colon;
+
+	if (line[0] != '#' || line[1] != ' ')
+		return false;
+	colon = strstr(line + 2, ": ");
+	if (!colon)
+		return false;
+	*colon = 0;
+	*key = line + 2;
+	*value = colon + 2;
+	return true;
+}
+
+static int read_line(struct reader *r, char *line)
+{
+	char *key, *value;
+
+	line[strcspn(line, "\r\n")] = 0;
+	if (line[0] == '{')
+		return json_row(r, line);
+	if (line[0] == '#')
+		return split_header(line, &key, &value) ? header_line(r, key, value) : 0;
+	if (!r->have_header || !line[0])
+		return 0; /* counts before the header: intervals, read again below it */
+	if (r->kind == PF_OUT_CSV)
+		csv_row(r, line);
+	else if (r->kind == PF_OUT_TEXT)
+		text_row(r, line);
+	return 0;
+}
+
+/* what a merge needs is all there */
+static int check_complete(struct reader *r)
+{
+	struct results_file *rf = r->rf;
+
+	r->line = 0;
+	if (!r->have_header)
+		return bad(r, "no pfmon results header (write results with --with-header, "
+			   "or to an --outfile name with a %-escape such as %r)");
+	if (!r->have_rank || !r->have_size || !r->have_times || !rf->job_id || !rf->host)
+		return bad(r, "incomplete results header (rank, job size, job id, hostname, start and end)");
+	if (rf->rank >= rf->size)
+		return bad(r, "the rank is not below the job size");
+	if (!rf->n_values)
+		return bad(r, "the header names no event");
+	for (size_t i = 0; i < rf->n_values; i++)
+		if (!r->assigned[i]) {
+			char msg[600];
+
+			snprintf(msg, sizeof(msg), "no count for event '%s' of set %d", rf->values[i].name,
+				 rf->values[i].set);
+			return bad(r, msg);
+		}
+	if (!rf->command)
+		rf->command = xstrdup("");
+	if (!rf->launcher)
+		rf->launcher = xstrdup("none");
+	return 0;
+}
+
+int results_read(FILE *in, const char *path, struct results_file *rf, struct pf_error *err)
+{
+	struct reader r = { .rf = rf, .path = path, .err = err, .sep = "," };
+	char *line = NULL;
+	size_t cap = 0;
+	int rc = 0;
+
+	memset(rf, 0, sizeof(*rf));
+	rf->path = xstrdup(path);
+	while (!rc && getline(&line, &cap, in) > 0) {
+		r.line++;
+		rc = read_line(&r, line);
+	}
+	if (!rc && ferror(in))
+		rc = pf_error_set(err, PF_E_INPUT, path, strerror(errno ? errno : EIO));
+	if (!rc)
+		rc = check_complete(&r);
+	free(line);
+	free(r.assigned);
+	if (rc)
+		results_file_release(rf);
+	return rc;
+}

@@ -1,0 +1,85 @@
+/*
+ * A counting run's results file as a merge reads it: the header that says
+ * which rank of which job wrote it (rank, size, host, job id, the command,
+ * the events and their encodings, start and end times), and the counts.
+ * The header is pfmon 3.x's --with-header, '#' lines before the counts in
+ * text and CSV, and in JSON a first line {"pfmon-header": {...}}.
+ * results.c writes the header and reads such files back.
+ */
+#ifndef PFMON_REPORT_RESULTS_H
+#define PFMON_REPORT_RESULTS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "common/config.h"
+#include "common/error.h"
+#include "common/job.h"
+
+/* the results header's own version: a merge refuses another major */
+#define RESULTS_FORMAT_MAJOR 1
+#define RESULTS_FORMAT_MINOR 0
+
+/* one event as programmed: what a merge compares between ranks */
+struct results_event {
+	const char *name;
+	int set;
+	uint32_t type;
+	uint64_t config, config1, config2;
+	bool exclude_user, exclude_kernel, exclude_hv;
+};
+
+struct results_header {
+	const char *pmu_name, *pmu_desc;
+	const struct job_identity *job;
+	uint64_t start_ns, end_ns; /* CLOCK_REALTIME, ns since the epoch */
+	const struct results_event *events;
+	size_t n_events;
+	const char **metrics; /* the metrics asked for with -M, by name */
+	size_t n_metrics;
+};
+
+/* the names of enum pf_output_kind and enum pf_counter_format in the header */
+extern const char *const results_output_names[3];
+extern const char *const results_format_names[4];
+
+/* the header in the output's kind (text and CSV: '#' lines; JSON: one object line) */
+void results_header_write(FILE *out, const struct pf_config *cfg, const struct results_header *h);
+/* the encoding of an event as the header writes it (and a merge compares) */
+void results_event_encoding(const struct results_event *e, char *buf, size_t size);
+
+/* ----- reading a results file back (pfmon --merge) ----- */
+
+enum results_value_state {
+	RV_OK,
+	RV_NOT_COUNTED, /* <not counted>, <not supported>: no value from this rank */
+};
+
+struct results_value {
+	char *name;
+	char *encoding; /* from the header's event lines */
+	int set;
+	enum results_value_state state;
+	uint64_t value; /* scaled count; clocks in ns */
+	bool is_clock;  /* CSV and JSON write clocks in ms: their decimals are the resolution */
+};
+
+struct results_file {
+	char *path;
+	unsigned version_major, version_minor;
+	uint32_t rank, size;
+	char *host, *job_id, *launcher, *command, *pfmon_version;
+	long pid;
+	uint64_t start_ns, end_ns;
+	struct results_value *values; /* in the header's event order */
+	size_t n_values;
+	char **metrics; /* -M names */
+	size_t n_metrics;
+};
+
+/* Read one results file.  0, or -1 with err naming the file (and line). */
+int results_read(FILE *in, const char *path, struct results_file *rf, struct pf_error *err);
+void results_file_release(struct results_file *rf);
+
+#endif

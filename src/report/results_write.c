@@ -1,0 +1,178 @@
+/* Writing the results header (pfmon(1), CLUSTER RUNS). */
+#include <config.h>
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "common/util.h"
+#include "json_writer.h"
+#include "results.h"
+
+const char *const results_output_names[3] = { "text", "csv", "json" };
+const char *const results_format_names[4] = { "plain", "us", "eu", "hex" };
+
+/* ----- writing ----- */
+
+static const char *plm_text(unsigned plm)
+{
+	static const char *const names[] = { "default", "kernel", "user", "user,kernel" };
+	unsigned i = (plm & PF_PLM_USER ? 2 : 0) | (plm & PF_PLM_KERNEL ? 1 : 0);
+
+	return names[i];
+}
+
+
+void results_event_encoding(const struct results_event *e, char *buf, size_t size)
+{
+	snprintf(buf, size, "type=%" PRIu32 " config=%#" PRIx64 " config1=%#" PRIx64 " config2=%#" PRIx64
+		 " exclude_user=%d exclude_kernel=%d exclude_hv=%d", e->type, e->config, e->config1, e->config2,
+		 e->exclude_user, e->exclude_kernel, e->exclude_hv);
+}
+
+static void ns_text(uint64_t ns, char *buf, size_t size)
+{
+	snprintf(buf, size, "%" PRIu64 ".%09" PRIu64, ns / 1000000000u, ns % 1000000000u);
+}
+
+static void command_text(struct strbuf *sb, const struct pf_config *cfg)
+{
+	for (char **a = cfg->command; a && *a; a++) {
+		if (a != cfg->command)
+			strbuf_addch(sb, ' ');
+		strbuf_add_escaped(sb, *a); /* a newline in an argument must not forge a header line */
+	}
+}
+
+/* pfmon 3.x's --with-header lines */
+static void header_text_pfmon3(FILE *out, const struct pf_config *cfg, const struct results_header *h)
+{
+	char date[64] = "?";
+	struct utsname u;
+	time_t now = time(NULL);
+	struct tm tm;
+	struct strbuf cmd = STRBUF_INIT;
+
+	if (localtime_r(&now, &tm))
+		strftime(date, sizeof(date), "%a %b %e %H:%M:%S %Y", &tm);
+	fprintf(out, "#\n# date: %s\n# hostname: ", date);
+	fput_escaped(out, h->job->host);
+	fputc('\n', out);
+	if (uname(&u) == 0)
+		fprintf(out, "# kernel version: %s %s %s\n", u.sysname, u.release, u.machine);
+	fprintf(out, "# pfmon version: %s\n# page size: %ld\n# CPUs: %ld configured, %ld online\n",
+		PACKAGE_VERSION, sysconf(_SC_PAGESIZE), sysconf(_SC_NPROCESSORS_CONF),
+		sysconf(_SC_NPROCESSORS_ONLN));
+	fprintf(out, "# PMU: %s (%s)\n", h->pmu_name, h->pmu_desc);
+	for (size_t s = 0; s < cfg->n_sets; s++)
+		for (size_t e = 0; e < cfg->sets[s].n_events; e++)
+			fprintf(out, "#\tset%zu: %s = %s\n", s, cfg->sets[s].events[e],
+				plm_text(pf_config_event_plm(cfg, s, e)));
+	command_text(&cmd, cfg);
+	fprintf(out, "# command: %s\n", strbuf_str(&cmd));
+	strbuf_release(&cmd);
+	fprintf(out, "# monitoring mode: per-thread%s\n", cfg->no_inherit ? "" : ", following children");
+}
+
+/* what a merge needs, one "key: value" a line */
+static void header_text_job(FILE *out, const struct pf_config *cfg, const struct results_header *h)
+{
+	char start[32], end[32], enc[256];
+
+	ns_text(h->start_ns, start, sizeof(start));
+	ns_text(h->end_ns, end, sizeof(end));
+	fprintf(out, "# results format: %d.%d\n# output: %s\n", RESULTS_FORMAT_MAJOR, RESULTS_FORMAT_MINOR,
+		results_output_names[cfg->output_kind]);
+	if (cfg->output_kind == PF_OUT_CSV)
+		fprintf(out, "# csv separator: %s\n", cfg->csv_sep);
+	fprintf(out, "# counter format: %s\n", results_format_names[cfg->counter_format]);
+	fprintf(out, "# rank: %u\n# job size: %u\n# job id: ", h->job->rank, h->job->size);
+	fput_escaped(out, h->job->job_id);
+	fprintf(out, "\n# launcher: %s\n# pid: %ld\n# start: %s\n# end: %s\n", h->job->launcher, h->job->pid,
+		start, end);
+	for (size_t i = 0; i < h->n_events; i++) {
+		results_event_encoding(&h->events[i], enc, sizeof(enc));
+		fprintf(out, "# event: set%d ", h->events[i].set);
+		fput_escaped(out, h->events[i].name);
+		fprintf(out, " %s\n", enc);
+	}
+	for (size_t i = 0; i < h->n_metrics; i++)
+		fprintf(out, "# metric: %s\n", h->metrics[i]);
+	fputs("#\n", out);
+}
+
+static void header_json(FILE *out, const struct pf_config *cfg, const struct results_header *h)
+{
+	struct json_writer w;
+	struct strbuf cmd = STRBUF_INIT;
+	char start[32], end[32], enc[256];
+
+	ns_text(h->start_ns, start, sizeof(start));
+	ns_text(h->end_ns, end, sizeof(end));
+	json_init(&w, out, false);
+	json_begin_object(&w);
+	json_key(&w, "pfmon-header");
+	json_begin_object(&w);
+	json_key(&w, "results-format");
+	json_string(&w, RESULTS_FORMAT_MAJOR == 1 && RESULTS_FORMAT_MINOR == 0 ? "1.0" : "?");
+	json_key(&w, "pfmon-version");
+	json_string(&w, PACKAGE_VERSION);
+	json_key(&w, "rank");
+	json_uint(&w, h->job->rank);
+	json_key(&w, "job-size");
+	json_uint(&w, h->job->size);
+	json_key(&w, "job-id");
+	json_string(&w, h->job->job_id);
+	json_key(&w, "launcher");
+	json_string(&w, h->job->launcher);
+	json_key(&w, "hostname");
+	json_string(&w, h->job->host);
+	json_key(&w, "pid");
+	json_int(&w, h->job->pid);
+	json_key(&w, "start");
+	json_string(&w, start);
+	json_key(&w, "end");
+	json_string(&w, end);
+	json_key(&w, "pmu");
+	json_string(&w, h->pmu_name);
+	command_text(&cmd, cfg);
+	json_key(&w, "command");
+	json_string(&w, strbuf_str(&cmd));
+	strbuf_release(&cmd);
+	json_key(&w, "events");
+	json_begin_array(&w);
+	for (size_t i = 0; i < h->n_events; i++) {
+		results_event_encoding(&h->events[i], enc, sizeof(enc));
+		json_begin_object(&w);
+		json_key(&w, "event");
+		json_string(&w, h->events[i].name);
+		json_key(&w, "set");
+		json_int(&w, h->events[i].set);
+		json_key(&w, "encoding");
+		json_string(&w, enc);
+		json_end_object(&w);
+	}
+	json_end_array(&w);
+	json_key(&w, "metrics");
+	json_begin_array(&w);
+	for (size_t i = 0; i < h->n_metrics; i++)
+		json_string(&w, h->metrics[i]);
+	json_end_array(&w);
+	json_end_object(&w);
+	json_end_object(&w);
+	json_newline(&w);
+}
+
+void results_header_write(FILE *out, const struct pf_config *cfg, const struct results_header *h)
+{
+	if (cfg->output_kind == PF_OUT_JSON) {
+		header_json(out, cfg, h);
+		return;
+	}
+	header_text_pfmon3(out, cfg, h);
+	header_text_job(out, cfg, h);
+}
+

@@ -1,0 +1,310 @@
+#!/usr/bin/env bats
+# Cluster runs: each rank's files named by the launcher's environment
+# (%r %s %h %p %j), the header a merge needs, and pfmon --merge.
+
+bats_require_minimum_version 1.5.0
+load helpers
+
+# the launchers' variables must not leak in from the shell running the suite
+clean_env() {
+	env -u OMPI_COMM_WORLD_RANK -u OMPI_COMM_WORLD_SIZE -u OMPI_MCA_ess_base_jobid -u PMIX_RANK \
+		-u PMIX_NAMESPACE -u PMI_RANK -u PMI_SIZE -u SLURM_PROCID -u SLURM_NTASKS -u SLURM_NPROCS \
+		-u SLURM_JOB_ID "$@"
+}
+
+# header_value FILE KEY: the value of "# KEY: value"
+header_value() {
+	sed -n "s/^# $2: //p" "$1" | tail -1
+}
+
+# count_in FILE EVENT: the count of EVENT in a text results file
+count_in() {
+	awk -v ev="$2" '!/^#/ && $2 == ev { print $1; exit }' "$1"
+}
+
+# csv_col OUTPUT EVENT COLUMN: a column of --merge --csv by its header name
+csv_col() {
+	printf '%s\n' "$1" | awk -F, -v ev="$2" -v col="$3" '
+		NR == 1 { sub(/^# /, ""); for (i = 1; i <= NF; i++) idx[$i] = i; next }
+		/^#/ { exit }
+		$1 == ev { print $idx[col]; exit }'
+}
+
+mpirun_works() {
+	command -v mpirun >/dev/null || return 1
+	timeout 60 mpirun $MPI_ARGS -np 2 true >/dev/null 2>&1
+}
+
+setup() {
+	MPI_ARGS="--oversubscribe"
+	[ "$(id -u)" -eq 0 ] && MPI_ARGS="$MPI_ARGS --allow-run-as-root"
+	cd "$BATS_TEST_TMPDIR"
+}
+
+@test "mpirun -np 4: four rank files, merged: totals are the sum, rank 3 the busiest, imbalance max/mean" {
+	mpirun_works || skip "mpirun cannot start 2 processes here (Open MPI not installed or not working)"
+	run timeout 120 mpirun $MPI_ARGS -np 4 "$PFMON" -e page-faults,task-clock --outfile=run.%r \
+		"$FIXTURES/rank_pages" 2000
+	[ "$status" -eq 0 ]
+	[ -f run.0 ] && [ -f run.1 ] && [ -f run.2 ] && [ -f run.3 ] && [ ! -f run.4 ]
+	for r in 0 1 2 3; do
+		[ "$(header_value run.$r rank)" = "$r" ]
+		[ "$(header_value run.$r 'job size')" = 4 ]
+		[ "$(header_value run.$r launcher)" = openmpi ]
+	done
+	# one job: the same job id in every file, Open MPI's
+	[ "$(cat run.* | sed -n 's/^# job id: //p' | sort -u | wc -l)" -eq 1 ]
+	[ "$(header_value run.0 'job id')" != none ]
+
+	run "$PFMON" --merge --csv run.0 run.1 run.2 run.3
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "# event,total,mean,min,max,stddev,min_rank,max_rank,imbalance,ranks" ]
+	sum=0 max=0
+	for r in 0 1 2 3; do
+		c=$(count_in run.$r page-faults)
+		# rank r touched (r+1)*2000 pages
+		[ "$c" -ge $(((r + 1) * 2000)) ]
+		sum=$((sum + c))
+		[ "$c" -gt "$max" ] && max=$c
+	done
+	[ "$(csv_col "$output" page-faults total)" -eq "$sum" ]
+	[ "$(csv_col "$output" page-faults max)" -eq "$max" ]
+	[ "$(csv_col "$output" page-faults max_rank)" -eq 3 ]
+	[ "$(csv_col "$output" page-faults min_rank)" -eq 0 ]
+	[ "$(csv_col "$output" page-faults ranks)" -eq 4 ]
+	want=$(awk -v s="$sum" -v m="$max" 'BEGIN { printf "%.3f", m / (s / 4) }')
+	[ "$(csv_col "$output" page-faults imbalance)" = "$want" ]
+	# 8000 of 5000 pages on average, plus each process's own few faults
+	awk -v i="$want" 'BEGIN { exit !(i > 1.45 && i < 1.61) }'
+	[ "$(csv_col "$output" task-clock max_rank)" -eq 3 ]
+}
+
+@test "--merge text and JSON: the same statistics; --merge-ranks adds each rank's counts" {
+	for r in 0 1 2; do
+		clean_env OMPI_COMM_WORLD_RANK=$r OMPI_COMM_WORLD_SIZE=3 OMPI_MCA_ess_base_jobid=17 \
+			"$PFMON" -e page-faults,task-clock --outfile=r.%r "$FIXTURES/touch_pages" $(((r + 1) * 500))
+	done
+	sum=$(($(count_in r.0 page-faults) + $(count_in r.1 page-faults) + $(count_in r.2 page-faults)))
+	run "$PFMON" --merge r.0 r.1 r.2
+	[ "$status" -eq 0 ]
+	[[ "${lines[0]}" =~ ^#\ pfmon\ --merge:\ 3\ of\ 3\ ranks\ of\ job\ 17\ on\ 1\ host ]]
+	[ "$(printf '%s\n' "$output" | awk '$NF == "page-faults" { print $1 }')" -eq "$sum" ]
+	run "$PFMON" --merge --json --merge-ranks .
+	[ "$status" -eq 0 ]
+	[ "$(printf '%s' "$output" | jq '.events[] | select(.event == "page-faults") | .total')" -eq "$sum" ]
+	[ "$(printf '%s' "$output" | jq '.events[0].max_rank')" -eq 2 ]
+	[ "$(printf '%s' "$output" | jq '."job-size"')" -eq 3 ]
+	[ "$(printf '%s' "$output" | jq '."per-rank" | length')" -eq 3 ]
+	[ "$(printf '%s' "$output" | jq '."per-rank"[1].values[0].value')" -eq "$(count_in r.1 page-faults)" ]
+	# the shadow metrics (CPUs utilized of task-clock), computed per rank, summarized
+	[ "$(printf '%s' "$output" | jq '[.metrics[] | select(.event | startswith("CPUs_utilized"))][0].ranks')" -eq 3 ]
+}
+
+@test "CSV and JSON results files merge like text ones" {
+	for r in 0 1; do
+		clean_env SLURM_PROCID=$r SLURM_NTASKS=2 SLURM_JOB_ID=5150 \
+			"$PFMON" -e page-faults --csv --outfile=c.%r "$FIXTURES/touch_pages" 300
+		clean_env SLURM_PROCID=$r SLURM_NTASKS=2 SLURM_JOB_ID=5151 \
+			"$PFMON" -e page-faults --json --outfile=j.%r "$FIXTURES/touch_pages" 300
+	done
+	head -1 j.0 | jq -e '."pfmon-header".rank == 0 and ."pfmon-header"."job-id" == "5151"'
+	grep -q '^# csv separator: ,$' c.1
+	c0=$(awk -F, '!/^#/ && $3 == "page-faults" { print $1 }' c.0)
+	c1=$(awk -F, '!/^#/ && $3 == "page-faults" { print $1 }' c.1)
+	run "$PFMON" --merge --csv c.0 c.1
+	[ "$status" -eq 0 ]
+	[ "$(csv_col "$output" page-faults total)" -eq $((c0 + c1)) ]
+	j0=$(tail -n +2 j.0 | jq -r 'select(.event == "page-faults") | ."counter-value"')
+	j1=$(tail -n +2 j.1 | jq -r 'select(.event == "page-faults") | ."counter-value"')
+	run "$PFMON" --merge --csv j.1 j.0
+	[ "$status" -eq 0 ]
+	# perf stat -j prints counts with decimals (351.000000)
+	[ "$(csv_col "$output" page-faults total)" -eq $((${j0%.000000} + ${j1%.000000})) ]
+}
+
+@test "Slurm (srun): SLURM_PROCID, SLURM_NTASKS and SLURM_JOB_ID name the files" {
+	run clean_env SLURM_PROCID=5 SLURM_NTASKS=8 SLURM_JOB_ID=4242 \
+		"$PFMON" -e page-faults --outfile=s.%j.%r.%s true
+	[ "$status" -eq 0 ]
+	[ -f s.4242.5.8 ]
+	[ "$(header_value s.4242.5.8 rank)" = 5 ]
+	[ "$(header_value s.4242.5.8 'job size')" = 8 ]
+	[ "$(header_value s.4242.5.8 'job id')" = 4242 ]
+	[ "$(header_value s.4242.5.8 launcher)" = slurm ]
+}
+
+@test "MPICH/Hydra and PMI: PMI_RANK and PMI_SIZE; PMIx: PMIX_RANK" {
+	run clean_env PMI_RANK=2 PMI_SIZE=3 "$PFMON" -e page-faults --outfile=p.%r-%s true
+	[ "$status" -eq 0 ]
+	[ "$(header_value p.2-3 launcher)" = pmi ]
+	[ "$(header_value p.2-3 'job id')" = none ]
+	run clean_env PMIX_RANK=1 PMIX_NAMESPACE=ns7 PMI_SIZE=4 "$PFMON" -e page-faults --outfile=x.%r.%j true
+	[ "$status" -eq 0 ]
+	[ "$(header_value x.1.ns7 launcher)" = pmix ]
+	[ "$(header_value x.1.ns7 'job size')" = 4 ]
+	# PMIx alone gives no size: said, not guessed
+	run -2 --separate-stderr clean_env PMIX_RANK=1 "$PFMON" -e page-faults --outfile=y.%r true
+	one_error_line "PMIX_RANK but no job size"
+}
+
+@test "precedence: Open MPI's rank over PMIx, PMI and Slurm (mpirun inside an allocation)" {
+	run clean_env OMPI_COMM_WORLD_RANK=3 OMPI_COMM_WORLD_SIZE=4 PMI_RANK=1 PMI_SIZE=2 SLURM_PROCID=0 \
+		SLURM_NTASKS=1 SLURM_JOB_ID=77 "$PFMON" -e page-faults --outfile=o.%r.%s.%j true
+	[ "$status" -eq 0 ]
+	[ -f o.3.4.77 ]
+	[ "$(header_value o.3.4.77 launcher)" = openmpi ]
+}
+
+@test "outside a launcher %r is 0 and %s 1; %h, %p and %% expand; no escape, no header" {
+	run clean_env "$PFMON" -e page-faults --outfile='n.%r.%s.%h.%%' true
+	[ "$status" -eq 0 ]
+	f="n.0.1.$(hostname).%"
+	[ -f "$f" ]
+	[ "$(header_value "$f" launcher)" = none ]
+	pid=$(header_value "$f" pid)
+	run clean_env "$PFMON" -e page-faults --outfile='q.%p' true
+	[ "$(ls q.* | wc -l)" -eq 1 ]
+	p=$(ls q.*)
+	[ "$(header_value "$p" pid)" = "${p#q.}" ]
+	# a plain name keeps pfmon 3.x's plain counts
+	run clean_env "$PFMON" -e page-faults --outfile=plain true
+	[ "$(grep -c '^#' plain)" -eq 0 ]
+}
+
+@test "bad escapes and bad launcher variables: one line, exit 2" {
+	run -2 --separate-stderr clean_env "$PFMON" -e page-faults --outfile=a.%x true
+	one_error_line "invalid value 'a.%x' for option '--outfile': unknown escape '%x'"
+	run -2 --separate-stderr clean_env "$PFMON" -e page-faults --outfile=a.% true
+	one_error_line "a '%' ends the name"
+	run -2 --separate-stderr clean_env "$PFMON" -e page-faults --smpl-outfile=s.%q true
+	one_error_line "option '--smpl-outfile': unknown escape '%q'"
+	run -2 --separate-stderr clean_env SLURM_PROCID=x SLURM_NTASKS=2 "$PFMON" -e page-faults true
+	one_error_line "SLURM_PROCID is 'x'"
+	run -2 --separate-stderr clean_env PMI_RANK=4 PMI_SIZE=4 "$PFMON" -e page-faults true
+	one_error_line "rank 4 \(PMI_RANK\) is not below its job size 4"
+}
+
+# make_ranks N PREFIX JOB: N synthetic ranks' files from one real results
+# file, rank r counting 1000 + r page-faults
+make_ranks() {
+	clean_env "$PFMON" -e page-faults --with-header --outfile=template "$FIXTURES/touch_pages" 10
+	awk -v n="$1" -v prefix="$2" -v job="$3" '
+		{ line[NR] = $0 }
+		END {
+			for (r = 0; r < n; r++) {
+				f = prefix r
+				for (i = 1; i <= NR; i++) {
+					l = line[i]
+					if (l ~ /^# rank: /) l = "# rank: " r
+					else if (l ~ /^# job size: /) l = "# job size: " n
+					else if (l ~ /^# job id: /) l = "# job id: " job
+					else if (l ~ /^# hostname: /) l = "# hostname: node" int(r / 16)
+					else if (l !~ /^#/) { split(l, a, " "); l = (1000 + r) " " a[2] }
+					print l > f
+				}
+				close(f)
+			}
+		}' template
+}
+
+@test "merge of 1,024 ranks' files: exact total, mean, extremes, imbalance, hosts" {
+	mkdir ranks
+	make_ranks 1024 ranks/r. 9001
+	run "$PFMON" --merge --csv ranks
+	[ "$status" -eq 0 ]
+	[ "${lines[1]}" = "page-faults,1547776,1511.50,1000,2023,295.60,0,1023,1.338,1024" ]
+	run "$PFMON" --merge ranks
+	[[ "${lines[0]}" =~ "1024 of 1024 ranks of job 9001 on 64 hosts" ]]
+}
+
+@test "merge refuses files of different jobs, events, versions, twice a rank, without header" {
+	make_ranks 2 a. 1
+	make_ranks 2 b. 2
+	run -2 --separate-stderr "$PFMON" --merge a.0 b.1
+	one_error_line "'a.0' and 'b.1' are of different jobs \('1' and '2'\)"
+	run -2 --separate-stderr "$PFMON" --merge a.0 a.0
+	one_error_line "are both rank 0"
+	clean_env "$PFMON" -e page-faults,task-clock --with-header --outfile=ev.1 true
+	sed -i 's/^# rank: 0/# rank: 1/; s/^# job size: 1/# job size: 2/; s/^# job id: none/# job id: 1/' ev.1
+	run -2 --separate-stderr "$PFMON" --merge a.0 ev.1
+	one_error_line "measured different events \(1 and 2 events\)"
+	sed 's/^# results format: 1.0/# results format: 2.0/' a.1 >v2
+	run -1 --separate-stderr "$PFMON" --merge a.0 v2
+	one_error_line "'v2': line [0-9]+: results format 2.0: this pfmon reads 1.x"
+	clean_env "$PFMON" -e page-faults --outfile=nohead true
+	run -1 --separate-stderr "$PFMON" --merge nohead
+	one_error_line "'nohead': no pfmon results header"
+	run -2 --separate-stderr "$PFMON" --merge
+	one_error_line "--merge needs the results files"
+	run -2 --separate-stderr "$PFMON" --merge -e page-faults a.0
+	one_error_line "option '--events' is not used with --merge"
+}
+
+# sample_ranks N JOB: N ranks sampling the hotspot fixture into s.<rank>.pfs
+sample_ranks() {
+	for r in $(seq 0 $(($1 - 1))); do
+		clean_env OMPI_COMM_WORLD_RANK=$r OMPI_COMM_WORLD_SIZE=$1 OMPI_MCA_ess_base_jobid=$2 \
+			"$PFMON" -e cpu-clock --long-smpl-periods=1000000 --smpl-outfile=s.%r.pfs \
+			"${3:-$FIXTURES/hotspot}" >/dev/null
+	done
+}
+
+# samples_of OUTPUT FUNCTION: the samples of a function in a text profile
+samples_of() {
+	printf '%s\n' "$1" | awk -v f="$2" '!/^#/ && $4 == f { print $1; exit }'
+}
+
+@test "--merge of sample files: one profile, each rank's samples added up, per-rank shares" {
+	sample_ranks 3 31
+	for r in 0 1 2; do
+		run "$PFMON" --report=s.$r.pfs
+		hot[r]=$(samples_of "$output" hot)
+		total[r]=$(printf '%s\n' "$output" | sed -n 's/^# event cpu-clock: \([0-9]*\) samples.*/\1/p')
+	done
+	run "$PFMON" --merge --merge-ranks s.0.pfs s.1.pfs s.2.pfs
+	[ "$status" -eq 0 ]
+	[[ "${lines[0]}" =~ ^#\ pfmon\ --merge:\ 3\ of\ 3\ ranks\ of\ job\ 31\ on\ 1\ host ]]
+	[[ "$output" =~ "# event cpu-clock: $((total[0] + total[1] + total[2])) samples" ]]
+	[ "$(samples_of "$output" hot)" -eq $((hot[0] + hot[1] + hot[2])) ]
+	for r in 0 1 2; do
+		[ "$(printf '%s\n' "$output" | awk -v r=$r '$1 == r && $NF == "(hotspot)" && $(NF-1) == "hot" { print $2 }')" -eq "${hot[r]}" ]
+	done
+	# the merged profile's JSON form is --report's
+	run "$PFMON" --merge --report-format=json .
+	[ "$status" -eq 0 ]
+	printf '%s' "$output" | jq -e . >/dev/null
+}
+
+@test "--merge of sample files: one binary by its build-id, wherever each host had it" {
+	mkdir a b
+	cp "$FIXTURES/hotspot" a/hotspot
+	cp "$FIXTURES/hotspot" b/hotspot2
+	clean_env OMPI_COMM_WORLD_RANK=0 OMPI_COMM_WORLD_SIZE=2 OMPI_MCA_ess_base_jobid=8 \
+		"$PFMON" -e cpu-clock --long-smpl-periods=1000000 --smpl-outfile=s.%r.pfs a/hotspot >/dev/null
+	clean_env OMPI_COMM_WORLD_RANK=1 OMPI_COMM_WORLD_SIZE=2 OMPI_MCA_ess_base_jobid=8 \
+		"$PFMON" -e cpu-clock --long-smpl-periods=1000000 --smpl-outfile=s.%r.pfs b/hotspot2 >/dev/null
+	run "$PFMON" --report=s.1.pfs
+	[[ "$output" =~ "hot (hotspot2)" ]]
+	h1=$(printf '%s\n' "$output" | awk '$4 == "hot" { print $1; exit }')
+	run "$PFMON" --report=s.0.pfs
+	h0=$(samples_of "$output" hot)
+	run "$PFMON" --merge s.0.pfs s.1.pfs
+	[ "$status" -eq 0 ]
+	[[ ! "$output" =~ hotspot2 ]]
+	[ "$(samples_of "$output" hot)" -eq $((h0 + h1)) ]
+}
+
+@test "--merge of sample files refuses other jobs, a repeated rank, mixed kinds, CSV" {
+	sample_ranks 2 40
+	mv s.0.pfs j40.pfs
+	sample_ranks 2 41
+	run -2 --separate-stderr "$PFMON" --merge j40.pfs s.1.pfs
+	one_error_line "'j40.pfs' and 's.1.pfs' are of different jobs"
+	run -2 --separate-stderr "$PFMON" --merge s.1.pfs s.1.pfs
+	one_error_line "are the same rank"
+	clean_env SLURM_PROCID=0 SLURM_NTASKS=1 "$PFMON" -e page-faults --outfile=c.%r true
+	run -2 --separate-stderr "$PFMON" --merge s.0.pfs c.0
+	one_error_line "sample files and count results cannot be merged together"
+	run -2 --separate-stderr "$PFMON" --merge --csv s.0.pfs
+	one_error_line "a merged profile takes --report-format=json"
+}
