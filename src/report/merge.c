@@ -356,6 +356,18 @@ static void print_summary_line(FILE *out, const struct merge_counts *m)
 	fputc('\n', out);
 }
 
+/* total, mean, min, max, stddev and imbalance of one event as text, "-"
+ * where there is no value: the cells of the text and CSV views */
+static void stat_cells(const struct merge_stat *st, char c[][64])
+{
+	total_text(st, c[0], sizeof(c[0]));
+	num(c[1], sizeof(c[1]), st, st->ranks ? st->mean : NAN, false);
+	extreme(c[2], sizeof(c[2]), st, false);
+	extreme(c[3], sizeof(c[3]), st, true);
+	num(c[4], sizeof(c[4]), st, st->ranks ? st->stddev : NAN, false);
+	imbalance_text(st, c[5], sizeof(c[5]));
+}
+
 static void print_text(FILE *out, const struct merge_counts *m, const struct pf_config *cfg)
 {
 	char c[8][64];
@@ -366,12 +378,7 @@ static void print_text(FILE *out, const struct merge_counts *m, const struct pf_
 	for (size_t s = 0; s < m->n_stats; s++) {
 		const struct merge_stat *st = &m->stats[s];
 
-		total_text(st, c[0], sizeof(c[0]));
-		num(c[1], sizeof(c[1]), st, st->ranks ? st->mean : NAN, false);
-		extreme(c[2], sizeof(c[2]), st, false);
-		extreme(c[3], sizeof(c[3]), st, true);
-		num(c[4], sizeof(c[4]), st, st->ranks ? st->stddev : NAN, false);
-		imbalance_text(st, c[5], sizeof(c[5]));
+		stat_cells(st, c);
 		snprintf(c[6], sizeof(c[6]), "%u", st->min_rank);
 		snprintf(c[7], sizeof(c[7]), "%u", st->max_rank);
 		fprintf(out, "%20s %16s %16s %16s %16s %8s %8s %9s %5zu  ", c[0], c[1], c[2], c[3], c[4],
@@ -417,12 +424,7 @@ static void print_csv(FILE *out, const struct merge_counts *m, const struct pf_c
 	for (size_t s = 0; s < m->n_stats; s++) {
 		const struct merge_stat *st = &m->stats[s];
 
-		total_text(st, c[0], sizeof(c[0]));
-		num(c[1], sizeof(c[1]), st, st->ranks ? st->mean : NAN, false);
-		extreme(c[2], sizeof(c[2]), st, false);
-		extreme(c[3], sizeof(c[3]), st, true);
-		num(c[4], sizeof(c[4]), st, st->ranks ? st->stddev : NAN, false);
-		imbalance_text(st, c[5], sizeof(c[5]));
+		stat_cells(st, c);
 		for (size_t i = 0; i < 6; i++)
 			if (!strcmp(c[i], "-"))
 				c[i][0] = 0; /* no value: an empty field */
