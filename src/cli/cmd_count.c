@@ -307,7 +307,7 @@ static bool wants_header(const struct pf_config *cfg)
 	return cfg->with_header || cfg->outfile_escaped;
 }
 
-static FILE *open_output(const struct pf_config *cfg, struct pf_error *err)
+FILE *results_open(const struct pf_config *cfg, struct pf_error *err)
 {
 	FILE *f;
 
@@ -320,7 +320,7 @@ static FILE *open_output(const struct pf_config *cfg, struct pf_error *err)
 }
 
 /* path: the file's name in the error, NULL for stdout */
-static int close_output(FILE *out, const char *path, struct pf_error *err)
+int results_close(FILE *out, const char *path, struct pf_error *err)
 {
 	const char *name = path ? path : "standard output";
 	int failed = fflush(out) != 0 || ferror(out);
@@ -422,7 +422,7 @@ static int print_task(const struct session *s, const struct pf_config *cfg, cons
 	if (wants_header(cfg))
 		results_header_write(f, cfg, hdr);
 	report_counts(f, &rep, cfg);
-	if (f != out && close_output(f, path, err)) {
+	if (f != out && results_close(f, path, err)) {
 		report_counts(stderr, &rep, cfg); /* not lost: the error line follows */
 		rc = -1;
 	}
@@ -501,7 +501,7 @@ static int print_cpu_counts(struct session *s, const struct pf_config *cfg, cons
 			results_header_write(f, cfg, hdr);
 		report_counts(f, &rep, cfg);
 		if (f != out)
-			rc = close_output(f, cfg->outfile, err);
+			rc = results_close(f, cfg->outfile, err);
 	}
 	free(rows);
 	free(counts);
@@ -647,7 +647,7 @@ static int write_results(struct session *s, const struct pf_config *cfg, const s
 
 	if (!out)
 		return rc;
-	if (close_output(out, cfg->outfile, rc ? NULL : err)) {
+	if (results_close(out, cfg->outfile, rc ? NULL : err)) {
 		if (!rc)
 			print_results(s, cfg, hdr, stderr, run, real_ns, false, &ignored);
 		return -1;
@@ -705,7 +705,7 @@ int cmd_count(const struct pf_config *cfg, const struct pmu_model *m, const stru
 		lower_default_levels(cfg, sets, n_sets, levels_note, sizeof(levels_note));
 	if (!rc && !((per_task_output(cfg) || per_cpu_output(cfg)) && cfg->outfile)) {
 		/* open the output before the run: a bad path must not cost the measurement */
-		out = open_output(cfg, err);
+		out = results_open(cfg, err);
 		rc = out ? 0 : -1;
 	}
 	if (!rc) {
@@ -737,7 +737,7 @@ int cmd_count(const struct pf_config *cfg, const struct pmu_model *m, const stru
 		session_note_end(s, cfg);
 		rc = write_with_header(s, cfg, m, out, run, start_wall, real_ns, err);
 	} else if (out) {
-		close_output(out, cfg->outfile, NULL);
+		results_close(out, cfg->outfile, NULL);
 	}
 	free(iv.prev);
 	free(iv.now);

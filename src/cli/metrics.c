@@ -151,14 +151,22 @@ static void append_sets(struct pf_config *cfg, struct metric_run *run)
 		cfg->n_sets = run->first_set + p->n_sets;
 }
 
+int metrics_load(const struct pf_config *cfg, const struct pmu_model *m, struct metric_run *run,
+		 struct pf_error *err)
+{
+	memset(run, 0, sizeof(*run));
+	if (load_definitions(cfg, m, &run->list, err) || parse_requests(cfg, run, err))
+		return -1;
+	return 0;
+}
+
 int metrics_prepare(struct pf_config *cfg, const struct pmu_model *m, struct metric_run *run,
 		    struct pf_error *err)
 {
 	struct plan_group *groups;
 	int rc = 0;
 
-	memset(run, 0, sizeof(*run));
-	if (load_definitions(cfg, m, &run->list, err) || parse_requests(cfg, run, err))
+	if (metrics_load(cfg, m, run, err))
 		return -1;
 	if (!run->n_want)
 		return 0;

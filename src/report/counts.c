@@ -11,7 +11,7 @@
 
 uint64_t count_scaled(const struct count_row *r)
 {
-	if (r->running == 0 || r->running >= r->enabled)
+	if (r->prescaled || r->running == 0 || r->running >= r->enabled)
 		return r->raw;
 	return (uint64_t)((double)r->raw * (double)r->enabled / (double)r->running + 0.5);
 }

@@ -387,6 +387,8 @@ static bool lookup(size_t k, double *v, void *arg)
 	}
 	if (strcmp(name, METRIC_DURATION) == 0) {
 		*v = (double)c->duration_ns;
+		if (!c->duration_ns && !c->missing) /* saved counts without one */
+			c->missing = name;
 		return c->duration_ns != 0;
 	}
 	r = find_row(c, name);
