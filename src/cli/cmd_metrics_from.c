@@ -139,17 +139,14 @@ static void print_blocks(FILE *out, const struct pf_config *cfg, const struct me
 	free(said);
 }
 
-/* perf's CSV and JSON columns give clocks in msec with two decimals */
+/* perf's CSV and JSON columns give clocks in msec: perf stat -x with two
+ * decimals (10 us), perf stat -j with six */
 static void note_clock_precision(const struct saved_counts *sc)
 {
-	for (size_t b = 0; sc->format != SAVED_TEXT && b < sc->n_blocks; b++)
-		for (size_t i = 0; i < sc->blocks[b].n_rows; i++)
-			if (sc->blocks[b].rows[i].is_clock && sc->blocks[b].rows[i].state == COUNT_OK) {
-				fprintf(stderr, "note: '%s' is saved in msec with two decimals (perf's %s columns): "
-					"metrics of it are exact to that precision\n", sc->blocks[b].rows[i].name,
-					sc->format == SAVED_CSV ? "CSV" : "JSON");
-				return;
-			}
+	if (sc->clock_decimals < 0 || sc->clock_decimals >= 6)
+		return;
+	fprintf(stderr, "note: the clock counts of the file are in msec with %d decimal%s: metrics of them are "
+		"exact to that precision\n", sc->clock_decimals, sc->clock_decimals == 1 ? "" : "s");
 }
 
 int cmd_metrics_from(const struct pf_config *cfg, const struct pmu_model *m, struct pf_error *err)

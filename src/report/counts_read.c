@@ -146,23 +146,24 @@ static bool parse_count(const char *s, bool eu, uint64_t *v)
 {
 	char digits[32];
 	size_t n = 0, group = 0;
+	bool grouped = false;
 	char sep = strchr(s, ',') ? ',' : eu && strchr(s, '.') ? '.' : 0;
 
 	if (!sep || s[0] == '0')
 		return parse_u64(s, v);
 	for (const char *p = s; *p; p++) {
 		if (*p == sep) {
-			if (group == 0 || (p != s && group > 3) || n + 3 >= sizeof(digits))
+			/* the first group has 1 to 3 digits, every later one 3 */
+			if (group == 0 || group > 3 || (grouped && group != 3))
 				return false;
+			grouped = true;
 			group = 0;
 			continue;
 		}
 		if (*p < '0' || *p > '9' || n + 1 >= sizeof(digits))
 			return false;
 		digits[n++] = *p;
-		/* after the first separator every group has exactly 3 digits */
-		if (++group > 3 && strchr(s, sep) < p)
-			return false;
+		group++;
 	}
 	digits[n] = '\0';
 	return group == 3 && parse_u64(digits, v);
@@ -177,6 +178,19 @@ static bool parse_real(const char *s, double *v)
 	errno = 0;
 	*v = strtod(s, &end);
 	return !errno && *end == '\0' && isfinite(*v) && *v >= 0;
+}
+
+/* perf stat -j writes counts as "78.000000" */
+static bool integral_real(const char *s, uint64_t *v)
+{
+	const char *dot = strchr(s, '.');
+	char digits[32];
+
+	if (!dot || dot == s || (size_t)(dot - s) >= sizeof(digits) || dot[1] == '\0' ||
+	    strspn(dot + 1, "0") != strlen(dot + 1))
+		return false;
+	snprintf(digits, sizeof(digits), "%.*s", (int)(dot - s), s);
+	return parse_u64(digits, v);
 }
 
 static bool not_state(const char *s, enum count_state *state)
@@ -208,11 +222,16 @@ static int columns_row(struct reader *r, const struct block_key *k, const char *
 	if (not_state(val, &row.state)) {
 		row.running = row.enabled = 0;
 	} else if (strcmp(unit, "msec") == 0) {
+		const char *dot = strchr(val, '.');
+		int decimals = dot ? (int)strlen(dot + 1) : 0;
+
 		if (!parse_real(val, &ms) || ms > 1e12)
 			return bad_line(r, "invalid msec value '%.40s' of '%.64s'", val, event);
 		row.raw = (uint64_t)llround(ms * 1e6);
 		row.is_clock = true;
-	} else if (!parse_u64(val, &row.raw)) {
+		if (r->out->clock_decimals < 0 || decimals < r->out->clock_decimals)
+			r->out->clock_decimals = decimals;
+	} else if (!parse_u64(val, &row.raw) && !integral_real(val, &row.raw)) {
 		return bad_line(r, "invalid count '%.40s' of '%.64s' (an unsigned integer, or msec for clocks)", val,
 				event);
 	}
@@ -549,7 +568,7 @@ static int text_line(struct reader *r, char *line)
 static enum saved_format guess_format(struct reader *r, const char *line)
 {
 	char *copy;
-	struct saved_counts probe = { 0 }, *keep = r->out;
+	struct saved_counts probe = { .clock_decimals = -1 }, *keep = r->out;
 	int rc;
 
 	if (*line == '{')
@@ -635,6 +654,7 @@ int saved_counts_parse(const char *text, size_t len, const char *origin, const s
 	int rc = 0;
 
 	memset(out, 0, sizeof(*out));
+	out->clock_decimals = -1;
 	if (memchr(text, '\0', len))
 		return pf_error_set(err, PF_E_BAD_FILE, origin, "holds a NUL byte: not a saved counts file");
 	for (size_t at = 0; at < len && !rc;) {

@@ -40,6 +40,7 @@ struct saved_counts {
 	struct saved_block *blocks; /* in file order */
 	size_t n_blocks;
 	bool sets_from_header; /* the event sets came from a --with-header block */
+	int clock_decimals; /* the fewest decimals of a clock's msec value, -1: none */
 };
 
 /* does a line name a printed metric (skipped: its value is computed again)? */

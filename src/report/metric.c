@@ -472,7 +472,7 @@ static void compute(const struct metric_list *l, size_t i, int row, const struct
 	if (c.set < 0 && prefer >= 0)
 		c.set = common_set(l, i, rows, n_rows, -1);
 	v->ok = eval_in(&c, d, &v->value);
-	v->cross_set = c.set < 0 || c.cross_set;
+	v->cross_set = v->ok && (c.set < 0 || c.cross_set); /* not available: no inputs to mark */
 	v->multiplexed = c.multiplexed;
 	if (c.missing)
 		snprintf(v->missing, sizeof(v->missing), "%s", c.missing);

@@ -21,7 +21,7 @@ declare -gA VALUE=(
 	[attach-task]=1 [pid]=1 [tid]=1 [session-timeout]=1 [follow-exec]= [follow-exec-exclude]=zzz
 	[smpl-module]=detailed [smpl-module-info]=detailed [cpu-list]=0 [print-interval]=100 [interval-count]=1
 	[symbol-file]=@T/rep.pfs [sysmap-file]=@T/rep.pfs [cpuid]=0x07300404:0:0:0x603
-	[metrics]=CPUs_utilized [metrics-file]=@T/walk.def [show-metrics]=
+	[metrics]=CPUs_utilized [metrics-file]=@T/walk.def [show-metrics]= [metrics-from]=@T/walk.def
 )
 
 # A command an option needs to act (given to both runs, counting and
