@@ -338,13 +338,15 @@ static int csv_line(struct reader *r, const char *line)
 	for (size_t t = 0; f && t < ARRAY_SIZE(tails) && !rc; t++) {
 		struct block_key k = { 0 };
 		char comm[64];
-		size_t lead = n - tails[t];
-		char **c = f + lead;
+		size_t lead;
+		char **c;
 		uint64_t runtime;
 		double pct;
 
-		if (n < tails[t] || lead > 3 || !csv_leading(f, lead, &k, comm, sizeof(comm)))
+		if (n < tails[t] || n - tails[t] > 3 || !csv_leading(f, n - tails[t], &k, comm, sizeof(comm)))
 			continue;
+		lead = n - tails[t];
+		c = f + lead;
 		if (!*c[0] && !*c[2]) { /* a metric's own line: computed again */
 			rc = 1;
 			break;
