@@ -40,6 +40,7 @@ struct reader {
 	double interval_s;
 	struct header_event *header;
 	size_t n_header;
+	uint64_t start_ns, end_ns; /* the results header's start and end (pfmon --merge's), 0 if none */
 	struct pf_error *err;
 };
 
@@ -359,6 +360,24 @@ static int csv_line(struct reader *r, const char *line)
 	return rc;
 }
 
+/* "SECONDS.NANOSECONDS" of the results header; *ns stays 0 when it is not one */
+static void header_time(const char *s, uint64_t *ns)
+{
+	const char *dot = strchr(s, '.');
+	char sec[24];
+	uint64_t a, b = 0;
+
+	if (!dot || dot == s || (size_t)(dot - s) >= sizeof(sec) || strlen(dot + 1) != 9 ||
+	    strspn(dot + 1, "0123456789") != 9)
+		return;
+	snprintf(sec, sizeof(sec), "%.*s", (int)(dot - s), s);
+	if (!parse_u64(sec, &a) || a >= 18000000000ull) /* the nanoseconds fit in 64 bits */
+		return;
+	for (const char *d = dot + 1; *d; d++) /* nine digits, leading zeros included */
+		b = b * 10 + (uint64_t)(*d - '0');
+	*ns = a * 1000000000ull + b;
+}
+
 /* ----- JSON lines (perf stat -j) ----- */
 
 static const char *json_text(json_t *o, const char *key)
@@ -409,6 +428,16 @@ static int json_line(struct reader *r, const char *line)
 		goto out;
 	}
 	event = json_text(o, "event");
+	if (json_is_object(json_object_get(o, "pfmon-header"))) { /* the results header of pfmon --merge */
+		json_t *h = json_object_get(o, "pfmon-header");
+
+		if (json_text(h, "start"))
+			header_time(json_text(h, "start"), &r->start_ns);
+		if (json_text(h, "end"))
+			header_time(json_text(h, "end"), &r->end_ns);
+		rc = 0;
+		goto out;
+	}
 	if (!json_object_get(o, "event") && json_object_get(o, "metric-value")) {
 		rc = 0; /* a metric's own line: computed again */
 		goto out;
@@ -435,7 +464,8 @@ out:
 
 /* ----- pfmon's text ----- */
 
-/* "# 1.000 s" (interval), "# total", "#\tsetN: EVENT = levels" (--with-header) */
+/* "# 1.000 s" (interval), "# total", "#\tsetN: EVENT = levels" (--with-header),
+ * "# start: T", "# end: T" (the results header) */
 static int text_comment(struct reader *r, const char *s)
 {
 	double t;
@@ -446,6 +476,10 @@ static int text_comment(struct reader *r, const char *s)
 		r->interval = false;
 		return 0;
 	}
+	if (strncmp(s, "# start: ", 9) == 0)
+		return header_time(s + 9, &r->start_ns), 0;
+	if (strncmp(s, "# end: ", 7) == 0)
+		return header_time(s + 7, &r->end_ns), 0;
 	if (sscanf(s, "# %lf s%n", &t, &used) == 1 && used == (int)strlen(s) && isfinite(t) && t >= 0) {
 		r->interval = true;
 		r->interval_s = t;
@@ -683,6 +717,11 @@ int saved_counts_parse(const char *text, size_t len, const char *origin, const s
 		rc = pf_error_set(err, PF_E_BAD_FILE, origin, "no counts in it (pfmon text, CSV or JSON lines)");
 	if (!rc)
 		assign_sets(&r);
+	/* the elapsed time of the run, from its results header, for the blocks of
+	 * the whole run (an interval's is its own length, which the file lacks) */
+	for (size_t b = 0; !rc && r.end_ns > r.start_ns && r.start_ns && b < out->n_blocks; b++)
+		if (!out->blocks[b].interval && !out->blocks[b].duration_ns)
+			out->blocks[b].duration_ns = r.end_ns - r.start_ns;
 	for (size_t i = 0; i < r.n_header; i++)
 		free(r.header[i].name);
 	free(r.header);

@@ -39,6 +39,25 @@ metric_lines() {
 	[ "$stderr" = "note: metric 'CPUs_utilized' is not available: 'duration_time' is not in the file" ]
 }
 
+@test "round trip with a results header: its start and end give CPUs utilized, exactly" {
+	run "$PFMON" --with-header -e task-clock,page-faults --outfile="$tmp/h.txt" "$FIXTURES/burn" 100
+	[ "$status" -eq 0 ]
+	run --separate-stderr "$PFMON" --metrics-from="$tmp/h.txt"
+	[ "$status" -eq 0 ]
+	diff <(grep -v '^#' "$tmp/h.txt") <(printf '%s\n' "$output")
+	grep -q 'CPUs utilized' "$tmp/h.txt"
+	# JSON: the pfmon-header line (an --outfile name with a job escape writes one)
+	run "$PFMON" --json -e task-clock,page-faults --outfile="$tmp/j%p.json" "$FIXTURES/burn" 100
+	[ "$status" -eq 0 ]
+	j=$(ls "$tmp"/j*.json)
+	head -1 "$j" | grep -q '"pfmon-header"'
+	run --separate-stderr "$PFMON" --metrics-from="$j" --json
+	[ "$status" -eq 0 ]
+	diff <(grep -v pfmon-header "$j" | jq -c '{event, "metric-value", "metric-unit"}') \
+		<(printf '%s\n' "$output" | jq -c '{event, "metric-value", "metric-unit"}')
+	[[ "$output" == *'"metric-unit" : "CPUs utilized"'* ]]
+}
+
 @test "round trip in every counter format and with a header naming two event sets" {
 	for fmt in "" --us-counter-format --hex-counter-format --eu-counter-format; do
 		run "$PFMON" $fmt --with-header -e task-clock,page-faults -e task-clock,context-switches \
