@@ -307,7 +307,7 @@ static bool wants_header(const struct pf_config *cfg)
 	return cfg->with_header || cfg->outfile_escaped;
 }
 
-static FILE *open_output(const struct pf_config *cfg, struct pf_error *err)
+FILE *results_open(const struct pf_config *cfg, struct pf_error *err)
 {
 	FILE *f;
 
@@ -320,7 +320,7 @@ static FILE *open_output(const struct pf_config *cfg, struct pf_error *err)
 }
 
 /* path: the file's name in the error, NULL for stdout */
-static int close_output(FILE *out, const char *path, struct pf_error *err)
+int results_close(FILE *out, const char *path, struct pf_error *err)
 {
 	const char *name = path ? path : "standard output";
 	int failed = fflush(out) != 0 || ferror(out);
@@ -422,7 +422,7 @@ static int print_task(const struct session *s, const struct pf_config *cfg, cons
 	if (wants_header(cfg))
 		results_header_write(f, cfg, hdr);
 	report_counts(f, &rep, cfg);
-	if (f != out && close_output(f, path, err)) {
+	if (f != out && results_close(f, path, err)) {
 		report_counts(stderr, &rep, cfg); /* not lost: the error line follows */
 		rc = -1;
 	}
@@ -473,9 +473,21 @@ static FILE *open_cpu_output(const struct pf_config *cfg, int cpu, FILE *out, st
 	return f;
 }
 
+/* a CPU's counters are enabled for as long as it was measured: its elapsed
+ * time, exact where the session's clock starts after the counters open */
+static uint64_t cpu_duration(const struct session_count *counts, size_t n, uint64_t fallback)
+{
+	uint64_t longest = 0;
+
+	for (size_t k = 0; k < n; k++)
+		if (counts[k].opened && counts[k].enabled > longest)
+			longest = counts[k].enabled;
+	return longest ? longest : fallback;
+}
+
 /* system-wide without --aggregate-results: one block per CPU */
 static int print_cpu_counts(struct session *s, const struct pf_config *cfg, const struct results_header *hdr, FILE *out,
-			    struct pf_error *err)
+			    const struct metric_run *run, uint64_t duration_ns, struct pf_error *err)
 {
 	size_t n = session_n_events(s), ncpu = session_n_cpus(s);
 	struct session_count *counts = xcalloc(n + 1, sizeof(*counts));
@@ -484,6 +496,7 @@ static int print_cpu_counts(struct session *s, const struct pf_config *cfg, cons
 
 	for (size_t i = 0; i < ncpu && !rc; i++) {
 		struct count_report rep = { .rows = rows, .n_rows = n, .per_cpu = true, .wide = ncpu > 1 };
+		struct metric_value *mv;
 		FILE *f;
 
 		rc = session_cpu_counts(s, i, &rep.cpu, counts, err);
@@ -497,11 +510,14 @@ static int print_cpu_counts(struct session *s, const struct pf_config *cfg, cons
 			break;
 		}
 		fill_rows(s, counts, rows);
+		/* the requested metrics not available: said once, for the first CPU */
+		mv = compute_metrics(run, &rep, cpu_duration(counts, n, duration_ns), true, i == 0);
 		if (wants_header(cfg) && (f != out || i == 0))
 			results_header_write(f, cfg, hdr);
 		report_counts(f, &rep, cfg);
+		free(mv);
 		if (f != out)
-			rc = close_output(f, cfg->outfile, err);
+			rc = results_close(f, cfg->outfile, err);
 	}
 	free(rows);
 	free(counts);
@@ -512,6 +528,8 @@ static int print_cpu_counts(struct session *s, const struct pf_config *cfg, cons
 struct intervals {
 	struct session *s;
 	const struct pf_config *cfg;
+	const struct metric_run *run;
+	uint64_t last_ns; /* the end of the previous interval */
 	FILE *out;
 	size_t n, blocks;              /* events; CPUs (per-CPU) or 1 */
 	struct session_count *prev, *now;
@@ -527,8 +545,9 @@ static struct session_count count_delta(const struct session_count *now, const s
 				       .running = now->running - prev->running };
 }
 
-static int print_interval_block(struct intervals *iv, size_t b, int cpu, double seconds)
+static int print_interval_block(struct intervals *iv, size_t b, int cpu, double seconds, uint64_t length_ns)
 {
+	struct metric_value *mv;
 	struct session_count *now = iv->now + b * iv->n, *prev = iv->prev + b * iv->n;
 	struct session_count *delta = xcalloc(iv->n + 1, sizeof(*delta));
 	struct count_report rep = { .rows = iv->rows, .n_rows = iv->n, .per_cpu = iv->blocks > 1 || iv->cfg->system_wide,
@@ -544,7 +563,14 @@ static int print_interval_block(struct intervals *iv, size_t b, int cpu, double 
 	for (size_t k = 0; k < iv->n; k++)
 		if (iv->rows[k].state == COUNT_NOT_COUNTED && now[k].running)
 			iv->rows[k].state = COUNT_OK;
+	/* the interval's metrics: its deltas over its own length; a CPU's
+	 * counter is enabled exactly as long as the interval lasted for it (the
+	 * first interval also holds the time between opening and the clock's start) */
+	if (rep.per_cpu)
+		length_ns = cpu_duration(delta, iv->n, length_ns);
+	mv = compute_metrics(iv->run, &rep, length_ns, true, false);
 	report_counts(iv->out, &rep, iv->cfg);
+	free(mv);
 	memcpy(prev, now, iv->n * sizeof(*now));
 	free(delta);
 	return 0;
@@ -565,8 +591,9 @@ static int interval_tick(void *arg, uint64_t elapsed_ns, struct pf_error *err)
 		} else if (session_read_counts(iv->s, iv->now, err)) {
 			return -1;
 		}
-		print_interval_block(iv, b, cpu, seconds);
+		print_interval_block(iv, b, cpu, seconds, elapsed_ns - iv->last_ns);
 	}
+	iv->last_ns = elapsed_ns;
 	fflush(iv->out);
 	return iv->cfg->interval_count && ++iv->ticks >= iv->cfg->interval_count ? 1 : 0;
 }
@@ -627,7 +654,7 @@ static int print_results(struct session *s, const struct pf_config *cfg, const s
 	if (per_task_output(cfg))
 		return print_task_counts(s, cfg, hdr, out ? out : stdout, warn, err);
 	if (per_cpu_output(cfg))
-		return print_cpu_counts(s, cfg, hdr, out ? out : stdout, err);
+		return print_cpu_counts(s, cfg, hdr, out ? out : stdout, run, real_ns, err);
 	return print_counts(s, cfg, hdr, out, run, real_ns, warn, err);
 }
 
@@ -647,7 +674,7 @@ static int write_results(struct session *s, const struct pf_config *cfg, const s
 
 	if (!out)
 		return rc;
-	if (close_output(out, cfg->outfile, rc ? NULL : err)) {
+	if (results_close(out, cfg->outfile, rc ? NULL : err)) {
 		if (!rc)
 			print_results(s, cfg, hdr, stderr, run, real_ns, false, &ignored);
 		return -1;
@@ -705,7 +732,7 @@ int cmd_count(const struct pf_config *cfg, const struct pmu_model *m, const stru
 		lower_default_levels(cfg, sets, n_sets, levels_note, sizeof(levels_note));
 	if (!rc && !((per_task_output(cfg) || per_cpu_output(cfg)) && cfg->outfile)) {
 		/* open the output before the run: a bad path must not cost the measurement */
-		out = open_output(cfg, err);
+		out = results_open(cfg, err);
 		rc = out ? 0 : -1;
 	}
 	if (!rc) {
@@ -723,7 +750,7 @@ int cmd_count(const struct pf_config *cfg, const struct pmu_model *m, const stru
 	if (!rc && cfg->print_interval) {
 		size_t n = session_n_events(s), blocks = per_cpu_output(cfg) ? session_n_cpus(s) : 1;
 
-		iv = (struct intervals){ .s = s, .cfg = cfg, .out = out ? out : stdout, .n = n, .blocks = blocks,
+		iv = (struct intervals){ .s = s, .cfg = cfg, .run = run, .out = out ? out : stdout, .n = n, .blocks = blocks,
 					 .prev = xcalloc(n * blocks + 1, sizeof(*iv.prev)),
 					 .now = xcalloc(n * blocks + 1, sizeof(*iv.now)),
 					 .rows = xcalloc(n + 1, sizeof(*iv.rows)) };
@@ -737,7 +764,7 @@ int cmd_count(const struct pf_config *cfg, const struct pmu_model *m, const stru
 		session_note_end(s, cfg);
 		rc = write_with_header(s, cfg, m, out, run, start_wall, real_ns, err);
 	} else if (out) {
-		close_output(out, cfg->outfile, NULL);
+		results_close(out, cfg->outfile, NULL);
 	}
 	free(iv.prev);
 	free(iv.now);

@@ -172,6 +172,8 @@ static int dispatch(struct pf_config *cfg, bool *no_hw_note, struct pf_error *er
 		return cmd_dump_event_table(cfg, m, err);
 	if (cfg->show_metrics)
 		return cmd_show_metrics(cfg, m, err);
+	if (cfg->metrics_from)
+		return options_validate(cfg, m, err) ? -1 : cmd_metrics_from(cfg, m, err);
 	return measure(cfg, m, no_hw_note, err);
 }
 

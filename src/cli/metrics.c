@@ -18,6 +18,18 @@ static int load_definitions(const struct pf_config *cfg, const struct pmu_model 
 	snprintf(origin, sizeof(origin), "built-in %s metrics", m->name);
 	if (builtin && metric_list_add_text(l, builtin, origin, err))
 		return -1;
+	if (strcmp(m->name, "host") == 0) { /* and those of the PMU family libpfm4 detects */
+		char pmu[64], family_origin[128];
+		char *family = pmu_host_family_metrics(pmu, sizeof(pmu));
+		int rc = 0;
+
+		snprintf(family_origin, sizeof(family_origin), "built-in %s family metrics", pmu);
+		if (family)
+			rc = metric_list_add_text(l, family, family_origin, err);
+		free(family);
+		if (rc)
+			return -1;
+	}
 	if (cfg->metrics_file && metric_list_add_file(l, cfg->metrics_file, err))
 		return -1;
 	return metric_list_resolve(l, err);
@@ -151,14 +163,22 @@ static void append_sets(struct pf_config *cfg, struct metric_run *run)
 		cfg->n_sets = run->first_set + p->n_sets;
 }
 
+int metrics_load(const struct pf_config *cfg, const struct pmu_model *m, struct metric_run *run,
+		 struct pf_error *err)
+{
+	memset(run, 0, sizeof(*run));
+	if (load_definitions(cfg, m, &run->list, err) || parse_requests(cfg, run, err))
+		return -1;
+	return 0;
+}
+
 int metrics_prepare(struct pf_config *cfg, const struct pmu_model *m, struct metric_run *run,
 		    struct pf_error *err)
 {
 	struct plan_group *groups;
 	int rc = 0;
 
-	memset(run, 0, sizeof(*run));
-	if (load_definitions(cfg, m, &run->list, err) || parse_requests(cfg, run, err))
+	if (metrics_load(cfg, m, run, err))
 		return -1;
 	if (!run->n_want)
 		return 0;

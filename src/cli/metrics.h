@@ -28,6 +28,9 @@ struct metric_run {
 int metrics_prepare(struct pf_config *cfg, const struct pmu_model *m, struct metric_run *run,
 		    struct pf_error *err);
 void metrics_release(struct metric_run *run);
+/* the definitions and the -M requests alone: nothing planned (--metrics-from) */
+int metrics_load(const struct pf_config *cfg, const struct pmu_model *m, struct metric_run *run,
+		 struct pf_error *err);
 /* the plan: set by set its events, then which metric reads which set */
 void metrics_print_plan(FILE *out, const struct metric_run *run);
 /* --show-metrics[=REGEX] */

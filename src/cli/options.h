@@ -34,9 +34,10 @@ enum opt_mode {
 	M_REPORT = 1u << 2, /* --report FILE */
 	M_CHECK = 1u << 3, /* --check */
 	M_MERGE = 1u << 4, /* --merge FILES */
+	M_SAVED = 1u << 5, /* --metrics-from FILE: metrics of saved counts */
 	M_RUN = M_COUNT | M_SAMPLE,
 	M_PROFILE = M_SAMPLE | M_REPORT,
-	M_ANY = M_COUNT | M_SAMPLE | M_REPORT | M_CHECK | M_MERGE,
+	M_ANY = M_COUNT | M_SAMPLE | M_REPORT | M_CHECK | M_MERGE | M_SAVED,
 };
 
 struct opt_def {

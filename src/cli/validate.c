@@ -22,6 +22,8 @@ static unsigned current_mode(const struct pf_config *cfg)
 {
 	if (cfg->merge)
 		return M_MERGE;
+	if (cfg->metrics_from)
+		return M_SAVED;
 	if (cfg->report_file)
 		return M_REPORT;
 	if (cfg->check)
@@ -34,6 +36,7 @@ static const char *mode_phrase(unsigned mode)
 	return mode == M_COUNT ? "when counting" : mode == M_SAMPLE ? "when sampling"
 						 : mode == M_REPORT ? "with --report"
 						 : mode == M_MERGE ? "with --merge"
+						 : mode == M_SAVED ? "with --metrics-from"
 								    : "with --check";
 }
 
@@ -44,7 +47,8 @@ static void modes_words(unsigned modes, char *buf, size_t size)
 		unsigned bit;
 		const char *word;
 	} words[] = { { M_COUNT, "counting" }, { M_SAMPLE, "sampling" }, { M_REPORT, "--report" },
-		      { M_CHECK, "--check" }, { M_MERGE, "--merge" } };
+		      { M_CHECK, "--check" }, { M_MERGE, "--merge" },
+		      { M_SAVED, "--metrics-from" } };
 	size_t len = 0;
 
 	buf[0] = '\0';
@@ -319,7 +323,7 @@ int options_validate(struct pf_config *cfg, const struct pmu_model *model, struc
 {
 	if (check_modes(cfg, model, err) || apply_model_options(cfg, model, err) || check_output(cfg, err))
 		return -1;
-	if (cfg->report_file || cfg->merge)
+	if (cfg->report_file || cfg->merge || cfg->metrics_from)
 		return 0;
 	if (check_sets(cfg, err) || check_event_levels(cfg, model, err) || check_frequency(cfg, err))
 		return -1;

@@ -174,6 +174,7 @@ struct pf_config {
 	const char **metric_args; /* each -M value as given (comma lists) */
 	size_t n_metric_args;
 	const char *metrics_file;
+	const char *metrics_from; /* --metrics-from FILE: saved counts */
 	bool show_metrics;
 	const char *show_metrics_regex; /* --show-metrics=REGEX */
 	bool metric_only;

@@ -54,6 +54,7 @@
 	X(SYMBOL,           PF_EXIT_ERROR, "'%s': %s") \
 	X(DUMP_LINE,        PF_EXIT_ERROR, "'%s' line %d: %s '%s'") \
 	X(KSYMS_HIDDEN,     PF_EXIT_ERROR, "'%s' shows every kernel address as 0: kernel.kptr_restrict hides them, or pfmon lacks CAP_SYSLOG") \
+	X(COUNTS_LINE,      PF_EXIT_ERROR, "'%s' line %d: %s") \
 	X(METRIC_DEF,       PF_EXIT_ERROR, "%s line %d: %s") \
 	X(METRIC,           PF_EXIT_ERROR, "metric '%s': %s") \
 	X(UNKNOWN_METRIC,   PF_EXIT_USAGE, "unknown metric or metric group '%s' (see 'pfmon --show-metrics')") \

@@ -653,6 +653,22 @@ static int host_encode_set(const struct pmu_model *m, const struct pmu_set_reque
 	return 0;
 }
 
+bool host_pmu_present(const char *libpfm_name)
+{
+	pfm_pmu_info_t pinfo = { .size = sizeof(pinfo) };
+	int p;
+
+	if (pfm_ready(NULL))
+		return false;
+	pfm_for_all_pmus(p) {
+		if (pfm_get_pmu_info(p, &pinfo) == PFM_SUCCESS && pinfo.is_present && pinfo.name &&
+		    strcmp(pinfo.name, libpfm_name) == 0)
+			return true;
+		pinfo = (pfm_pmu_info_t){ .size = sizeof(pinfo) };
+	}
+	return false;
+}
+
 /* -I: libpfm4's view of this machine, as pfmon 3.x's "detected libpfm PMU model" */
 static int host_describe(const struct pmu_model *m, const void *opts, struct event_info *out,
 			 struct pf_error *err)

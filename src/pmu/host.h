@@ -13,6 +13,9 @@ extern const struct pmu_model pmu_host;
  * every level for software events (perf's). */
 int host_encode_event(const char *text, unsigned plm, struct counter_prog *out, struct pf_error *err);
 
+/* Does libpfm4 detect (or LIBPFM_FORCE_PMU force) its PMU of this name here? */
+bool host_pmu_present(const char *libpfm_name);
+
 /* Names close to an unknown one, for "did you mean"; "" when none. */
 char *host_suggest(const char *name);
 

@@ -4,8 +4,10 @@
 #include <strings.h>
 
 #include "common/util.h"
+#include "pmu/ev67.h"
 #include "pmu/host.h"
 #include "pmu/intel_arch.h"
+#include "pmu/itanium.h"
 #include "pmu/itanium2.h"
 #include "event/pmu_model.h"
 
@@ -14,6 +16,8 @@ static const struct pmu_model *const models[] = {
 	&pmu_host,
 	&pmu_itanium2,
 	&pmu_intel_arch,
+	&pmu_itanium,
+	&pmu_ev67,
 };
 
 const struct pmu_model *pmu_model_at(size_t i)

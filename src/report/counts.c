@@ -11,7 +11,7 @@
 
 uint64_t count_scaled(const struct count_row *r)
 {
-	if (r->running == 0 || r->running >= r->enabled)
+	if (r->prescaled || r->running == 0 || r->running >= r->enabled)
 		return r->raw;
 	return (uint64_t)((double)r->raw * (double)r->enabled / (double)r->running + 0.5);
 }
@@ -109,8 +109,9 @@ static void row_metrics_text(FILE *out, const struct count_report *rep, size_t r
 	}
 }
 
-/* the metrics of no count line (or all, for --metric-only): value, name, unit */
-static void block_metrics_text(FILE *out, const struct count_report *rep, int width, bool all)
+/* the metrics of no count line (or all, for --metric-only): value, name,
+ * unit; a CPU's block starts each line with its label as its counts do */
+static void block_metrics_text(FILE *out, const struct count_report *rep, const char *label, int width, bool all)
 {
 	for (size_t i = 0; i < rep->n_metrics; i++) {
 		const struct metric_value *v = &rep->metrics[i];
@@ -123,6 +124,8 @@ static void block_metrics_text(FILE *out, const struct count_report *rep, int wi
 			snprintf(buf, sizeof(buf), "<not available>");
 		else
 			snprintf(buf, sizeof(buf), "%.3f", v->value);
+		if (label)
+			fprintf(out, "%-7s ", label);
 		fprintf(out, "%*s %s", width, buf, d->name);
 		if (*v->unit)
 			fprintf(out, "  # %s", column_unit(v->unit));
@@ -164,7 +167,7 @@ static void report_task_text(FILE *out, const struct count_report *rep, const st
 			fprintf(out, "  (%.2f%%)", count_running_pct(r));
 		fputc('\n', out);
 	}
-	block_metrics_text(out, rep, 26, false);
+	block_metrics_text(out, rep, NULL, 26, false);
 }
 
 static int widest_name(const struct count_report *rep)
@@ -197,15 +200,22 @@ static void report_cpu_text(FILE *out, const struct count_report *rep, const str
 	}
 	if (rep->wide)
 		width = 26;
+	if (cfg->metric_only) {
+		block_metrics_text(out, rep, label, 15, true);
+		return;
+	}
 	for (size_t i = 0; i < rep->n_rows; i++) {
 		const struct count_row *r = &rep->rows[i];
+		int pad = rep->wide || row_has_metric(rep, i) ? name_width : 0;
 
 		count_text(r, cfg, buf, sizeof(buf));
-		fprintf(out, "%-7s %*s %-*s", label, width, buf, rep->wide ? name_width : 0, r->name);
+		fprintf(out, "%-7s %*s %-*s", label, width, buf, pad, r->name);
+		row_metrics_text(out, rep, i, 8 + width + 1 + name_width);
 		if (multiplexed(r))
 			fprintf(out, "  (%.2f%%)", count_running_pct(r));
 		fputc('\n', out);
 	}
+	block_metrics_text(out, rep, label, width, false);
 }
 
 static void report_text(FILE *out, const struct count_report *rep, const struct pf_config *cfg)
@@ -222,7 +232,7 @@ static void report_text(FILE *out, const struct count_report *rep, const struct 
 		return;
 	}
 	if (cfg->metric_only) {
-		block_metrics_text(out, rep, 15, true);
+		block_metrics_text(out, rep, NULL, 15, true);
 		return;
 	}
 	for (size_t i = 0; i < rep->n_rows; i++) {
@@ -242,7 +252,7 @@ static void report_text(FILE *out, const struct count_report *rep, const struct 
 			fprintf(out, "  [%s]", r->fstr);
 		fputc('\n', out);
 	}
-	block_metrics_text(out, rep, width, false);
+	block_metrics_text(out, rep, NULL, width, false);
 }
 
 /* ----- perf stat -x: value,unit,event,runtime,pcnt-running,metric-value,metric-unit ----- */

@@ -22,6 +22,9 @@ struct count_row {
 	bool is_clock; /* a clock event: the value is in ns */
 	uint64_t raw, enabled, running;
 	const char *fstr; /* canonical string, for -v */
+	/* raw is a scaled count already (read back from saved results):
+	 * enabled and running only say which share of the time it ran */
+	bool prescaled;
 };
 
 /* value scaled for multiplexing: raw * enabled / running */

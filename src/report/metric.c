@@ -387,6 +387,8 @@ static bool lookup(size_t k, double *v, void *arg)
 	}
 	if (strcmp(name, METRIC_DURATION) == 0) {
 		*v = (double)c->duration_ns;
+		if (!c->duration_ns && !c->missing) /* saved counts without one */
+			c->missing = name;
 		return c->duration_ns != 0;
 	}
 	r = find_row(c, name);
@@ -470,7 +472,7 @@ static void compute(const struct metric_list *l, size_t i, int row, const struct
 	if (c.set < 0 && prefer >= 0)
 		c.set = common_set(l, i, rows, n_rows, -1);
 	v->ok = eval_in(&c, d, &v->value);
-	v->cross_set = c.set < 0 || c.cross_set;
+	v->cross_set = v->ok && (c.set < 0 || c.cross_set); /* not available: no inputs to mark */
 	v->multiplexed = c.multiplexed;
 	if (c.missing)
 		snprintf(v->missing, sizeof(v->missing), "%s", c.missing);

@@ -41,7 +41,7 @@ help_options() {
 value_check() {
 	case $1 in
 	--report-sort | --report-format) "$PFMON" "$1=$2" --report=/nonexistent ;;
-	--pmu) "$PFMON" "$1=$2" -l ;;
+	--pmu) "$PFMON" "$1=$2" -I ;; # -l: a model without an event table (itanium) has none
 	--smpl-module-info) "$PFMON" "$1=$2" ;;
 	-S) "$PFMON" -S "$2" ;;
 	--smpl-module) "$PFMON" "$1=$2" --report=/nonexistent ;;

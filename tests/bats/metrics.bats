@@ -200,3 +200,22 @@ if rows["cycles"]["counter-value"] == "<not supported>":
 	run --separate-stderr "$PFMON" --pmu=itanium2 --check -M IA64_IPC --metrics-file="$BATS_TEST_TMPDIR/ev.def"
 	[ "$status" -eq 0 ]
 }
+
+@test "PMU family metrics (libpfm4's Zen and Intel Core events): planned, and not available without a PMU" {
+	run --separate-stderr env LIBPFM_FORCE_PMU=amd64_fam19h_zen3 "$PFMON" --check -M family
+	[ "$status" -eq 0 ]
+	[[ "${lines[0]}" =~ ^"# metric plan: 6 metrics in "[0-9]+" event sets"$ ]]
+	[[ "$output" == *"zen.ipc = RETIRED_INSTRUCTIONS / CYCLES_NOT_IN_HALT: set"* ]]
+	[[ "$output" == *"RETIRED_INSTRUCTIONS                     type=0x4 config=0xc0 levels=u"* ]]
+	run --separate-stderr env LIBPFM_FORCE_PMU=skl "$PFMON" --show-metrics=family
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"LONGEST_LAT_CACHE:MISS / LONGEST_LAT_CACHE:REFERENCE"* ]]
+	[[ "$output" != *zen.* ]]
+	run --separate-stderr env LIBPFM_FORCE_PMU=icl "$PFMON" --show-metrics=llc
+	[[ "$output" == *"LONGEST_LAT_CACHE:REFERENCES"* ]]
+	hw_pmu_present && skip "this machine counts hardware events: the refusal below is for machines without"
+	run --separate-stderr env LIBPFM_FORCE_PMU=amd64_fam19h_zen3 "$PFMON" -M zen.ipc -e task-clock true
+	[ "$status" -eq 0 ]
+	[[ "$output" =~ "<not supported> RETIRED_INSTRUCTIONS "+"# <not available>" ]]
+	[[ "$stderr" == *"note: metric 'zen.ipc' is not available: 'RETIRED_INSTRUCTIONS' was not counted"* ]]
+}

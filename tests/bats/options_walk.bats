@@ -21,7 +21,10 @@ declare -gA VALUE=(
 	[attach-task]=1 [pid]=1 [tid]=1 [session-timeout]=1 [follow-exec]= [follow-exec-exclude]=zzz
 	[smpl-module]=detailed [smpl-module-info]=detailed [cpu-list]=0 [print-interval]=100 [interval-count]=1
 	[symbol-file]=@T/rep.pfs [sysmap-file]=@T/rep.pfs [cpuid]=0x07300404:0:0:0x603
-	[metrics]=CPUs_utilized [metrics-file]=@T/walk.def [show-metrics]=
+	[metrics]=CPUs_utilized [metrics-file]=@T/walk.def [show-metrics]= [metrics-from]=@T/walk.def
+	[pmc13-ta]=0 [ibr-pair]=0:0x1000:0xfffffffffff000 [dbr-pair]=0:0x1000:0xfffffffffff000
+	[pmc8-match]=m:0:0 [pmc9-match]=m:0:0 [pmc11-pt]=0 [psr]=cpl=3 [iear]=cache:1
+	[explain-address]=0x1000 [explain-opcode]=M:0 [explain-data-address]=0x1000 [decode-pmd]=0:0x21
 )
 
 # A command an option needs to act (given to both runs, counting and
@@ -46,6 +49,13 @@ declare -gA ITA2_CONTEXT=(
 	[inverse-irange]="-e IA64_INST_RETIRED --irange=0x1000-0x2000"
 	[drange]="-e L1D_READS_SET0"
 	[no-qual-check]="-e CPU_CYCLES --irange=0x1000-0x2000"
+)
+# The same for the first-generation Itanium model's options.
+declare -gA ITANIUM_CONTEXT=(
+	[pmc13-ta]="" [ibr-pair]="--pmc13-ta=0" [dbr-pair]="--pmc11-pt=0 --dbr-pair=1:0:0"
+	[pmc8-match]="" [pmc9-match]="" [pmc11-pt]="--dbr-pair=0:0x1000:0xfff000"
+	[psr]="--explain-address=0x1000" [iear]="" [explain-address]="" [explain-opcode]=""
+	[explain-data-address]="" [decode-pmd]=""
 )
 # The same for the Intel architectural perfmon model's options.
 declare -gA INTEL_CONTEXT=(
@@ -123,6 +133,8 @@ walk() {
 			read -r -a ctx <<<"--pmu=itanium2 ${ITA2_CONTEXT[$name]}"
 		elif [ "$mode" = check ] && [ -n "${INTEL_CONTEXT[$name]+set}" ]; then
 			read -r -a ctx <<<"--pmu=intel_arch ${INTEL_CONTEXT[$name]}"
+		elif [ "$mode" = check ] && [ -n "${ITANIUM_CONTEXT[$name]+set}" ]; then
+			read -r -a ctx <<<"--pmu=itanium ${ITANIUM_CONTEXT[$name]}"
 		fi
 		local run_cmd=("${cmd[@]}") key="k${ctx[*]}"
 		if [ ${#cmd[@]} -gt 0 ] && [ -n "${CMD_CONTEXT[$name]+set}" ]; then

@@ -91,10 +91,10 @@ refused() {
 
 @test "options that would do nothing are refused (issue 13, section 5)" {
 	f="$BATS_TEST_TMPDIR/s.pfs"
-	refused "^error: option '--outfile' is not used when sampling \(it is for counting and --merge\)$" \
+	refused "^error: option '--outfile' is not used when sampling \(it is for counting and --merge and --metrics-from\)$" \
 		-e task-clock --smpl-outfile="$f" --outfile="$BATS_TEST_TMPDIR/o" true
 	"$PFMON" -e task-clock --smpl-outfile="$f" true >/dev/null 2>&1
-	refused "^error: option '--outfile' is not used with --report \(it is for counting and --merge\)$" \
+	refused "^error: option '--outfile' is not used with --report \(it is for counting and --merge and --metrics-from\)$" \
 		--report="$f" --outfile="$BATS_TEST_TMPDIR/o"
 	refused "^error: option '--json' is not used when sampling" -e task-clock --smpl-outfile="$f" --json true
 	refused "^error: options '--json' and '--csv' cannot be combined" -e task-clock --json --csv true

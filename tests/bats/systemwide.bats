@@ -39,10 +39,14 @@ busy_loops() { # two CPU-bound loops for 3 s
 	[ "$status" -eq 0 ]
 	[ "$(printf '%s\n' "$output" | grep -c '^CPU[0-9]')" -eq $(( ncpu * 2 )) ]
 	if [ "$ncpu" -gt 1 ]; then
-		# "CPU0" in 7 characters and a space, the count 26 wide, names padded
+		# "CPU0" in 7 characters and a space, the count 26 wide, names padded,
+		# then the CPU's metric as on the whole run's count line
 		row=$(printf '%s\n' "$output" | grep '^CPU0 .* cpu-clock')
-		[[ "$row" =~ ^CPU0\ {4}\ {1}\ *[0-9]+\ cpu-clock\ {7}$ ]]
-		[ "${#row}" -eq $(( 8 + 26 + 1 + 16 )) ]
+		[[ "$row" =~ ^CPU0\ {4}\ {1}\ *[0-9]+\ cpu-clock\ {7}\ \ #\ +[0-9]+\.[0-9]{3}\ CPUs\ utilized$ ]]
+		prefix=${row%%  #*}
+		[ "${#prefix}" -eq $(( 8 + 26 + 1 + 16 )) ]
+		row=$(printf '%s\n' "$output" | grep '^CPU0 .* context-switches')
+		[[ "$row" =~ ^CPU0\ {4}\ {1}\ *[0-9]+\ context-switches$ ]]
 	fi
 	run --separate-stderr "$PFMON" -a --csv -e cpu-clock sleep 0.5
 	sum=$(printf '%s\n' "$output" | awk -F, '$1 ~ /^CPU/ && $4 == "cpu-clock" { s += $2 } END { printf "%d", s * 1000 }')

@@ -1,0 +1,755 @@
+/* Saved counts read back (see counts_read.h). */
+#include <config.h>
+
+#include <ctype.h>
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "common/strmap.h"
+#include "common/util.h"
+#include "counts_read.h"
+
+#define SAVED_MAX_FILE (64u << 20) /* a larger file is refused */
+#define SAVED_MAX_LINE 65536
+#define SAVED_MAX_ROWS (1u << 20)
+#define SAVED_MAX_NAME 512
+#define SAVED_MAX_CPU 65536
+#define SAVED_BLOCK_WINDOW 4096 /* a line's block is one of the last ones */
+
+/* one header entry "#\tsetN: EVENT = levels" */
+struct header_event {
+	char *name;
+	int set;
+};
+
+struct reader {
+	const char *origin;
+	int line;
+	const char *sep;
+	const struct saved_read_opts *o;
+	struct saved_counts *out;
+	size_t n_rows; /* over all blocks */
+	/* text: the current interval ("# 1.000 s"), until "# total" */
+	bool interval;
+	double interval_s;
+	struct header_event *header;
+	size_t n_header;
+	uint64_t start_ns, end_ns; /* the results header's start and end (pfmon --merge's), 0 if none */
+	struct pf_error *err;
+};
+
+static int bad_line(struct reader *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int bad_line(struct reader *r, const char *fmt, ...)
+{
+	char why[PF_ERROR_MSG_MAX / 2];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	return pf_error_set(r->err, PF_E_COUNTS_LINE, r->origin, r->line, why);
+}
+
+void saved_counts_release(struct saved_counts *s)
+{
+	for (size_t b = 0; b < s->n_blocks; b++) {
+		struct saved_block *k = &s->blocks[b];
+
+		for (size_t i = 0; i < k->n_rows; i++)
+			free((char *)k->rows[i].name);
+		free(k->rows);
+		free((char *)k->task.name);
+	}
+	free(s->blocks);
+	memset(s, 0, sizeof(*s));
+}
+
+/* ----- blocks ----- */
+
+/* what a line says about the block it belongs to */
+struct block_key {
+	bool per_cpu;
+	int cpu;
+	bool has_task;
+	int pid, tid, ppid;
+	const char *comm;
+	bool interval;
+	double interval_s;
+};
+
+static bool same_block(const struct saved_block *b, const struct block_key *k)
+{
+	return b->per_cpu == k->per_cpu && (!k->per_cpu || b->cpu == k->cpu) && b->has_task == k->has_task &&
+	       (!k->has_task || (b->task.pid == k->pid && b->task.tid == k->tid &&
+				 strcmp(b->task.name, k->comm) == 0)) &&
+	       b->interval == k->interval && (!k->interval || b->interval_s == k->interval_s);
+}
+
+static struct saved_block *block_for(struct reader *r, const struct block_key *k)
+{
+	struct saved_counts *s = r->out;
+	struct saved_block *b;
+
+	/* the lines of a block are together; an interval's CPUs interleave */
+	for (size_t i = s->n_blocks; i-- > 0 && i + SAVED_BLOCK_WINDOW >= s->n_blocks;)
+		if (same_block(&s->blocks[i], k))
+			return &s->blocks[i];
+	s->blocks = xrealloc(s->blocks, (s->n_blocks + 1) * sizeof(*s->blocks));
+	b = &s->blocks[s->n_blocks++];
+	*b = (struct saved_block){ .per_cpu = k->per_cpu, .cpu = k->cpu, .has_task = k->has_task,
+				   .interval = k->interval, .interval_s = k->interval_s };
+	if (k->has_task)
+		b->task = (struct count_task){ k->pid, k->tid, k->ppid, xstrdup(k->comm) };
+	return b;
+}
+
+/* a control character; tab too unless tab_ok (a separator, the header's indent) */
+static bool has_control(const char *s, bool tab_ok)
+{
+	for (; *s; s++)
+		if (((unsigned char)*s < 0x20 && !(tab_ok && *s == '\t')) || *s == 0x7f)
+			return true;
+	return false;
+}
+
+/* one count into its block */
+static int add_row(struct reader *r, const struct block_key *k, const char *name, const struct count_row *row)
+{
+	struct saved_block *b;
+	struct count_row *dst;
+
+	if (!*name || strlen(name) > SAVED_MAX_NAME || has_control(name, false))
+		return bad_line(r, "invalid event name (empty, longer than %d bytes, or with a control character)",
+				SAVED_MAX_NAME);
+	if (++r->n_rows > SAVED_MAX_ROWS)
+		return bad_line(r, "more than %u counts: not a saved counts file", SAVED_MAX_ROWS);
+	b = block_for(r, k);
+	b->rows = xrealloc(b->rows, (b->n_rows + 1) * sizeof(*b->rows));
+	dst = &b->rows[b->n_rows++];
+	*dst = *row;
+	dst->name = xstrdup(name);
+	dst->prescaled = true;
+	if (strcmp(name, "duration_time") == 0 && row->state == COUNT_OK)
+		b->duration_ns = row->raw;
+	return 0;
+}
+
+/* ----- numbers ----- */
+
+/* a count as pfmon prints it: plain, 1,234,567 (us), 1.234.567 (eu, when said) or 0x... */
+static bool parse_count(const char *s, bool eu, uint64_t *v)
+{
+	char digits[32];
+	size_t n = 0, group = 0;
+	bool grouped = false;
+	char sep = strchr(s, ',') ? ',' : eu && strchr(s, '.') ? '.' : 0;
+
+	if (!sep || s[0] == '0')
+		return parse_u64(s, v);
+	for (const char *p = s; *p; p++) {
+		if (*p == sep) {
+			/* the first group has 1 to 3 digits, every later one 3 */
+			if (group == 0 || group > 3 || (grouped && group != 3))
+				return false;
+			grouped = true;
+			group = 0;
+			continue;
+		}
+		if (*p < '0' || *p > '9' || n + 1 >= sizeof(digits))
+			return false;
+		digits[n++] = *p;
+		group++;
+	}
+	digits[n] = '\0';
+	return group == 3 && parse_u64(digits, v);
+}
+
+static bool parse_real(const char *s, double *v)
+{
+	char *end;
+
+	if (!*s || strchr(s, 'x') || strchr(s, 'X') || strchr(s, 'n') || strchr(s, 'N') || *s == '-' || *s == '+')
+		return false;
+	errno = 0;
+	*v = strtod(s, &end);
+	return !errno && *end == '\0' && isfinite(*v) && *v >= 0;
+}
+
+/* perf stat -j writes counts as "78.000000" */
+static bool integral_real(const char *s, uint64_t *v)
+{
+	const char *dot = strchr(s, '.');
+	char digits[32];
+
+	if (!dot || dot == s || (size_t)(dot - s) >= sizeof(digits) || dot[1] == '\0' ||
+	    strspn(dot + 1, "0") != strlen(dot + 1))
+		return false;
+	snprintf(digits, sizeof(digits), "%.*s", (int)(dot - s), s);
+	return parse_u64(digits, v);
+}
+
+static bool not_state(const char *s, enum count_state *state)
+{
+	if (strcmp(s, "<not counted>") == 0) {
+		*state = COUNT_NOT_COUNTED;
+		return true;
+	}
+	if (strcmp(s, "<not supported>") == 0) {
+		*state = COUNT_NOT_SUPPORTED;
+		return true;
+	}
+	return false;
+}
+
+/*
+ * The columns perf stat -x and -j share: the value (a count, or a clock in
+ * msec with two decimals: perf's precision, 10 us), its unit, the event,
+ * the running time in ns and the percentage of the time it ran.
+ */
+static int columns_row(struct reader *r, const struct block_key *k, const char *val, const char *unit,
+		       const char *event, uint64_t runtime, double pct)
+{
+	struct count_row row = { .state = COUNT_OK, .running = runtime, .enabled = runtime };
+	double ms;
+
+	if (pct > 100.0)
+		return bad_line(r, "running percentage %.2f is above 100", pct);
+	if (not_state(val, &row.state)) {
+		row.running = row.enabled = 0;
+	} else if (strcmp(unit, "msec") == 0) {
+		const char *dot = strchr(val, '.');
+		int decimals = dot ? (int)strlen(dot + 1) : 0;
+
+		if (!parse_real(val, &ms) || ms > 1e12)
+			return bad_line(r, "invalid msec value '%.40s' of '%.64s'", val, event);
+		row.raw = (uint64_t)llround(ms * 1e6);
+		row.is_clock = true;
+		if (r->out->clock_decimals < 0 || decimals < r->out->clock_decimals)
+			r->out->clock_decimals = decimals;
+	} else if (!parse_u64(val, &row.raw) && !integral_real(val, &row.raw)) {
+		return bad_line(r, "invalid count '%.40s' of '%.64s' (an unsigned integer, or msec for clocks)", val,
+				event);
+	}
+	if (row.state == COUNT_OK && pct > 0.0 && pct < 100.0)
+		row.enabled = (uint64_t)llround((double)runtime * 100.0 / pct);
+	return add_row(r, k, event, &row);
+}
+
+/* ----- CSV (perf stat -x SEP) ----- */
+
+/* split line at sep with RFC 4180 quotes; NULL on an unterminated quote */
+static char **csv_split(const char *s, const char *sep, size_t *n)
+{
+	size_t seplen = strlen(sep);
+	char **v = NULL;
+
+	*n = 0;
+	for (;;) {
+		struct strbuf f = STRBUF_INIT;
+
+		if (*s == '"') {
+			for (s++;; s++) {
+				if (!*s) {
+					strbuf_release(&f);
+					for (size_t i = 0; i < *n; i++)
+						free(v[i]);
+					free(v);
+					return NULL;
+				}
+				if (*s == '"' && s[1] == '"')
+					strbuf_addch(&f, *s++);
+				else if (*s == '"')
+					break;
+				else
+					strbuf_addch(&f, *s);
+			}
+			s++;
+		}
+		while (*s && strncmp(s, sep, seplen) != 0)
+			strbuf_addch(&f, *s++);
+		v = xrealloc(v, (*n + 2) * sizeof(*v));
+		v[(*n)++] = xstrdup(strbuf_str(&f));
+		v[*n] = NULL;
+		strbuf_release(&f);
+		if (!*s)
+			return v;
+		s += seplen;
+	}
+}
+
+/* "comm-tid" of perf stat --per-thread */
+static bool parse_thread(const char *s, struct block_key *k, char *comm, size_t size)
+{
+	const char *dash = strrchr(s, '-');
+	uint64_t tid;
+
+	if (!dash || dash == s || !parse_u64(dash + 1, &tid) || tid > 0x7fffffff || (size_t)(dash - s) >= size)
+		return false;
+	snprintf(comm, size, "%.*s", (int)(dash - s), s);
+	k->has_task = true;
+	k->tid = (int)tid;
+	k->pid = k->ppid = -1; /* perf's column has the thread only */
+	k->comm = comm;
+	return true;
+}
+
+static bool parse_cpu_label(const char *s, int *cpu)
+{
+	uint64_t v;
+
+	if (strncmp(s, "CPU", 3) != 0 || !parse_u64(s + 3, &v) || v >= SAVED_MAX_CPU)
+		return false;
+	*cpu = (int)v;
+	return true;
+}
+
+/* the columns before perf's: [interval] [CPU<n>] [comm-tid] */
+static bool csv_leading(char **f, size_t lead, struct block_key *k, char *comm, size_t size)
+{
+	for (size_t i = 0; i < lead; i++) {
+		if (i == 0 && parse_real(f[i], &k->interval_s)) {
+			k->interval = true;
+			continue;
+		}
+		if (!k->per_cpu && !k->has_task && parse_cpu_label(f[i], &k->cpu)) {
+			k->per_cpu = true;
+			continue;
+		}
+		if (i == lead - 1 && !k->has_task && parse_thread(f[i], k, comm, size))
+			continue;
+		return false;
+	}
+	return true;
+}
+
+/* 1: a CSV line taken, 0: not a CSV line, -1: a CSV line with a bad value */
+static int csv_line(struct reader *r, const char *line)
+{
+	size_t n;
+	char **f = csv_split(line, r->sep, &n);
+	static const size_t tails[] = { 7, 5 }; /* with and without the metric columns */
+	int rc = 0;
+
+	for (size_t t = 0; f && t < ARRAY_SIZE(tails) && !rc; t++) {
+		struct block_key k = { 0 };
+		char comm[64];
+		size_t lead;
+		char **c;
+		uint64_t runtime;
+		double pct;
+
+		if (n < tails[t] || n - tails[t] > 3 || !csv_leading(f, n - tails[t], &k, comm, sizeof(comm)))
+			continue;
+		lead = n - tails[t];
+		c = f + lead;
+		if (!*c[0] && !*c[2]) { /* a metric's own line: computed again */
+			rc = 1;
+			break;
+		}
+		if (!parse_u64(c[3], &runtime) || !parse_real(c[4], &pct))
+			continue;
+		rc = columns_row(r, &k, c[0], c[1], c[2], runtime, pct) ? -1 : 1;
+	}
+	str_vec_free(f);
+	return rc;
+}
+
+/* "SECONDS.NANOSECONDS" of the results header; *ns stays 0 when it is not one */
+static void header_time(const char *s, uint64_t *ns)
+{
+	const char *dot = strchr(s, '.');
+	char sec[24];
+	uint64_t a, b = 0;
+
+	if (!dot || dot == s || (size_t)(dot - s) >= sizeof(sec) || strlen(dot + 1) != 9 ||
+	    strspn(dot + 1, "0123456789") != 9)
+		return;
+	snprintf(sec, sizeof(sec), "%.*s", (int)(dot - s), s);
+	if (!parse_u64(sec, &a) || a >= 18000000000ull) /* the nanoseconds fit in 64 bits */
+		return;
+	for (const char *d = dot + 1; *d; d++) /* nine digits, leading zeros included */
+		b = b * 10 + (uint64_t)(*d - '0');
+	*ns = a * 1000000000ull + b;
+}
+
+/* ----- JSON lines (perf stat -j) ----- */
+
+static const char *json_text(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+
+	return json_is_string(v) ? json_string_value(v) : NULL;
+}
+
+static int json_block_key(struct reader *r, json_t *o, struct block_key *k, char *comm, size_t size)
+{
+	json_t *iv = json_object_get(o, "interval");
+	json_t *cpu = json_object_get(o, "cpu");
+	const char *thread = json_text(o, "thread");
+	uint64_t c;
+
+	if (iv) {
+		if (!json_is_number(iv) || !isfinite(json_number_value(iv)) || json_number_value(iv) < 0)
+			return bad_line(r, "\"interval\" is not a number of seconds");
+		k->interval = true;
+		k->interval_s = json_number_value(iv);
+	}
+	if (cpu) {
+		if (!json_is_string(cpu) || !parse_u64(json_string_value(cpu), &c) || c >= SAVED_MAX_CPU)
+			return bad_line(r, "\"cpu\" is not a CPU number");
+		k->per_cpu = true;
+		k->cpu = (int)c;
+	}
+	if (json_object_get(o, "thread") && (!thread || !parse_thread(thread, k, comm, size)))
+		return bad_line(r, "\"thread\" is not COMM-TID");
+	return 0;
+}
+
+static int json_line(struct reader *r, const char *line)
+{
+	json_error_t e;
+	json_t *o = json_loads(line, JSON_REJECT_DUPLICATES, &e);
+	struct block_key k = { 0 };
+	char comm[64], num[32];
+	const char *val, *unit, *event;
+	json_t *rt, *pc, *cv;
+	int rc = -1;
+
+	if (!o)
+		return bad_line(r, "invalid JSON at column %d: %s", e.column, e.text);
+	if (!json_is_object(o)) {
+		bad_line(r, "not a JSON object");
+		goto out;
+	}
+	event = json_text(o, "event");
+	if (json_is_object(json_object_get(o, "pfmon-header"))) { /* the results header of pfmon --merge */
+		json_t *h = json_object_get(o, "pfmon-header");
+
+		if (json_text(h, "start"))
+			header_time(json_text(h, "start"), &r->start_ns);
+		if (json_text(h, "end"))
+			header_time(json_text(h, "end"), &r->end_ns);
+		rc = 0;
+		goto out;
+	}
+	if (!json_object_get(o, "event") && json_object_get(o, "metric-value")) {
+		rc = 0; /* a metric's own line: computed again */
+		goto out;
+	}
+	cv = json_object_get(o, "counter-value");
+	val = json_is_integer(cv) ? (snprintf(num, sizeof(num), "%lld", (long long)json_integer_value(cv)), num)
+				  : json_text(o, "counter-value");
+	unit = json_text(o, "unit");
+	rt = json_object_get(o, "event-runtime");
+	pc = json_object_get(o, "pcnt-running");
+	if (!event || !val || !unit || !json_is_integer(rt) || json_integer_value(rt) < 0 || !json_is_number(pc) ||
+	    json_number_value(pc) < 0) {
+		bad_line(r, "not a count: it needs \"counter-value\", \"unit\", \"event\", \"event-runtime\" and "
+			    "\"pcnt-running\" (perf stat -j keys)");
+		goto out;
+	}
+	if (json_block_key(r, o, &k, comm, sizeof(comm)))
+		goto out;
+	rc = columns_row(r, &k, val, unit, event, (uint64_t)json_integer_value(rt), json_number_value(pc));
+out:
+	json_decref(o);
+	return rc;
+}
+
+/* ----- pfmon's text ----- */
+
+/* "# 1.000 s" (interval), "# total", "#\tsetN: EVENT = levels" (--with-header),
+ * "# start: T", "# end: T" (the results header) */
+static int text_comment(struct reader *r, const char *s)
+{
+	double t;
+	int set, len = 0, used = 0;
+	char tail[4];
+
+	if (strcmp(s, "# total") == 0) {
+		r->interval = false;
+		return 0;
+	}
+	if (strncmp(s, "# start: ", 9) == 0)
+		return header_time(s + 9, &r->start_ns), 0;
+	if (strncmp(s, "# end: ", 7) == 0)
+		return header_time(s + 7, &r->end_ns), 0;
+	if (sscanf(s, "# %lf s%n", &t, &used) == 1 && used == (int)strlen(s) && isfinite(t) && t >= 0) {
+		r->interval = true;
+		r->interval_s = t;
+		return 0;
+	}
+	if (sscanf(s, "#\tset%d: %n%*s%n", &set, &len, &used) == 1 && set >= 0 && used > len) {
+		const char *eq = strstr(s + len, " = ");
+
+		if (!eq || sscanf(eq, " = %3s", tail) != 1 || r->n_header >= SAVED_MAX_ROWS)
+			return 0;
+		r->header = xrealloc(r->header, (r->n_header + 1) * sizeof(*r->header));
+		r->header[r->n_header++] = (struct header_event){ xstrndup(s + len, (size_t)(eq - (s + len))), set };
+	}
+	return 0;
+}
+
+/* the next blank-separated word of *s, NUL-terminated in place */
+static char *word(char **s)
+{
+	char *w = *s + strspn(*s, " \t"), *end;
+
+	if (!*w)
+		return NULL;
+	end = w + strcspn(w, " \t");
+	*s = *end ? end + 1 : end;
+	*end = '\0';
+	return w;
+}
+
+/* "(12.34%)": the share of the time the event ran, the last one on the line */
+static bool running_share(const char *rest, double *pct)
+{
+	bool found = false;
+
+	for (const char *p = strchr(rest, '('); p; p = strchr(p + 1, '(')) {
+		double v;
+		int used = 0;
+
+		if (sscanf(p, "(%lf%%)%n", &v, &used) == 1 && used > 0 && isfinite(v) && v >= 0 && v <= 100) {
+			*pct = v;
+			found = true;
+		}
+	}
+	return found;
+}
+
+/* "COMM (pid,tid,ppid)" of a per-task block, at the start of rest */
+static bool task_of(char *rest, struct block_key *k)
+{
+	rest += strspn(rest, " \t");
+	if (!*rest || *rest == '#' || *rest == '(' || *rest == '[')
+		return false;
+	for (char *p = strstr(rest, " ("); p; p = strstr(p + 1, " (")) {
+		int pid, tid, ppid, used = 0;
+
+		if (sscanf(p, " (%d,%d,%d)%n", &pid, &tid, &ppid, &used) == 3 && used > 0 &&
+		    (!p[used] || p[used] == ' ')) {
+			*p = '\0';
+			*k = (struct block_key){ .has_task = true, .pid = pid, .tid = tid, .ppid = ppid, .comm = rest };
+			return true;
+		}
+	}
+	return false;
+}
+
+static int text_line(struct reader *r, char *line)
+{
+	char *s = line, *w, *name, *countw;
+	struct block_key k = { 0 };
+	struct count_row row = { .state = COUNT_OK };
+	char state[32];
+	double pct;
+
+	if (*s == '#')
+		return text_comment(r, s);
+	s += strspn(s, " \t");
+	if (!*s || *s == '#') /* a metric continued under its count line */
+		return 0;
+	if (strncmp(s, "real ", 5) == 0 && strstr(s, " user ") && strstr(s, " sys ")) /* --show-time */
+		return 0;
+	w = word(&s);
+	if (parse_cpu_label(w, &k.cpu)) { /* pfmon 3.x, system-wide: "CPU0   1234 CYCLES" */
+		k.per_cpu = true;
+		w = word(&s);
+	}
+	if (w && w[0] == '<') { /* <not counted>, <not supported>; <not available> is a metric's */
+		char *second = word(&s);
+
+		snprintf(state, sizeof(state), "%s %s", w, second ? second : "");
+		if (strcmp(state, "<not available>") == 0)
+			return 0;
+		if (!not_state(state, &row.state))
+			return bad_line(r, "unknown state '%.32s'", state);
+	} else if (!w || !parse_count(w, r->o->eu_counts, &row.raw)) {
+		return bad_line(r, "not a count line of pfmon's text output (COUNT EVENT), perf stat -x CSV or "
+				   "perf stat -j JSON");
+	}
+	countw = w;
+	name = word(&s);
+	if (!name)
+		return bad_line(r, "a count '%.32s' without an event name", countw);
+	if (r->o->is_metric && r->o->is_metric(name, r->o->arg)) /* the metric block: computed again */
+		return 0;
+	k.interval = r->interval;
+	k.interval_s = r->interval_s;
+	if (!k.per_cpu)
+		task_of(s, &k);
+	if (k.has_task) {
+		k.interval = r->interval;
+		k.interval_s = r->interval_s;
+		s += strlen(s) + 1; /* task_of cut the comm off: the rest follows it */
+	}
+	if (row.state == COUNT_OK && running_share(s, &pct) && pct < 100.0) {
+		row.enabled = 10000;
+		row.running = (uint64_t)llround(pct * 100.0);
+	}
+	return add_row(r, &k, name, &row);
+}
+
+/* ----- the file ----- */
+
+static enum saved_format guess_format(struct reader *r, const char *line)
+{
+	char *copy;
+	struct saved_counts probe = { .clock_decimals = -1 }, *keep = r->out;
+	int rc;
+
+	if (*line == '{')
+		return SAVED_JSON;
+	copy = xstrdup(line);
+	r->out = &probe; /* try the line as CSV without keeping it */
+	rc = csv_line(r, copy);
+	saved_counts_release(&probe);
+	r->out = keep;
+	r->n_rows = 0;
+	free(copy);
+	return rc != 0 ? SAVED_CSV : SAVED_TEXT; /* -1: CSV with a bad value, said when read */
+}
+
+static int one_line(struct reader *r, char *line, bool *format_known)
+{
+	int rc;
+
+	if (!*format_known && *line && *line != '#' && line[strspn(line, " \t")]) {
+		r->out->format = guess_format(r, line);
+		*format_known = true;
+	}
+	if (!*format_known)
+		return text_line(r, line); /* comments before the first count */
+	switch (r->out->format) {
+	case SAVED_JSON:
+		return *line ? json_line(r, line) : 0;
+	case SAVED_CSV:
+		if (!*line || *line == '#') /* perf stat -x: "# started on ..." */
+			return 0;
+		rc = csv_line(r, line);
+		if (rc == 0)
+			return bad_line(r, "not a CSV count line (perf stat -x columns: value%sunit%sevent%sruntime%s"
+					   "percentage)", r->sep, r->sep, r->sep, r->sep);
+		return rc < 0 ? -1 : 0;
+	case SAVED_TEXT:
+	default:
+		return text_line(r, line);
+	}
+}
+
+static bool header_matches(const struct reader *r, const struct saved_block *b)
+{
+	if (b->n_rows != r->n_header)
+		return false;
+	for (size_t i = 0; i < b->n_rows; i++)
+		if (strcasecmp(b->rows[i].name, r->header[i].name) != 0)
+			return false;
+	return true;
+}
+
+/* the set of each row: the header's, else the n-th line of an event is its n-th set */
+static void assign_sets(struct reader *r)
+{
+	struct saved_counts *s = r->out;
+
+	for (size_t b = 0; b < s->n_blocks; b++) {
+		struct saved_block *k = &s->blocks[b];
+		bool header = header_matches(r, k);
+		struct strmap seen;
+
+		s->sets_from_header |= header;
+		strmap_init(&seen);
+		for (size_t i = 0; i < k->n_rows; i++) {
+			char *key = xstrdup(k->rows[i].name);
+
+			for (char *c = key; *c; c++)
+				*c = (char)tolower((unsigned char)*c);
+			k->rows[i].set = header ? r->header[i].set : (int)strmap_get(&seen, key);
+			strmap_add(&seen, key, 1);
+			free(key);
+		}
+		strmap_release(&seen);
+	}
+}
+
+int saved_counts_parse(const char *text, size_t len, const char *origin, const struct saved_read_opts *o,
+		       struct saved_counts *out, struct pf_error *err)
+{
+	struct reader r = { .origin = origin, .sep = o->csv_sep && *o->csv_sep ? o->csv_sep : ",", .o = o,
+			    .out = out, .err = err };
+	bool format_known = false;
+	int rc = 0;
+
+	memset(out, 0, sizeof(*out));
+	out->clock_decimals = -1;
+	if (memchr(text, '\0', len))
+		return pf_error_set(err, PF_E_BAD_FILE, origin, "holds a NUL byte: not a saved counts file");
+	for (size_t at = 0; at < len && !rc;) {
+		const char *nl = memchr(text + at, '\n', len - at);
+		size_t n = nl ? (size_t)(nl - (text + at)) : len - at;
+		char *line;
+
+		r.line++;
+		if (n > SAVED_MAX_LINE) {
+			rc = bad_line(&r, "longer than %d bytes", SAVED_MAX_LINE);
+			break;
+		}
+		line = xstrndup(text + at, n);
+		if (n && line[n - 1] == '\r')
+			line[n - 1] = '\0';
+		if (has_control(line, true))
+			rc = bad_line(&r, "a control character");
+		else
+			rc = one_line(&r, line, &format_known);
+		free(line);
+		at += n + 1;
+	}
+	if (!rc && r.n_rows == 0)
+		rc = pf_error_set(err, PF_E_BAD_FILE, origin, "no counts in it (pfmon text, CSV or JSON lines)");
+	if (!rc)
+		assign_sets(&r);
+	/* the elapsed time of the run, from its results header, for the blocks of
+	 * the whole run (an interval's is its own length, which the file lacks) */
+	for (size_t b = 0; !rc && r.end_ns > r.start_ns && r.start_ns && b < out->n_blocks; b++)
+		if (!out->blocks[b].interval && !out->blocks[b].duration_ns)
+			out->blocks[b].duration_ns = r.end_ns - r.start_ns;
+	for (size_t i = 0; i < r.n_header; i++)
+		free(r.header[i].name);
+	free(r.header);
+	if (rc)
+		saved_counts_release(out);
+	return rc;
+}
+
+int saved_counts_read(const char *path, const struct saved_read_opts *o, struct saved_counts *out,
+		      struct pf_error *err)
+{
+	FILE *f = fopen(path, "r");
+	char *text;
+	size_t n;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if (!f)
+		return pf_error_set(err, PF_E_INPUT, path, strerror(errno));
+	text = xmalloc(SAVED_MAX_FILE + 1);
+	n = fread(text, 1, SAVED_MAX_FILE + 1, f);
+	if (ferror(f))
+		rc = pf_error_set(err, PF_E_INPUT, path, strerror(errno ? errno : EIO));
+	else if (n > SAVED_MAX_FILE)
+		rc = pf_error_set(err, PF_E_BAD_FILE, path, "larger than 64 MiB: not a saved counts file");
+	else
+		rc = saved_counts_parse(text, n, path, o, out, err);
+	free(text);
+	fclose(f);
+	return rc;
+}
