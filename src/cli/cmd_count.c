@@ -20,6 +20,7 @@
 #include "report/results.h"
 #include "target/procfs.h"
 #include "target/session.h"
+#include "triggers.h"
 
 /* every CPU of --cpu-list is online */
 static int check_cpus_online(const struct pf_config *cfg, struct pf_error *err)
@@ -88,6 +89,8 @@ struct session_opts session_opts_from_config(const struct pf_config *cfg)
 		/* pfmon 3.x: <press ENTER to stop session> */
 		.stop_on_enter = cfg->system_wide && !cfg->command && isatty(STDIN_FILENO),
 	};
+
+	trigger_session_opts(cfg, &o.triggers);
 
 	if (follow) {
 		bool all = !follows(cfg); /* --per-thread alone */
@@ -200,6 +203,8 @@ int check_task_options(const struct pf_config *cfg, struct pf_error *err)
 	if ((follows(cfg) || cfg->per_thread || cfg->aggregate) && sampling)
 		return pf_error_set(err, PF_E_USAGE, "--follow-*, --per-thread and --aggregate-results are not "
 				    "implemented with sampling yet (samples record each task's pid and tid)");
+	if (trigger_check_options(cfg, follows(cfg), err))
+		return -1;
 	if (cfg->show_time && (cfg->n_attach || sampling || cfg->follow_fork || cfg->follow_vfork ||
 			       cfg->follow_pthread || cfg->per_thread))
 		return pf_error_set(err, PF_E_USAGE, "--show-time times one launched command while counting "

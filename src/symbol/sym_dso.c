@@ -433,14 +433,40 @@ int sym_dso_find_func(const struct sym_dso *dso, const char *name, uint64_t *add
 	return -1;
 }
 
+static void load_data(struct sym_dso *dso)
+{
+	if (!dso->data_loaded && dso->sym_scn)
+		load_table(dso, dso->sym_elf, dso->sym_scn, true, &dso->data);
+	dso->data_loaded = true;
+}
+
+int sym_dso_find_data(struct sym_dso *dso, const char *name, uint64_t *addr, uint64_t *size)
+{
+	load_data(dso);
+	for (size_t i = 0; i < dso->data.nr; i++) {
+		if (strcmp(dso->data.syms[i].name, name) == 0) {
+			*addr = dso->data.syms[i].addr;
+			*size = dso->data.syms[i].end - dso->data.syms[i].addr;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+bool sym_dso_loads(const struct sym_dso *dso, uint64_t addr)
+{
+	for (size_t i = 0; i < dso->nr_segs; i++)
+		if (addr >= dso->segs[i].vaddr && addr - dso->segs[i].vaddr < dso->segs[i].memsz)
+			return true;
+	return false;
+}
+
 /* A data address: the variable (STT_OBJECT) holding it, no line. */
 void sym_dso_lookup_data(struct sym_dso *dso, uint64_t addr, struct sym_result *res)
 {
 	const struct sym_func *v;
 
-	if (!dso->data_loaded && dso->sym_scn)
-		load_table(dso, dso->sym_elf, dso->sym_scn, true, &dso->data);
-	dso->data_loaded = true;
+	load_data(dso);
 	v = find_sym(&dso->data, addr);
 	*res = (struct sym_result){ .binary = dso->path, .addr = addr, .offset = addr,
 				    .wrong_file = dso->wrong_file };
