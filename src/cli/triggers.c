@@ -271,8 +271,6 @@ static int check_data(const struct pf_config *cfg, struct pf_error *err)
 	size_t n = n_kind(cfg, PF_TRG_DATA_START, PF_TRG_DATA_STOP);
 	char msg[160];
 
-	if ((cfg->data_trigger_ro || cfg->data_trigger_wo) && !n)
-		return pf_error_set(err, PF_E_USAGE, "--trigger-data-ro and --trigger-data-wo need a data trigger");
 	if (cfg->data_trigger_ro && cfg->data_trigger_wo)
 		return pf_error_set(err, PF_E_USAGE, "--trigger-data-ro and --trigger-data-wo exclude each other");
 	if (cfg->data_trigger_ro)
@@ -306,6 +304,8 @@ int trigger_check_options(const struct pf_config *cfg, bool follows, struct pf_e
 	    check_kind(cfg, "data", PF_TRG_DATA_START, PF_TRG_DATA_STOP, cfg->data_trigger_repeat,
 		       cfg->data_trigger_follow, err))
 		return -1;
+	if ((cfg->data_trigger_ro || cfg->data_trigger_wo) && !data)
+		return pf_error_set(err, PF_E_USAGE, "--trigger-data-ro and --trigger-data-wo need a data trigger");
 	if (cfg->trigger_start_delay && starts)
 		return pf_error_set(err, PF_E_USAGE, "--trigger-start-delay and a start trigger both say when "
 				    "counting starts: give one");

@@ -400,6 +400,21 @@ static int get_regs(pid_t tid, struct user_regs_struct *r, struct pf_error *err)
 	return 0;
 }
 
+/* a return breakpoint armed in no space, to use again (one per call
+ * would grow the table with every window) */
+static size_t free_return_bp(const struct trig_state *t)
+{
+	for (size_t i = 0; i < t->n_bps; i++) {
+		bool armed = false;
+
+		for (size_t j = 0; j < t->n_spaces && !armed; j++)
+			armed = t->spaces[j].armed[i];
+		if (t->bps[i].role == BP_RETURN && !armed)
+			return i;
+	}
+	return NO_BP;
+}
+
 /* a start whose stop is the return: a one-shot breakpoint there */
 static int arm_return(struct session *s, struct trig_space *sp, pid_t tid, const struct user_regs_struct *r,
 		      struct pf_error *err)
@@ -414,7 +429,10 @@ static int arm_return(struct session *s, struct trig_space *sp, pid_t tid, const
 		return ptrace_error("ptrace(PTRACE_PEEKDATA) of the return address", err);
 	if (sp->ret_bp != NO_BP)
 		return 0; /* an outer call's return is armed already */
-	b = add_bp(t, ret, BP_RETURN, false);
+	b = free_return_bp(t);
+	if (b == NO_BP)
+		b = add_bp(t, ret, BP_RETURN, false);
+	t->bps[b].addr = ret;
 	sp->ret_bp = b;
 	sp->ret_sp = r->rsp + 8;
 	return arm(t, sp, tid, b, err);
