@@ -54,6 +54,7 @@
 #endif
 
 #include "common/util.h"
+#include "kernel/perf.h"
 #include "session_int.h"
 
 #define NO_BP ((size_t)-1)
@@ -86,7 +87,25 @@ struct trig_thread {
 	size_t space;
 	bool acts;            /* its hits switch the counters */
 	size_t stepping;      /* the breakpoint it is single-stepping over, or NO_BP */
-	uint64_t dr7;         /* its data triggers (0: none) */
+	uint64_t dr7;         /* its debug-register triggers (0: none) */
+	uint64_t ret_sp;      /* DR_RETURN: the stack pointer after that return */
+};
+
+/* what a debug register does */
+enum dr_role {
+	DR_CODE_START,
+	DR_CODE_STOP,
+	DR_RETURN,   /* the return of a code start that is also its stop */
+	DR_DATA_START,
+	DR_DATA_STOP,
+};
+
+#define DR_SLOTS SESSION_MAX_DATA_TRIGGERS
+
+struct dr_slot {
+	enum dr_role role;
+	bool to_return;  /* DR_CODE_START: its stop is the call's return */
+	uint64_t ctl;    /* its RW and LEN bits in DR7 */
 };
 
 struct trig_state {
@@ -101,10 +120,12 @@ struct trig_state {
 	bool resolved;        /* the entry point was reached */
 	pid_t command;
 	/* data triggers: slot i of the debug registers */
-	enum session_trigger_kind dr_kind[SESSION_MAX_DATA_TRIGGERS];
-	uint64_t dr_addr[SESSION_MAX_DATA_TRIGGERS];
+	/* the debug registers: data triggers, and code triggers when they fit */
+	struct dr_slot slot[DR_SLOTS];
+	uint64_t dr_addr[DR_SLOTS];
 	size_t n_dr;
-	uint64_t dr7;         /* the command's */
+	uint64_t dr7;         /* as set at the entry point (a followed task starts with it) */
+	bool code_in_dr;      /* code triggers are debug registers, not int3s */
 	uint64_t hits;
 };
 
@@ -311,69 +332,57 @@ static int resolve_one(struct session *s, pid_t pid, enum session_trigger_kind k
 	return o->resolve(o->arg, pid, k, i, a, err);
 }
 
-/* The code triggers: a start and a stop at one address is a start whose
- * stop is the call's return (pfmon 3.x). */
-static int set_code_triggers(struct session *s, pid_t tid, struct pf_error *err)
+#define DR7_RW_SHIFT(slot) (16 + 4 * (slot))
+#define DR7_LEN_SHIFT(slot) (18 + 4 * (slot))
+
+static size_t add_slot(struct trig_state *t, enum dr_role role, uint64_t addr, uint64_t ctl)
 {
-	const struct session_triggers *o = &s->opts.triggers;
-	struct trig_state *t = s->trig;
-	size_t n_start = o->n[STRG_CODE_START], n_stop = o->n[STRG_CODE_STOP];
-	uint64_t *start = xcalloc(n_start + 1, sizeof(*start)), *stop = xcalloc(n_stop + 1, sizeof(*stop));
-	int rc = 0;
+	size_t i = t->n_dr++;
 
-	for (size_t i = 0; i < n_start && !rc; i++) {
-		struct session_trigger_addr a;
-
-		rc = resolve_one(s, tid, STRG_CODE_START, i, &a, err);
-		start[i] = a.addr;
-	}
-	for (size_t i = 0; i < n_stop && !rc; i++) {
-		struct session_trigger_addr a;
-
-		rc = resolve_one(s, tid, STRG_CODE_STOP, i, &a, err);
-		stop[i] = a.addr;
-	}
-	for (size_t i = 0; i < n_start && !rc; i++) {
-		size_t b = add_bp(t, start[i], BP_START, o->code_repeat);
-
-		for (size_t j = 0; j < n_stop; j++)
-			if (stop[j] == start[i]) {
-				t->bps[b].to_return = true;
-				stop[j] = 0; /* dynamic: set at each start */
-			}
-		rc = arm(t, &t->spaces[0], tid, b, err);
-	}
-	for (size_t j = 0; j < n_stop && !rc; j++)
-		if (stop[j])
-			rc = arm(t, &t->spaces[0], tid, add_bp(t, stop[j], BP_STOP, o->code_repeat), err);
-	free(start);
-	free(stop);
-	return rc;
+	t->slot[i] = (struct dr_slot){ .role = role, .ctl = ctl };
+	t->dr_addr[i] = addr;
+	return i;
 }
 
-static int set_data_triggers(struct session *s, pid_t tid, struct pf_error *err)
+/* Data triggers watch reads and writes (RW 11) or writes (01) of 1-8
+ * aligned bytes; code triggers fault before the instruction (RW 00, LEN
+ * 00), and the kernel resumes with RF set so it runs without a new fault. */
+static int set_dr_triggers(struct session *s, pid_t tid, const uint64_t *code, const size_t *n_code,
+			   struct pf_error *err)
 {
 	const struct session_triggers *o = &s->opts.triggers;
 	struct trig_state *t = s->trig;
 	uint64_t rw = o->data_write_only ? 1 : 3;
 	static const enum session_trigger_kind kinds[] = { STRG_DATA_START, STRG_DATA_STOP };
+	bool returns = false;
 
-	t->n_dr = 0;
-	t->dr7 = 0;
+	for (size_t i = 0; i < n_code[0]; i++) {
+		size_t k = add_slot(t, DR_CODE_START, code[i], 0);
+
+		t->slot[k].to_return = code[n_code[0] + n_code[1] + i] != 0;
+		returns |= t->slot[k].to_return;
+		t->dr7 |= DR7_ENABLE(k);
+	}
+	for (size_t i = 0; i < n_code[1]; i++)
+		if (code[n_code[0] + i])
+			t->dr7 |= DR7_ENABLE(add_slot(t, DR_CODE_STOP, code[n_code[0] + i], 0));
+	if (returns)
+		add_slot(t, DR_RETURN, 0, 0); /* armed at each start */
 	for (size_t k = 0; k < 2; k++)
 		for (size_t i = 0; i < o->n[kinds[k]]; i++) {
 			struct session_trigger_addr a;
-			size_t slot = t->n_dr;
+			size_t slot;
 
-			if (slot >= SESSION_MAX_DATA_TRIGGERS)
+			if (t->n_dr >= DR_SLOTS)
 				return pf_error_set(err, PF_E_USAGE, "more data triggers than the 4 debug registers");
 			if (resolve_one(s, tid, kinds[k], i, &a, err))
 				return -1;
-			t->dr_addr[slot] = a.addr;
-			t->dr_kind[slot] = kinds[k];
-			t->dr7 |= DR7_ENABLE(slot) | (rw << (16 + 4 * slot)) | (dr_len_bits(a.size) << (18 + 4 * slot));
-			t->n_dr++;
+			slot = add_slot(t, kinds[k] == STRG_DATA_START ? DR_DATA_START : DR_DATA_STOP, a.addr,
+					(rw << DR7_RW_SHIFT(t->n_dr)) | (dr_len_bits(a.size) << DR7_LEN_SHIFT(t->n_dr)));
+			t->dr7 |= DR7_ENABLE(slot);
 		}
+	for (size_t i = 0; i < t->n_dr; i++)
+		t->dr7 |= t->slot[i].ctl;
 	if (!t->n_dr)
 		return 0;
 	if (set_debugregs(t, tid, t->dr7, t->dr_addr, err))
@@ -382,15 +391,62 @@ static int set_data_triggers(struct session *s, pid_t tid, struct pf_error *err)
 	return 0;
 }
 
+/*
+ * The code addresses: a start and a stop at one address is a start whose
+ * stop is the call's return (pfmon 3.x).  Into the debug registers when
+ * they fire here and the code triggers fit beside the data ones (one more
+ * for a return), as pfmon 3.x did: one stop per hit, nothing written into
+ * the text.  Else int3s.
+ */
+static int set_triggers(struct session *s, pid_t tid, struct pf_error *err)
+{
+	const struct session_triggers *o = &s->opts.triggers;
+	struct trig_state *t = s->trig;
+	size_t n[2] = { o->n[STRG_CODE_START], o->n[STRG_CODE_STOP] }, n_slots;
+	/* start addresses, stop addresses (0: dynamic), then a to_return flag per start */
+	uint64_t *code = xcalloc(2 * n[0] + n[1] + 1, sizeof(*code));
+	bool returns = false;
+	int rc = 0;
+
+	for (size_t i = 0; i < n[0] + n[1] && !rc; i++) {
+		struct session_trigger_addr a;
+
+		rc = resolve_one(s, tid, i < n[0] ? STRG_CODE_START : STRG_CODE_STOP, i < n[0] ? i : i - n[0], &a, err);
+		code[i] = a.addr;
+	}
+	n_slots = n[0] + n[1] + o->n[STRG_DATA_START] + o->n[STRG_DATA_STOP];
+	for (size_t i = 0; i < n[0]; i++)
+		for (size_t j = 0; j < n[1]; j++)
+			if (code[n[0] + j] == code[i] && code[i]) {
+				code[n[0] + n[1] + i] = 1; /* to_return */
+				code[n[0] + j] = 0;
+				returns = true;
+				n_slots--;
+			}
+	n_slots += returns;
+	t->code_in_dr = n[0] + n[1] && n_slots <= DR_SLOTS && kperf_breakpoints_fire() == KPERF_BP_FIRE;
+	if (!rc)
+		rc = set_dr_triggers(s, tid, code, t->code_in_dr ? n : (size_t[2]){ 0, 0 }, err);
+	for (size_t i = 0; i < n[0] && !rc && !t->code_in_dr; i++) {
+		size_t b = add_bp(t, code[i], BP_START, o->code_repeat);
+
+		t->bps[b].to_return = code[n[0] + n[1] + i] != 0;
+		rc = arm(t, &t->spaces[0], tid, b, err);
+	}
+	for (size_t j = 0; j < n[1] && !rc && !t->code_in_dr; j++)
+		if (code[n[0] + j])
+			rc = arm(t, &t->spaces[0], tid, add_bp(t, code[n[0] + j], BP_STOP, o->code_repeat), err);
+	free(code);
+	return rc;
+}
+
 /* the triggers set in the command, stopped at its entry point */
 static int resolve_and_set(struct session *s, pid_t tid, struct pf_error *err)
 {
 	struct trig_state *t = s->trig;
 
 	t->resolved = true;
-	if (set_code_triggers(s, tid, err) || set_data_triggers(s, tid, err))
-		return -1;
-	return 0;
+	return set_triggers(s, tid, err);
 }
 
 static int get_regs(pid_t tid, struct user_regs_struct *r, struct pf_error *err)
@@ -529,28 +585,77 @@ static int after_step(struct session *s, struct trig_thread *th, struct pf_error
 	return resume(th->tid, PTRACE_CONT, err);
 }
 
-/* data triggers that fired (DR6's B0-B3): switch, disarm the one-shot ones */
-static int on_data_hit(struct session *s, struct trig_thread *th, unsigned long dr6, struct pf_error *err)
+/* one debug register that fired: switch; false in *keep to disarm it */
+static int act_slot(struct session *s, struct trig_thread *th, size_t k, bool *keep, struct pf_error *err)
 {
 	struct trig_state *t = s->trig;
 	const struct session_triggers *o = &s->opts.triggers;
+	const struct dr_slot *sl = &t->slot[k];
+	struct user_regs_struct r;
+	bool code = sl->role == DR_CODE_START || sl->role == DR_CODE_STOP || sl->role == DR_RETURN;
 
-	for (size_t slot = 0; slot < t->n_dr; slot++) {
-		bool start = t->dr_kind[slot] == STRG_DATA_START;
-
-		if (!(dr6 & (1ul << slot)) || !th->acts || !(th->dr7 & DR7_ENABLE(slot)))
-			continue;
-		if (!start && !s->counting_on)
-			continue; /* a stop before any start: it waits for its window */
+	*keep = code ? o->code_repeat : o->data_repeat;
+	switch (sl->role) {
+	case DR_CODE_START:
+	case DR_DATA_START:
 		t->hits++;
-		if (sess_set_counting(s, start, err))
-			return -1;
-		if (!o->data_repeat) {
-			th->dr7 &= ~DR7_ENABLE(slot);
-			if (set_debugregs(t, th->tid, th->dr7, NULL, err))
+		if (sl->to_return) {
+			size_t ret = t->n_dr - 1; /* the return slot follows the code ones */
+
+			while (t->slot[ret].role != DR_RETURN)
+				ret--;
+			if (get_regs(th->tid, &r, err))
 				return -1;
+			if (!(th->dr7 & DR7_ENABLE(ret))) {
+				errno = 0;
+				t->dr_addr[ret] = (uint64_t)ptrace(PTRACE_PEEKDATA, th->tid, (void *)r.rsp, 0);
+				if (errno)
+					return ptrace_error("ptrace(PTRACE_PEEKDATA) of the return address", err);
+				if (ptrace(PTRACE_POKEUSER, th->tid, (void *)DR_OFFSET(ret), (void *)t->dr_addr[ret]))
+					return ptrace_error("ptrace(PTRACE_POKEUSER) of a debug register", err);
+				th->dr7 |= DR7_ENABLE(ret);
+				th->ret_sp = r.rsp + 8;
+			}
 		}
+		return sess_set_counting(s, true, err);
+	case DR_CODE_STOP:
+	case DR_DATA_STOP:
+		if (!s->counting_on) {
+			*keep = true; /* a stop before any start: it waits for its window */
+			return 0;
+		}
+		t->hits++;
+		return sess_set_counting(s, false, err);
+	case DR_RETURN:
+		if (get_regs(th->tid, &r, err))
+			return -1;
+		*keep = r.rsp != th->ret_sp; /* else the return of a deeper (recursive) call */
+		if (*keep)
+			return 0;
+		t->hits++;
+		return sess_set_counting(s, false, err);
 	}
+	return 0;
+}
+
+/* debug registers that fired (DR6's B0-B3): switch, disarm the one-shot ones */
+static int on_dr_hit(struct session *s, struct trig_thread *th, unsigned long dr6, struct pf_error *err)
+{
+	struct trig_state *t = s->trig;
+	uint64_t dr7 = th->dr7;
+
+	for (size_t k = 0; k < t->n_dr; k++) {
+		bool keep = true;
+
+		if (!(dr6 & (1ul << k)) || !th->acts || !(th->dr7 & DR7_ENABLE(k)))
+			continue;
+		if (act_slot(s, th, k, &keep, err))
+			return -1;
+		if (!keep)
+			th->dr7 &= ~DR7_ENABLE(k);
+	}
+	if (th->dr7 != dr7 && set_debugregs(t, th->tid, th->dr7, NULL, err))
+		return -1;
 	if (ptrace(PTRACE_POKEUSER, th->tid, (void *)DR_OFFSET(6), 0))
 		return ptrace_error("ptrace(PTRACE_POKEUSER) of DR6", err);
 	return 0;
@@ -568,7 +673,7 @@ static int on_debug_trap(struct session *s, struct trig_thread *th, struct pf_er
 		dr6 = (unsigned long)ptrace(PTRACE_PEEKUSER, th->tid, (void *)DR_OFFSET(6), 0);
 		data = !errno && (dr6 & DR6_HITS);
 	}
-	if (data && on_data_hit(s, th, dr6, err))
+	if (data && on_dr_hit(s, th, dr6, err))
 		return -1;
 	if (th->stepping != NO_BP)
 		return after_step(s, th, err) ? -1 : 1;
@@ -637,14 +742,13 @@ int sess_trig_exec(struct session *s, pid_t tid, struct pf_error *err)
 		return 0;
 	th = thread_of(t, tid);
 	if (t->resolved || (th && t->command)) {
-		/* a later exec: a new text without the int3s, debug registers cleared */
+		/* a later exec: a new text without the int3s (a vfork child
+		 * leaves its parent's), debug registers cleared: the task has
+		 * no triggers any more, pfmon lets it go */
 		if (th) {
-			struct trig_space *sp = &t->spaces[th->space];
-
-			memset(sp->armed, 0, t->n_bps * sizeof(*sp->armed));
-			sp->ret_bp = NO_BP;
-			th->acts = false;
-			th->dr7 = 0;
+			sess_trig_exit(s, tid);
+			if (ptrace(PTRACE_DETACH, tid, 0, 0) && errno != ESRCH)
+				return ptrace_error("ptrace(PTRACE_DETACH)", err);
 		}
 		return 0;
 	}
@@ -719,9 +823,16 @@ int sess_trig_new_task(struct session *s, pid_t parent, pid_t child, struct pf_e
 		return 0;
 	}
 	th = add_thread(t, child, space, follow_code || follow_data);
-	if (follow_data && t->dr7) {
+	if (t->dr7 && (follow_data || (follow_code && t->code_in_dr))) {
+		/* the triggers it follows, as they were set at the entry point (no return armed) */
 		th->dr7 = t->dr7;
-		if (set_debugregs(t, child, t->dr7, t->dr_addr, err))
+		for (size_t k = 0; k < t->n_dr; k++) {
+			bool code = t->slot[k].role != DR_DATA_START && t->slot[k].role != DR_DATA_STOP;
+
+			if (t->slot[k].role == DR_RETURN || (code ? !follow_code : !follow_data))
+				th->dr7 &= ~DR7_ENABLE(k);
+		}
+		if (set_debugregs(t, child, th->dr7, t->dr_addr, err))
 			return -1;
 	}
 	return resume(child, PTRACE_CONT, err);

@@ -96,9 +96,14 @@ sym() {
 	run --separate-stderr "$PFMON" -e task-clock "$FIXTURES/uselib" 100
 	whole=$(count_of task-clock)
 	echo "inside $inside whole $whole" >&2
-	# the loop is nearly all of the run, the loader and exit are not in it
-	[ "$inside" -lt "$whole" ]
+	# the loop is nearly all of the run
 	[ "$inside" -gt $(( whole / 2 )) ]
+	# and what runs before it (the loader, main) very little
+	run --separate-stderr "$PFMON" -e task-clock --trigger-code-stop-address=lib_spin "$FIXTURES/uselib" 100
+	[ "$status" -eq 0 ]
+	before=$(count_of task-clock)
+	echo "before $before" >&2
+	[ "$before" -lt $(( whole / 10 )) ]
 }
 
 @test "threads and forked children step over the triggers; --trigger-code-follow makes them act" {
@@ -116,6 +121,43 @@ sym() {
 		"$FIXTURES/trigwork" 10 0 fork
 	[ "$status" -eq 0 ]
 	[ "$(count_of page-faults)" -ge 20 ]
+}
+
+@test "a vfork child that execs (posix_spawn) leaves the command's triggers in place" {
+	for f in "" --trigger-code-follow; do
+		run --separate-stderr "$PFMON" -e page-faults $W --trigger-code-repeat $f "$FIXTURES/trigwork" 10 0 spawn
+		[ "$status" -eq 0 ]
+		[ "$(count_of page-faults)" -eq 10 ]
+	done
+}
+
+@test "int3 code triggers (where debug registers do not fire) count the same" {
+	export PFMON_TEST_BREAKPOINTS_SILENT=1
+	run --separate-stderr "$PFMON" -e page-faults $W --trigger-code-repeat "$FIXTURES/trigwork" 10
+	[ "$(count_of page-faults)" -eq 10 ]
+	run --separate-stderr "$PFMON" -e page-faults $W "$FIXTURES/trigwork" 10
+	[ "$(count_of page-faults)" -eq 1 ]
+	run --separate-stderr "$PFMON" -e page-faults $W --trigger-code-repeat "$FIXTURES/trigwork" 10 3
+	[ "$(count_of page-faults)" -eq 10 ]
+	run --separate-stderr "$PFMON" -e page-faults --trigger-code-start-address=unrelated \
+		--trigger-code-stop-address=work --trigger-code-repeat "$FIXTURES/trigwork" 10
+	[ "$(count_of page-faults)" -eq 11 ]
+	for mode in thread fork spawn; do
+		run --separate-stderr "$PFMON" -e page-faults $W --trigger-code-repeat "$FIXTURES/trigwork" 10 0 $mode
+		[ "$status" -eq 0 ]
+		[ "$(count_of page-faults)" -eq 10 ]
+	done
+	run --separate-stderr "$PFMON" -e page-faults $W --trigger-code-repeat --trigger-code-follow \
+		"$FIXTURES/trigwork" 10 0 thread
+	[ "$(count_of page-faults)" -eq 20 ]
+	# more code triggers than debug registers: int3s wherever breakpoints fire too
+	unset PFMON_TEST_BREAKPOINTS_SILENT
+	run --separate-stderr "$PFMON" -e page-faults --trigger-code-start-address=work,inner \
+		--trigger-code-stop-address=unrelated,main,loop --trigger-code-repeat "$FIXTURES/trigwork" 10
+	[ "$status" -eq 0 ]
+	[ "$(count_of page-faults)" -eq 10 ]
+	run --separate-stderr "$PFMON" -e page-faults $W --trigger-code-repeat "$FIXTURES/trigwork" 10 0 trap
+	[ "$status" -eq $(( 128 + 5 )) ]
 }
 
 @test "the program's own SIGTRAP is still its own" {
