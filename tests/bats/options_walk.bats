@@ -22,6 +22,12 @@ declare -gA VALUE=(
 	[smpl-module]=detailed [smpl-module-info]=detailed [cpu-list]=0 [print-interval]=100 [interval-count]=1
 	[symbol-file]=@T/rep.pfs [sysmap-file]=@T/rep.pfs [cpuid]=0x07300404:0:0:0x603
 	[metrics]=CPUs_utilized [metrics-file]=@T/walk.def [show-metrics]=
+	# sh has no such symbol: the trigger is resolved (and refused) in the running program
+	[trigger-code-start-address]=walk_nosuch [trigger-code-start-addresses]=walk_nosuch
+	[trigger-code-stop-address]=walk_nosuch [trigger-code-stop-addresses]=walk_nosuch
+	[trigger-data-start-address]=walk_nosuch [trigger-data-start-addresses]=walk_nosuch
+	[trigger-data-stop-address]=walk_nosuch [trigger-data-stop-addresses]=walk_nosuch
+	[trigger-start-delay]=1
 )
 
 # A command an option needs to act (given to both runs, counting and
