@@ -91,6 +91,7 @@ struct session_opts session_opts_from_config(const struct pf_config *cfg)
 	};
 
 	trigger_session_opts(cfg, &o.triggers);
+	o.pin_command = cfg->pin_command;
 
 	if (follow) {
 		bool all = !follows(cfg); /* --per-thread alone */
@@ -181,6 +182,9 @@ int check_task_options(const struct pf_config *cfg, struct pf_error *err)
 	if (cfg->system_wide && (cfg->n_attach || follows(cfg) || cfg->per_thread || cfg->show_time))
 		return pf_error_set(err, PF_E_USAGE, "--system-wide counts CPUs: not with --attach-task, "
 				    "--follow-*, --per-thread or --show-time");
+	if (cfg->pin_command && (!cfg->system_wide || !cfg->command))
+		return pf_error_set(err, PF_E_USAGE, "--pin-command pins the command of a --system-wide session on "
+				    "its CPUs (--cpu-list): it needs both");
 	if (cfg->interval_count && !cfg->print_interval)
 		return pf_error_set(err, PF_E_USAGE, "--interval-count needs --print-interval");
 	if (cfg->print_interval && (follows(cfg) || cfg->per_thread))

@@ -593,6 +593,8 @@ static const struct opt_def options[] = {
 	  "every CPU's counts, whatever runs there (Itanium 2 model: sets the pm bit)", M_RUN | M_CHECK },
 	{ "cpu-list", "C", ARG_REQUIRED, "N,N1-N2", G_GEN, CALL(opt_cpu_list),
 	  "system-wide: these CPUs only", M_RUN },
+	{ "pin-command", NULL, ARG_NONE, NULL, G_GEN, BOOL(pin_command),
+	  "system-wide: run the command on the CPUs of --cpu-list only", M_RUN },
 
 	{ "attach-task", "p", ARG_REQUIRED, "PID", G_TASK, CALL(opt_attach),
 	  "monitor running process PID (every thread, also those it creates) instead of a command", M_RUN },

@@ -562,7 +562,13 @@ int session_open_cpus(struct session *s, char *const argv[], struct pf_error *er
 	for (size_t k = 0; k < s->n_events; k++)
 		s->events[k]->attr.inherit = 0; /* per-CPU events see every task already */
 	if (argv) {
-		if (child_fork(argv, &s->opts.launch, &s->child, err))
+		struct launch_opts lo = s->opts.launch;
+
+		if (s->opts.pin_command) {
+			lo.pin_cpus = s->cpus;
+			lo.n_pin_cpus = s->n_cpus;
+		}
+		if (child_fork(argv, &lo, &s->child, err))
 			return -1;
 		s->have_child = true;
 	} else {
