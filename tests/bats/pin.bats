@@ -19,7 +19,7 @@ setup() {
 	# without it the command keeps pfmon's affinity
 	run --separate-stderr "$PFMON" -a --cpu-list=$last -e cpu-clock -- grep Cpus_allowed_list /proc/self/status
 	[ "$status" -eq 0 ]
-	want=$(taskset -cp $$ | sed 's/.*: //')
+	want=$(awk '/^Cpus_allowed_list/ { print $2 }' /proc/$$/status)
 	printf '%s\n' "$output" | grep -q "^Cpus_allowed_list:[[:space:]]*$want\$"
 }
 
