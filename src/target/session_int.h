@@ -170,7 +170,7 @@ int sess_trig_exec(struct session *s, pid_t tid, struct pf_error *err);
 /* a SIGTRAP stop: 1 if it was a trigger's (the task is resumed), 0 if not */
 int sess_trig_trap(struct session *s, pid_t tid, struct pf_error *err);
 /* a traced task created child (fork, vfork, clone): clean or follow it */
-int sess_trig_new_task(struct session *s, pid_t parent, pid_t child, struct pf_error *err);
+int sess_trig_new_task(struct session *s, pid_t parent, pid_t child, bool vfork, struct pf_error *err);
 /* a new task's first stop before its parent's event: held (true) */
 bool sess_trig_hold_birth(struct session *s, pid_t tid);
 void sess_trig_exit(struct session *s, pid_t tid);

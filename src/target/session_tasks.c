@@ -345,7 +345,7 @@ static int on_stop(struct session *s, pid_t tid, int status, struct pf_error *er
 		ptrace(PTRACE_GETEVENTMSG, tid, 0, &msg);
 		rc = s->opts.follow.enabled ? new_task(s, (pid_t)msg, err) : 0;
 		if (!rc)
-			rc = sess_trig_new_task(s, tid, (pid_t)msg, err);
+			rc = sess_trig_new_task(s, tid, (pid_t)msg, event == PTRACE_EVENT_VFORK, err);
 		break;
 	case PTRACE_EVENT_EXEC:
 		rc = s->opts.follow.enabled ? on_exec(s, tid, err) : 0;

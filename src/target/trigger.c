@@ -55,6 +55,7 @@
 
 #include "common/util.h"
 #include "kernel/perf.h"
+#include "procfs.h"
 #include "session_int.h"
 
 #define NO_BP ((size_t)-1)
@@ -787,12 +788,19 @@ static int wait_birth(struct trig_state *t, pid_t child)
 	return WIFSTOPPED(st) ? 0 : -1;
 }
 
-static bool same_memory(pid_t a, pid_t b)
+/* do the tasks share one address space?  kcmp(2) says; a kernel without
+ * it: a thread of the same process, or a vfork child */
+static bool same_memory(pid_t a, pid_t b, bool vfork)
 {
-	return syscall(SYS_kcmp, a, b, KCMP_VM, 0, 0) == 0;
+	long r = syscall(SYS_kcmp, a, b, KCMP_VM, 0, 0);
+	pid_t ta = a, tb = b;
+
+	if (r >= 0)
+		return r == 0;
+	return vfork || (procfs_tgid(a, &ta) && procfs_tgid(b, &tb) && ta == tb);
 }
 
-int sess_trig_new_task(struct session *s, pid_t parent, pid_t child, struct pf_error *err)
+int sess_trig_new_task(struct session *s, pid_t parent, pid_t child, bool vfork, struct pf_error *err)
 {
 	struct trig_state *t = s->trig;
 	const struct session_triggers *o = &s->opts.triggers;
@@ -805,7 +813,7 @@ int sess_trig_new_task(struct session *s, pid_t parent, pid_t child, struct pf_e
 		return 0;
 	if (wait_birth(t, child))
 		return 0; /* gone already */
-	if (same_memory(parent, child)) {
+	if (same_memory(parent, child, vfork)) {
 		/* a thread (or vfork child): the int3s are in its text too */
 		space = pt->space;
 	} else if (follow_code || follow_data) {
@@ -876,9 +884,9 @@ int sess_trig_trap(struct session *s, pid_t tid, struct pf_error *err)
 	return 0;
 }
 
-int sess_trig_new_task(struct session *s, pid_t parent, pid_t child, struct pf_error *err)
+int sess_trig_new_task(struct session *s, pid_t parent, pid_t child, bool vfork, struct pf_error *err)
 {
-	(void)s, (void)parent, (void)child, (void)err;
+	(void)s, (void)parent, (void)child, (void)vfork, (void)err;
 	return 0;
 }
 
