@@ -333,6 +333,13 @@ static int resolve_one(struct session *s, pid_t pid, enum session_trigger_kind k
 	return o->resolve(o->arg, pid, k, i, a, err);
 }
 
+/* a code trigger's address, resolved */
+struct code_addr {
+	uint64_t addr;
+	bool start;
+	bool to_return; /* a start whose stop is the call's return */
+};
+
 #define DR7_RW_SHIFT(slot) (16 + 4 * (slot))
 #define DR7_LEN_SHIFT(slot) (18 + 4 * (slot))
 
@@ -348,7 +355,7 @@ static size_t add_slot(struct trig_state *t, enum dr_role role, uint64_t addr, u
 /* Data triggers watch reads and writes (RW 11) or writes (01) of 1-8
  * aligned bytes; code triggers fault before the instruction (RW 00, LEN
  * 00), and the kernel resumes with RF set so it runs without a new fault. */
-static int set_dr_triggers(struct session *s, pid_t tid, const uint64_t *code, const size_t *n_code,
+static int set_dr_triggers(struct session *s, pid_t tid, const struct code_addr *code, size_t n_code,
 			   struct pf_error *err)
 {
 	const struct session_triggers *o = &s->opts.triggers;
@@ -357,16 +364,13 @@ static int set_dr_triggers(struct session *s, pid_t tid, const uint64_t *code, c
 	static const enum session_trigger_kind kinds[] = { STRG_DATA_START, STRG_DATA_STOP };
 	bool returns = false;
 
-	for (size_t i = 0; i < n_code[0]; i++) {
-		size_t k = add_slot(t, DR_CODE_START, code[i], 0);
+	for (size_t i = 0; i < n_code; i++) {
+		size_t k = add_slot(t, code[i].start ? DR_CODE_START : DR_CODE_STOP, code[i].addr, 0);
 
-		t->slot[k].to_return = code[n_code[0] + n_code[1] + i] != 0;
-		returns |= t->slot[k].to_return;
+		t->slot[k].to_return = code[i].to_return;
+		returns |= code[i].to_return;
 		t->dr7 |= DR7_ENABLE(k);
 	}
-	for (size_t i = 0; i < n_code[1]; i++)
-		if (code[n_code[0] + i])
-			t->dr7 |= DR7_ENABLE(add_slot(t, DR_CODE_STOP, code[n_code[0] + i], 0));
 	if (returns)
 		add_slot(t, DR_RETURN, 0, 0); /* armed at each start */
 	for (size_t k = 0; k < 2; k++)
@@ -403,40 +407,36 @@ static int set_triggers(struct session *s, pid_t tid, struct pf_error *err)
 {
 	const struct session_triggers *o = &s->opts.triggers;
 	struct trig_state *t = s->trig;
-	size_t n[2] = { o->n[STRG_CODE_START], o->n[STRG_CODE_STOP] }, n_slots;
-	/* start addresses, stop addresses (0: dynamic), then a to_return flag per start */
-	uint64_t *code = xcalloc(2 * n[0] + n[1] + 1, sizeof(*code));
+	size_t n_start = o->n[STRG_CODE_START], n = n_start + o->n[STRG_CODE_STOP], n_code = 0, n_slots;
+	struct code_addr *code = xcalloc(n + 1, sizeof(*code));
 	bool returns = false;
 	int rc = 0;
 
-	for (size_t i = 0; i < n[0] + n[1] && !rc; i++) {
+	for (size_t i = 0; i < n && !rc; i++) {
 		struct session_trigger_addr a;
+		bool start = i < n_start;
 
-		rc = resolve_one(s, tid, i < n[0] ? STRG_CODE_START : STRG_CODE_STOP, i < n[0] ? i : i - n[0], &a, err);
-		code[i] = a.addr;
-	}
-	n_slots = n[0] + n[1] + o->n[STRG_DATA_START] + o->n[STRG_DATA_STOP];
-	for (size_t i = 0; i < n[0]; i++)
-		for (size_t j = 0; j < n[1]; j++)
-			if (code[n[0] + j] == code[i] && code[i]) {
-				code[n[0] + n[1] + i] = 1; /* to_return */
-				code[n[0] + j] = 0;
+		rc = resolve_one(s, tid, start ? STRG_CODE_START : STRG_CODE_STOP, start ? i : i - n_start, &a, err);
+		code[n_code] = (struct code_addr){ .addr = a.addr, .start = start };
+		for (size_t j = 0; !start && j < n_start; j++)
+			if (code[j].addr == a.addr && !code[j].to_return) {
+				code[j].to_return = true; /* dynamic: at each start */
 				returns = true;
-				n_slots--;
+				n_code--;
+				break;
 			}
-	n_slots += returns;
-	t->code_in_dr = n[0] + n[1] && n_slots <= DR_SLOTS && kperf_breakpoints_fire() == KPERF_BP_FIRE;
+		n_code++;
+	}
+	n_slots = n_code + returns + o->n[STRG_DATA_START] + o->n[STRG_DATA_STOP];
+	t->code_in_dr = n_code && n_slots <= DR_SLOTS && kperf_breakpoints_fire() == KPERF_BP_FIRE;
 	if (!rc)
-		rc = set_dr_triggers(s, tid, code, t->code_in_dr ? n : (size_t[2]){ 0, 0 }, err);
-	for (size_t i = 0; i < n[0] && !rc && !t->code_in_dr; i++) {
-		size_t b = add_bp(t, code[i], BP_START, o->code_repeat);
+		rc = set_dr_triggers(s, tid, code, t->code_in_dr ? n_code : 0, err);
+	for (size_t i = 0; i < n_code && !rc && !t->code_in_dr; i++) {
+		size_t b = add_bp(t, code[i].addr, code[i].start ? BP_START : BP_STOP, o->code_repeat);
 
-		t->bps[b].to_return = code[n[0] + n[1] + i] != 0;
+		t->bps[b].to_return = code[i].to_return;
 		rc = arm(t, &t->spaces[0], tid, b, err);
 	}
-	for (size_t j = 0; j < n[1] && !rc && !t->code_in_dr; j++)
-		if (code[n[0] + j])
-			rc = arm(t, &t->spaces[0], tid, add_bp(t, code[n[0] + j], BP_STOP, o->code_repeat), err);
 	free(code);
 	return rc;
 }
