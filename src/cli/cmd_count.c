@@ -190,6 +190,9 @@ int check_task_options(const struct pf_config *cfg, struct pf_error *err)
 	if (cfg->print_interval && (follows(cfg) || cfg->per_thread))
 		return pf_error_set(err, PF_E_USAGE, "--print-interval is not implemented with per-task "
 				    "results (--follow-*, --per-thread) yet");
+	if (cfg->smpl_ignore_pids && !cfg->system_wide && sampling)
+		return pf_error_set(err, PF_E_USAGE, "--smpl-ignore-pids merges the processes of a system-wide "
+				    "profile: it needs --system-wide (a command's profile is one already)");
 	if (cfg->n_cpu_list && !cfg->system_wide)
 		return pf_error_set(err, PF_E_USAGE, "--cpu-list needs --system-wide");
 	if (cfg->system_wide && check_cpus_online(cfg, err))

@@ -705,6 +705,8 @@ static const struct opt_def options[] = {
 	{ "smpl-data-src", NULL, ARG_NONE, NULL, G_SMPL, BOOL(smpl_data_src), "record data sources", M_SAMPLE },
 	{ "smpl-branch-stack", NULL, ARG_NONE, NULL, G_SMPL, BOOL(smpl_branch_stack),
 	  "record branch stacks (LBR)", M_SAMPLE },
+	{ "smpl-ignore-pids", NULL, ARG_NONE, NULL, G_SMPL, BOOL(smpl_ignore_pids),
+	  "system-wide profile: all processes together (default: each pid:command apart)", M_SAMPLE },
 	{ "smpl-show-top", NULL, ARG_REQUIRED, "N", G_SMPL, CALL(opt_show_top), "report only the top N entries", M_PROFILE | M_MERGE },
 	{ "smpl-cum-threshold", NULL, ARG_REQUIRED, "PCT", G_SMPL, CALL(opt_cum_threshold),
 	  "report entries until PCT % of the samples (default 100)", M_PROFILE | M_MERGE },

@@ -162,6 +162,7 @@ struct pf_config {
 	const char *symbol_file; /* --symbol-file: an ELF naming Itanium 2 addresses no map covers */
 	const char *sysmap_file; /* --sysmap-file: a System.map doing the same */
 	bool print_syms;         /* --print-syms: print the table of one of them */
+	bool smpl_ignore_pids;   /* system-wide profiles: every process's samples together */
 
 	/* attaching: -p/--attach-task/--pid (processes) or --tid (threads) */
 	int *attach;
