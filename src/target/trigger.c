@@ -90,6 +90,8 @@ struct trig_thread {
 	size_t stepping;      /* the breakpoint it is single-stepping over, or NO_BP */
 	uint64_t dr7;         /* its debug-register triggers (0: none) */
 	uint64_t ret_sp;      /* DR_RETURN: the stack pointer after that return */
+	uint64_t ret_addr;    /* DR_RETURN: the address its debug register holds */
+	bool in_call;         /* DR_RETURN: a window waits for that return */
 };
 
 /* what a debug register does */
@@ -586,6 +588,30 @@ static int after_step(struct session *s, struct trig_thread *th, struct pf_error
 	return resume(th->tid, PTRACE_CONT, err);
 }
 
+/* a start whose stop is its call's return: the return slot on the return
+ * address (rewritten only when it changed) */
+static int arm_return_slot(struct trig_thread *th, size_t ret, struct pf_error *err)
+{
+	struct user_regs_struct r;
+	uint64_t addr;
+
+	if (get_regs(th->tid, &r, err))
+		return -1;
+	errno = 0;
+	addr = (uint64_t)ptrace(PTRACE_PEEKDATA, th->tid, (void *)r.rsp, 0);
+	if (errno)
+		return ptrace_error("ptrace(PTRACE_PEEKDATA) of the return address", err);
+	if (!(th->dr7 & DR7_ENABLE(ret)) || th->ret_addr != addr) {
+		if (ptrace(PTRACE_POKEUSER, th->tid, (void *)DR_OFFSET(ret), (void *)addr))
+			return ptrace_error("ptrace(PTRACE_POKEUSER) of a debug register", err);
+		th->ret_addr = addr;
+		th->dr7 |= DR7_ENABLE(ret);
+	}
+	th->ret_sp = r.rsp + 8;
+	th->in_call = true;
+	return 0;
+}
+
 /* one debug register that fired: switch; false in *keep to disarm it */
 static int act_slot(struct session *s, struct trig_thread *th, size_t k, bool *keep, struct pf_error *err)
 {
@@ -605,18 +631,8 @@ static int act_slot(struct session *s, struct trig_thread *th, size_t k, bool *k
 
 			while (t->slot[ret].role != DR_RETURN)
 				ret--;
-			if (get_regs(th->tid, &r, err))
+			if (!th->in_call && arm_return_slot(th, ret, err))
 				return -1;
-			if (!(th->dr7 & DR7_ENABLE(ret))) {
-				errno = 0;
-				t->dr_addr[ret] = (uint64_t)ptrace(PTRACE_PEEKDATA, th->tid, (void *)r.rsp, 0);
-				if (errno)
-					return ptrace_error("ptrace(PTRACE_PEEKDATA) of the return address", err);
-				if (ptrace(PTRACE_POKEUSER, th->tid, (void *)DR_OFFSET(ret), (void *)t->dr_addr[ret]))
-					return ptrace_error("ptrace(PTRACE_POKEUSER) of a debug register", err);
-				th->dr7 |= DR7_ENABLE(ret);
-				th->ret_sp = r.rsp + 8;
-			}
 		}
 		return sess_set_counting(s, true, err);
 	case DR_CODE_STOP:
@@ -628,11 +644,14 @@ static int act_slot(struct session *s, struct trig_thread *th, size_t k, bool *k
 		t->hits++;
 		return sess_set_counting(s, false, err);
 	case DR_RETURN:
+		/* it stays armed: the next window's return is most often the same
+		 * address, and rewriting a debug register costs more than a stop */
+		*keep = true;
 		if (get_regs(th->tid, &r, err))
 			return -1;
-		*keep = r.rsp != th->ret_sp; /* else the return of a deeper (recursive) call */
-		if (*keep)
-			return 0;
+		if (!th->in_call || r.rsp != th->ret_sp)
+			return 0; /* a deeper (recursive) call's return, or no window open */
+		th->in_call = false;
 		t->hits++;
 		return sess_set_counting(s, false, err);
 	}
