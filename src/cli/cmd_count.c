@@ -20,6 +20,7 @@
 #include "report/results.h"
 #include "target/procfs.h"
 #include "target/session.h"
+#include "triggers.h"
 
 /* every CPU of --cpu-list is online */
 static int check_cpus_online(const struct pf_config *cfg, struct pf_error *err)
@@ -88,6 +89,9 @@ struct session_opts session_opts_from_config(const struct pf_config *cfg)
 		/* pfmon 3.x: <press ENTER to stop session> */
 		.stop_on_enter = cfg->system_wide && !cfg->command && isatty(STDIN_FILENO),
 	};
+
+	trigger_session_opts(cfg, &o.triggers);
+	o.pin_command = cfg->pin_command;
 
 	if (follow) {
 		bool all = !follows(cfg); /* --per-thread alone */
@@ -178,11 +182,17 @@ int check_task_options(const struct pf_config *cfg, struct pf_error *err)
 	if (cfg->system_wide && (cfg->n_attach || follows(cfg) || cfg->per_thread || cfg->show_time))
 		return pf_error_set(err, PF_E_USAGE, "--system-wide counts CPUs: not with --attach-task, "
 				    "--follow-*, --per-thread or --show-time");
+	if (cfg->pin_command && (!cfg->system_wide || !cfg->command))
+		return pf_error_set(err, PF_E_USAGE, "--pin-command pins the command of a --system-wide session on "
+				    "its CPUs (--cpu-list): it needs both");
 	if (cfg->interval_count && !cfg->print_interval)
 		return pf_error_set(err, PF_E_USAGE, "--interval-count needs --print-interval");
 	if (cfg->print_interval && (follows(cfg) || cfg->per_thread))
 		return pf_error_set(err, PF_E_USAGE, "--print-interval is not implemented with per-task "
 				    "results (--follow-*, --per-thread) yet");
+	if (cfg->smpl_ignore_pids && !cfg->system_wide && sampling)
+		return pf_error_set(err, PF_E_USAGE, "--smpl-ignore-pids merges the processes of a system-wide "
+				    "profile: it needs --system-wide (a command's profile is one already)");
 	if (cfg->n_cpu_list && !cfg->system_wide)
 		return pf_error_set(err, PF_E_USAGE, "--cpu-list needs --system-wide");
 	if (cfg->system_wide && check_cpus_online(cfg, err))
@@ -200,6 +210,8 @@ int check_task_options(const struct pf_config *cfg, struct pf_error *err)
 	if ((follows(cfg) || cfg->per_thread || cfg->aggregate) && sampling)
 		return pf_error_set(err, PF_E_USAGE, "--follow-*, --per-thread and --aggregate-results are not "
 				    "implemented with sampling yet (samples record each task's pid and tid)");
+	if (trigger_check_options(cfg, follows(cfg), err))
+		return -1;
 	if (cfg->show_time && (cfg->n_attach || sampling || cfg->follow_fork || cfg->follow_vfork ||
 			       cfg->follow_pthread || cfg->per_thread))
 		return pf_error_set(err, PF_E_USAGE, "--show-time times one launched command while counting "

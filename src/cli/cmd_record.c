@@ -161,6 +161,9 @@ struct profile_opts profile_opts_from_config(const struct pf_config *cfg)
 		.top = cfg->smpl_show_top,
 		.cum_threshold = cfg->smpl_cum_threshold,
 		.resolve = cfg->resolve_addresses,
+		/* pfmon 3.x: a system-wide profile is per process unless --smpl-ignore-pids
+		 * (a sample file does not say it was system-wide: its report is merged) */
+		.by_process = cfg->system_wide && !cfg->smpl_ignore_pids && !cfg->report_file,
 		.no_demangle = cfg->no_demangle,
 	};
 

@@ -14,6 +14,7 @@
 #include "target/procfs.h"
 #include "report/ia64_report.h"
 #include "report/profile.h"
+#include "triggers.h"
 
 struct cli_state {
 	struct pf_config *cfg;
@@ -500,6 +501,48 @@ static int opt_show_metrics(struct cli_state *st, const struct opt_def *o, const
 	return 0;
 }
 
+/* --trigger-{code,data}-{start,stop}-address[es]=A,B,...: each entry
+ * checked here, resolved in the running program by the session */
+static int opt_trigger(struct cli_state *st, const struct opt_def *o, const char *arg, struct pf_error *err)
+{
+	struct pf_config *cfg = st->cfg;
+	int k = PF_TRG_KINDS;
+	size_t n;
+	char **v;
+
+	for (int i = 0; i < PF_TRG_KINDS; i++)
+		if (!strncmp(o->long_name, trigger_option_name((enum pf_trigger_kind)i),
+			     strlen(trigger_option_name((enum pf_trigger_kind)i))))
+			k = i;
+	if (k == PF_TRG_KINDS)
+		return bad_value(o, arg, "not a trigger option", err);
+	v = str_split(arg, ',', &n);
+	for (size_t i = 0; i < n; i++) {
+		struct trigger_spec spec;
+		const char *why = trigger_spec_parse(v[i], &spec);
+
+		free(spec.symbol);
+		if (why) {
+			char msg[200];
+
+			snprintf(msg, sizeof(msg), "'%s': %s", v[i], why);
+			str_vec_free(v);
+			return bad_value(o, arg, msg, err);
+		}
+	}
+	/* repeated options add up, as the entries of one list */
+	cfg->triggers[k] = xrealloc(cfg->triggers[k], (cfg->n_triggers[k] + n + 1) * sizeof(char *));
+	memcpy(cfg->triggers[k] + cfg->n_triggers[k], v, (n + 1) * sizeof(char *));
+	cfg->n_triggers[k] += n;
+	free(v);
+	return 0;
+}
+
+static int opt_start_delay(struct cli_state *st, const struct opt_def *o, const char *arg, struct pf_error *err)
+{
+	return parse_u64_opt(o, arg, 1, 100u * 365 * 24 * 3600, &st->cfg->trigger_start_delay, err);
+}
+
 #define CALL(fn) STORE_CALL, 0, fn
 #define BOOL(field) STORE_BOOL, offsetof(struct pf_config, field), NULL
 #define STR(field) STORE_STR, offsetof(struct pf_config, field), NULL
@@ -511,6 +554,7 @@ static const char G_TASK[] = "Attaching and session options";
 /* not in --help: for programs (the shell completion), documented in pfmon(1) */
 #define G_HIDDEN NULL
 static const char G_MERGE[] = "Cluster runs";
+static const char G_TRIG[] = "Trigger options (a launched command, x86-64)";
 
 static const struct opt_def options[] = {
 	{ "help", "h", ARG_NONE, NULL, G_GEN, BOOL(help), "print this help and exit", M_ANY },
@@ -549,6 +593,8 @@ static const struct opt_def options[] = {
 	  "every CPU's counts, whatever runs there (Itanium 2 model: sets the pm bit)", M_RUN | M_CHECK },
 	{ "cpu-list", "C", ARG_REQUIRED, "N,N1-N2", G_GEN, CALL(opt_cpu_list),
 	  "system-wide: these CPUs only", M_RUN },
+	{ "pin-command", NULL, ARG_NONE, NULL, G_GEN, BOOL(pin_command),
+	  "system-wide: run the command on the CPUs of --cpu-list only", M_RUN },
 
 	{ "attach-task", "p", ARG_REQUIRED, "PID", G_TASK, CALL(opt_attach),
 	  "monitor running process PID (every thread, also those it creates) instead of a command", M_RUN },
@@ -581,6 +627,39 @@ static const struct opt_def options[] = {
 	  "results per thread (a command: every task it creates is followed)", M_COUNT },
 	{ "show-time", NULL, ARG_NONE, NULL, G_TASK, BOOL(show_time),
 	  "print the command's real, user and system time before the counts", M_COUNT },
+
+	{ "trigger-code-start-address", NULL, ARG_REQUIRED, "A,...", G_TRIG, CALL(opt_trigger),
+	  "start counting when the code at address or SYMBOL[+OFF] A is about to execute", M_COUNT },
+	{ "trigger-code-start-addresses", NULL, ARG_REQUIRED, "A,...", G_TRIG, CALL(opt_trigger),
+	  "same as --trigger-code-start-address (pfmon 3.x name)", M_COUNT },
+	{ "trigger-code-stop-address", NULL, ARG_REQUIRED, "A,...", G_TRIG, CALL(opt_trigger),
+	  "stop counting when the code at A is about to execute (A = the start: when that call returns)", M_COUNT },
+	{ "trigger-code-stop-addresses", NULL, ARG_REQUIRED, "A,...", G_TRIG, CALL(opt_trigger),
+	  "same as --trigger-code-stop-address (pfmon 3.x name)", M_COUNT },
+	{ "trigger-code-repeat", NULL, ARG_NONE, NULL, G_TRIG, BOOL(code_trigger_repeat),
+	  "count every start..stop window, not only the first", M_COUNT },
+	{ "trigger-code-follow", NULL, ARG_NONE, NULL, G_TRIG, BOOL(code_trigger_follow),
+	  "code triggers act in every task of the command (default: its first only)", M_COUNT },
+	{ "trigger-data-start-address", NULL, ARG_REQUIRED, "A,...", G_TRIG, CALL(opt_trigger),
+	  "start counting after an access to data address or SYMBOL[+OFF] A (debug registers)", M_COUNT },
+	{ "trigger-data-start-addresses", NULL, ARG_REQUIRED, "A,...", G_TRIG, CALL(opt_trigger),
+	  "same as --trigger-data-start-address (pfmon 3.x name)", M_COUNT },
+	{ "trigger-data-stop-address", NULL, ARG_REQUIRED, "A,...", G_TRIG, CALL(opt_trigger),
+	  "stop counting after an access to data address A", M_COUNT },
+	{ "trigger-data-stop-addresses", NULL, ARG_REQUIRED, "A,...", G_TRIG, CALL(opt_trigger),
+	  "same as --trigger-data-stop-address (pfmon 3.x name)", M_COUNT },
+	{ "trigger-data-repeat", NULL, ARG_NONE, NULL, G_TRIG, BOOL(data_trigger_repeat),
+	  "data triggers: count every start..stop window, not only the first", M_COUNT },
+	{ "trigger-data-follow", NULL, ARG_NONE, NULL, G_TRIG, BOOL(data_trigger_follow),
+	  "data triggers act in every task of the command (default: its first only)", M_COUNT },
+	{ "trigger-data-ro", NULL, ARG_NONE, NULL, G_TRIG, BOOL(data_trigger_ro),
+	  "data triggers on reads only (refused on x86: its debug registers cannot)", M_COUNT },
+	{ "trigger-data-wo", NULL, ARG_NONE, NULL, G_TRIG, BOOL(data_trigger_wo),
+	  "data triggers on writes only (default: reads and writes)", M_COUNT },
+	{ "trigger-start-delay", NULL, ARG_REQUIRED, "SECS", G_TRIG, CALL(opt_start_delay),
+	  "start counting SECS seconds after the command's exec (or the session's start)", M_COUNT },
+	{ "dont-start", NULL, ARG_NONE, NULL, G_TRIG, BOOL(dont_start),
+	  "pfmon does not start counting: a start trigger or --trigger-start-delay does", M_COUNT },
 
 	{ "outfile", NULL, ARG_REQUIRED, "FILE", G_OUT, STR(outfile),
 	  "write the counts to FILE (%r rank, %s size, %h host, %p pid, %j job id, %% a %)", M_COUNT | M_MERGE | M_SAVED },
@@ -628,6 +707,8 @@ static const struct opt_def options[] = {
 	{ "smpl-data-src", NULL, ARG_NONE, NULL, G_SMPL, BOOL(smpl_data_src), "record data sources", M_SAMPLE },
 	{ "smpl-branch-stack", NULL, ARG_NONE, NULL, G_SMPL, BOOL(smpl_branch_stack),
 	  "record branch stacks (LBR)", M_SAMPLE },
+	{ "smpl-ignore-pids", NULL, ARG_NONE, NULL, G_SMPL, BOOL(smpl_ignore_pids),
+	  "system-wide profile: all processes together (default: each pid:command apart)", M_SAMPLE },
 	{ "smpl-show-top", NULL, ARG_REQUIRED, "N", G_SMPL, CALL(opt_show_top), "report only the top N entries", M_PROFILE | M_MERGE },
 	{ "smpl-cum-threshold", NULL, ARG_REQUIRED, "PCT", G_SMPL, CALL(opt_cum_threshold),
 	  "report entries until PCT % of the samples (default 100)", M_PROFILE | M_MERGE },

@@ -52,6 +52,11 @@ void pf_config_release(struct pf_config *cfg)
 	free(cfg->metric_args);
 	cfg->metric_args = NULL;
 	cfg->n_metric_args = 0;
+	for (int k = 0; k < PF_TRG_KINDS; k++) {
+		str_vec_free(cfg->triggers[k]);
+		cfg->triggers[k] = NULL;
+		cfg->n_triggers[k] = 0;
+	}
 }
 
 bool pf_config_is_sampling(const struct pf_config *cfg)

@@ -50,6 +50,15 @@ enum pf_smpl_sort {
 	PF_SORT_LEVEL,
 };
 
+/* The four lists of trigger addresses (--trigger-{code,data}-{start,stop}-address) */
+enum pf_trigger_kind {
+	PF_TRG_CODE_START,
+	PF_TRG_CODE_STOP,
+	PF_TRG_DATA_START,
+	PF_TRG_DATA_STOP,
+	PF_TRG_KINDS,
+};
+
 /* One event's --smpl-periods-random entry: each period it uses is its
  * base period plus (a pseudo-random number & mask). */
 struct pf_period_random {
@@ -153,6 +162,7 @@ struct pf_config {
 	const char *symbol_file; /* --symbol-file: an ELF naming Itanium 2 addresses no map covers */
 	const char *sysmap_file; /* --sysmap-file: a System.map doing the same */
 	bool print_syms;         /* --print-syms: print the table of one of them */
+	bool smpl_ignore_pids;   /* system-wide profiles: every process's samples together */
 
 	/* attaching: -p/--attach-task/--pid (processes) or --tid (threads) */
 	int *attach;
@@ -169,6 +179,17 @@ struct pf_config {
 	bool exec_split;  /* --exec-split-results */
 	bool aggregate;   /* --aggregate-results */
 	bool per_thread;  /* --per-thread (perf) */
+	bool pin_command; /* --pin-command: the command runs on --cpu-list's CPUs */
+
+	/* triggers (pfmon 3.x): the addresses or symbols given, each entry of
+	 * each list apart */
+	char **triggers[PF_TRG_KINDS];
+	size_t n_triggers[PF_TRG_KINDS];
+	bool code_trigger_repeat, code_trigger_follow;
+	bool data_trigger_repeat, data_trigger_follow;
+	bool data_trigger_ro, data_trigger_wo;
+	uint64_t trigger_start_delay; /* --trigger-start-delay, seconds; 0 = none */
+	bool dont_start;
 
 	/* derived metrics (-M, --metrics-file, --show-metrics, --metric-only) */
 	const char **metric_args; /* each -M value as given (comma lists) */

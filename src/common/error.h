@@ -58,6 +58,8 @@
 	X(METRIC_DEF,       PF_EXIT_ERROR, "%s line %d: %s") \
 	X(METRIC,           PF_EXIT_ERROR, "metric '%s': %s") \
 	X(UNKNOWN_METRIC,   PF_EXIT_USAGE, "unknown metric or metric group '%s' (see 'pfmon --show-metrics')") \
+	X(TRIGGER,          PF_EXIT_ERROR, "trigger '%s' (--%s): %s") \
+	X(TRIGGER_NO_DEBUGREG, PF_EXIT_ERROR, "data triggers need the debug registers, and hardware breakpoints do not fire on this machine (a probe breakpoint on pfmon's own code counted 0 hits, as under a hypervisor that does not pass debug exceptions to its guests)") \
 	X(SYSTEM,           PF_EXIT_ERROR, "%s: %s")
 
 #define PF_ERR_ENUM(code, status, fmt) PF_E_##code,

@@ -84,6 +84,9 @@ enum kperf_bp_state kperf_breakpoints_fire(void)
 
 	if (state != KPERF_BP_UNKNOWN)
 		return state;
+	/* test seam: the refusals of a machine whose breakpoints do not fire */
+	if (getenv("PFMON_TEST_BREAKPOINTS_SILENT"))
+		return state = KPERF_BP_SILENT;
 	fd = syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 	if (fd < 0)
 		return KPERF_BP_UNKNOWN;

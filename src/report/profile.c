@@ -140,8 +140,9 @@ static void note_kernel_ips(struct profile *p, const struct sample *s)
 static void add_sample(struct profile *p, const struct sample *s)
 {
 	struct event_hist *h = s->evidx < p->n_ev ? &p->ev[s->evidx] : NULL;
-	struct prof_frame key;
+	struct prof_frame key[2];
 	struct prof_entry *e;
+	uint32_t n = p->opts.by_process ? 2 : 1;
 
 	if (!h)
 		return;
@@ -158,10 +159,12 @@ static void add_sample(struct profile *p, const struct sample *s)
 	/* JSON: the call chains too, when recorded */
 	if (p->opts.format == PROFILE_JSON && (s->fields & SAMPLE_F_CALLCHAIN))
 		prof_add_stack(p, s);
-	key = prof_sample_frame(p, s);
-	e = prof_keymap_add(&h->counted, &key, 1);
+	/* by process: the process first, the frame second */
+	key[0] = (struct prof_frame){ FRAME_PID, NULL, s->pid };
+	key[1] = prof_sample_frame(p, s);
+	e = prof_keymap_add(&h->counted, &key[2 - n], n);
 	if (p->n_sources)
-		prof_keymap_add(&h->source_counted[p->source], &key, 1);
+		prof_keymap_add(&h->source_counted[p->source], &key[2 - n], n);
 	/* counts read in samples are credited per key as samples come */
 	if (h->n_reads && (s->fields & SAMPLE_F_READ))
 		prof_add_reads(p, h, s, e);

@@ -37,6 +37,7 @@ struct profile_opts {
 	uint64_t cum_threshold; /* percent, 1..100 */
 	const char *debug_root; /* NULL: default */
 	bool resolve; /* by address: add the symbol (pfmon's --resolve-addresses) */
+	bool by_process; /* each process's samples apart: system-wide, as pfmon 3.x */
 	bool no_demangle; /* C++ and Rust names as in the symbol table */
 };
 

@@ -39,6 +39,7 @@ enum frame_kind {
 	FRAME_DATA,          /* res: the data address's answer, addr the address */
 	FRAME_NO_DATA,       /* a sample without a data address */
 	FRAME_COMM,          /* addr: the index of a process's name in comms: a stack's root */
+	FRAME_PID,           /* addr: the process a by-process key starts with */
 };
 
 struct prof_frame {
@@ -156,6 +157,8 @@ void prof_name_keys(struct profile *p, struct event_hist *h);
 void prof_set_comm(struct profile *p, uint32_t tid, const char *comm);
 void prof_fork_comm(struct profile *p, uint32_t ptid, uint32_t tid);
 void prof_release_comms(struct profile *p);
+/* the name records gave process pid, or NULL */
+const char *prof_comm_of(const struct profile *p, uint32_t pid);
 /* a sample's call stack, its process at the root */
 void prof_add_stack(struct profile *p, const struct sample *s);
 /* name the stacks: into folded (and stack_reps for JSON), or into flame for the SVG */

@@ -255,6 +255,12 @@ static void name_key(struct profile *p, const struct prof_frame *f, struct strbu
 	case FRAME_DATA:
 		name_data(f->res, f->addr, out);
 		return;
+	case FRAME_PID: { /* perf report --sort pid's pid:command */
+		const char *comm = prof_comm_of(p, (uint32_t)f->addr);
+
+		strbuf_addf(out, "%llu:%s", (unsigned long long)f->addr, comm ? comm : "?");
+		return;
+	}
 	case FRAME_NO_DATA:
 	default:
 		strbuf_addstr(out, "[no data address]");
@@ -288,11 +294,15 @@ void prof_name_keys(struct profile *p, struct event_hist *h)
 		if (!e->frames)
 			continue;
 		strbuf_reset(&key);
-		name_key(p, &e->frames[0], &key);
+		for (uint32_t j = 0; j < e->n; j++) { /* by process: "pid:command function" */
+			if (j)
+				strbuf_addch(&key, ' ');
+			name_key(p, &e->frames[j], &key);
+		}
 		strmap_add(&h->keys, strbuf_str(&key), e->count);
 		if (p->opts.format == PROFILE_JSON && !strmap_get(&h->key_index, strbuf_str(&key))) {
 			h->key_frames = xrealloc(h->key_frames, (h->n_key_frames + 1) * sizeof(*h->key_frames));
-			h->key_frames[h->n_key_frames++] = e->frames[0];
+			h->key_frames[h->n_key_frames++] = e->frames[e->n - 1]; /* the code or data frame */
 			strmap_add(&h->key_index, strbuf_str(&key), h->n_key_frames);
 		}
 		for (uint32_t j = 0; j < h->n_reads; j++)

@@ -72,7 +72,7 @@ static void print_event_text(const struct profile *p, const struct event_hist *h
 	fprintf(out, "# %8s %7s %7s", "samples", "%self", "%cum");
 	for (uint32_t j = 0; j < h->n_reads; j++)
 		fprintf(out, " %*s", read_width(p, h, j), p->ev[h->reads[j]].name);
-	fprintf(out, "  %s\n", prof_sort_title(p->opts.sort));
+	fprintf(out, "  %s%s\n", p->opts.by_process ? "pid:command " : "", prof_sort_title(p->opts.sort));
 	for (size_t i = 0; i < n; i++) {
 		double self = 100.0 * (double)v[i].value / (double)h->samples;
 

@@ -46,14 +46,26 @@ void prof_fork_comm(struct profile *p, uint32_t ptid, uint32_t tid)
 		u64set_put(&p->task_comm, tid, idx);
 }
 
+const char *prof_comm_of(const struct profile *p, uint32_t pid)
+{
+	uint64_t idx;
+
+	return u64set_get(&p->task_comm, pid, &idx) ? p->comms[idx] : NULL;
+}
+
 /* The root frame: the thread's name, else its process's; a task whose
- * name no record gave is ":PID", as perf shows it. */
+ * name no record gave is ":PID", as perf shows it.  A profile by process
+ * roots each process apart: "name-PID" (stackcollapse-perf.pl --pid). */
 static struct prof_frame process_frame(struct profile *p, const struct sample *s)
 {
 	uint64_t idx;
-	char name[32];
+	char name[64];
+	bool named = u64set_get(&p->task_comm, s->tid, &idx) || u64set_get(&p->task_comm, s->pid, &idx);
 
-	if (!u64set_get(&p->task_comm, s->tid, &idx) && !u64set_get(&p->task_comm, s->pid, &idx)) {
+	if (p->opts.by_process) {
+		snprintf(name, sizeof(name), "%s-%u", named ? p->comms[idx] : "", s->pid);
+		idx = comm_index(p, name);
+	} else if (!named) {
 		snprintf(name, sizeof(name), ":%u", s->pid);
 		idx = comm_index(p, name);
 	}

@@ -411,6 +411,24 @@ void sym_dso_lookup(struct sym_dso *dso, uint64_t addr, struct sym_result *res)
 	sym_dso_lookup_line(dso, addr, res);
 }
 
+/* by name in the whole table: the sorted one keeps one name per address
+ * (malloc and __libc_malloc are one function) */
+static int find_raw(const struct sym_dso *dso, bool data, const char *name, uint64_t *addr, uint64_t *size)
+{
+	struct raw_func *raw = NULL;
+	size_t n = dso->sym_scn ? read_symtab(dso->sym_elf, dso->sym_scn, data, &raw) : 0;
+	int rc = -1;
+
+	for (size_t i = 0; i < n && rc; i++)
+		if (strcmp(raw[i].f.name, name) == 0) {
+			*addr = raw[i].f.addr;
+			*size = raw[i].size;
+			rc = 0;
+		}
+	free(raw);
+	return rc;
+}
+
 int sym_dso_find_func(const struct sym_dso *dso, const char *name, uint64_t *addr,
 		      uint64_t *size)
 {
@@ -430,7 +448,35 @@ int sym_dso_find_func(const struct sym_dso *dso, const char *name, uint64_t *add
 			return 0;
 		}
 	}
-	return -1;
+	return find_raw(dso, false, name, addr, size);
+}
+
+static void load_data(struct sym_dso *dso)
+{
+	if (!dso->data_loaded && dso->sym_scn)
+		load_table(dso, dso->sym_elf, dso->sym_scn, true, &dso->data);
+	dso->data_loaded = true;
+}
+
+int sym_dso_find_data(struct sym_dso *dso, const char *name, uint64_t *addr, uint64_t *size)
+{
+	load_data(dso);
+	for (size_t i = 0; i < dso->data.nr; i++) {
+		if (strcmp(dso->data.syms[i].name, name) == 0) {
+			*addr = dso->data.syms[i].addr;
+			*size = dso->data.syms[i].end - dso->data.syms[i].addr;
+			return 0;
+		}
+	}
+	return find_raw(dso, true, name, addr, size);
+}
+
+bool sym_dso_loads(const struct sym_dso *dso, uint64_t addr)
+{
+	for (size_t i = 0; i < dso->nr_segs; i++)
+		if (addr >= dso->segs[i].vaddr && addr - dso->segs[i].vaddr < dso->segs[i].memsz)
+			return true;
+	return false;
 }
 
 /* A data address: the variable (STT_OBJECT) holding it, no line. */
@@ -438,9 +484,7 @@ void sym_dso_lookup_data(struct sym_dso *dso, uint64_t addr, struct sym_result *
 {
 	const struct sym_func *v;
 
-	if (!dso->data_loaded && dso->sym_scn)
-		load_table(dso, dso->sym_elf, dso->sym_scn, true, &dso->data);
-	dso->data_loaded = true;
+	load_data(dso);
 	v = find_sym(&dso->data, addr);
 	*res = (struct sym_result){ .binary = dso->path, .addr = addr, .offset = addr,
 				    .wrong_file = dso->wrong_file };

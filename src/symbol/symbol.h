@@ -125,6 +125,10 @@ void sym_dso_lookup_data(struct sym_dso *dso, uint64_t addr, struct sym_result *
 /* the function symbol called name: 0 and its address/size, or -1 */
 int sym_dso_find_func(const struct sym_dso *dso, const char *name, uint64_t *addr,
 		      uint64_t *size);
+/* the data symbol (STT_OBJECT) called name: 0 and its address/size, or -1 */
+int sym_dso_find_data(struct sym_dso *dso, const char *name, uint64_t *addr, uint64_t *size);
+/* is addr (an ELF virtual address) inside a PT_LOAD segment, bss included? */
+bool sym_dso_loads(const struct sym_dso *dso, uint64_t addr);
 /* An ELF image in memory, copied (libelf may write into a private image,
  * and the vDSO's pages are read-only); named name in results. */
 int sym_dso_open_memory(const char *name, const void *image, size_t size, struct sym_dso **out,

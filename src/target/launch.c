@@ -1,6 +1,7 @@
 #include <config.h>
 
 #include <errno.h>
+#include <sched.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
@@ -141,6 +142,24 @@ static void redirect_output(const struct launch_opts *opts)
 		close(STDOUT_FILENO); /* no stderr: the sample stream must not get the output */
 }
 
+/* what the child reports through the exec pipe: errno, with this bit
+ * when pinning failed rather than the exec */
+#define PIN_FAILED (1 << 30)
+
+/* --pin-command: the command and what it starts run on these CPUs only */
+static int pin(const struct launch_opts *opts)
+{
+	cpu_set_t set;
+
+	if (!opts || !opts->n_pin_cpus)
+		return 0;
+	CPU_ZERO(&set);
+	for (size_t i = 0; i < opts->n_pin_cpus; i++)
+		if (opts->pin_cpus[i] >= 0 && opts->pin_cpus[i] < CPU_SETSIZE)
+			CPU_SET(opts->pin_cpus[i], &set);
+	return sched_setaffinity(0, sizeof(set), &set) ? errno | PIN_FAILED : 0;
+}
+
 /* In the child: wait for the go byte, then exec; report errno on failure. */
 static void child_run(char *const argv[], const struct launch_opts *opts, int go_rd, int err_wr)
 {
@@ -156,8 +175,11 @@ static void child_run(char *const argv[], const struct launch_opts *opts, int go
 	close(go_rd);
 	restore_inherited();
 	redirect_output(opts);
-	execvp(argv[0], argv);
-	e = errno;
+	e = pin(opts);
+	if (!e) {
+		execvp(argv[0], argv);
+		e = errno;
+	}
 	if (write(err_wr, &e, sizeof(e)) != (ssize_t)sizeof(e))
 		_exit(127);
 	_exit(127);
@@ -215,6 +237,14 @@ int child_release(struct child *c, const char *cmd, struct pf_error *err)
 	while (n < 0 && errno == EINTR);
 	close(c->exec_err_fd);
 	c->exec_err_fd = -1;
+	if (n == (ssize_t)sizeof(e) && (e & PIN_FAILED)) {
+		char why[160];
+
+		waitpid(c->pid, NULL, 0);
+		child_pid = 0;
+		snprintf(why, sizeof(why), "cannot pin it on the CPUs of --cpu-list: %s", strerror(e & ~PIN_FAILED));
+		return pf_error_set(err, PF_E_FORK, cmd, why);
+	}
 	if (n == (ssize_t)sizeof(e)) {
 		waitpid(c->pid, NULL, 0);
 		child_pid = 0;

@@ -23,6 +23,8 @@ struct child {
 struct launch_opts {
 	bool no_output; /* --no-cmd-output: stdout/stderr to /dev/null */
 	bool stdout_to_stderr; /* pfmon's stdout carries the sample file: the command's goes to stderr */
+	const int *pin_cpus; /* --pin-command: the command runs on these CPUs only */
+	size_t n_pin_cpus;
 };
 
 /*
@@ -39,7 +41,8 @@ struct launch_opts {
 void launch_init(void);
 
 int child_fork(char *const argv[], const struct launch_opts *opts, struct child *c, struct pf_error *err);
-/* Let the child exec.  Fails (PF_E_COMMAND_NOT_FOUND) if the exec failed. */
+/* Let the child exec.  Fails (PF_E_COMMAND_NOT_FOUND) if the exec failed,
+ * PF_E_FORK if the command could not be pinned on its CPUs. */
 int child_release(struct child *c, const char *cmd, struct pf_error *err);
 /*
  * The usual sequence in one call: fork the command held, attach(pid) (open

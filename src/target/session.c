@@ -110,6 +110,9 @@ struct session *session_new(struct set_prog *sets, size_t n_sets, const struct r
 	u64set_init(&s->task_of);
 	s->chld_pipe[0] = s->chld_pipe[1] = -1;
 	choose_cpus(s);
+	sess_trig_init(s);
+	s->start_off = opts->triggers.n[STRG_CODE_START] || opts->triggers.n[STRG_DATA_START] ||
+		       opts->triggers.start_delay_ns || opts->triggers.dont_start;
 	if (plan) {
 		setup_sampling_attrs(s);
 		perf_layout_from_attr(&s->layout, &s->events[plan->first_sampling]->attr, 0);
@@ -168,8 +171,15 @@ static void set_start(struct session *s, bool at_exec)
 		bool member = s->plan && s->plan->counting[k];
 
 		a->disabled = !member;
-		a->enable_on_exec = at_exec && !member;
+		/* counting that a trigger or a delay starts is off at the exec */
+		a->enable_on_exec = at_exec && !member && !s->start_off;
 	}
+	s->counting_on = !s->start_off;
+}
+
+bool sess_traced(const struct session *s)
+{
+	return s->opts.follow.enabled || s->trig;
 }
 
 /* a counted event opened on a running task: disabled only if it leads */
@@ -177,7 +187,7 @@ static void set_counting_disabled(struct session *s, struct counter_prog *c, boo
 {
 	if (s->open_enabled)
 		c->attr.disabled = 0;
-	else if (!s->at_exec)
+	else if (!s->at_exec || s->start_off) /* the leader is switched, its members follow it */
 		c->attr.disabled = leads;
 }
 
@@ -389,7 +399,7 @@ int sess_open_counters(struct session *s, pid_t tid, struct pf_error *err)
 static int open_on_child(pid_t pid, void *arg, struct pf_error *err)
 {
 	struct session *s = arg;
-	int rc = s->opts.follow.enabled ? sess_follow_seize(s, pid, err) : 0;
+	int rc = sess_traced(s) ? sess_follow_seize(s, pid, err) : 0;
 
 	if (!rc)
 		rc = open_task(s, pid, err);
@@ -421,7 +431,7 @@ static void watch_process(struct session *s, pid_t pid)
 int session_open_command(struct session *s, char *const argv[], struct pf_error *err)
 {
 	set_start(s, true);
-	if (s->opts.follow.enabled && sess_follow_prepare(s, err))
+	if (sess_traced(s) && sess_follow_prepare(s, err))
 		return -1;
 	if (child_start(argv, &s->opts.launch, open_on_child, s, &s->child, err))
 		return -1;
@@ -524,7 +534,7 @@ int session_open_tasks(struct session *s, const pid_t *pids, size_t n, bool whol
 	}
 	if (launch_interrupted())
 		return pf_error_set(err, PF_E_INTERRUPTED);
-	return enable_all(s, err);
+	return s->start_off ? 0 : enable_all(s, err);
 }
 
 /* the mappings and names of every process, for samples of all of them */
@@ -552,7 +562,13 @@ int session_open_cpus(struct session *s, char *const argv[], struct pf_error *er
 	for (size_t k = 0; k < s->n_events; k++)
 		s->events[k]->attr.inherit = 0; /* per-CPU events see every task already */
 	if (argv) {
-		if (child_fork(argv, &s->opts.launch, &s->child, err))
+		struct launch_opts lo = s->opts.launch;
+
+		if (s->opts.pin_command) {
+			lo.pin_cpus = s->cpus;
+			lo.n_pin_cpus = s->n_cpus;
+		}
+		if (child_fork(argv, &lo, &s->child, err))
 			return -1;
 		s->have_child = true;
 	} else {
@@ -575,7 +591,7 @@ int session_open_cpus(struct session *s, char *const argv[], struct pf_error *er
 	}
 	if (s->plan)
 		synthesize_all(s);
-	if (enable_all(s, err))
+	if (!s->start_off && enable_all(s, err))
 		return -1;
 	if (argv) {
 		watch_process(s, s->child.pid);
@@ -725,6 +741,39 @@ static void disable_all(struct session *s)
 			kperf_disable(s->fds[i].fd);
 }
 
+/*
+ * Every group leader (the members count with them).  With the command
+ * stopped by ptrace, nothing of it runs between the switch and the
+ * address that asked for it.  Inherited counters switch with their
+ * children: the ioctl acts on the children of an event too.
+ */
+int sess_set_counting(struct session *s, bool on, struct pf_error *err)
+{
+	if (s->counting_on == on)
+		return 0;
+	s->counting_on = on;
+	if (on)
+		return enable_all(s, err);
+	for (size_t i = 0; i < s->n_fds; i++) {
+		int rc;
+
+		if (!s->fds[i].leader || s->fds[i].fd < 0)
+			continue;
+		rc = kperf_disable(s->fds[i].fd);
+		if (rc && rc != -ESRCH)
+			return pf_error_set(err, PF_E_SYSTEM, "PERF_EVENT_IOC_DISABLE", strerror(-rc));
+	}
+	return 0;
+}
+
+int sess_start_if_due(struct session *s, struct pf_error *err)
+{
+	if (!s->start_at || sess_monotonic_ns() < s->start_at)
+		return 0;
+	s->start_at = 0;
+	return sess_set_counting(s, true, err);
+}
+
 static uint64_t earliest(uint64_t a, uint64_t b)
 {
 	return !a ? b : !b ? a : a < b ? a : b;
@@ -748,7 +797,9 @@ static int run_loop(struct session *s, const struct session_sink *sink, int *sta
 	uint64_t next_tick = s->opts.interval_ns && sink && sink->tick ? s->start_ns + s->opts.interval_ns : 0;
 
 	while (!session_over(s, deadline, status)) {
-		if (wait_for_activity(s, earliest(deadline, next_tick), err))
+		if (wait_for_activity(s, earliest(earliest(deadline, next_tick), s->start_at), err))
+			return -1;
+		if (sess_start_if_due(s, err))
 			return -1;
 		if (s->plan && sess_drain(s, sink, false, err))
 			return -1;
@@ -772,7 +823,9 @@ int session_run(struct session *s, const struct session_sink *sink, int *status,
 	*status = 0;
 	if (s->plan && sess_pass_synthesized(s, sink, err))
 		return -1;
-	if (s->opts.follow.enabled && s->have_child) {
+	if (s->opts.triggers.start_delay_ns)
+		s->start_at = sess_monotonic_ns() + s->opts.triggers.start_delay_ns;
+	if (sess_traced(s) && s->have_child) {
 		rc = sess_follow_run(s, status, err);
 		if (s->have_child) {
 			child_kill(&s->child); /* the timeout: pfmon 3.x ends the command it started */
@@ -782,7 +835,7 @@ int session_run(struct session *s, const struct session_sink *sink, int *status,
 	}
 	s->start_ns = sess_monotonic_ns();
 	/* a counted command without a timeout: nothing to do but wait */
-	if (!s->plan && s->have_child && !s->opts.timeout_ns && !s->opts.interval_ns) {
+	if (!s->plan && s->have_child && !s->opts.timeout_ns && !s->opts.interval_ns && !s->start_at) {
 		*status = child_wait(&s->child);
 		sess_note_rusage(s, &s->child.usage);
 		s->have_child = false;
@@ -862,6 +915,7 @@ void session_free(struct session *s)
 			close(s->pidfds[i]);
 	procfs_maps_free(s->synth, s->n_synth);
 	sess_tasks_free(s);
+	sess_trig_free(s);
 	free(s->pidfds);
 	free(s->pid_ended);
 	free(s->fds);

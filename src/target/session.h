@@ -47,6 +47,52 @@ struct session_follow {
 	bool split_exec;            /* one result per program image */
 };
 
+/*
+ * Triggers (pfmon 3.x): counting switched on and off when the launched
+ * program executes given addresses (code) or accesses them (data).  The
+ * command is traced with ptrace: code triggers are int3 breakpoints
+ * written into its text, data triggers x86 debug registers; at each hit
+ * the task is stopped while pfmon enables or disables every counter
+ * (opened disabled), then resumes it.  The addresses are known only once
+ * the program is loaded: at its entry point the session asks resolve()
+ * for each (kind, i), the CLI's symbol lookup.
+ */
+enum session_trigger_kind {
+	STRG_CODE_START,
+	STRG_CODE_STOP,
+	STRG_DATA_START,
+	STRG_DATA_STOP,
+	STRG_KINDS,
+};
+
+/* x86's debug registers: at most this many data triggers */
+#define SESSION_MAX_DATA_TRIGGERS 4
+
+struct session_trigger_addr {
+	uint64_t addr; /* in the running program */
+	uint64_t size; /* data: bytes watched from addr (1, 2, 4 or 8, aligned) */
+};
+
+/* 0 and *out, or -1 with err (unknown symbol, an address outside the text) */
+typedef int (*session_trigger_resolve_fn)(void *arg, pid_t pid, enum session_trigger_kind kind, size_t i,
+					  struct session_trigger_addr *out, struct pf_error *err);
+
+struct session_triggers {
+	size_t n[STRG_KINDS];       /* addresses of each kind (0: none) */
+	session_trigger_resolve_fn resolve;
+	void *arg;
+	bool code_repeat, data_repeat; /* every start..stop window counts, not only the first */
+	bool code_follow, data_follow; /* hits in the command's other tasks act too */
+	bool data_write_only;       /* data triggers on writes only (else reads and writes) */
+	uint64_t start_delay_ns;    /* counting starts this long after the exec (or the open) */
+	bool dont_start;            /* pfmon does not start counting: a trigger or the delay does */
+};
+
+/* can this build and machine apply triggers at all (x86-64 only)? */
+bool session_triggers_supported(void);
+/* any trigger address given? */
+bool session_triggers_any(const struct session_triggers *t);
+
 struct session_opts {
 	bool inherit;               /* threads and children count with their parent */
 	bool per_task;              /* keep each task's counts apart (session_task_results) */
@@ -57,6 +103,8 @@ struct session_opts {
 	bool stop_on_enter;         /* a line on stdin (a terminal) ends the session */
 	uint64_t interval_ns;       /* --print-interval: the sink's tick, every so often */
 	uint64_t timeout_ns;        /* -t: end the session after this long; 0: never */
+	struct session_triggers triggers;
+	bool pin_command;           /* the launched command runs on cpus[] only */
 };
 
 /* One event's count, summed over every task and CPU it was opened on. */
@@ -134,6 +182,8 @@ int session_open_tasks(struct session *s, const pid_t *pids, size_t n, bool whol
  */
 int session_run(struct session *s, const struct session_sink *sink, int *status, struct pf_error *err);
 enum session_end session_ended_by(const struct session *s);
+/* trigger hits acted on (code and data), for -v and the benchmarks */
+uint64_t session_trigger_hits(const struct session *s);
 /* how many of the tasks opened on have exited (their counts are kept) */
 size_t session_tasks_exited(const struct session *s);
 

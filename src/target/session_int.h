@@ -116,9 +116,23 @@ struct session {
 	int chld_pipe[2]; /* SIGCHLD wakes the loop */
 	struct rusage child_rusage;
 	bool have_rusage;
+
+	/* triggers (trigger.c) */
+	struct trig_state *trig;  /* NULL: no code or data trigger */
+	bool counting_on;         /* the counters are enabled (triggers, start delay) */
+	bool start_off;           /* counting does not start at the exec or the open */
+	uint64_t start_at;        /* --trigger-start-delay: when counting starts (0: not pending) */
 };
 
+struct trig_state;
+
 uint64_t sess_monotonic_ns(void);
+/* enable (on) or disable every counter, once */
+int sess_set_counting(struct session *s, bool on, struct pf_error *err);
+/* --trigger-start-delay: start counting if its time has come */
+int sess_start_if_due(struct session *s, struct pf_error *err);
+/* is the command traced with ptrace (following or triggers)? */
+bool sess_traced(const struct session *s);
 
 /* session_drain.c */
 int sess_start_reader(struct session *s, struct pf_error *err);
@@ -146,6 +160,25 @@ int sess_follow_seize(struct session *s, pid_t pid, struct pf_error *err);
 /* run a followed command until every followed task has ended */
 int sess_follow_run(struct session *s, int *status, struct pf_error *err);
 void sess_tasks_free(struct session *s);
+
+/* trigger.c: code triggers (int3) and data triggers (debug registers) */
+void sess_trig_init(struct session *s);
+void sess_trig_free(struct session *s);
+/* the command's first exec: a breakpoint at its entry point, where the
+ * triggers are resolved and set (its libraries are loaded by then) */
+int sess_trig_exec(struct session *s, pid_t tid, struct pf_error *err);
+/* a SIGTRAP stop: 1 if it was a trigger's (the task is resumed), 0 if not */
+int sess_trig_trap(struct session *s, pid_t tid, struct pf_error *err);
+/* a traced task created child (fork, vfork, clone): clean or follow it */
+int sess_trig_new_task(struct session *s, pid_t parent, pid_t child, bool vfork, struct pf_error *err);
+/* a new task's first stop before its parent's event: held (true) */
+bool sess_trig_hold_birth(struct session *s, pid_t tid);
+void sess_trig_exit(struct session *s, pid_t tid);
+/* how to resume tid after delivering it a signal (PTRACE_CONT, or
+ * PTRACE_SINGLESTEP during a step over a breakpoint) */
+int sess_trig_resume_request(const struct session *s, pid_t tid);
+/* traced tasks with triggers remain besides the command */
+bool sess_trig_busy(const struct session *s);
 void sess_note_rusage(struct session *s, const struct rusage *ru);
 
 #endif

@@ -222,10 +222,15 @@ int sess_follow_prepare(struct session *s, struct pf_error *err)
 	return 0;
 }
 
-static long trace_options(const struct session_follow *f)
+static long trace_options(const struct session_follow *f, bool triggers)
 {
 	/* exits and execs of every followed task: its results are read there */
 	long o = PTRACE_O_TRACEEXIT | PTRACE_O_TRACEEXEC;
+
+	/* a new task of a command with triggers has their int3s in its text:
+	 * pfmon steps it over them, or removes them from a forked copy */
+	if (triggers)
+		o |= PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK | PTRACE_O_TRACECLONE;
 
 	if (f->fork)
 		o |= PTRACE_O_TRACEFORK;
@@ -238,7 +243,7 @@ static long trace_options(const struct session_follow *f)
 
 int sess_follow_seize(struct session *s, pid_t pid, struct pf_error *err)
 {
-	if (ptrace(PTRACE_SEIZE, pid, 0, trace_options(&s->opts.follow)))
+	if (ptrace(PTRACE_SEIZE, pid, 0, trace_options(&s->opts.follow, s->trig != NULL)))
 		return pf_error_set(err, PF_E_SYSTEM, "ptrace(PTRACE_SEIZE)",
 				    errno == EPERM ? "not permitted (kernel.yama.ptrace_scope?)" : strerror(errno));
 	return 0;
@@ -338,17 +343,22 @@ static int on_stop(struct session *s, pid_t tid, int status, struct pf_error *er
 	case PTRACE_EVENT_VFORK:
 	case PTRACE_EVENT_CLONE:
 		ptrace(PTRACE_GETEVENTMSG, tid, 0, &msg);
-		rc = new_task(s, (pid_t)msg, err);
+		rc = s->opts.follow.enabled ? new_task(s, (pid_t)msg, err) : 0;
+		if (!rc)
+			rc = sess_trig_new_task(s, tid, (pid_t)msg, event == PTRACE_EVENT_VFORK, err);
 		break;
 	case PTRACE_EVENT_EXEC:
-		rc = on_exec(s, tid, err);
+		rc = s->opts.follow.enabled ? on_exec(s, tid, err) : 0;
 		if (rc == 1)
 			return 0; /* let go */
+		if (!rc)
+			rc = sess_trig_exec(s, tid, err);
 		break;
 	case PTRACE_EVENT_EXIT:
 		if (task_of(s, tid))
 			task_names(task_of(s, tid)); /* its final name */
 		rc = end_task(s, task_of(s, tid), err);
+		sess_trig_exit(s, tid);
 		break;
 	case PTRACE_EVENT_STOP:
 		if (is_stop_signal(sig)) {
@@ -356,11 +366,22 @@ static int on_stop(struct session *s, pid_t tid, int status, struct pf_error *er
 			return 0;
 		}
 		/* a new task's first stop: it may come before its parent's event */
-		rc = new_task(s, tid, err);
+		if (sess_trig_hold_birth(s, tid))
+			return 0; /* stays stopped until its parent's event says what it is */
+		rc = s->opts.follow.enabled ? new_task(s, tid, err) : 0;
 		break;
 	default:
+		if (sig == SIGTRAP && s->trig) {
+			rc = sess_trig_trap(s, tid, err);
+			if (rc)
+				return rc < 0 ? -1 : 0; /* a trigger's: the task was resumed */
+			/* the program's own SIGTRAP (an int3 of its own, a debugger stub): its to handle */
+			ptrace(sess_trig_resume_request(s, tid), tid, 0, (void *)(long)sig);
+			return 0;
+		}
 		/* a signal for the task: deliver it */
-		ptrace(PTRACE_CONT, tid, 0, (void *)(long)(sig == SIGTRAP ? 0 : sig));
+		ptrace(s->trig ? sess_trig_resume_request(s, tid) : PTRACE_CONT, tid, 0,
+		       (void *)(long)(sig == SIGTRAP ? 0 : sig));
 		return 0;
 	}
 	ptrace(PTRACE_CONT, tid, 0, 0);
@@ -403,7 +424,7 @@ int sess_follow_run(struct session *s, int *status, struct pf_error *err)
 	bool command_ended = false;
 
 	s->end = SESSION_END_COMMAND;
-	while (!command_ended || any_live(s)) {
+	while (!command_ended || any_live(s) || sess_trig_busy(s)) {
 		struct rusage ru;
 		int st;
 		pid_t tid;
@@ -417,6 +438,7 @@ int sess_follow_run(struct session *s, int *status, struct pf_error *err)
 			/* gone: its exit stop has taken its results (or SIGKILL skipped it) */
 			if (end_task(s, task_of(s, tid), err))
 				return -1;
+			sess_trig_exit(s, tid);
 			if (tid == s->child.pid) {
 				*status = WIFSIGNALED(st) ? 128 + WTERMSIG(st) : WEXITSTATUS(st);
 				s->child_rusage = ru;
@@ -431,7 +453,9 @@ int sess_follow_run(struct session *s, int *status, struct pf_error *err)
 			s->end = SESSION_END_TIMEOUT;
 			break;
 		}
-		wait_for_sigchld(s, deadline);
+		if (sess_start_if_due(s, err))
+			return -1;
+		wait_for_sigchld(s, !s->start_at ? deadline : !deadline || s->start_at < deadline ? s->start_at : deadline);
 	}
 	return 0;
 }

@@ -25,6 +25,12 @@ declare -gA VALUE=(
 	[pmc13-ta]=0 [ibr-pair]=0:0x1000:0xfffffffffff000 [dbr-pair]=0:0x1000:0xfffffffffff000
 	[pmc8-match]=m:0:0 [pmc9-match]=m:0:0 [pmc11-pt]=0 [psr]=cpl=3 [iear]=cache:1
 	[explain-address]=0x1000 [explain-opcode]=M:0 [explain-data-address]=0x1000 [decode-pmd]=0:0x21
+	# sh has no such symbol: the trigger is resolved (and refused) in the running program
+	[trigger-code-start-address]=walk_nosuch [trigger-code-start-addresses]=walk_nosuch
+	[trigger-code-stop-address]=walk_nosuch [trigger-code-stop-addresses]=walk_nosuch
+	[trigger-data-start-address]=walk_nosuch [trigger-data-start-addresses]=walk_nosuch
+	[trigger-data-stop-address]=walk_nosuch [trigger-data-stop-addresses]=walk_nosuch
+	[trigger-start-delay]=1
 )
 
 # A command an option needs to act (given to both runs, counting and

@@ -1,0 +1,336 @@
+#include <config.h>
+
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "common/util.h"
+#include "kernel/perf.h"
+#include "symbol/symbol.h"
+#include "target/procfs.h"
+#include "triggers.h"
+
+/* the session's kinds are the configuration's, in the same order */
+_Static_assert((int)STRG_CODE_START == (int)PF_TRG_CODE_START && (int)STRG_DATA_STOP == (int)PF_TRG_DATA_STOP &&
+		       (int)STRG_KINDS == (int)PF_TRG_KINDS,
+	       "trigger kinds");
+
+const char *trigger_option_name(enum pf_trigger_kind kind)
+{
+	static const char *const names[PF_TRG_KINDS] = {
+		[PF_TRG_CODE_START] = "trigger-code-start-address",
+		[PF_TRG_CODE_STOP] = "trigger-code-stop-address",
+		[PF_TRG_DATA_START] = "trigger-data-start-address",
+		[PF_TRG_DATA_STOP] = "trigger-data-stop-address",
+	};
+
+	return names[kind];
+}
+
+static bool symbol_char(char c, bool first)
+{
+	return isalpha((unsigned char)c) || c == '_' || c == '.' || c == '$' || c == '@' ||
+	       (!first && isdigit((unsigned char)c));
+}
+
+const char *trigger_spec_parse(const char *text, struct trigger_spec *out)
+{
+	const char *plus = strchr(text, '+');
+	size_t len = plus ? (size_t)(plus - text) : strlen(text);
+	const char *why;
+
+	memset(out, 0, sizeof(*out));
+	if (!*text)
+		return "the address is empty";
+	if (isdigit((unsigned char)text[0])) {
+		why = parse_u64_why(text, &out->value);
+		return why ? why : out->value ? NULL : "address 0 is not an instruction or a variable";
+	}
+	for (size_t i = 0; i < len; i++)
+		if (!symbol_char(text[i], i == 0))
+			return "expected an address (decimal or 0x hexadecimal), a SYMBOL or SYMBOL+OFFSET";
+	if (!len)
+		return "expected an address (decimal or 0x hexadecimal), a SYMBOL or SYMBOL+OFFSET";
+	if (plus && (why = parse_u64_why(plus + 1, &out->value)) != NULL)
+		return "the offset after SYMBOL+ is not a number";
+	out->symbol = xstrndup(text, len);
+	return NULL;
+}
+
+void trigger_session_opts(const struct pf_config *cfg, struct session_triggers *t)
+{
+	memset(t, 0, sizeof(*t));
+	for (int k = 0; k < PF_TRG_KINDS; k++)
+		t->n[k] = cfg->n_triggers[k];
+	t->resolve = trigger_resolve;
+	t->arg = (void *)cfg;
+	t->code_repeat = cfg->code_trigger_repeat;
+	t->data_repeat = cfg->data_trigger_repeat;
+	t->code_follow = cfg->code_trigger_follow;
+	t->data_follow = cfg->data_trigger_follow;
+	t->data_write_only = cfg->data_trigger_wo;
+	t->start_delay_ns = cfg->trigger_start_delay * 1000000000ull;
+	t->dont_start = cfg->dont_start;
+}
+
+/* ----- resolving in the running program ----- */
+
+/* the process's file mappings and its program's path */
+struct image {
+	struct sample_record *maps;
+	size_t n_maps;
+	char exe[PATH_MAX];
+};
+
+static int image_read(pid_t pid, struct image *im, struct pf_error *err)
+{
+	char path[64];
+	ssize_t n;
+	long m;
+
+	snprintf(path, sizeof(path), "/proc/%d/exe", (int)pid);
+	n = readlink(path, im->exe, sizeof(im->exe) - 1);
+	if (n <= 0)
+		return pf_error_set(err, PF_E_INPUT, path, strerror(errno));
+	im->exe[n] = '\0';
+	m = procfs_maps(pid, true, &im->maps);
+	if (m < 0)
+		return pf_error_set(err, PF_E_INPUT, "/proc/PID/maps", strerror(errno));
+	im->n_maps = (size_t)m;
+	return 0;
+}
+
+/* where path is loaded: its mapping at the lowest file offset fixes the
+ * bias between the file's ELF addresses and the process's */
+static bool load_bias(const struct image *im, const char *path, const struct sym_dso *dso, uint64_t *bias)
+{
+	const struct sample_mmap *low = NULL;
+
+	for (size_t i = 0; i < im->n_maps; i++) {
+		const struct sample_mmap *m = &im->maps[i].mmap;
+
+		if (!strcmp(m->filename, path) && (!low || m->pgoff < low->pgoff))
+			low = m;
+	}
+	if (!low)
+		return false;
+	*bias = low->start - sym_dso_offset_to_addr(dso, low->pgoff);
+	return true;
+}
+
+/* is addr in an executable mapping of path (any file when path is NULL)? */
+static bool in_text(const struct image *im, const char *path, uint64_t addr)
+{
+	for (size_t i = 0; i < im->n_maps; i++) {
+		const struct sample_mmap *m = &im->maps[i].mmap;
+
+		if ((m->prot & PROT_EXEC) && addr >= m->start && addr - m->start < m->len &&
+		    (!path || !strcmp(m->filename, path)))
+			return true;
+	}
+	return false;
+}
+
+/* the symbol in file path: 0 and its address in the process */
+static int find_in(const struct image *im, const char *path, const struct trigger_spec *spec, bool code,
+		   uint64_t *addr, uint64_t *size)
+{
+	struct sym_dso *dso;
+	uint64_t at, bias;
+	int rc = -1;
+
+	if (path[0] == '[' || sym_dso_open(path, NULL, &dso, NULL))
+		return -1;
+	if (!spec->symbol) {
+		if (load_bias(im, path, dso, &bias) && (code || sym_dso_loads(dso, spec->value))) {
+			*addr = spec->value + bias;
+			*size = 1;
+			rc = 0;
+		}
+	} else if (!(code ? sym_dso_find_func(dso, spec->symbol, &at, size)
+			  : sym_dso_find_data(dso, spec->symbol, &at, size)) &&
+		   load_bias(im, path, dso, &bias)) {
+		*addr = at + spec->value + bias;
+		rc = 0;
+	}
+	sym_dso_close(dso);
+	return rc;
+}
+
+/* the program first, then each library mapped (in map order) */
+static int find_symbol(const struct image *im, const struct trigger_spec *spec, bool code, uint64_t *addr,
+		       uint64_t *size, const char **where)
+{
+	if (!find_in(im, im->exe, spec, code, addr, size)) {
+		*where = im->exe;
+		return 0;
+	}
+	for (size_t i = 0; spec->symbol && i < im->n_maps; i++) {
+		const char *path = im->maps[i].mmap.filename;
+		bool seen = !strcmp(path, im->exe);
+
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = !strcmp(path, im->maps[j].mmap.filename);
+		if (!seen && !find_in(im, path, spec, code, addr, size)) {
+			*where = path;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/* a data trigger watches an aligned 1, 2, 4 or 8 bytes from addr, within the variable */
+static uint64_t watch_length(uint64_t addr, uint64_t size)
+{
+	for (uint64_t len = 8; len > 1; len /= 2)
+		if (size >= len && addr % len == 0)
+			return len;
+	return 1;
+}
+
+static int resolve_error(const char *text, enum pf_trigger_kind k, struct pf_error *err, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static int resolve_error(const char *text, enum pf_trigger_kind k, struct pf_error *err, const char *fmt, ...)
+{
+	char why[PF_ERROR_MSG_MAX / 2];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	return pf_error_set(err, PF_E_TRIGGER, text, trigger_option_name(k), why);
+}
+
+int trigger_resolve(void *arg, pid_t pid, enum session_trigger_kind kind, size_t i, struct session_trigger_addr *out,
+		    struct pf_error *err)
+{
+	const struct pf_config *cfg = arg;
+	enum pf_trigger_kind k = (enum pf_trigger_kind)kind;
+	const char *text = cfg->triggers[k][i], *where = NULL, *why;
+	bool code = k == PF_TRG_CODE_START || k == PF_TRG_CODE_STOP;
+	struct trigger_spec spec;
+	struct image im = { 0 };
+	uint64_t addr = 0, size = 0;
+	int rc = 0;
+
+	why = trigger_spec_parse(text, &spec);
+	if (why)
+		return resolve_error(text, k, err, "%s", why);
+	if (image_read(pid, &im, err)) {
+		free(spec.symbol);
+		return -1;
+	}
+	if (find_symbol(&im, &spec, code, &addr, &size, &where))
+		rc = spec.symbol ? resolve_error(text, k, err, "unknown %s symbol: not in the symbol tables of %s "
+						 "or of the libraries it loaded", code ? "function" : "data", im.exe)
+			  : resolve_error(text, k, err, "not an address of %s's %s", im.exe,
+					  code ? "text" : "loaded segments");
+	else if (code && !in_text(&im, spec.symbol ? NULL : im.exe, addr))
+		rc = resolve_error(text, k, err, "0x%llx is outside the text of %s", (unsigned long long)addr,
+				   where);
+	out->addr = addr;
+	out->size = code ? 0 : watch_length(addr, spec.symbol ? size - (size > spec.value ? spec.value : size) : 1);
+	free(spec.symbol);
+	procfs_maps_free(im.maps, im.n_maps);
+	return rc;
+}
+
+/* ----- the checks of the command line ----- */
+
+static size_t n_kind(const struct pf_config *cfg, enum pf_trigger_kind a, enum pf_trigger_kind b)
+{
+	return cfg->n_triggers[a] + cfg->n_triggers[b];
+}
+
+static int check_kind(const struct pf_config *cfg, const char *what, enum pf_trigger_kind start,
+		      enum pf_trigger_kind stop, bool repeat, bool follow, struct pf_error *err)
+{
+	char msg[256];
+
+	if (repeat && (!cfg->n_triggers[start] || !cfg->n_triggers[stop])) {
+		snprintf(msg, sizeof(msg), "--trigger-%s-repeat needs --%s and --%s (it repeats their windows)", what,
+			 trigger_option_name(start), trigger_option_name(stop));
+		return pf_error_set(err, PF_E_USAGE, msg);
+	}
+	if (follow && !n_kind(cfg, start, stop)) {
+		snprintf(msg, sizeof(msg), "--trigger-%s-follow needs a %s trigger (--%s or --%s)", what, what,
+			 trigger_option_name(start), trigger_option_name(stop));
+		return pf_error_set(err, PF_E_USAGE, msg);
+	}
+	return 0;
+}
+
+static int check_data(const struct pf_config *cfg, struct pf_error *err)
+{
+	size_t n = n_kind(cfg, PF_TRG_DATA_START, PF_TRG_DATA_STOP);
+	char msg[160];
+
+	if (cfg->data_trigger_ro && cfg->data_trigger_wo)
+		return pf_error_set(err, PF_E_USAGE, "--trigger-data-ro and --trigger-data-wo exclude each other");
+	if (cfg->data_trigger_ro)
+		return pf_error_set(err, PF_E_USAGE, "--trigger-data-ro: x86 debug registers watch writes, or reads "
+				    "and writes, never reads alone (use --trigger-data-wo, or neither for both)");
+	if (n > SESSION_MAX_DATA_TRIGGERS) {
+		snprintf(msg, sizeof(msg), "%zu data triggers: more than the %d debug registers of x86", n,
+			 SESSION_MAX_DATA_TRIGGERS);
+		return pf_error_set(err, PF_E_USAGE, msg);
+	}
+	for (size_t i = 0; i < cfg->n_triggers[PF_TRG_DATA_START]; i++)
+		for (size_t j = 0; j < cfg->n_triggers[PF_TRG_DATA_STOP]; j++)
+			if (!strcmp(cfg->triggers[PF_TRG_DATA_START][i], cfg->triggers[PF_TRG_DATA_STOP][j])) {
+				snprintf(msg, sizeof(msg), "'%s' is both a data start and a data stop trigger: one "
+					 "access would do both", cfg->triggers[PF_TRG_DATA_START][i]);
+				return pf_error_set(err, PF_E_USAGE, msg);
+			}
+	if (n && kperf_breakpoints_fire() == KPERF_BP_SILENT)
+		return pf_error_set(err, PF_E_TRIGGER_NO_DEBUGREG);
+	return 0;
+}
+
+int trigger_check_options(const struct pf_config *cfg, bool follows, struct pf_error *err)
+{
+	size_t code = n_kind(cfg, PF_TRG_CODE_START, PF_TRG_CODE_STOP);
+	size_t data = n_kind(cfg, PF_TRG_DATA_START, PF_TRG_DATA_STOP);
+	bool starts = cfg->n_triggers[PF_TRG_CODE_START] || cfg->n_triggers[PF_TRG_DATA_START];
+
+	if (check_kind(cfg, "code", PF_TRG_CODE_START, PF_TRG_CODE_STOP, cfg->code_trigger_repeat,
+		       cfg->code_trigger_follow, err) ||
+	    check_kind(cfg, "data", PF_TRG_DATA_START, PF_TRG_DATA_STOP, cfg->data_trigger_repeat,
+		       cfg->data_trigger_follow, err))
+		return -1;
+	if ((cfg->data_trigger_ro || cfg->data_trigger_wo) && !data)
+		return pf_error_set(err, PF_E_USAGE, "--trigger-data-ro and --trigger-data-wo need a data trigger");
+	if (cfg->trigger_start_delay && starts)
+		return pf_error_set(err, PF_E_USAGE, "--trigger-start-delay and a start trigger both say when "
+				    "counting starts: give one");
+	if (cfg->dont_start && !starts && !cfg->trigger_start_delay)
+		return pf_error_set(err, PF_E_USAGE, "--dont-start: nothing would start the counters (a task cannot "
+				    "start counters pfmon opened on it, as perfmon let it): give a start trigger "
+				    "or --trigger-start-delay");
+	if ((cfg->trigger_start_delay || cfg->dont_start) && (follows || cfg->per_thread))
+		return pf_error_set(err, PF_E_USAGE, "--trigger-start-delay and --dont-start are not implemented "
+				    "with per-task results (--follow-*, --per-thread) yet");
+	if (!code && !data)
+		return 0;
+	if (!session_triggers_supported())
+		return pf_error_set(err, PF_E_USAGE, "code and data triggers are implemented on x86-64 only");
+	if (cfg->system_wide || cfg->n_attach)
+		return pf_error_set(err, PF_E_USAGE, "code and data triggers act in a launched command: not with "
+				    "--system-wide or --attach-task (as in pfmon 3.x)");
+	if (!cfg->command)
+		return pf_error_set(err, PF_E_NO_COMMAND);
+	if (follows || cfg->per_thread)
+		return pf_error_set(err, PF_E_USAGE, "code and data triggers are not implemented with per-task "
+				    "results (--follow-*, --per-thread) yet: --trigger-code-follow and "
+				    "--trigger-data-follow apply them to every task of the command");
+	if (cfg->print_interval)
+		return pf_error_set(err, PF_E_USAGE, "code and data triggers are not implemented with "
+				    "--print-interval yet");
+	return check_data(cfg, err);
+}

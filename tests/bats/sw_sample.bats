@@ -1,0 +1,60 @@
+#!/usr/bin/env bats
+# System-wide sampling: the profile keeps each process apart (pid:command),
+# --smpl-ignore-pids merges them, as pfmon 3.x.
+
+bats_require_minimum_version 1.5.0
+load helpers
+
+setup() {
+	[ "$(id -u)" -eq 0 ] || skip "system-wide monitoring needs root here"
+}
+
+teardown() {
+	[ -z "${a:-}" ] || kill "$a" "$b" 2>/dev/null || true
+}
+
+# the samples of rows whose key is $1 (the rest of the line after the percentages)
+samples_of() {
+	printf '%s\n' "$output" | awk -v k="$1" '{ n = $1; $1 = $2 = $3 = ""; sub(/^ +/, "") } $0 == k { print n }'
+}
+
+@test "system-wide profile: two processes of one program, each its own rows, named by pid:command" {
+	"$FIXTURES/hotspot" 2000 &
+	a=$!
+	"$FIXTURES/hotspot" 2000 &
+	b=$!
+	run --separate-stderr "$PFMON" -a -e cpu-clock --long-smpl-periods=1000000 sleep 1
+	[ "$status" -eq 0 ]
+	[[ "$output" =~ "pid:command function" ]]
+	# running before pfmon started: named from /proc
+	[ -n "$(samples_of "$a:hotspot hot (hotspot)")" ]
+	[ -n "$(samples_of "$b:hotspot hot (hotspot)")" ]
+	# folded stacks start with comm-pid (stackcollapse-perf.pl --pid)
+	run --separate-stderr "$PFMON" -a -e cpu-clock --long-smpl-periods=1000000 --report-format=folded sleep 1
+	[ "$status" -eq 0 ]
+	printf '%s\n' "$output" | grep -q "^hotspot-$a;"
+	printf '%s\n' "$output" | grep -q "^hotspot-$b;"
+}
+
+@test "--smpl-ignore-pids: one row for every process's samples of a function" {
+	"$FIXTURES/hotspot" 2000 &
+	a=$!
+	"$FIXTURES/hotspot" 2000 &
+	b=$!
+	run --separate-stderr "$PFMON" -a -e cpu-clock --long-smpl-periods=1000000 --smpl-ignore-pids sleep 1
+	[ "$status" -eq 0 ]
+	[[ ! "$output" =~ "pid:command" ]]
+	[ "$(printf '%s\n' "$output" | grep -c ' hot (hotspot)$')" -eq 1 ]
+	[ "$(samples_of "hot (hotspot)")" -gt 0 ]
+	# and no row is a process's
+	[ -z "$(samples_of "$a:hotspot hot (hotspot)")" ]
+}
+
+@test "--smpl-ignore-pids needs a system-wide profile" {
+	run --separate-stderr "$PFMON" -e cpu-clock --long-smpl-periods=1000000 --smpl-ignore-pids true
+	[ "$status" -eq 2 ]
+	one_error_line "^error: --smpl-ignore-pids merges the processes of a system-wide profile"
+	run --separate-stderr "$PFMON" -a -e cpu-clock --smpl-ignore-pids -t 1
+	[ "$status" -eq 2 ]
+	one_error_line "is not used when counting"
+}

@@ -1,0 +1,304 @@
+#!/usr/bin/env bats
+# Code and data triggers (pfmon 3.x): counting switched on and off at
+# addresses of the launched program, --trigger-start-delay, --dont-start.
+# The fixture trigwork calls work() N times with unrelated() between the
+# calls; each work() makes exactly one page fault and calls inner() once,
+# each unrelated() makes one page fault: exact counts of what ran inside
+# the windows.
+
+bats_require_minimum_version 1.5.0
+load helpers
+
+W="--trigger-code-start-address=work --trigger-code-stop-address=work"
+
+# the address of a symbol in the non-PIE fixture (what mem:ADDR:x needs)
+sym() {
+	nm "$FIXTURES/trigwork_nopie" | awk -v s="$1" '$3 == s { print "0x" $1 }'
+}
+
+@test "start and stop at work (its return): page faults inside work() only, exactly" {
+	run --separate-stderr "$PFMON" -e page-faults $W --trigger-code-repeat "$FIXTURES/trigwork" 10
+	[ "$status" -eq 0 ]
+	[ "$(count_of page-faults)" -eq 10 ]
+	# the whole run makes many more (the loader, libc, unrelated())
+	run --separate-stderr "$PFMON" -e page-faults "$FIXTURES/trigwork" 10
+	[ "$(count_of page-faults)" -gt 30 ]
+}
+
+@test "without --trigger-code-repeat only the first start..stop window counts" {
+	run --separate-stderr "$PFMON" -e page-faults $W "$FIXTURES/trigwork" 10
+	[ "$status" -eq 0 ]
+	[ "$(count_of page-faults)" -eq 1 ]
+	run --separate-stderr "$PFMON" -e page-faults --trigger-code-start-addresses=work \
+		--trigger-code-stop-addresses=unrelated "$FIXTURES/trigwork" 10
+	[ "$status" -eq 0 ]
+	# work(0) to unrelated(1): work(0)'s fault only
+	[ "$(count_of page-faults)" -eq 1 ]
+}
+
+@test "an explicit stop address: the windows from work() to the next unrelated() miss unrelated's faults" {
+	run --separate-stderr "$PFMON" -e page-faults --trigger-code-start-address=inner \
+		--trigger-code-stop-address=unrelated --trigger-code-repeat "$FIXTURES/trigwork" 10
+	[ "$status" -eq 0 ]
+	# inner() runs after work's fault; unrelated's fault comes after its stop
+	[ "$(count_of page-faults)" -eq 0 ]
+	run --separate-stderr "$PFMON" -e page-faults --trigger-code-start-address=unrelated \
+		--trigger-code-stop-address=work,exit --trigger-code-repeat "$FIXTURES/trigwork" 10
+	[ "$status" -eq 0 ]
+	# unrelated(0..9) each stopped at the next work(), unrelated(10) at exit()
+	# (a library's function: what exit does faults differently from run to run)
+	[ "$(count_of page-faults)" -eq 11 ]
+}
+
+@test "task-clock inside the windows is less than the whole run's" {
+	# unrelated() spins 300,000 iterations between the calls of work()
+	run --separate-stderr "$PFMON" -e task-clock $W --trigger-code-repeat "$FIXTURES/trigwork" 200 0 - 300000
+	[ "$status" -eq 0 ]
+	inside=$(count_of task-clock)
+	run --separate-stderr "$PFMON" -e task-clock "$FIXTURES/trigwork" 200 0 - 300000
+	whole=$(count_of task-clock)
+	echo "inside $inside whole $whole" >&2
+	[ "$inside" -gt 0 ]
+	[ "$inside" -lt "$whole" ]
+}
+
+@test "a stop at the start's own address acts at the outermost return of a recursive call" {
+	run --separate-stderr "$PFMON" -e page-faults $W --trigger-code-repeat "$FIXTURES/trigwork" 10 3
+	[ "$status" -eq 0 ]
+	[ "$(count_of page-faults)" -eq 10 ]
+}
+
+@test "numeric addresses (as nm prints them) in a PIE are relocated to its load address" {
+	addr=$(nm "$FIXTURES/trigwork" | awk '$3 == "work" { print "0x" $1 }')
+	stop=$(nm "$FIXTURES/trigwork" | awk '$3 == "unrelated" { print "0x" $1 }')
+	run --separate-stderr "$PFMON" -e page-faults --trigger-code-start-address="$addr" \
+		--trigger-code-stop-address="$stop" --trigger-code-repeat "$FIXTURES/trigwork" 10
+	[ "$status" -eq 0 ]
+	[ "$(count_of page-faults)" -eq 10 ]
+}
+
+@test "an execute breakpoint on inner() counts exactly N inside the windows and 0 outside" {
+	require_breakpoints
+	inner=$(sym inner)
+	run --separate-stderr "$PFMON" -e "mem:$inner:x" $W --trigger-code-repeat "$FIXTURES/trigwork_nopie" 25
+	[ "$status" -eq 0 ]
+	[ "$(count_of "mem:$inner:x")" -eq 25 ]
+	run --separate-stderr "$PFMON" -e "mem:$inner:x" --trigger-code-start-address=unrelated \
+		--trigger-code-stop-address=work --trigger-code-repeat "$FIXTURES/trigwork_nopie" 25
+	[ "$status" -eq 0 ]
+	[ "$(count_of "mem:$inner:x")" -eq 0 ]
+}
+
+@test "a symbol of a shared library, at its load address" {
+	run --separate-stderr "$PFMON" -e task-clock --trigger-code-start-address=lib_spin \
+		--trigger-code-stop-address=lib_spin "$FIXTURES/uselib" 100
+	[ "$status" -eq 0 ]
+	inside=$(count_of task-clock)
+	run --separate-stderr "$PFMON" -e task-clock "$FIXTURES/uselib" 100
+	whole=$(count_of task-clock)
+	echo "inside $inside whole $whole" >&2
+	# the loop is nearly all of the run
+	[ "$inside" -gt $(( whole / 2 )) ]
+	# and what runs before it (the loader, main) very little
+	run --separate-stderr "$PFMON" -e task-clock --trigger-code-stop-address=lib_spin "$FIXTURES/uselib" 100
+	[ "$status" -eq 0 ]
+	before=$(count_of task-clock)
+	echo "before $before" >&2
+	[ "$before" -lt $(( whole / 10 )) ]
+}
+
+@test "threads and forked children step over the triggers; --trigger-code-follow makes them act" {
+	for mode in thread fork; do
+		run --separate-stderr "$PFMON" -e page-faults $W --trigger-code-repeat "$FIXTURES/trigwork" 10 0 $mode
+		[ "$status" -eq 0 ] # the fixture fails if its child or thread did
+		[ "$(count_of page-faults)" -eq 10 ]
+	done
+	run --separate-stderr "$PFMON" -e page-faults $W --trigger-code-repeat --trigger-code-follow \
+		"$FIXTURES/trigwork" 10 0 thread
+	[ "$status" -eq 0 ]
+	[ "$(count_of page-faults)" -eq 20 ]
+	# a forked child's windows count too (its copy-on-write faults as well)
+	run --separate-stderr "$PFMON" -e page-faults $W --trigger-code-repeat --trigger-code-follow \
+		"$FIXTURES/trigwork" 10 0 fork
+	[ "$status" -eq 0 ]
+	[ "$(count_of page-faults)" -ge 20 ]
+}
+
+@test "a vfork child that execs (posix_spawn) leaves the command's triggers in place" {
+	for f in "" --trigger-code-follow; do
+		run --separate-stderr "$PFMON" -e page-faults $W --trigger-code-repeat $f "$FIXTURES/trigwork" 10 0 spawn
+		[ "$status" -eq 0 ]
+		[ "$(count_of page-faults)" -eq 10 ]
+	done
+}
+
+@test "int3 code triggers (where debug registers do not fire) count the same" {
+	export PFMON_TEST_BREAKPOINTS_SILENT=1
+	run --separate-stderr "$PFMON" -e page-faults $W --trigger-code-repeat "$FIXTURES/trigwork" 10
+	[ "$(count_of page-faults)" -eq 10 ]
+	run --separate-stderr "$PFMON" -e page-faults $W "$FIXTURES/trigwork" 10
+	[ "$(count_of page-faults)" -eq 1 ]
+	run --separate-stderr "$PFMON" -e page-faults $W --trigger-code-repeat "$FIXTURES/trigwork" 10 3
+	[ "$(count_of page-faults)" -eq 10 ]
+	run --separate-stderr "$PFMON" -e page-faults --trigger-code-start-address=unrelated \
+		--trigger-code-stop-address=work,exit --trigger-code-repeat "$FIXTURES/trigwork" 10
+	[ "$(count_of page-faults)" -eq 11 ]
+	for mode in thread fork spawn; do
+		run --separate-stderr "$PFMON" -e page-faults $W --trigger-code-repeat "$FIXTURES/trigwork" 10 0 $mode
+		[ "$status" -eq 0 ]
+		[ "$(count_of page-faults)" -eq 10 ]
+	done
+	run --separate-stderr "$PFMON" -e page-faults $W --trigger-code-repeat --trigger-code-follow \
+		"$FIXTURES/trigwork" 10 0 thread
+	[ "$(count_of page-faults)" -eq 20 ]
+	# more code triggers than debug registers: int3s wherever breakpoints fire too
+	unset PFMON_TEST_BREAKPOINTS_SILENT
+	run --separate-stderr "$PFMON" -e page-faults --trigger-code-start-address=work,inner \
+		--trigger-code-stop-address=unrelated,main,loop --trigger-code-repeat "$FIXTURES/trigwork" 10
+	[ "$status" -eq 0 ]
+	[ "$(count_of page-faults)" -eq 10 ]
+	run --separate-stderr "$PFMON" -e page-faults $W --trigger-code-repeat "$FIXTURES/trigwork" 10 0 trap
+	[ "$status" -eq $(( 128 + 5 )) ]
+}
+
+@test "the program's own SIGTRAP is still its own" {
+	run --separate-stderr "$PFMON" -e page-faults $W --trigger-code-repeat "$FIXTURES/trigwork" 10 0 trap
+	[ "$status" -eq $(( 128 + 5 )) ]
+	[ "$(count_of page-faults)" -eq 10 ]
+}
+
+@test "data triggers: after a write of 'watched' until a write of 'other'" {
+	require_breakpoints
+	run --separate-stderr "$PFMON" -e page-faults --trigger-data-start-address=watched \
+		--trigger-data-stop-address=other --trigger-data-repeat "$FIXTURES/trigwork" 10
+	[ "$status" -eq 0 ]
+	# each window holds the next unrelated()'s fault only
+	[ "$(count_of page-faults)" -eq 10 ]
+	run --separate-stderr "$PFMON" -e page-faults --trigger-data-start-address=watched \
+		--trigger-data-stop-address=other "$FIXTURES/trigwork" 10
+	[ "$(count_of page-faults)" -eq 1 ]
+}
+
+@test "data triggers: --trigger-data-wo ignores reads; reads and writes by default" {
+	require_breakpoints
+	# 'gate' is only read
+	run --separate-stderr "$PFMON" -e page-faults --trigger-data-start-address=gate --trigger-data-wo \
+		"$FIXTURES/trigwork" 10
+	[ "$status" -eq 0 ]
+	[[ "$output" =~ "<not counted>" ]]
+	run --separate-stderr "$PFMON" -e page-faults --trigger-data-start-address=gate "$FIXTURES/trigwork" 10
+	[ "$status" -eq 0 ]
+	[ "$(count_of page-faults)" -ge 19 ]
+}
+
+@test "data triggers follow threads with --trigger-data-follow" {
+	require_breakpoints
+	run --separate-stderr "$PFMON" -e page-faults --trigger-data-start-address=watched \
+		--trigger-data-stop-address=other --trigger-data-repeat "$FIXTURES/trigwork" 10 0 thread
+	[ "$(count_of page-faults)" -eq 10 ]
+	run --separate-stderr "$PFMON" -e page-faults --trigger-data-start-address=watched \
+		--trigger-data-stop-address=other --trigger-data-repeat --trigger-data-follow \
+		"$FIXTURES/trigwork" 10 0 thread
+	[ "$(count_of page-faults)" -eq 20 ]
+}
+
+@test "data triggers are refused where hardware breakpoints do not fire" {
+	PFMON_TEST_BREAKPOINTS_SILENT=1 run --separate-stderr "$PFMON" -e page-faults \
+		--trigger-data-start-address=watched "$FIXTURES/trigwork" 10
+	[ "$status" -eq 1 ]
+	one_error_line "^error: data triggers need the debug registers, and hardware breakpoints do not fire"
+}
+
+@test "--trigger-start-delay: counting starts SECS seconds after the exec" {
+	# 150 ms of CPU first, then asleep: nothing of the burn is in the delayed count
+	run --separate-stderr "$PFMON" -e task-clock --trigger-start-delay=1 \
+		sh -c "$FIXTURES/burn 150; sleep 2"
+	[ "$status" -eq 0 ]
+	delayed=$(count_of task-clock)
+	run --separate-stderr "$PFMON" -e task-clock sh -c "$FIXTURES/burn 150; sleep 2"
+	whole=$(count_of task-clock)
+	echo "delayed $delayed whole $whole" >&2
+	[ "$whole" -ge 150000000 ]
+	[ "$delayed" -lt 50000000 ]
+}
+
+@test "--trigger-start-delay system-wide: half of a two-second session" {
+	[ "$(cat /proc/sys/kernel/perf_event_paranoid)" -le 0 ] || [ "$(id -u)" -eq 0 ] || skip "needs root"
+	ncpu=$(nproc)
+	run --separate-stderr "$PFMON" -a --aggregate-results -e cpu-clock --trigger-start-delay=1 -t 2
+	[ "$status" -eq 0 ]
+	v=$(count_of cpu-clock)
+	echo "cpu-clock $v on $ncpu CPUs" >&2
+	[ "$v" -ge $(( ncpu * 800000000 )) ]
+	[ "$v" -le $(( ncpu * 1200000000 )) ]
+}
+
+@test "--dont-start with a start trigger is what the trigger does; alone it is refused" {
+	run --separate-stderr "$PFMON" -e page-faults --dont-start $W --trigger-code-repeat "$FIXTURES/trigwork" 10
+	[ "$status" -eq 0 ]
+	[ "$(count_of page-faults)" -eq 10 ]
+	run --separate-stderr "$PFMON" -e page-faults --dont-start "$FIXTURES/trigwork" 10
+	[ "$status" -eq 2 ]
+	one_error_line "^error: --dont-start: nothing would start the counters"
+	run --separate-stderr "$PFMON" -e page-faults --dont-start --trigger-code-stop-address=work "$FIXTURES/trigwork" 10
+	[ "$status" -eq 2 ]
+}
+
+@test "errors found in the running program: unknown symbol, outside the text; the command never runs" {
+	run --separate-stderr "$PFMON" -e page-faults --trigger-code-start-address=nosuch "$FIXTURES/trigwork" 10
+	[ "$status" -eq 1 ]
+	one_error_line "^error: trigger 'nosuch' \(--trigger-code-start-address\): unknown function symbol: not in the symbol tables of .*trigwork or of the libraries it loaded$"
+	[ -z "$output" ]
+	run --separate-stderr "$PFMON" -e page-faults --trigger-code-stop-address=0x10 "$FIXTURES/trigwork" 10
+	[ "$status" -eq 1 ]
+	one_error_line "^error: trigger '0x10' \(--trigger-code-stop-address\): 0x[0-9a-f]+ is outside the text of .*trigwork$"
+	run --separate-stderr "$PFMON" -e page-faults --trigger-code-start-address=work+0x100000 "$FIXTURES/trigwork" 10
+	[ "$status" -eq 1 ]
+	one_error_line "is outside the text of"
+	# a variable is not code, a function is not data
+	run --separate-stderr "$PFMON" -e page-faults --trigger-code-start-address=gate "$FIXTURES/trigwork" 10
+	[ "$status" -eq 1 ]
+	one_error_line "unknown function symbol"
+	run --separate-stderr "$PFMON" -e page-faults --trigger-data-start-address=work "$FIXTURES/trigwork" 10
+	[ "$status" -eq 1 ]
+	one_error_line "unknown data symbol"
+	run --separate-stderr "$PFMON" -e page-faults --trigger-data-start-address=0x7ff000000000 "$FIXTURES/trigwork" 10
+	[ "$status" -eq 1 ]
+	one_error_line "not an address of .*trigwork's loaded segments"
+}
+
+@test "usage errors: syntax, combinations, debug registers, where triggers cannot act" {
+	check() { # check EXPECTED-REGEX ARGS...
+		local re=$1
+		shift
+		run --separate-stderr "$PFMON" -e page-faults "$@"
+		echo "$* -> $status: $stderr" >&2
+		[ "$status" -eq 2 ]
+		one_error_line "$re"
+	}
+	F="$FIXTURES/trigwork"
+	check "'1bad': not a number" --trigger-code-start-address=1bad "$F"
+	check "the address is empty" --trigger-code-start-address=work,,inner "$F"
+	check "SYMBOL\+OFFSET" --trigger-data-stop-address=a-b "$F"
+	check "needs --trigger-code-start-address and --trigger-code-stop-address" --trigger-code-repeat \
+		--trigger-code-start-address=work "$F"
+	check "needs --trigger-data-start-address and --trigger-data-stop-address" --trigger-data-repeat \
+		--trigger-data-stop-address=watched "$F"
+	check "--trigger-code-follow needs a code trigger" --trigger-code-follow "$F"
+	check "--trigger-data-follow needs a data trigger" --trigger-data-follow --trigger-code-start-address=work "$F"
+	check "need a data trigger" --trigger-data-wo "$F"
+	check "exclude each other" --trigger-data-ro --trigger-data-wo --trigger-data-start-address=gate "$F"
+	check "never reads alone" --trigger-data-ro --trigger-data-start-address=gate "$F"
+	check "5 data triggers: more than the 4 debug registers of x86" \
+		--trigger-data-start-address=gate,watched,other --trigger-data-stop-addresses=pages,page_size "$F"
+	check "both a data start and a data stop trigger" --trigger-data-start-address=gate \
+		--trigger-data-stop-address=gate "$F"
+	check "both say when counting starts" --trigger-start-delay=1 --trigger-code-start-address=work "$F"
+	check "expected an integer from 1" --trigger-start-delay=0 "$F"
+	check "not with --system-wide or --attach-task" -a --trigger-code-start-address=work "$F"
+	check "not with --system-wide or --attach-task" -p $$ --trigger-code-start-address=work
+	check "need to specify a command" --trigger-code-start-address=work
+	check "not implemented with per-task results" --follow-fork --trigger-code-start-address=work "$F"
+	check "not implemented with --print-interval" --print-interval=100 --trigger-code-start-address=work "$F"
+	check "is not used when sampling" --long-smpl-periods=100000 --trigger-code-start-address=work "$F"
+}
