@@ -1,0 +1,2 @@
+/* placeholder */
+#include <config.h>
