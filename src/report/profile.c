@@ -9,7 +9,7 @@
 
 /* the names of --report-sort and --report-format, in enum order */
 static const char *const sort_names[] = { "function", "line", "binary", "address", "data" };
-static const char *const format_names[] = { "text", "json", "folded", "svg" };
+static const char *const format_names[] = { "text", "json", "folded", "svg", "script" };
 
 static int name_index(const char *const *names, size_t n, const char *name)
 {
@@ -115,6 +115,7 @@ void profile_free(struct profile *p)
 	flame_free(p->flame);
 	prof_release_comms(p);
 	strmap_release(&p->binaries_seen);
+	prof_script_release(&p->script);
 	sym_resolver_free(p->res);
 	free(p);
 }
@@ -151,6 +152,10 @@ static void add_sample(struct profile *p, const struct sample *s)
 		h->min_period = s->period < h->min_period ? s->period : h->min_period;
 		h->max_period = s->period > h->max_period ? s->period : h->max_period;
 	}
+	if (p->opts.format == PROFILE_SCRIPT) {
+		prof_add_script(p, s);
+		return;
+	}
 	if (p->opts.format == PROFILE_FOLDED || p->opts.format == PROFILE_SVG) {
 		prof_add_stack(p, s);
 		return;
@@ -167,7 +172,7 @@ static void add_sample(struct profile *p, const struct sample *s)
 		prof_add_reads(p, h, s, e);
 }
 
-void profile_record_binaries(struct profile *p, struct smpl_writer *w)
+void profile_record_binaries(struct profile *p, struct sample_out *w)
 {
 	p->binaries_to = w;
 }
@@ -194,7 +199,7 @@ static void record_binary(struct profile *p, const struct sample_mmap *m)
 					     .dev = id.dev, .ino = id.ino, .mtime_ns = id.mtime_ns,
 					     .size = id.size };
 	memcpy(rec.binary.build_id, id.build_id, id.build_id_len);
-	smpl_write_record(p->binaries_to, &rec, NULL);
+	sample_out_record(p->binaries_to, &rec, NULL);
 }
 
 /* Reporting a file: what the binary at a path was when recorded. */
@@ -243,8 +248,12 @@ void profile_add(struct profile *p, const struct sample_record *rec)
 		if (rec->task.pid != rec->task.ppid)
 			sym_maps_fork(maps, rec->task.ppid, rec->task.pid);
 		prof_fork_comm(p, rec->task.ptid, rec->task.tid);
+		if (p->opts.format == PROFILE_SCRIPT)
+			prof_script_fork(p, rec->task.ptid, rec->task.tid);
 		break;
 	case SREC_COMM:
+		if (p->opts.format == PROFILE_SCRIPT && rec->comm.comm)
+			prof_script_comm(p, rec->comm.tid, rec->comm.comm);
 		if (rec->comm.exec)
 			sym_maps_clear(maps, rec->comm.pid); /* the new image's MMAP2s follow */
 		prof_set_comm(p, rec->comm.tid, rec->comm.comm);
@@ -403,6 +412,9 @@ void profile_print(struct profile *p, FILE *out)
 		return;
 	case PROFILE_SVG:
 		prof_print_svg(p, out);
+		return;
+	case PROFILE_SCRIPT:
+		prof_print_script(p, out);
 		return;
 	case PROFILE_TEXT:
 	default:
