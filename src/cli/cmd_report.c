@@ -7,6 +7,7 @@
 #include "commands.h"
 #include "common/util.h"
 #include "report/ia64_report.h"
+#include "report/kernel_check.h"
 #include "report/profile.h"
 #include "sample/sample_out.h"
 #include "sample/smpl_file.h"
@@ -78,6 +79,24 @@ static int report_profile(const struct pf_config *cfg, struct smpl_reader *r,
 	return rc < 0 ? -1 : 0;
 }
 
+/* A pfmon file's kernel record says which boot took the samples; in this
+ * boot, the running kernel's _text goes with it, so that perf report can
+ * relocate kallsyms and name the kernel frames. */
+static int export_record(struct sample_out *o, const struct sample_record *rec, struct pf_error *err)
+{
+	struct sample_record k;
+	struct kernel_check kc;
+
+	if (rec->type != SREC_KERNEL || rec->kernel.text_addr)
+		return sample_out_record(o, rec, err);
+	k = *rec;
+	memset(&kc, 0, sizeof(kc));
+	kernel_check_record(&kc, &k.kernel);
+	if (kernel_check_same(&kc))
+		k.kernel.text_addr = sym_kernel_text_address();
+	return sample_out_record(o, &k, err);
+}
+
 /* --export-perf-data: every record read, into a perf.data file (the first
  * record already read); a file cut short is converted up to the damage,
  * and said so */
@@ -91,10 +110,10 @@ static int export_perf_data(const struct pf_config *cfg, struct smpl_reader *r,
 
 	if (!o)
 		return -1;
-	if (first && sample_out_record(o, first, err))
+	if (first && export_record(o, first, err))
 		rc = -1;
 	while (rc > 0 && (rc = smpl_reader_next(r, &rec, err)) > 0)
-		if (sample_out_record(o, &rec, err))
+		if (export_record(o, &rec, err))
 			rc = -1;
 	/* what was read is kept even after a damaged record: the error says where */
 	if (sample_out_close(o, rc < 0 ? &why : err) && rc >= 0)

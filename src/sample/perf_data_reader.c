@@ -514,6 +514,21 @@ static const struct perf_layout *layout_of(struct perf_data_reader *r,
 	return ev >= 0 ? &r->layouts[ev] : NULL;
 }
 
+/* perf record's mapping of the kernel, "[kernel.kallsyms]_text" at pgoff
+ * _text's address: where the kernel was that boot */
+static void note_kernel_map(struct perf_data_reader *r, const struct perf_event_header *rec,
+			    const struct perf_layout *l)
+{
+	struct sample_record m;
+	struct pf_error ignored;
+
+	if ((rec->misc & PERF_RECORD_MISC_CPUMODE_MASK) != PERF_RECORD_MISC_KERNEL ||
+	    perf_record_decode(rec, l ? l : &r->layouts[0], &m, &ignored) != 1 || m.type != SREC_MMAP ||
+	    !m.mmap.filename || strncmp(m.mmap.filename, "[kernel.kallsyms]", 17))
+		return;
+	r->kernel.text_addr = m.mmap.pgoff;
+}
+
 static int cmp_ref(const void *a, const void *b)
 {
 	const struct pd_ref *x = a, *y = b;
@@ -570,6 +585,8 @@ static int index_records(struct perf_data_reader *r, struct pf_error *err)
 
 			if (l && perf_record_peek_time(rec, l, &t) != 0)
 				t = last;
+			if (type == PERF_RECORD_MMAP || type == PERF_RECORD_MMAP2)
+				note_kernel_map(r, rec, l);
 		}
 		if (t < last)
 			sorted = false;

@@ -401,6 +401,23 @@ static int write_mmap(struct perf_data_writer *w, const struct sample_mmap *m, c
 	return end_record(w, at, err);
 }
 
+/* perf record's mapping of the kernel: perf report relocates kallsyms by
+ * it (the "ref_reloc_sym" _text), and names no kernel frame without it */
+static int write_kernel_map(struct perf_data_writer *w, uint64_t text, struct pf_error *err)
+{
+	struct sample_id sid = { .fields = SAMPLE_F_TID, .pid = UINT32_MAX };
+	size_t at = begin_record(&w->buf, PERF_RECORD_MMAP, PERF_RECORD_MISC_KERNEL);
+
+	ob_u32(&w->buf, UINT32_MAX); /* pid -1: every process */
+	ob_u32(&w->buf, 0);
+	ob_u64(&w->buf, text);
+	ob_u64(&w->buf, UINT64_MAX - text);
+	ob_u64(&w->buf, text);
+	put_name(&w->buf, "[kernel.kallsyms]_text");
+	put_sample_id(w, &sid, UINT32_MAX, 0);
+	return end_record(w, at, err);
+}
+
 static int write_side_band(struct perf_data_writer *w, const struct sample_record *rec, struct pf_error *err)
 {
 	uint32_t pid = 0, tid = 0;
@@ -478,7 +495,7 @@ int perf_data_write_record(struct perf_data_writer *w, const struct sample_recor
 		if (rec->kernel.build_id_size <= SAMPLE_BUILD_ID_MAX)
 			keep_build_id(w, "[kernel.kallsyms]", true, rec->kernel.build_id,
 				      rec->kernel.build_id_size);
-		return 0;
+		return rec->kernel.text_addr ? write_kernel_map(w, rec->kernel.text_addr, err) : 0;
 	case SREC_BINARY:
 		keep_build_id(w, rec->binary.path, false, rec->binary.build_id, rec->binary.build_id_size);
 		return 0;

@@ -349,6 +349,30 @@ static const char *kallsyms_path(const char *path)
 	return env && *env ? env : SYM_DEFAULT_KALLSYMS;
 }
 
+/* _text is among the first lines (kallsyms is sorted by address, after
+ * the few absolute and per-CPU symbols): at most this many are read */
+#define TEXT_LINE_MAX 100000
+
+uint64_t sym_kernel_text_address(void)
+{
+	FILE *f = fopen(kallsyms_path(NULL), "re");
+	char line[512];
+	uint64_t addr = 0;
+
+	for (int n = 0; f && n < TEXT_LINE_MAX && fgets(line, sizeof(line), f); n++) {
+		uint64_t a;
+		char *p = parse_addr(line, &a);
+
+		if (p && (!strcmp(p, "T _text\n") || !strcmp(p, "T _text"))) {
+			addr = a;
+			break;
+		}
+	}
+	if (f)
+		fclose(f);
+	return addr;
+}
+
 struct sym_dso *sym_dso_kernel_table(const struct sym_kernel_symbol *t, size_t n)
 {
 	struct sym_dso *dso = sym_dso_alloc("[kernel]");

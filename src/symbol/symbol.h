@@ -170,6 +170,10 @@ struct sym_kernel_id {
  * boot id from /proc/sys/kernel/random/boot_id, release from uname(2).
  * What cannot be read is left empty. */
 void sym_kernel_id_running(struct sym_kernel_id *id);
+/* The running kernel's _text address (kallsyms: $PFMON_KALLSYMS or
+ * /proc/kallsyms, read only to that line), where KASLR put it this boot;
+ * 0 when hidden (kptr_restrict) or not found. */
+uint64_t sym_kernel_text_address(void);
 
 enum sym_kernel_match {
 	SYM_KERNEL_SAME,       /* kallsyms and the vDSO apply */

@@ -48,6 +48,9 @@ within_1() {
 	within_1 "$(pfmon_share hot)" "$(perf_share "$W/run.data" hot)"
 	within_1 "$(pfmon_share cold)" "$(perf_share "$W/run.data" cold)"
 	[ "$(pfmon_share hot)" != 0 ]
+	# the kernel's mapping lets perf name kernel frames: none is left as an address
+	run perf report -i "$W/run.data" --stdio --no-children --sort sym -g none
+	! printf '%s\n' "$output" | grep -q '\[k\] 0x'
 	# the event's name, the build-ids of the binaries and the command line
 	run perf report -i "$W/run.data" --header-only
 	[[ "$output" =~ "event : name = task-clock" ]]
@@ -132,6 +135,19 @@ within_1() {
 	[ "$(printf '%s\n' "$output" | grep -c '^hotspot  *[0-9]* \[[0-9]*\]  *[0-9]*\.[0-9]\{6\}:  *200000 task-clock: $')" -eq "$samples" ]
 	re=$'\t'' +[0-9a-f]+ hot\+0x[0-9a-f]+ \([^)]*/hotspot\)'$'\n\t'' +[0-9a-f]+ main\+0x'
 	[[ "$output" =~ $re ]]
+}
+
+@test "kernel frames of perf record's file are named only if the kernel has not moved since" {
+	perf record -q -e task-clock -g -o "$W/perf.data" "$FIXTURES/hotspot" 200 >/dev/null 2>&1
+	run "$PFMON" --report="$W/perf.data"
+	[ "$status" -eq 0 ]
+	! [[ "$output" =~ "another boot" ]]
+	# the same kernel relocated elsewhere (KASLR at the next boot)
+	awk '$3 == "_text" { $1 = "ffffffff9abc0000" } { print }' /proc/kallsyms >"$W/kallsyms"
+	PFMON_KALLSYMS="$W/kallsyms" run "$PFMON" --report="$W/perf.data"
+	[ "$status" -eq 0 ]
+	[[ "$output" =~ "another boot of this kernel" ]]
+	! printf '%s\n' "$output" | grep -q '^ .*\[kernel\] [a-z_]'
 }
 
 @test "a perf.data file whose writer was killed is read to its end" {
