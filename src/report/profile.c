@@ -226,6 +226,24 @@ void profile_print_warnings(const struct profile *p, FILE *err)
 	}
 }
 
+/* perf.data: perf record keeps a copy of kallsyms in its build-id cache;
+ * the copy of that kernel and that boot (_text where the file's kernel
+ * mapping says) names the kernel frames whatever kernel runs now, and
+ * spares the kernel's slow formatting of /proc/kallsyms */
+static void use_perf_kallsyms(struct profile *p, const struct sample_kernel *k)
+{
+	char *path;
+
+	if (!k->text_addr || k->boot_id[0])
+		return;
+	path = sym_perf_kallsyms_copy(k->build_id, k->build_id_size, k->text_addr);
+	if (!path)
+		return;
+	sym_resolver_use_kallsyms(p->res, path);
+	p->kernel_recorded = true;
+	free(path);
+}
+
 void profile_add(struct profile *p, const struct sample_record *rec)
 {
 	struct sym_maps *maps = sym_resolver_maps(p->res);
@@ -269,6 +287,7 @@ void profile_add(struct profile *p, const struct sample_record *rec)
 		/* first in a session: decides before any kernel or [vdso] address */
 		kernel_check_record(&p->kernel, &rec->kernel);
 		sym_resolver_use_vdso(p->res, kernel_check_same(&p->kernel));
+		use_perf_kallsyms(p, &rec->kernel);
 		break;
 	case SREC_KSYM: {
 		struct sym_kernel_symbol ks = { rec->ksym.addr, rec->ksym.end, rec->ksym.name, rec->ksym.module };

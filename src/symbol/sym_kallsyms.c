@@ -355,7 +355,34 @@ static const char *kallsyms_path(const char *path)
 
 uint64_t sym_kernel_text_address(void)
 {
-	FILE *f = fopen(kallsyms_path(NULL), "re");
+	return sym_kallsyms_text_address(kallsyms_path(NULL));
+}
+
+char *sym_perf_kallsyms_copy(const uint8_t *build_id, size_t len, uint64_t text)
+{
+	const char *dir = getenv("PERF_BUILDID_DIR"), *home = getenv("HOME");
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!len || !text || ((!dir || !*dir) && (!home || !*home)))
+		return NULL;
+	if (dir && *dir)
+		strbuf_addstr(&sb, dir);
+	else
+		strbuf_addf(&sb, "%s/.debug", home);
+	strbuf_addstr(&sb, "/[kernel.kallsyms]/");
+	for (size_t i = 0; i < len; i++)
+		strbuf_addf(&sb, "%02x", build_id[i]);
+	strbuf_addstr(&sb, "/kallsyms");
+	if (sym_kallsyms_text_address(strbuf_str(&sb)) != text) {
+		strbuf_release(&sb);
+		return NULL;
+	}
+	return strbuf_detach(&sb);
+}
+
+uint64_t sym_kallsyms_text_address(const char *path)
+{
+	FILE *f = fopen(path, "re");
 	char line[512];
 	uint64_t addr = 0;
 

@@ -142,12 +142,31 @@ within_1() {
 	run "$PFMON" --report="$W/perf.data"
 	[ "$status" -eq 0 ]
 	! [[ "$output" =~ "another boot" ]]
-	# the same kernel relocated elsewhere (KASLR at the next boot)
+	# the same kernel relocated elsewhere (KASLR at the next boot), and no
+	# copy of kallsyms in perf's build-id cache
 	awk '$3 == "_text" { $1 = "ffffffff9abc0000" } { print }' /proc/kallsyms >"$W/kallsyms"
-	PFMON_KALLSYMS="$W/kallsyms" run "$PFMON" --report="$W/perf.data"
+	mkdir "$W/no-cache"
+	HOME="$W/no-cache" PFMON_KALLSYMS="$W/kallsyms" run "$PFMON" --report="$W/perf.data"
 	[ "$status" -eq 0 ]
 	[[ "$output" =~ "another boot of this kernel" ]]
 	! printf '%s\n' "$output" | grep -q '^ .*\[kernel\] [a-z_]'
+}
+
+@test "perf record's copy of kallsyms in its build-id cache names the kernel frames of its boot" {
+	mkdir "$W/home"
+	HOME="$W/home" perf record -q -e task-clock -g -o "$W/perf.data" "$FIXTURES/hotspot" 200 >/dev/null 2>&1
+	ls "$W/home/.debug/[kernel.kallsyms]"/*/kallsyms
+	# the running kernel moved (as after a reboot): the copy still applies
+	awk '$3 == "_text" { $1 = "ffffffff9abc0000" } { print }' /proc/kallsyms >"$W/kallsyms"
+	HOME="$W/home" PFMON_KALLSYMS="$W/kallsyms" run "$PFMON" --report="$W/perf.data"
+	[ "$status" -eq 0 ]
+	! [[ "$output" =~ "not symbolized" ]]
+	# a copy of another boot is not used
+	for f in "$W/home/.debug/[kernel.kallsyms]"/*/kallsyms; do
+		awk '$3 == "_text" { $1 = "ffffffff9abc0000" } { print }' "$f" >"$f.new" && mv "$f.new" "$f"
+	done
+	HOME="$W/home" PFMON_KALLSYMS="$W/kallsyms" run "$PFMON" --report="$W/perf.data"
+	[[ "$output" =~ "another boot of this kernel" ]]
 }
 
 @test "a perf.data file whose writer was killed is read to its end" {
