@@ -420,8 +420,20 @@ static int write_kernel_map(struct perf_data_writer *w, uint64_t text, struct pf
 
 static int write_side_band(struct perf_data_writer *w, const struct sample_record *rec, struct pf_error *err)
 {
+	struct sample_id sid = rec->sid;
 	uint32_t pid = 0, tid = 0;
 	size_t at;
+
+	/* a record with a time of its own and none in its trailer: perf
+	 * orders records by the trailer's */
+	if (!(sid.fields & SAMPLE_F_TIME) && (rec->type == SREC_FORK || rec->type == SREC_EXIT)) {
+		sid.fields |= SAMPLE_F_TIME;
+		sid.time = rec->task.time;
+	} else if (!(sid.fields & SAMPLE_F_TIME) &&
+		   (rec->type == SREC_THROTTLE || rec->type == SREC_UNTHROTTLE)) {
+		sid.fields |= SAMPLE_F_TIME;
+		sid.time = rec->throttle.time;
+	}
 
 	switch (rec->type) {
 	case SREC_COMM:
@@ -459,7 +471,7 @@ static int write_side_band(struct perf_data_writer *w, const struct sample_recor
 	default:
 		return 0;
 	}
-	put_sample_id(w, &rec->sid, pid, tid);
+	put_sample_id(w, &sid, pid, tid);
 	return end_record(w, at, err);
 }
 
