@@ -397,6 +397,9 @@ static void add_event(struct perf_data_reader *r, uint32_t i, const struct perf_
 	e->sample_type = a->sample_type;
 	e->freq = a->freq;
 	e->period = a->sample_period; /* sample_freq when freq: a union */
+	/* perf record's dummy event carries the side-band records of a
+	 * system-wide or delayed run and never samples: no profile of its own */
+	e->counting = a->type == PERF_TYPE_SOFTWARE && a->config == PERF_COUNT_SW_DUMMY;
 }
 
 static int parse_attrs(struct perf_data_reader *r, const unsigned char *hdr, struct pf_error *err)

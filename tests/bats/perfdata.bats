@@ -115,6 +115,16 @@ within_1() {
 	[[ "$output" =~ main\;lib_spin\ [0-9]+ ]]
 }
 
+@test "perf record -a: every process's samples, the dummy event no profile of its own" {
+	perf record -q -a -e task-clock -o "$W/all.data" "$FIXTURES/hotspot" 200 >/dev/null 2>&1 ||
+		skip "perf record -a is not permitted here"
+	run "$PFMON" --report="$W/all.data"
+	[ "$status" -eq 0 ]
+	[[ "$output" =~ " hot (hotspot)" ]]
+	! [[ "$output" =~ "dummy" ]]
+	[ "$(printf '%s\n' "$output" | grep -c '^# event ')" -eq 1 ]
+}
+
 @test "--report-format=script prints perf script's lines for perf record's file" {
 	perf record -q -e task-clock -o "$W/perf.data" "$FIXTURES/hotspot" 200 >/dev/null 2>&1
 	perf script -i "$W/perf.data" 2>/dev/null | grep '(.*/hotspot)$' >"$W/perf.txt"
