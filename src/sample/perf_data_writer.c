@@ -525,6 +525,12 @@ int perf_data_writer_flush(struct perf_data_writer *w, struct pf_error *err)
 	}
 	if (!w->buf.len)
 		return 0;
+	/* the records come in time order (the session merges its rings by
+	 * time): each flush ends a round, so that perf report and hotspot sort
+	 * and let go of the records so far instead of keeping them all */
+	ob_u32(&w->buf, PD_RECORD_FINISHED_ROUND);
+	ob_u16(&w->buf, 0);
+	ob_u16(&w->buf, 8);
 	if (write_at(w, w->buf.b, w->buf.len, w->data_off + w->data_size, err))
 		return -1;
 	w->data_size += w->buf.len;

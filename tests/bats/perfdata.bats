@@ -74,6 +74,23 @@ within_1() {
 	[[ "$output" =~ $re_main ]]
 }
 
+@test "hotspot's parser reads pfmon's perf.data: every sample, the functions named" {
+	parser=/usr/lib/$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || echo x86_64-linux-gnu)/libexec/hotspot-perfparser
+	[ -x "$parser" ] || skip "hotspot is not installed"
+	"$PFMON" -e task-clock --long-smpl-periods=200000 -g --smpl-format=perf \
+		--smpl-outfile="$W/run.data" "$FIXTURES/hotspot" 300 >"$W/report"
+	samples=$(awk '/^# event task-clock:/ { print $4 }' "$W/report")
+	run "$parser" --input "$W/run.data" --print-stats
+	[ "$status" -eq 0 ]
+	[[ "$output" =~ "samples: $samples"$'\n' ]]
+	[[ "$output" =~ "samples time violations: 0" ]]
+	# the conversion hotspot's GUI loads names the functions
+	"$parser" --input "$W/run.data" --output "$W/run.b2qt"
+	strings -n 3 "$W/run.b2qt" | grep -qx hot
+	strings -n 3 "$W/run.b2qt" | grep -qx cold
+	strings -n 3 "$W/run.b2qt" | grep -qx main
+}
+
 @test "--export-perf-data converts a saved sample file for perf report" {
 	"$PFMON" -e task-clock --long-smpl-periods=200000 --smpl-outfile="$W/run.pfs" "$FIXTURES/uselib" 300 >/dev/null
 	run "$PFMON" --report="$W/run.pfs"
