@@ -382,9 +382,19 @@ char *sym_perf_kallsyms_copy(const uint8_t *build_id, size_t len, uint64_t text)
 
 uint64_t sym_kallsyms_text_address(const char *path)
 {
-	FILE *f = fopen(path, "re");
 	char line[512];
 	uint64_t addr = 0;
+	FILE *f = NULL;
+	int fd;
+
+	/* a device or a FIFO is refused unread, as for the whole kallsyms */
+	if (sym_open_regular(path, &fd, NULL, NULL) != 0)
+		return 0;
+	f = fdopen(fd, "r");
+	if (!f) {
+		close(fd);
+		return 0;
+	}
 
 	for (int n = 0; f && n < TEXT_LINE_MAX && fgets(line, sizeof(line), f); n++) {
 		uint64_t a;

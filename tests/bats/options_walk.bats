@@ -25,6 +25,7 @@ declare -gA VALUE=(
 	[pmc13-ta]=0 [ibr-pair]=0:0x1000:0xfffffffffff000 [dbr-pair]=0:0x1000:0xfffffffffff000
 	[pmc8-match]=m:0:0 [pmc9-match]=m:0:0 [pmc11-pt]=0 [psr]=cpl=3 [iear]=cache:1
 	[explain-address]=0x1000 [explain-opcode]=M:0 [explain-data-address]=0x1000 [decode-pmd]=0:0x21
+	[smpl-format]=perf [export-perf-data]=@T/exp.data
 )
 
 # A command an option needs to act (given to both runs, counting and
@@ -93,7 +94,7 @@ mask() {
 observe() {
 	local dump="$T/attr.$$" out rc=0
 
-	rm -f "$dump" "$T/out.txt" "$T/other.pfs"
+	rm -f "$dump" "$T/out.txt" "$T/other.pfs" "$T/s.pfs" "$T/exp.data"
 	out=$(cd "$T" && PFMON_DUMP_ATTR="$dump" "$PFMON" "$@" 2>"$T/err.$$") || rc=$?
 	echo "status $rc errors $(wc -l <"$T/err.$$")"
 	{
@@ -103,6 +104,9 @@ observe() {
 	[ -f "$dump" ] && sed 's/pid=[0-9-]*/pid=N/' "$dump"
 	[ -f "$T/out.txt" ] && { echo "outfile:"; mask <"$T/out.txt"; }
 	[ -f "$T/other.pfs" ] && echo "other.pfs written"
+	# the sampling base line's file: which format (--smpl-format)
+	[ -f "$T/s.pfs" ] && echo "s.pfs: $(head -c 8 "$T/s.pfs" | tr -dc 'A-Z0-9')"
+	[ -f "$T/exp.data" ] && echo "exp.data written"
 	return 0
 }
 
