@@ -454,7 +454,7 @@ static int opt_smpl_format(struct cli_state *st, const struct opt_def *o, const 
 	enum sample_out_format format;
 
 	if (!sample_out_format_from_name(arg, &format))
-		return bad_value(o, arg, "sample file formats are pfmon and perf", err);
+		return bad_name(o, arg, "sample file formats", sample_out_format_name, err);
 	st->cfg->smpl_format = arg;
 	return 0;
 }
@@ -745,6 +745,7 @@ static const struct {
 } option_names[] = {
 	{ "report-sort", profile_sort_name },
 	{ "report-format", profile_format_name },
+	{ "smpl-format", sample_out_format_name },
 	{ "pmu", pmu_model_name_at },
 	{ "smpl-module", smpl_module_name_at },
 	{ "smpl-module-info", smpl_module_name_at },

@@ -266,12 +266,8 @@ void profile_add(struct profile *p, const struct sample_record *rec)
 		if (rec->task.pid != rec->task.ppid)
 			sym_maps_fork(maps, rec->task.ppid, rec->task.pid);
 		prof_fork_comm(p, rec->task.ptid, rec->task.tid);
-		if (p->opts.format == PROFILE_SCRIPT)
-			prof_script_fork(p, rec->task.ptid, rec->task.tid);
 		break;
 	case SREC_COMM:
-		if (p->opts.format == PROFILE_SCRIPT && rec->comm.comm)
-			prof_script_comm(p, rec->comm.tid, rec->comm.comm);
 		if (rec->comm.exec)
 			sym_maps_clear(maps, rec->comm.pid); /* the new image's MMAP2s follow */
 		prof_set_comm(p, rec->comm.tid, rec->comm.comm);

@@ -117,7 +117,7 @@ struct prof_script_frame {
 struct prof_script_sample {
 	uint32_t fields, evidx, tid, cpu;
 	uint64_t time, period;
-	uint32_t comm;      /* index + 1 in comms, 0: none known */
+	uint32_t comm;      /* index + 1 in the profile's comms, 0: none known */
 	bool chain;         /* the sample has a call chain */
 	size_t first;       /* its frames in frames[] */
 	uint32_t n;
@@ -128,9 +128,6 @@ struct prof_script {
 	size_t n, cap;
 	struct prof_script_frame *frames;
 	size_t n_frames, cap_frames;
-	char **comms;
-	size_t n_comms, cap_comms;
-	struct u64set tid_comm; /* tid -> comm index + 1 */
 };
 
 struct profile {
@@ -199,8 +196,6 @@ const char *prof_sort_name(enum profile_sort s);
 void prof_add_reads(struct profile *p, struct event_hist *h, const struct sample *s, struct prof_entry *e);
 
 /* profile_script.c */
-void prof_script_comm(struct profile *p, uint32_t tid, const char *comm);
-void prof_script_fork(struct profile *p, uint32_t ptid, uint32_t tid);
 void prof_add_script(struct profile *p, const struct sample *s);
 void prof_print_script(struct profile *p, FILE *out);
 void prof_script_release(struct prof_script *sc);

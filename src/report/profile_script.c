@@ -20,28 +20,6 @@
 
 #include "profile_internal.h"
 
-/* the process name of each thread, from COMM records; a child gets its
- * parent's at fork, as perf's threads do */
-void prof_script_comm(struct profile *p, uint32_t tid, const char *comm)
-{
-	struct prof_script *sc = &p->script;
-
-	if (sc->n_comms == sc->cap_comms) {
-		sc->cap_comms = sc->cap_comms ? sc->cap_comms * 2 : 16;
-		sc->comms = xrealloc(sc->comms, sc->cap_comms * sizeof(*sc->comms));
-	}
-	sc->comms[sc->n_comms++] = xstrdup(comm);
-	u64set_put(&sc->tid_comm, tid, sc->n_comms);
-}
-
-void prof_script_fork(struct profile *p, uint32_t ptid, uint32_t tid)
-{
-	uint64_t c;
-
-	if (u64set_get(&p->script.tid_comm, ptid, &c))
-		u64set_put(&p->script.tid_comm, tid, c);
-}
-
 static struct prof_script_frame *new_frame(struct prof_script *sc)
 {
 	if (sc->n_frames == sc->cap_frames) {
@@ -65,14 +43,16 @@ void prof_add_script(struct profile *p, const struct sample *s)
 	struct prof_script *sc = &p->script;
 	struct prof_script_sample *e;
 	uint8_t cpumode = s->cpumode;
-	uint64_t comm = 0;
+	uint64_t comm;
 
 	if (sc->n == sc->cap) {
 		sc->cap = sc->cap ? sc->cap * 2 : 1024;
 		sc->samples = xrealloc(sc->samples, sc->cap * sizeof(*sc->samples));
 	}
 	e = &sc->samples[sc->n++];
-	u64set_get(&sc->tid_comm, s->tid, &comm);
+	/* the thread's name when the sample was taken (profile_stacks.c keeps
+	 * them from COMM and FORK records) */
+	comm = u64set_get(&p->task_comm, s->tid, &comm) ? comm + 1 : 0;
 	*e = (struct prof_script_sample){ .fields = s->fields, .evidx = s->evidx, .tid = s->tid,
 					  .cpu = s->cpu, .time = s->time, .period = s->period,
 					  .comm = (uint32_t)comm, .first = sc->n_frames,
@@ -122,7 +102,7 @@ static void frame_text(struct profile *p, const struct prof_script_frame *f, str
 
 static void print_start(const struct profile *p, const struct prof_script_sample *e, FILE *out)
 {
-	const char *comm = e->comm ? p->script.comms[e->comm - 1] : NULL;
+	const char *comm = e->comm && e->comm <= p->n_comms ? p->comms[e->comm - 1] : NULL;
 	char unknown[16];
 
 	if (!comm) {
@@ -167,10 +147,6 @@ void prof_print_script(struct profile *p, FILE *out)
 
 void prof_script_release(struct prof_script *sc)
 {
-	for (size_t i = 0; i < sc->n_comms; i++)
-		free(sc->comms[i]);
-	free(sc->comms);
 	free(sc->samples);
 	free(sc->frames);
-	u64set_release(&sc->tid_comm);
 }

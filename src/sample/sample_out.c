@@ -12,15 +12,21 @@ struct sample_out {
 	struct perf_data_writer *perf;
 };
 
+static const char *const format_names[] = { "pfmon", "perf" };
+
+const char *sample_out_format_name(size_t i)
+{
+	return i < ARRAY_SIZE(format_names) ? format_names[i] : NULL;
+}
+
 bool sample_out_format_from_name(const char *name, enum sample_out_format *out)
 {
-	if (!name || !strcmp(name, "pfmon"))
-		*out = SAMPLE_OUT_PFMON;
-	else if (!strcmp(name, "perf"))
-		*out = SAMPLE_OUT_PERF;
-	else
-		return false;
-	return true;
+	for (size_t i = 0; i < ARRAY_SIZE(format_names); i++)
+		if (!strcmp(name ? name : "pfmon", format_names[i])) {
+			*out = (enum sample_out_format)i;
+			return true;
+		}
+	return false;
 }
 
 struct sample_out *sample_out_open(const char *path, enum sample_out_format format,

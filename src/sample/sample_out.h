@@ -20,6 +20,8 @@ struct sample_out;
 
 /* false for an unknown name ("pfmon", "perf"); NULL is pfmon's */
 bool sample_out_format_from_name(const char *name, enum sample_out_format *out);
+/* the names, in enum order; NULL past the last */
+const char *sample_out_format_name(size_t i);
 
 struct sample_out *sample_out_open(const char *path, enum sample_out_format format,
 				   const struct smpl_header *h, struct pf_error *err);
