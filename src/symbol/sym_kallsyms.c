@@ -230,12 +230,36 @@ static uint64_t ksym_end(const struct sym_ksym *s, const struct sym_ksym *next)
 	return next->addr;
 }
 
+/*
+ * kallsyms comes sorted by address (the kernel's own table, then the
+ * modules'), only symbols of one address in no particular order: an
+ * insertion sort puts those few in place in one pass.  It gives up after
+ * n moves (a file in another order) and leaves the rest to qsort.
+ */
+static void sort_raw(struct raw_ksym *raw, size_t n)
+{
+	size_t moves = 0;
+
+	for (size_t i = 1; i < n && moves <= n; i++) {
+		struct raw_ksym x = raw[i];
+		size_t j = i;
+
+		while (j > 0 && raw_cmp(&raw[j - 1], &x) > 0 && moves++ <= n) {
+			raw[j] = raw[j - 1];
+			j--;
+		}
+		raw[j] = x;
+	}
+	if (moves > n)
+		qsort(raw, n, sizeof(*raw), raw_cmp);
+}
+
 /* Sort, keep the best name per address, give each symbol its end. */
 static void build_table(struct sym_kallsyms *ks, struct raw_ksym *raw, size_t n)
 {
 	size_t nr = 0;
 
-	qsort(raw, n, sizeof(*raw), raw_cmp);
+	sort_raw(raw, n);
 	ks->syms = xmalloc((n ? n : 1) * sizeof(*ks->syms));
 	for (size_t i = 0; i < n; i++)
 		if (i == 0 || raw[i].s.addr != raw[i - 1].s.addr)
