@@ -11,7 +11,8 @@ PACKAGES="build-essential autoconf automake libtool pkg-config
 	libiberty-dev libdw-dev libunwind-dev
 	openmpi-bin libopenmpi-dev
 	chromium python3-pil libxml2-utils
-	lintian debhelper dpkg-dev fakeroot mandoc bash-completion"
+	lintian debhelper dpkg-dev fakeroot mandoc bash-completion
+	hotspot"
 missing=
 for p in $PACKAGES; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing="$missing $p"

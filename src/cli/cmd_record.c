@@ -17,6 +17,7 @@
 #include "kernel/perf.h"
 #include "report/profile.h"
 #include "sample/perf_record.h"
+#include "sample/sample_out.h"
 #include "sample/smpl_file.h"
 #include "target/plan.h"
 #include "target/session.h"
@@ -27,7 +28,7 @@ struct record_run {
 	size_t n_sets;
 	struct record_plan plan;
 	struct session *session;
-	struct smpl_writer *writer;
+	struct sample_out *writer;
 	struct profile *profile;
 	struct smpl_header header;
 	bool file_failed; /* the sample file was given up (write_failed) */
@@ -44,7 +45,7 @@ static void write_failed(struct record_run *rr, const struct pf_error *why)
 	fprintf(stderr, "error: %s: the sample file stops there; the profile keeps every sample\n", why->msg);
 	profile_record_binaries(rr->profile, NULL);
 	if (rr->writer)
-		smpl_writer_close(rr->writer, NULL);
+		sample_out_close(rr->writer, NULL);
 	rr->writer = NULL;
 	rr->file_failed = true;
 }
@@ -56,7 +57,7 @@ static int take_record(const struct sample_record *rec, void *arg, struct pf_err
 	struct pf_error why;
 
 	(void)err; /* a record that cannot be written does not end the run */
-	if (rr->writer && smpl_write_record(rr->writer, rec, &why))
+	if (rr->writer && sample_out_record(rr->writer, rec, &why))
 		write_failed(rr, &why);
 	profile_add(rr->profile, rec);
 	return 0;
@@ -192,7 +193,7 @@ static int drained(void *arg, struct pf_error *err)
 
 	(void)err;
 	profile_prefetch_kernel(rr->profile);
-	if (rr->writer && smpl_writer_flush(rr->writer, &why))
+	if (rr->writer && sample_out_flush(rr->writer, &why))
 		write_failed(rr, &why);
 	return 0;
 }
@@ -201,7 +202,7 @@ static int drained(void *arg, struct pf_error *err)
  * loses the file, never the profile */
 static void finish_file(struct record_run *rr)
 {
-	struct smpl_writer *w = rr->writer;
+	struct sample_out *w = rr->writer;
 	struct pf_error why;
 
 	if (w && record_kernel_symbols(w, rr->profile, &why)) {
@@ -212,8 +213,17 @@ static void finish_file(struct record_run *rr)
 		return;
 	profile_record_binaries(rr->profile, NULL);
 	rr->writer = NULL;
-	if (smpl_writer_close(w, &why))
+	if (sample_out_close(w, &why))
 		write_failed(rr, &why);
+}
+
+/* --smpl-format: the names were checked when the options were parsed */
+static enum sample_out_format smpl_format(const struct pf_config *cfg)
+{
+	enum sample_out_format f = SAMPLE_OUT_PFMON;
+
+	sample_out_format_from_name(cfg->smpl_format, &f);
+	return f;
 }
 
 static bool sample_stream_on_stdout(const struct pf_config *cfg)
@@ -272,7 +282,7 @@ int cmd_record(const struct pf_config *cfg, const struct pmu_model *m, struct pf
 		fill_header(&rr, argc, cfg->command);
 		rr.profile = profile_new(&po, &rr.header);
 		if (cfg->smpl_outfile) {
-			rr.writer = smpl_writer_open(cfg->smpl_outfile, &rr.header, err);
+			rr.writer = sample_out_open(cfg->smpl_outfile, smpl_format(cfg), &rr.header, err);
 			rc = rr.writer ? 0 : -1;
 		}
 		if (!rc)
@@ -285,7 +295,7 @@ int cmd_record(const struct pf_config *cfg, const struct pmu_model *m, struct pf
 		finish_file(&rr);
 		rc = print_profile(&rr, err);
 	} else if (rr.writer) {
-		smpl_writer_close(rr.writer, NULL);
+		sample_out_close(rr.writer, NULL);
 	}
 	run_release(&rr);
 	if (rc)

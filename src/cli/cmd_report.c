@@ -7,7 +7,9 @@
 #include "commands.h"
 #include "common/util.h"
 #include "report/ia64_report.h"
+#include "report/kernel_check.h"
 #include "report/profile.h"
+#include "sample/sample_out.h"
 #include "sample/smpl_file.h"
 
 /* --smpl-module on pfmon's own sample file: its samples one by one (the
@@ -77,6 +79,54 @@ static int report_profile(const struct pf_config *cfg, struct smpl_reader *r,
 	return rc < 0 ? -1 : 0;
 }
 
+/* A pfmon file's kernel record says which boot took the samples; in this
+ * boot, the running kernel's _text goes with it, so that perf report can
+ * relocate kallsyms and name the kernel frames. */
+static int export_record(struct sample_out *o, const struct sample_record *rec, struct pf_error *err)
+{
+	struct sample_record k;
+	struct kernel_check kc;
+
+	if (rec->type != SREC_KERNEL || rec->kernel.text_addr)
+		return sample_out_record(o, rec, err);
+	k = *rec;
+	memset(&kc, 0, sizeof(kc));
+	kernel_check_record(&kc, &k.kernel);
+	if (kernel_check_same(&kc))
+		k.kernel.text_addr = sym_kernel_text_address();
+	return sample_out_record(o, &k, err);
+}
+
+/* --export-perf-data: every record read, into a perf.data file (the first
+ * record already read); a file cut short is converted up to the damage,
+ * and said so */
+static int export_perf_data(const struct pf_config *cfg, struct smpl_reader *r,
+			    const struct sample_record *first, struct pf_error *err)
+{
+	struct sample_out *o = sample_out_open(cfg->export_perf_data, SAMPLE_OUT_PERF, smpl_reader_header(r), err);
+	struct sample_record rec;
+	struct pf_error why;
+	int rc = first ? 1 : 0;
+
+	if (!o)
+		return -1;
+	if (first && export_record(o, first, err))
+		rc = -1;
+	while (rc > 0 && (rc = smpl_reader_next(r, &rec, err)) > 0)
+		if (export_record(o, &rec, err))
+			rc = -1;
+	/* what was read is kept even after a damaged record: the error says where */
+	if (sample_out_close(o, rc < 0 ? &why : err) && rc >= 0)
+		rc = -1;
+	if (rc == 0 && smpl_reader_status(r)->truncated) {
+		fputs("warning: '", stderr);
+		fput_escaped(stderr, cfg->report_file);
+		fprintf(stderr, "' is truncated at offset %llu: the samples after it are lost\n",
+			(unsigned long long)smpl_reader_status(r)->truncated_at);
+	}
+	return rc < 0 ? -1 : 0;
+}
+
 int cmd_report(const struct pf_config *cfg, struct pf_error *err)
 {
 	struct sample_record first;
@@ -91,8 +141,13 @@ int cmd_report(const struct pf_config *cfg, struct pf_error *err)
 		return -1;
 	/* a dump's sample file (1.3) starts with its Itanium 2 configuration */
 	rc = smpl_reader_next(r, &first, err);
-	if (rc > 0 && first.type == SREC_IA64_CONFIG)
+	if (rc > 0 && first.type == SREC_IA64_CONFIG && cfg->export_perf_data)
+		rc = pf_error_set(err, PF_E_USAGE, "--export-perf-data: an Itanium 2 dump's samples "
+				  "(PMD registers) have no perf.data form");
+	else if (rc > 0 && first.type == SREC_IA64_CONFIG)
 		rc = cmd_report_dump_file(cfg, r, &first, err);
+	else if (rc >= 0 && cfg->export_perf_data)
+		rc = export_perf_data(cfg, r, rc > 0 ? &first : NULL, err);
 	else if (cfg->symbol_file || cfg->sysmap_file || cfg->print_syms)
 		rc = pf_error_set(err, PF_E_USAGE, "--symbol-file, --sysmap-file and --print-syms apply to "
 				  "Itanium 2 samples (a dump or its sample file)");

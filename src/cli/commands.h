@@ -77,8 +77,8 @@ struct profile_opts profile_opts_from_config(const struct pf_config *cfg);
 /* lost and throttled samples are reported loudly, on stderr */
 void warn_lost(uint64_t lost, uint64_t throttled);
 /* which kernel takes the samples: to the file (w may be NULL), then to p */
-int record_kernel_identity(struct smpl_writer *w, struct profile *p, struct pf_error *err);
+int record_kernel_identity(struct sample_out *w, struct profile *p, struct pf_error *err);
 /* at the end: the kernel symbols that named samples, into the file */
-int record_kernel_symbols(struct smpl_writer *w, struct profile *p, struct pf_error *err);
+int record_kernel_symbols(struct sample_out *w, struct profile *p, struct pf_error *err);
 
 #endif

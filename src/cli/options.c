@@ -449,6 +449,17 @@ static int opt_report_sort(struct cli_state *st, const struct opt_def *o, const 
 	return 0;
 }
 
+static int opt_smpl_format(struct cli_state *st, const struct opt_def *o, const char *arg,
+			   struct pf_error *err)
+{
+	enum sample_out_format format;
+
+	if (!sample_out_format_from_name(arg, &format))
+		return bad_name(o, arg, "sample file formats", sample_out_format_name, err);
+	st->cfg->smpl_format = arg;
+	return 0;
+}
+
 static int opt_report_format(struct cli_state *st, const struct opt_def *o, const char *arg,
 			     struct pf_error *err)
 {
@@ -698,6 +709,10 @@ static const struct opt_def options[] = {
 	{ "smpl-outfile", NULL, ARG_REQUIRED, "FILE", G_SMPL, STR(smpl_outfile),
 	  "write the samples to FILE (see pfmon-smpl(5); the escapes of --outfile); with --report, an Itanium 2 dump's",
 	  M_SAMPLE | M_REPORT },
+	{ "smpl-format", NULL, ARG_REQUIRED, "FMT", G_SMPL, CALL(opt_smpl_format),
+	  "--smpl-outfile's format: pfmon (default, pfmon-smpl(5)) or perf (perf.data)", M_SAMPLE },
+	{ "export-perf-data", NULL, ARG_REQUIRED, "FILE", G_SMPL, STR(export_perf_data),
+	  "with --report: write the samples read to FILE as perf.data, and exit", M_REPORT },
 	{ "smpl-entries", NULL, ARG_REQUIRED, "N", G_SMPL, CALL(opt_smpl_entries),
 	  "ring-buffer size in samples (default 2048, at most 262144)", M_SAMPLE },
 	{ "resolve-addresses", NULL, ARG_NONE, NULL, G_SMPL, BOOL(resolve_addresses),
@@ -716,7 +731,7 @@ static const struct opt_def options[] = {
 	{ "report-sort", NULL, ARG_REQUIRED, "KEY", G_SMPL, CALL(opt_report_sort),
 	  "profile by function (default), line, binary, address or data address", M_PROFILE | M_MERGE },
 	{ "report-format", NULL, ARG_REQUIRED, "FMT", G_SMPL, CALL(opt_report_format),
-	  "profile as text (default), json or folded stacks", M_PROFILE | M_MERGE },
+	  "profile as text (default), json, folded stacks, svg or script", M_PROFILE | M_MERGE },
 	{ "no-demangle", NULL, ARG_NONE, NULL, G_SMPL, CALL(opt_demangle),
 	  "show C++ and Rust names mangled, as in the symbol table", M_PROFILE | M_MERGE },
 	{ "demangle-cpp", NULL, ARG_NONE, NULL, G_SMPL, CALL(opt_demangle),
@@ -811,6 +826,7 @@ static const struct {
 } option_names[] = {
 	{ "report-sort", profile_sort_name },
 	{ "report-format", profile_format_name },
+	{ "smpl-format", sample_out_format_name },
 	{ "pmu", pmu_model_name_at },
 	{ "smpl-module", smpl_module_name_at },
 	{ "smpl-module-info", smpl_module_name_at },

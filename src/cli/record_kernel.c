@@ -15,12 +15,12 @@
 #include "commands.h"
 #include "report/kernel_check.h"
 
-int record_kernel_identity(struct smpl_writer *w, struct profile *p, struct pf_error *err)
+int record_kernel_identity(struct sample_out *w, struct profile *p, struct pf_error *err)
 {
 	struct sample_record rec = { .type = SREC_KERNEL };
 
 	kernel_record_running(&rec.kernel);
-	if (w && smpl_write_record(w, &rec, err))
+	if (w && sample_out_record(w, &rec, err))
 		return -1;
 	profile_add(p, &rec);
 	/* from here on each binary mapped gets its identity in the file */
@@ -29,7 +29,7 @@ int record_kernel_identity(struct smpl_writer *w, struct profile *p, struct pf_e
 	return 0;
 }
 
-int record_kernel_symbols(struct smpl_writer *w, struct profile *p, struct pf_error *err)
+int record_kernel_symbols(struct sample_out *w, struct profile *p, struct pf_error *err)
 {
 	struct sample_ksym *syms;
 	size_t n = profile_kernel_symbols(p, &syms);
@@ -38,7 +38,7 @@ int record_kernel_symbols(struct smpl_writer *w, struct profile *p, struct pf_er
 	for (size_t i = 0; i < n && !rc; i++) {
 		struct sample_record rec = { .type = SREC_KSYM, .ksym = syms[i] };
 
-		rc = smpl_write_record(w, &rec, err);
+		rc = sample_out_record(w, &rec, err);
 	}
 	free(syms);
 	return rc;

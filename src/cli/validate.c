@@ -153,6 +153,12 @@ static int check_output(const struct pf_config *cfg, struct pf_error *err)
 	if (given(cfg, "smpl-outfile") && cfg->report_file && !(cfg->pmu && strcmp(cfg->pmu, "itanium2") == 0))
 		return usage(err, "option '--smpl-outfile' with --report saves an Itanium 2 dump "
 			     "(--pmu=itanium2) as a sample file");
+	if (given(cfg, "smpl-format") && !cfg->smpl_outfile)
+		return usage(err, "option '--smpl-format' needs --smpl-outfile");
+	if (given(cfg, "export-perf-data") && (cfg->smpl_module || cfg->smpl_compact ||
+					       (cfg->pmu && strcmp(cfg->pmu, "itanium2") == 0)))
+		return usage(err, "option '--export-perf-data' converts a sample file or a perf.data file, "
+			     "not an Itanium 2 dump or a sampling module's report");
 	if (given(cfg, "metrics-file") && cfg->check && !cfg->n_metric_args)
 		return usage(err, "option '--metrics-file' is not used with --check without -M (name the metrics to plan)");
 	if (given(cfg, "demangle-cpp") && given(cfg, "no-demangle"))

@@ -141,6 +141,8 @@ struct pf_config {
 
 	/* sampling */
 	const char *smpl_outfile;
+	const char *smpl_format; /* pfmon (NULL) or perf: the sample file written */
+	const char *export_perf_data; /* --report: write the file read as perf.data */
 	uint64_t smpl_entries;
 	bool resolve_addresses;
 	uint64_t smpl_freq; /* frequency mode, Hz */
@@ -148,7 +150,7 @@ struct pf_config {
 	bool smpl_data_addr, smpl_weight, smpl_data_src, smpl_branch_stack;
 	const char *report_file; /* report from a sample file */
 	const char *report_sort; /* function, line, binary */
-	const char *report_format; /* text, json, folded */
+	const char *report_format; /* text, json, folded, script */
 	bool no_demangle; /* --no-demangle: C++ and Rust names as in the symbol table */
 	const char *smpl_module; /* --smpl-module: Itanium 2 dump reports (pfmon 3.x's modules) */
 	uint64_t smpl_show_top;

@@ -22,6 +22,7 @@ void kernel_record_running(struct sample_kernel *out)
 	memcpy(out->build_id, id.build_id, id.build_id_len);
 	snprintf(out->boot_id, sizeof(out->boot_id), "%s", id.boot_id);
 	snprintf(out->release, sizeof(out->release), "%s", id.release);
+	out->text_addr = sym_kernel_text_address();
 }
 
 static void id_from_record(struct sym_kernel_id *id, const struct sample_kernel *k)
@@ -38,6 +39,11 @@ void kernel_check_record(struct kernel_check *kc, const struct sample_kernel *k)
 	id_from_record(&kc->then, k);
 	sym_kernel_id_running(&kc->now);
 	kc->match = sym_kernel_id_match(&kc->then, &kc->now);
+	/* perf.data has no boot id: the same build relocated elsewhere (KASLR)
+	 * is another boot, whose addresses are not this one's */
+	if (k->text_addr && kc->match == SYM_KERNEL_SAME && !k->boot_id[0] &&
+	    sym_kernel_text_address() != k->text_addr)
+		kc->match = SYM_KERNEL_OTHER_BOOT;
 	kc->recorded = true;
 }
 

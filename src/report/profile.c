@@ -9,7 +9,7 @@
 
 /* the names of --report-sort and --report-format, in enum order */
 static const char *const sort_names[] = { "function", "line", "binary", "address", "data" };
-static const char *const format_names[] = { "text", "json", "folded", "svg" };
+static const char *const format_names[] = { "text", "json", "folded", "svg", "script" };
 
 static int name_index(const char *const *names, size_t n, const char *name)
 {
@@ -115,6 +115,7 @@ void profile_free(struct profile *p)
 	flame_free(p->flame);
 	prof_release_comms(p);
 	strmap_release(&p->binaries_seen);
+	prof_script_release(&p->script);
 	sym_resolver_free(p->res);
 	free(p);
 }
@@ -152,6 +153,10 @@ static void add_sample(struct profile *p, const struct sample *s)
 		h->min_period = s->period < h->min_period ? s->period : h->min_period;
 		h->max_period = s->period > h->max_period ? s->period : h->max_period;
 	}
+	if (p->opts.format == PROFILE_SCRIPT) {
+		prof_add_script(p, s);
+		return;
+	}
 	if (p->opts.format == PROFILE_FOLDED || p->opts.format == PROFILE_SVG) {
 		prof_add_stack(p, s);
 		return;
@@ -170,7 +175,7 @@ static void add_sample(struct profile *p, const struct sample *s)
 		prof_add_reads(p, h, s, e);
 }
 
-void profile_record_binaries(struct profile *p, struct smpl_writer *w)
+void profile_record_binaries(struct profile *p, struct sample_out *w)
 {
 	p->binaries_to = w;
 }
@@ -197,7 +202,7 @@ static void record_binary(struct profile *p, const struct sample_mmap *m)
 					     .dev = id.dev, .ino = id.ino, .mtime_ns = id.mtime_ns,
 					     .size = id.size };
 	memcpy(rec.binary.build_id, id.build_id, id.build_id_len);
-	smpl_write_record(p->binaries_to, &rec, NULL);
+	sample_out_record(p->binaries_to, &rec, NULL);
 }
 
 /* Reporting a file: what the binary at a path was when recorded. */
@@ -222,6 +227,24 @@ void profile_print_warnings(const struct profile *p, FILE *err)
 			fprintf(err, "warning: '%s' is %s: its samples are shown as [unknown]\n", info.path,
 				info.open_error);
 	}
+}
+
+/* perf.data: perf record keeps a copy of kallsyms in its build-id cache;
+ * the copy of that kernel and that boot (_text where the file's kernel
+ * mapping says) names the kernel frames whatever kernel runs now, and
+ * spares the kernel's slow formatting of /proc/kallsyms */
+static void use_perf_kallsyms(struct profile *p, const struct sample_kernel *k)
+{
+	char *path;
+
+	if (!k->text_addr || k->boot_id[0])
+		return;
+	path = sym_perf_kallsyms_copy(k->build_id, k->build_id_size, k->text_addr);
+	if (!path)
+		return;
+	sym_resolver_use_kallsyms(p->res, path);
+	p->kernel_recorded = true;
+	free(path);
 }
 
 void profile_add(struct profile *p, const struct sample_record *rec)
@@ -263,6 +286,7 @@ void profile_add(struct profile *p, const struct sample_record *rec)
 		/* first in a session: decides before any kernel or [vdso] address */
 		kernel_check_record(&p->kernel, &rec->kernel);
 		sym_resolver_use_vdso(p->res, kernel_check_same(&p->kernel));
+		use_perf_kallsyms(p, &rec->kernel);
 		break;
 	case SREC_KSYM: {
 		struct sym_kernel_symbol ks = { rec->ksym.addr, rec->ksym.end, rec->ksym.name, rec->ksym.module };
@@ -406,6 +430,9 @@ void profile_print(struct profile *p, FILE *out)
 		return;
 	case PROFILE_SVG:
 		prof_print_svg(p, out);
+		return;
+	case PROFILE_SCRIPT:
+		prof_print_script(p, out);
 		return;
 	case PROFILE_TEXT:
 	default:

@@ -13,6 +13,7 @@
 
 #include "common/error.h"
 #include "sample/sample.h"
+#include "sample/sample_out.h"
 #include "sample/smpl_file.h"
 
 enum profile_sort {
@@ -28,6 +29,7 @@ enum profile_format {
 	PROFILE_JSON,
 	PROFILE_FOLDED,
 	PROFILE_SVG,    /* a flame graph of the folded stacks */
+	PROFILE_SCRIPT, /* each sample, as perf script prints it */
 };
 
 struct profile_opts {
@@ -63,7 +65,7 @@ size_t profile_kernel_symbols(struct profile *p, struct sample_ksym **out);
 /* While recording: each binary mapped, the first time it is, gets a record
  * of its identity (build-id, inode, mtime, size) in w after its mapping,
  * so that a later report can tell a rebuilt binary from the one recorded. */
-void profile_record_binaries(struct profile *p, struct smpl_writer *w);
+void profile_record_binaries(struct profile *p, struct sample_out *w);
 /* One warning line per binary that was not the one recorded (after printing). */
 void profile_print_warnings(const struct profile *p, FILE *err);
 /* lost and throttle totals, for the loud warnings at the end */

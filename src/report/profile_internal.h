@@ -108,6 +108,29 @@ struct read_streams {
 	size_t cap, len; /* cap: a power of two */
 };
 
+/* --report-format=script: the samples one by one */
+struct prof_script_frame {
+	enum frame_kind kind;
+	const struct sym_result *res; /* user frames: resolved as the sample came */
+	uint64_t ip;
+};
+
+struct prof_script_sample {
+	uint32_t fields, evidx, tid, cpu;
+	uint64_t time, period;
+	uint32_t comm;      /* index + 1 in the profile's comms, 0: none known */
+	bool chain;         /* the sample has a call chain */
+	size_t first;       /* its frames in frames[] */
+	uint32_t n;
+};
+
+struct prof_script {
+	struct prof_script_sample *samples;
+	size_t n, cap;
+	struct prof_script_frame *frames;
+	size_t n_frames, cap_frames;
+};
+
 struct profile {
 	struct profile_opts opts;
 	struct sym_resolver *res;
@@ -133,8 +156,9 @@ struct profile {
 	bool kernel_named;          /* finished: kernel frames have names, not a lump */
 	bool finished;
 	size_t n_sources, source; /* a merge: how many files, the one being added */
-	struct smpl_writer *binaries_to; /* recording: where binary identities go */
+	struct sample_out *binaries_to; /* recording: where binary identities go */
 	struct strmap binaries_seen;     /* and the paths already recorded */
+	struct prof_script script;
 };
 
 /* profile_keys.c */
@@ -173,6 +197,11 @@ const char *prof_sort_name(enum profile_sort s);
 
 /* profile_reads.c */
 void prof_add_reads(struct profile *p, struct event_hist *h, const struct sample *s, struct prof_entry *e);
+
+/* profile_script.c */
+void prof_add_script(struct profile *p, const struct sample *s);
+void prof_print_script(struct profile *p, FILE *out);
+void prof_script_release(struct prof_script *sc);
 
 /* profile_print.c */
 void prof_print_json(const struct profile *p, FILE *out);

@@ -159,6 +159,10 @@ struct sample_kernel {
 	uint8_t build_id[SAMPLE_KERNEL_BUILD_ID_MAX]; /* GNU build-id of vmlinux */
 	char boot_id[SAMPLE_KERNEL_BOOT_ID_MAX + 1];  /* /proc/sys/kernel/random/boot_id */
 	char release[SAMPLE_KERNEL_RELEASE_MAX + 1];
+	/* the address of _text then (perf.data's kernel mapping; not in
+	 * pfmon's file, whose boot id says as much): a kernel relocated at
+	 * boot (KASLR) has moved when it differs.  0: unknown */
+	uint64_t text_addr;
 };
 
 /* A kernel symbol kept with the samples it named, so that a report of the

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "common/util.h"
+#include "sample/perf_data.h"
 #include "sample/smpl_codec.h"
 #include "sample/smpl_file.h"
 #include "sample/smpl_format.h"
@@ -40,6 +41,10 @@ struct smpl_reader {
 	struct pf_error failure;
 	struct smpl_delta d;
 	struct smpl_status st;
+	/* a perf.data file: everything is its reader's */
+	struct perf_data_reader *perf;
+	unsigned char perf_head[SMPL_FIXED_HEADER_SIZE];
+	size_t perf_head_len;
 	/* storage behind the pointers of the last record */
 	uint64_t *ips;
 	size_t ips_cap;
@@ -221,6 +226,12 @@ static int read_header(struct smpl_reader *r, struct pf_error *err)
 		return -1;
 	if (got == 0)
 		return bad(r, err, "empty file, not a pfmon sample file");
+	if (perf_data_magic(fixed, got)) {
+		/* perf record's file: its reader takes over from here */
+		memcpy(r->perf_head, fixed, got);
+		r->perf_head_len = got;
+		return 1;
+	}
 	if (memcmp(fixed, SMPL_MAGIC, got < 8 ? got : 8))
 		return bad(r, err, "not a pfmon sample file (bad magic)");
 	if (got < sizeof(fixed))
@@ -261,6 +272,7 @@ static void reader_free(struct smpl_reader *r)
 
 	if (r->f && r->f != stdin)
 		fclose(r->f);
+	perf_data_reader_close(r->perf);
 	for (i = 0; r->h.argv && i < r->h.argc; i++)
 		free(r->h.argv[i]);
 	free(r->h.argv);
@@ -283,9 +295,17 @@ struct smpl_reader *smpl_reader_fopen(FILE *f, const char *name, struct pf_error
 {
 	struct smpl_reader *r = xcalloc(1, sizeof(*r));
 
+	int rc;
+
 	r->f = f;
 	r->name = xstrdup(name);
-	if (read_header(r, err)) {
+	rc = read_header(r, err);
+	if (rc == 1) {
+		r->f = NULL;
+		r->perf = perf_data_reader_fopen(f, r->perf_head, r->perf_head_len, name, err);
+		rc = r->perf ? 0 : -1;
+	}
+	if (rc) {
 		reader_free(r);
 		return NULL;
 	}
@@ -308,17 +328,17 @@ struct smpl_reader *smpl_reader_open(const char *path, struct pf_error *err)
 
 const struct smpl_header *smpl_reader_header(const struct smpl_reader *r)
 {
-	return &r->h;
+	return r->perf ? perf_data_reader_header(r->perf) : &r->h;
 }
 
 uint64_t smpl_reader_tell(const struct smpl_reader *r)
 {
-	return r->tell;
+	return r->perf ? perf_data_reader_tell(r->perf) : r->tell;
 }
 
 const struct smpl_status *smpl_reader_status(const struct smpl_reader *r)
 {
-	return &r->st;
+	return r->perf ? perf_data_reader_status(r->perf) : &r->st;
 }
 
 void smpl_reader_close(struct smpl_reader *r)
@@ -924,6 +944,8 @@ static int check_ia64_order(struct smpl_reader *r, const struct sample_record *o
 
 int smpl_reader_next(struct smpl_reader *r, struct sample_record *out, struct pf_error *err)
 {
+	if (r->perf)
+		return perf_data_reader_next(r->perf, out, err);
 	for (;;) {
 		int rc;
 

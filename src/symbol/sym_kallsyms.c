@@ -230,12 +230,36 @@ static uint64_t ksym_end(const struct sym_ksym *s, const struct sym_ksym *next)
 	return next->addr;
 }
 
+/*
+ * kallsyms comes sorted by address (the kernel's own table, then the
+ * modules'), only symbols of one address in no particular order: an
+ * insertion sort puts those few in place in one pass.  It gives up after
+ * n moves (a file in another order) and leaves the rest to qsort.
+ */
+static void sort_raw(struct raw_ksym *raw, size_t n)
+{
+	size_t moves = 0;
+
+	for (size_t i = 1; i < n && moves <= n; i++) {
+		struct raw_ksym x = raw[i];
+		size_t j = i;
+
+		while (j > 0 && raw_cmp(&raw[j - 1], &x) > 0 && moves++ <= n) {
+			raw[j] = raw[j - 1];
+			j--;
+		}
+		raw[j] = x;
+	}
+	if (moves > n)
+		qsort(raw, n, sizeof(*raw), raw_cmp);
+}
+
 /* Sort, keep the best name per address, give each symbol its end. */
 static void build_table(struct sym_kallsyms *ks, struct raw_ksym *raw, size_t n)
 {
 	size_t nr = 0;
 
-	qsort(raw, n, sizeof(*raw), raw_cmp);
+	sort_raw(raw, n);
 	ks->syms = xmalloc((n ? n : 1) * sizeof(*ks->syms));
 	for (size_t i = 0; i < n; i++)
 		if (i == 0 || raw[i].s.addr != raw[i - 1].s.addr)
@@ -347,6 +371,67 @@ static const char *kallsyms_path(const char *path)
 		return path;
 	env = getenv(SYM_KALLSYMS_ENV);
 	return env && *env ? env : SYM_DEFAULT_KALLSYMS;
+}
+
+/* _text is among the first lines (kallsyms is sorted by address, after
+ * the few absolute and per-CPU symbols): at most this many are read */
+#define TEXT_LINE_MAX 100000
+
+uint64_t sym_kernel_text_address(void)
+{
+	return sym_kallsyms_text_address(kallsyms_path(NULL));
+}
+
+char *sym_perf_kallsyms_copy(const uint8_t *build_id, size_t len, uint64_t text)
+{
+	const char *dir = getenv("PERF_BUILDID_DIR"), *home = getenv("HOME");
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!len || !text || ((!dir || !*dir) && (!home || !*home)))
+		return NULL;
+	if (dir && *dir)
+		strbuf_addstr(&sb, dir);
+	else
+		strbuf_addf(&sb, "%s/.debug", home);
+	strbuf_addstr(&sb, "/[kernel.kallsyms]/");
+	for (size_t i = 0; i < len; i++)
+		strbuf_addf(&sb, "%02x", build_id[i]);
+	strbuf_addstr(&sb, "/kallsyms");
+	if (sym_kallsyms_text_address(strbuf_str(&sb)) != text) {
+		strbuf_release(&sb);
+		return NULL;
+	}
+	return strbuf_detach(&sb);
+}
+
+uint64_t sym_kallsyms_text_address(const char *path)
+{
+	char line[512];
+	uint64_t addr = 0;
+	FILE *f = NULL;
+	int fd;
+
+	/* a device or a FIFO is refused unread, as for the whole kallsyms */
+	if (sym_open_regular(path, &fd, NULL, NULL) != 0)
+		return 0;
+	f = fdopen(fd, "r");
+	if (!f) {
+		close(fd);
+		return 0;
+	}
+
+	for (int n = 0; f && n < TEXT_LINE_MAX && fgets(line, sizeof(line), f); n++) {
+		uint64_t a;
+		char *p = parse_addr(line, &a);
+
+		if (p && (!strcmp(p, "T _text\n") || !strcmp(p, "T _text"))) {
+			addr = a;
+			break;
+		}
+	}
+	if (f)
+		fclose(f);
+	return addr;
 }
 
 struct sym_dso *sym_dso_kernel_table(const struct sym_kernel_symbol *t, size_t n)

@@ -38,6 +38,7 @@ struct sym_resolver {
 	struct sym_kernel_symbol *recorded; /* kernel symbols given instead of kallsyms */
 	size_t nr_recorded, cap_recorded;
 	struct kallsyms_prefetch *prefetch; /* kallsyms being read in a thread */
+	char *kallsyms;           /* a kallsyms file to read instead of the running kernel's */
 	bool use_vdso;            /* [vdso] is pfmon's own image */
 	bool no_lines;            /* answers without source lines */
 	bool demangle;            /* answers with demangled names */
@@ -86,6 +87,7 @@ void sym_resolver_free(struct sym_resolver *r)
 		free((char *)r->recorded[i].module);
 	}
 	free(r->recorded);
+	free(r->kallsyms);
 	for (size_t i = 0; i < r->nr_expected; i++)
 		free(r->expected[i].path);
 	free(r->expected);
@@ -400,7 +402,7 @@ void sym_resolver_prefetch_kernel(struct sym_resolver *r)
 {
 	struct kallsyms_prefetch *pf;
 
-	if (r->kernel || r->nr_recorded || r->prefetch)
+	if (r->kernel || r->nr_recorded || r->prefetch || r->kallsyms)
 		return;
 	pf = xcalloc(1, sizeof(*pf));
 	if (pthread_create(&pf->thread, NULL, prefetch_main, pf)) {
@@ -431,8 +433,14 @@ static struct sym_dso *kernel_dso(struct sym_resolver *r)
 	else if (!r->kernel && r->prefetch)
 		r->kernel = add_dso(r, join_prefetch(r));
 	else if (!r->kernel)
-		r->kernel = add_dso(r, sym_dso_kernel(NULL));
+		r->kernel = add_dso(r, sym_dso_kernel(r->kallsyms));
 	return r->kernel;
+}
+
+void sym_resolver_use_kallsyms(struct sym_resolver *r, const char *path)
+{
+	free(r->kallsyms);
+	r->kallsyms = xstrdup(path);
 }
 
 void sym_resolver_add_kernel_symbol(struct sym_resolver *r, const struct sym_kernel_symbol *s)

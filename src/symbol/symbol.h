@@ -174,6 +174,16 @@ struct sym_kernel_id {
  * boot id from /proc/sys/kernel/random/boot_id, release from uname(2).
  * What cannot be read is left empty. */
 void sym_kernel_id_running(struct sym_kernel_id *id);
+/* The running kernel's _text address (kallsyms: $PFMON_KALLSYMS or
+ * /proc/kallsyms, read only to that line), where KASLR put it this boot;
+ * 0 when hidden (kptr_restrict) or not found. */
+uint64_t sym_kernel_text_address(void);
+/* The same from the kallsyms file at path. */
+uint64_t sym_kallsyms_text_address(const char *path);
+/* The copy of kallsyms perf record keeps for the kernel of this build-id
+ * ($PERF_BUILDID_DIR, else ~/.debug: [kernel.kallsyms]/BUILDID/kallsyms),
+ * when it has _text at text (the boot recorded): a new string, or NULL. */
+char *sym_perf_kallsyms_copy(const uint8_t *build_id, size_t len, uint64_t text);
 
 enum sym_kernel_match {
 	SYM_KERNEL_SAME,       /* kallsyms and the vDSO apply */
@@ -266,6 +276,10 @@ void sym_resolver_use_vdso(struct sym_resolver *r, bool use);
  * are named from these instead of kallsyms, whichever kernel is running.
  * Add them before the first kernel address is resolved; strings are copied. */
 void sym_resolver_add_kernel_symbol(struct sym_resolver *r, const struct sym_kernel_symbol *s);
+/* Read kernel symbols from this kallsyms file (a copy kept with the
+ * samples) instead of the running kernel's; before the first kernel
+ * address is resolved.  The path is copied. */
+void sym_resolver_use_kallsyms(struct sym_resolver *r, const char *path);
 /* Start reading kallsyms in a thread, so that the kernel's slow formatting
  * of it (tens of ms) overlaps a command's run; the first kernel lookup
  * waits for it.  Nothing when the kernel dso exists or symbols were given. */

@@ -31,6 +31,7 @@ declare -gA VALUE=(
 	[trigger-data-start-address]=walk_nosuch [trigger-data-start-addresses]=walk_nosuch
 	[trigger-data-stop-address]=walk_nosuch [trigger-data-stop-addresses]=walk_nosuch
 	[trigger-start-delay]=1
+	[smpl-format]=perf [export-perf-data]=@T/exp.data
 )
 
 # A command an option needs to act (given to both runs, counting and
@@ -99,7 +100,7 @@ mask() {
 observe() {
 	local dump="$T/attr.$$" out rc=0
 
-	rm -f "$dump" "$T/out.txt" "$T/other.pfs"
+	rm -f "$dump" "$T/out.txt" "$T/other.pfs" "$T/s.pfs" "$T/exp.data"
 	out=$(cd "$T" && PFMON_DUMP_ATTR="$dump" "$PFMON" "$@" 2>"$T/err.$$") || rc=$?
 	echo "status $rc errors $(wc -l <"$T/err.$$")"
 	{
@@ -109,6 +110,9 @@ observe() {
 	[ -f "$dump" ] && sed 's/pid=[0-9-]*/pid=N/' "$dump"
 	[ -f "$T/out.txt" ] && { echo "outfile:"; mask <"$T/out.txt"; }
 	[ -f "$T/other.pfs" ] && echo "other.pfs written"
+	# the sampling base line's file: which format (--smpl-format)
+	[ -f "$T/s.pfs" ] && echo "s.pfs: $(head -c 8 "$T/s.pfs" | tr -dc 'A-Z0-9')"
+	[ -f "$T/exp.data" ] && echo "exp.data written"
 	return 0
 }
 

@@ -145,6 +145,19 @@ rec kernel -e cpu-clock --smpl-freq=2000 -g /bin/sh -c \
 	'i=0; while [ $i -lt 3000 ]; do echo $i >/dev/null; i=$((i+1)); done'
 cd - >/dev/null
 
+# ---- perf_data: perf.data files, pfmon's and perf record's, small ----
+d=$out/perf_data
+rm -rf "$d" && mkdir -p "$d"
+cd "$tmp"
+"$build/pfmon" -e cpu-clock --smpl-freq=2000 -g --smpl-format=perf --smpl-outfile="$d/pfmon-callchain" \
+	/bin/sh -c "$loop" >/dev/null
+"$build/pfmon" -e cpu-clock,page-faults --long-smpl-periods=1000000,20 --smpl-format=perf \
+	--smpl-outfile="$d/pfmon-two-events" /bin/sh -c "$loop & $loop; wait" >/dev/null
+if command -v perf >/dev/null; then
+	perf record -q -e cpu-clock -F 2000 -g --no-buildid-cache -o "$d/perf-record" /bin/sh -c "$loop" >/dev/null 2>&1
+fi
+cd - >/dev/null
+
 # ---- elf: small programs, with DWARF ----
 d=$out/elf
 rm -rf "$d" && mkdir -p "$d"

@@ -155,7 +155,7 @@ static void test_binary_records(const char *path)
 	struct profile_opts o = { .cum_threshold = 100 };
 	struct profile *p = profile_new(&o, &h);
 	struct pf_error err;
-	struct smpl_writer *w = smpl_writer_open(path, &h, &err);
+	struct sample_out *w = sample_out_open(path, SAMPLE_OUT_PFMON, &h, &err);
 	struct sample_record rec = { .type = SREC_MMAP };
 	struct smpl_reader *r;
 	int n_binary = 0, kernel_id = 0, after_mmap = 0, last_mmap = 0;
@@ -164,16 +164,16 @@ static void test_binary_records(const char *path)
 	rec.mmap = (struct sample_mmap){ .pid = 7, .tid = 7, .start = 0x1000, .len = 0x1000,
 					 .filename = "/proc/self/exe" };
 	for (int i = 0; i < 2; i++) { /* twice the same path: one identity */
-		smpl_write_record(w, &rec, &err);
+		sample_out_record(w, &rec, &err);
 		profile_add(p, &rec);
 	}
 	rec.mmap.filename = "/bin/sh";
 	rec.mmap.has_build_id = true;
 	rec.mmap.build_id_size = 3;
 	memcpy(rec.mmap.build_id, "\xab\xcd\xef", 3);
-	smpl_write_record(w, &rec, &err);
+	sample_out_record(w, &rec, &err);
 	profile_add(p, &rec);
-	smpl_writer_close(w, &err);
+	sample_out_close(w, &err);
 	profile_free(p);
 
 	r = smpl_reader_open(path, &err);

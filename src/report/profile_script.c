@@ -1,0 +1,152 @@
+/*
+ * --report-format=script: each sample on its own, in the default layout of
+ * perf script, which FlameGraph's stackcollapse-perf.pl, speedscope and
+ * the Firefox Profiler import:
+ *
+ *   comm   tid [cpu] secs.usecs:     period event:
+ *   \t    ip symbol+0xoff (binary)         one line per frame, leaf first
+ *   (blank line)
+ *
+ * and, for a sample without a call chain, its one frame on the first line
+ * after the event (perf's "%16s" comm then).  User frames are resolved as
+ * the sample comes (in the address space of that moment), kernel frames at
+ * the end, once the kernel's symbols are known, as for the other formats.
+ */
+#include <config.h>
+
+#include <linux/perf_event.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profile_internal.h"
+
+static struct prof_script_frame *new_frame(struct prof_script *sc)
+{
+	if (sc->n_frames == sc->cap_frames) {
+		sc->cap_frames = sc->cap_frames ? sc->cap_frames * 2 : 4096;
+		sc->frames = xrealloc(sc->frames, sc->cap_frames * sizeof(*sc->frames));
+	}
+	return &sc->frames[sc->n_frames++];
+}
+
+static void add_frame(struct profile *p, uint8_t cpumode, uint32_t pid, uint64_t ip)
+{
+	struct prof_script_frame *f = new_frame(&p->script);
+
+	f->kind = prof_frame_kind(cpumode);
+	f->ip = ip;
+	f->res = f->kind == FRAME_USER ? sym_resolve(p->res, pid, ip) : NULL;
+}
+
+void prof_add_script(struct profile *p, const struct sample *s)
+{
+	struct prof_script *sc = &p->script;
+	struct prof_script_sample *e;
+	uint8_t cpumode = s->cpumode;
+	uint64_t comm;
+
+	if (sc->n == sc->cap) {
+		sc->cap = sc->cap ? sc->cap * 2 : 1024;
+		sc->samples = xrealloc(sc->samples, sc->cap * sizeof(*sc->samples));
+	}
+	e = &sc->samples[sc->n++];
+	/* the thread's name when the sample was taken (profile_stacks.c keeps
+	 * them from COMM and FORK records) */
+	comm = u64set_get(&p->task_comm, s->tid, &comm) ? comm + 1 : 0;
+	*e = (struct prof_script_sample){ .fields = s->fields, .evidx = s->evidx, .tid = s->tid,
+					  .cpu = s->cpu, .time = s->time, .period = s->period,
+					  .comm = (uint32_t)comm, .first = sc->n_frames,
+					  .chain = (s->fields & SAMPLE_F_CALLCHAIN) != 0 };
+	for (uint32_t i = 0; e->chain && i < s->callchain_nr; i++) {
+		uint64_t ip = s->callchain[i];
+
+		if (ip >= (uint64_t)PERF_CONTEXT_MAX)
+			cpumode = ip == (uint64_t)PERF_CONTEXT_KERNEL	  ? PERF_RECORD_MISC_KERNEL
+				  : ip == (uint64_t)PERF_CONTEXT_GUEST_KERNEL ? PERF_RECORD_MISC_GUEST_KERNEL
+									      : PERF_RECORD_MISC_USER;
+		else
+			add_frame(p, cpumode, s->pid, ip);
+	}
+	if (sc->n_frames == e->first)
+		add_frame(p, s->cpumode, s->pid, s->ip);
+	e->n = (uint32_t)(sc->n_frames - e->first);
+}
+
+/* "symbol+0xoff (binary)", perf's "[unknown] (binary)" without a symbol */
+static void frame_text(struct profile *p, const struct prof_script_frame *f, struct strbuf *sb)
+{
+	const struct sym_result *r = f->res;
+
+	if (f->kind == FRAME_KERNEL) {
+		r = p->kernel_named ? sym_resolve_kernel(p->res, f->ip) : NULL;
+		if (r && r->func)
+			strbuf_addf(sb, "%s+0x%llx", r->func, (unsigned long long)r->offset);
+		else
+			strbuf_addstr(sb, "[unknown]");
+		strbuf_addstr(sb, r && r->module ? " ([" : " ([kernel.kallsyms]");
+		if (r && r->module)
+			strbuf_addf(sb, "%s]", r->module);
+		strbuf_addch(sb, ')');
+		return;
+	}
+	if (f->kind != FRAME_USER) {
+		strbuf_addstr(sb, "[unknown] ([guest.kernel.kallsyms])");
+		return;
+	}
+	if (r && r->func && !r->wrong_file)
+		strbuf_addf(sb, "%s+0x%llx", r->func, (unsigned long long)r->offset);
+	else
+		strbuf_addstr(sb, "[unknown]");
+	strbuf_addf(sb, " (%s)", r && r->binary ? r->binary : "[unknown]");
+}
+
+static void print_start(const struct profile *p, const struct prof_script_sample *e, FILE *out)
+{
+	const char *comm = e->comm && e->comm <= p->n_comms ? p->comms[e->comm - 1] : NULL;
+	char unknown[16];
+
+	if (!comm) {
+		snprintf(unknown, sizeof(unknown), ":%u", e->tid);
+		comm = unknown;
+	}
+	/* perf pads the name only when the frames follow on one line */
+	fprintf(out, e->chain ? "%s " : "%16s ", comm);
+	fprintf(out, "%5u ", e->tid);
+	if (e->fields & SAMPLE_F_CPU)
+		fprintf(out, "[%03u] ", e->cpu);
+	if (e->fields & SAMPLE_F_TIME)
+		fprintf(out, "%5llu.%06llu: ", (unsigned long long)(e->time / 1000000000ull),
+			(unsigned long long)(e->time % 1000000000ull / 1000));
+	fprintf(out, "%10llu %s: ", (unsigned long long)(e->fields & SAMPLE_F_PERIOD ? e->period : 1),
+		e->evidx < p->n_ev ? p->ev[e->evidx].name : "?");
+}
+
+void prof_print_script(struct profile *p, FILE *out)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t i = 0; i < p->script.n; i++) {
+		const struct prof_script_sample *e = &p->script.samples[i];
+
+		print_start(p, e, out);
+		if (e->chain)
+			fputc('\n', out);
+		for (uint32_t j = 0; j < e->n; j++) {
+			const struct prof_script_frame *f = &p->script.frames[e->first + j];
+
+			strbuf_reset(&sb);
+			frame_text(p, f, &sb);
+			fprintf(out, e->chain ? "\t%16llx %s\n" : " %16llx %s\n", (unsigned long long)f->ip,
+				strbuf_str(&sb));
+		}
+		if (e->chain)
+			fputc('\n', out);
+	}
+	strbuf_release(&sb);
+}
+
+void prof_script_release(struct prof_script *sc)
+{
+	free(sc->samples);
+	free(sc->frames);
+}

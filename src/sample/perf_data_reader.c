@@ -1,0 +1,753 @@
+/*
+ * Reading perf.data (the file layout of perf record) into the records and
+ * header of pfmon's own sample file.
+ *
+ * The file is mapped (or, from a pipe, read whole) and indexed once: every
+ * record's offset and time.  perf record writes each CPU's ring in turn,
+ * so a mapping can come after the first sample in it; the index is sorted
+ * by time (stably: records of equal time, or without one, keep their file
+ * order), as perf's own ordered-events queue does, so that each sample is
+ * symbolized against the address space it was taken in.  Records are then
+ * decoded in place by the same decoder as the live ring's.
+ *
+ * Before the file's own records the reader gives the synthetic records a
+ * pfmon file would have: the kernel record (the kernel's build-id from the
+ * build-id section, the release from the osrelease section) and one binary
+ * record per build-id, so that a rebuilt binary is refused as for pfmon's
+ * files and the recorded one is found by its build-id in the debug root.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+
+#include <linux/perf_event.h>
+
+#include "common/util.h"
+#include "sample/perf_data.h"
+#include "sample/perf_data_format.h"
+#include "sample/perf_record.h"
+
+/* one record of the data section, in the order it is given out */
+struct pd_ref {
+	uint64_t time;
+	uint64_t off;
+};
+
+struct pd_binary {
+	char *path;
+	uint8_t len;
+	uint8_t id[SAMPLE_BUILD_ID_MAX];
+};
+
+struct pd_id {
+	uint64_t id;
+	uint32_t evidx;
+};
+
+struct perf_data_reader {
+	char *name;
+	FILE *f;
+	const unsigned char *buf;
+	size_t size;
+	bool mapped;
+	struct smpl_header h;
+	struct perf_layout *layouts; /* one per attr, evidx its index */
+	struct pd_id *ids;           /* sorted by id */
+	size_t n_ids;
+	bool identifier;             /* every attr has PERF_SAMPLE_IDENTIFIER */
+	uint64_t data_off, data_end;
+	struct pd_ref *order;
+	size_t n_order, next;
+	bool have_kernel;
+	struct sample_kernel kernel;
+	struct pd_binary *binaries;
+	size_t n_binaries;
+	size_t synth;                /* synthetic records given: kernel, then binaries */
+	uint64_t bounce[65536 / 8];  /* a record at an offset not 8-byte aligned */
+	uint64_t tell;
+	struct smpl_status st;
+	bool failed;
+	struct pf_error failure;
+};
+
+__attribute__((format(printf, 3, 4)))
+static int bad(struct perf_data_reader *r, struct pf_error *err, const char *fmt, ...)
+{
+	char why[PF_ERROR_MSG_MAX / 2];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	r->failed = true;
+	pf_error_set(&r->failure, PF_E_BAD_FILE, r->name, why);
+	if (err)
+		*err = r->failure;
+	return -1;
+}
+
+bool perf_data_magic(const void *head, size_t len)
+{
+	return len >= PERF_DATA_MAGIC_LEN &&
+	       (!memcmp(head, PERF_DATA_MAGIC, PERF_DATA_MAGIC_LEN) || !memcmp(head, "2ELIFREP", 8) ||
+		!memcmp(head, "PERFFILE", 8));
+}
+
+/* [off, off + size) lies in the file */
+static bool in_file(const struct perf_data_reader *r, uint64_t off, uint64_t size)
+{
+	return off <= r->size && size <= r->size - off;
+}
+
+/* ----- the file into memory ----- */
+
+static int load_file(struct perf_data_reader *r, const void *head, size_t head_len,
+		     struct pf_error *err)
+{
+	struct stat st;
+	unsigned char *b;
+	size_t cap, len;
+
+	if (fstat(fileno(r->f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+		void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fileno(r->f), 0);
+
+		if (m != MAP_FAILED) {
+			r->buf = m;
+			r->size = (size_t)st.st_size;
+			r->mapped = true;
+			return 0;
+		}
+	}
+	/* a pipe: the bytes already read, then the rest */
+	cap = head_len > 65536 ? head_len : 65536;
+	b = xmalloc(cap);
+	memcpy(b, head, head_len);
+	len = head_len;
+	for (;;) {
+		size_t got;
+
+		if (len == cap) {
+			cap *= 2;
+			b = xrealloc(b, cap);
+		}
+		got = fread(b + len, 1, cap - len, r->f);
+		len += got;
+		if (got == 0)
+			break;
+	}
+	r->buf = b;
+	r->size = len;
+	if (ferror(r->f))
+		return pf_error_set(err, PF_E_INPUT, r->name, strerror(errno ? errno : EIO));
+	return 0;
+}
+
+/* ----- header features ----- */
+
+/* a header string: u32 length, then that many bytes (NUL-padded) */
+static const char *get_string(const unsigned char **p, const unsigned char *end, char **out)
+{
+	uint32_t len;
+
+	if (end - *p < 4)
+		return "string length past its section";
+	len = pd_u32(*p);
+	*p += 4;
+	if (len > (size_t)(end - *p))
+		return "string past its section";
+	*out = xstrndup((const char *)*p, strnlen((const char *)*p, len));
+	*p += len;
+	return NULL;
+}
+
+static bool kernel_build_id_name(const char *name)
+{
+	return !strcmp(name, "[kernel.kallsyms]") || !strcmp(name, "vmlinux");
+}
+
+static void keep_build_id(struct perf_data_reader *r, uint16_t misc, const char *path,
+			  const unsigned char *id, uint8_t len)
+{
+	unsigned cpumode = misc & PERF_RECORD_MISC_CPUMODE_MASK;
+
+	if (cpumode == PERF_RECORD_MISC_KERNEL && kernel_build_id_name(path)) {
+		r->have_kernel = true;
+		r->kernel.build_id_size = len;
+		memcpy(r->kernel.build_id, id, len);
+		return;
+	}
+	/* guests' binaries and kernel modules are not files of this machine's
+	 * processes; pfmon's file keeps only those */
+	if (cpumode != PERF_RECORD_MISC_USER || path[0] != '/')
+		return;
+	r->binaries = xrealloc(r->binaries, (r->n_binaries + 1) * sizeof(*r->binaries));
+	r->binaries[r->n_binaries].path = xstrdup(path);
+	r->binaries[r->n_binaries].len = len;
+	memcpy(r->binaries[r->n_binaries].id, id, len);
+	r->n_binaries++;
+}
+
+static const char *parse_build_ids(struct perf_data_reader *r, const unsigned char *p,
+				   const unsigned char *end)
+{
+	while (end - p >= 8) {
+		uint16_t misc = pd_u16(p + 4), size = pd_u16(p + 6);
+		uint8_t len = SAMPLE_BUILD_ID_MAX;
+		char *path;
+
+		if (size < PD_BUILD_ID_REC_FIXED || size > end - p)
+			return "corrupted build-id section";
+		if (misc & PD_MISC_BUILD_ID_SIZE)
+			len = p[12 + SAMPLE_BUILD_ID_MAX];
+		if (len > SAMPLE_BUILD_ID_MAX)
+			return "corrupted build-id section (build-id longer than 20 bytes)";
+		path = xstrndup((const char *)p + PD_BUILD_ID_REC_FIXED,
+				strnlen((const char *)p + PD_BUILD_ID_REC_FIXED, size - PD_BUILD_ID_REC_FIXED));
+		keep_build_id(r, misc, path, p + 12, len);
+		free(path);
+		p += size;
+	}
+	return NULL;
+}
+
+static const char *parse_cmdline(struct perf_data_reader *r, const unsigned char *p,
+				 const unsigned char *end)
+{
+	uint32_t nr;
+
+	if (end - p < 4)
+		return "corrupted cmdline section";
+	nr = pd_u32(p);
+	p += 4;
+	if (nr > (size_t)(end - p) / 4)
+		return "corrupted cmdline section (impossible count)";
+	r->h.argv = xcalloc(nr + 1, sizeof(*r->h.argv));
+	for (uint32_t i = 0; i < nr; i++) {
+		const char *why = get_string(&p, end, &r->h.argv[i]);
+
+		if (why)
+			return why;
+		r->h.argc = i + 1;
+	}
+	return NULL;
+}
+
+/* the event whose ids include id, or -1 */
+static int64_t event_of_id(const struct perf_data_reader *r, uint64_t id)
+{
+	size_t lo = 0, hi = r->n_ids;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (r->ids[mid].id == id)
+			return r->ids[mid].evidx;
+		if (r->ids[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
+}
+
+/* the events' names: entries nr, attr size, then per event its attr, the
+ * count of its ids, its name and its ids */
+static const char *parse_event_desc(struct perf_data_reader *r, const unsigned char *p,
+				    const unsigned char *end)
+{
+	uint32_t nr, asz;
+
+	if (end - p < 8)
+		return "corrupted event_desc section";
+	nr = pd_u32(p);
+	asz = pd_u32(p + 4);
+	p += 8;
+	if (asz < PD_ATTR_SIZE_VER0 || asz > 4096 || nr > (size_t)(end - p) / asz)
+		return "corrupted event_desc section";
+	for (uint32_t i = 0; i < nr; i++) {
+		uint32_t n_ids;
+		char *name = NULL;
+		const char *why;
+		int64_t ev = i < r->h.nr_events ? (int64_t)i : -1;
+
+		if ((size_t)(end - p) < asz + 4)
+			return "corrupted event_desc section";
+		p += asz;
+		n_ids = pd_u32(p);
+		p += 4;
+		why = get_string(&p, end, &name);
+		if (!why && n_ids > (size_t)(end - p) / 8)
+			why = "corrupted event_desc section (impossible id count)";
+		if (why) {
+			free(name);
+			return why;
+		}
+		/* by its first id, else by its place */
+		if (n_ids && event_of_id(r, pd_u64(p)) >= 0)
+			ev = event_of_id(r, pd_u64(p));
+		p += (size_t)n_ids * 8;
+		if (ev >= 0 && name[0]) {
+			free(r->h.events[ev].name);
+			r->h.events[ev].name = name;
+		} else {
+			free(name);
+		}
+	}
+	return NULL;
+}
+
+static const char *parse_feature(struct perf_data_reader *r, unsigned feat, const unsigned char *p,
+				 const unsigned char *end)
+{
+	char *s = NULL;
+	const char *why;
+
+	switch (feat) {
+	case PD_FEAT_BUILD_ID:
+		return parse_build_ids(r, p, end);
+	case PD_FEAT_OSRELEASE:
+		why = get_string(&p, end, &s);
+		if (!why)
+			snprintf(r->kernel.release, sizeof(r->kernel.release), "%s", s);
+		free(s);
+		return why;
+	case PD_FEAT_CMDLINE:
+		return parse_cmdline(r, p, end);
+	case PD_FEAT_EVENT_DESC:
+		return parse_event_desc(r, p, end);
+	default:
+		return NULL;
+	}
+}
+
+/* the feature sections: a table of sections right after the data, one per
+ * bit set in the header's bitmap, in bit order */
+static int parse_features(struct perf_data_reader *r, const unsigned char *hdr, uint64_t table,
+			  struct pf_error *err)
+{
+	unsigned k = 0;
+
+	for (unsigned feat = 0; feat < PD_FEAT_BITS; feat++) {
+		uint64_t word = pd_u64(hdr + PD_OFF_FEATURES + feat / 64 * 8), off, size;
+		const char *why;
+
+		if (!(word >> (feat % 64) & 1))
+			continue;
+		if (!in_file(r, table + (uint64_t)k * PD_SECTION_SIZE, PD_SECTION_SIZE) ||
+		    table > UINT64_MAX - (uint64_t)k * PD_SECTION_SIZE)
+			return bad(r, err, "the table of header features is cut short (feature %u)", feat);
+		off = pd_u64(r->buf + table + (uint64_t)k * PD_SECTION_SIZE);
+		size = pd_u64(r->buf + table + (uint64_t)k * PD_SECTION_SIZE + 8);
+		k++;
+		if (!in_file(r, off, size))
+			return bad(r, err, "header feature %u lies outside the file (offset %" PRIu64
+				   ", size %" PRIu64 ")", feat, off, size);
+		why = parse_feature(r, feat, r->buf + off, r->buf + off + size);
+		if (why)
+			return bad(r, err, "%s (header feature %u at offset %" PRIu64 ")", why, feat, off);
+	}
+	return 0;
+}
+
+/* ----- events ----- */
+
+static const char *const sw_names[] = {
+	"cpu-clock", "task-clock", "page-faults", "context-switches", "cpu-migrations",
+	"minor-faults", "major-faults", "alignment-faults", "emulation-faults", "dummy",
+	"bpf-output", "cgroup-switches",
+};
+static const char *const hw_names[] = {
+	"cycles", "instructions", "cache-references", "cache-misses", "branches",
+	"branch-misses", "bus-cycles", "stalled-cycles-frontend", "stalled-cycles-backend",
+	"ref-cycles",
+};
+
+/* perf's name of an event without an event_desc section */
+static char *attr_name(const struct perf_event_attr *a)
+{
+	if (a->type == PERF_TYPE_SOFTWARE && a->config < ARRAY_SIZE(sw_names))
+		return xstrdup(sw_names[a->config]);
+	if (a->type == PERF_TYPE_HARDWARE && a->config < ARRAY_SIZE(hw_names))
+		return xstrdup(hw_names[a->config]);
+	return xasprintf("type%u/config=0x%llx", a->type, (unsigned long long)a->config);
+}
+
+static int cmp_id(const void *a, const void *b)
+{
+	const struct pd_id *x = a, *y = b;
+
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+static void add_event(struct perf_data_reader *r, uint32_t i, const struct perf_event_attr *a)
+{
+	struct smpl_event *e = &r->h.events[i];
+
+	perf_layout_from_attr(&r->layouts[i], a, i);
+	e->name = attr_name(a);
+	e->fields = perf_sample_fields(a->sample_type) & ~SAMPLE_F_READ;
+	e->attr_type = a->type;
+	e->attr_config = a->config;
+	e->sample_type = a->sample_type;
+	e->freq = a->freq;
+	e->period = a->sample_period; /* sample_freq when freq: a union */
+	/* perf record's dummy event carries the side-band records of a
+	 * system-wide or delayed run and never samples: no profile of its own */
+	e->counting = a->type == PERF_TYPE_SOFTWARE && a->config == PERF_COUNT_SW_DUMMY;
+}
+
+static int parse_attrs(struct perf_data_reader *r, const unsigned char *hdr, struct pf_error *err)
+{
+	uint64_t attr_size = pd_u64(hdr + PD_OFF_ATTR_SIZE);
+	uint64_t off = pd_u64(hdr + PD_OFF_ATTRS), size = pd_u64(hdr + PD_OFF_ATTRS + 8), nr;
+
+	if (attr_size < PD_ATTR_SIZE_VER0 + PD_SECTION_SIZE || attr_size > 4096)
+		return bad(r, err, "impossible event attribute size %" PRIu64, attr_size);
+	if (!in_file(r, off, size) || size % attr_size)
+		return bad(r, err, "the event attributes lie outside the file (offset %" PRIu64
+			   ", size %" PRIu64 ")", off, size);
+	nr = size / attr_size;
+	if (nr == 0 || nr > SMPL_MAX_EVENTS)
+		return bad(r, err, "%" PRIu64 " events (pfmon reads 1 to %d)", nr, SMPL_MAX_EVENTS);
+	r->h.nr_events = (uint32_t)nr;
+	r->h.events = xcalloc(nr + 1, sizeof(*r->h.events));
+	r->layouts = xcalloc(nr, sizeof(*r->layouts));
+	r->identifier = true;
+	for (uint32_t i = 0; i < nr; i++) {
+		const unsigned char *p = r->buf + off + i * attr_size;
+		struct perf_event_attr a = { 0 };
+		size_t have = attr_size - PD_SECTION_SIZE;
+		uint64_t ids_off = pd_u64(p + have), ids_size = pd_u64(p + have + 8);
+
+		memcpy(&a, p, have < sizeof(a) ? have : sizeof(a));
+		if (!in_file(r, ids_off, ids_size) || ids_size % 8)
+			return bad(r, err, "the ids of event %u lie outside the file", i);
+		add_event(r, i, &a);
+		r->identifier = r->identifier && (a.sample_type & PERF_SAMPLE_IDENTIFIER);
+		/* without an identifier the id is found at the same place in
+		 * every event's records only if their layouts are the same */
+		if (i && (a.sample_type != r->layouts[0].sample_type ||
+			  a.sample_id_all != r->layouts[0].sample_id_all) &&
+		    !(r->identifier))
+			return bad(r, err, "events of different sample layouts without PERF_SAMPLE_IDENTIFIER");
+		r->ids = xrealloc(r->ids, (r->n_ids + ids_size / 8 + 1) * sizeof(*r->ids));
+		for (uint64_t j = 0; j < ids_size / 8; j++)
+			r->ids[r->n_ids++] = (struct pd_id){ pd_u64(r->buf + ids_off + j * 8), i };
+	}
+	qsort(r->ids, r->n_ids, sizeof(*r->ids), cmp_id);
+	r->h.clockid = -1;
+	return 0;
+}
+
+static int parse_header(struct perf_data_reader *r, struct pf_error *err)
+{
+	const unsigned char *hdr = r->buf;
+	uint64_t hsize, data_off, data_size;
+
+	if (!memcmp(hdr, "2ELIFREP", 8))
+		return bad(r, err, "a perf.data file of the other byte order: not supported");
+	if (memcmp(hdr, PERF_DATA_MAGIC, 8))
+		return bad(r, err, "a perf.data file of the first version (PERFFILE): not supported");
+	if (r->size < PD_PIPE_HEADER_SIZE)
+		return bad(r, err, "truncated perf.data header (%zu bytes)", r->size);
+	hsize = pd_u64(hdr + PD_OFF_SIZE);
+	if (hsize == PD_PIPE_HEADER_SIZE)
+		return bad(r, err, "perf.data in pipe mode (perf record -o -): not supported; "
+			   "'perf inject -i FILE -o OUT' writes it as a file");
+	if (hsize < PD_HEADER_SIZE || r->size < PD_HEADER_SIZE)
+		return bad(r, err, "truncated perf.data header (%zu of %d bytes)",
+			   r->size < PD_HEADER_SIZE ? r->size : (size_t)hsize, PD_HEADER_SIZE);
+	if (parse_attrs(r, hdr, err))
+		return -1;
+	data_off = pd_u64(hdr + PD_OFF_DATA);
+	data_size = pd_u64(hdr + PD_OFF_DATA + 8);
+	if (data_off > r->size)
+		return bad(r, err, "the data section starts past the end of the file (offset %" PRIu64 ")",
+			   data_off);
+	r->data_off = data_off;
+	/* perf record killed before it finished: no size, no features; the
+	 * records run to the end of the file, as perf report reads them */
+	r->st.complete = data_size != 0;
+	if (!data_size)
+		data_size = r->size - data_off;
+	if (!in_file(r, data_off, data_size)) {
+		r->st.truncated = true;
+		r->st.truncated_at = r->size;
+		data_size = r->size - data_off;
+	}
+	r->data_end = data_off + data_size;
+	if (r->st.complete && !r->st.truncated &&
+	    parse_features(r, hdr, data_off + data_size, err))
+		return -1;
+	r->tell = data_off;
+	return 0;
+}
+
+/* ----- the data section ----- */
+
+/* rec at an 8-byte aligned address, as the decoder needs */
+static const struct perf_event_header *aligned(struct perf_data_reader *r, uint64_t off)
+{
+	const unsigned char *p = r->buf + off;
+	uint16_t size = pd_u16(p + 6);
+
+	if (((uintptr_t)p & 7) == 0)
+		return (const void *)p;
+	memcpy(r->bounce, p, size);
+	return (const void *)r->bounce;
+}
+
+/* the layout of rec's event */
+static const struct perf_layout *layout_of(struct perf_data_reader *r,
+					   const struct perf_event_header *rec)
+{
+	uint64_t id;
+	int64_t ev;
+
+	if (r->h.nr_events == 1 || !r->identifier ||
+	    perf_record_peek_id(rec, r->layouts[0].sample_id_all, &id) != 0)
+		return &r->layouts[0];
+	ev = event_of_id(r, id);
+	return ev >= 0 ? &r->layouts[ev] : NULL;
+}
+
+/* perf record's mapping of the kernel, "[kernel.kallsyms]_text" at pgoff
+ * _text's address: where the kernel was that boot */
+static void note_kernel_map(struct perf_data_reader *r, const struct perf_event_header *rec,
+			    const struct perf_layout *l)
+{
+	struct sample_record m;
+	struct pf_error ignored;
+
+	if ((rec->misc & PERF_RECORD_MISC_CPUMODE_MASK) != PERF_RECORD_MISC_KERNEL ||
+	    perf_record_decode(rec, l ? l : &r->layouts[0], &m, &ignored) != 1 || m.type != SREC_MMAP ||
+	    !m.mmap.filename || strncmp(m.mmap.filename, "[kernel.kallsyms]", 17))
+		return;
+	r->kernel.text_addr = m.mmap.pgoff;
+}
+
+static int cmp_ref(const void *a, const void *b)
+{
+	const struct pd_ref *x = a, *y = b;
+
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+/* the records' offsets and times, in time order */
+static int index_records(struct perf_data_reader *r, struct pf_error *err)
+{
+	uint64_t off = r->data_off, last = 0;
+	size_t cap = 0;
+	bool sorted = true;
+
+	while (off < r->data_end) {
+		uint64_t left = r->data_end - off, skip, t = last;
+		uint32_t type;
+		uint16_t size;
+
+		if (left < sizeof(struct perf_event_header)) {
+			r->st.truncated = true;
+			r->st.truncated_at = off;
+			break;
+		}
+		type = pd_u32(r->buf + off);
+		size = pd_u16(r->buf + off + 6);
+		if (size < sizeof(struct perf_event_header))
+			return bad(r, err, "record at offset %" PRIu64 " has the impossible size %u", off, size);
+		if (size > left) {
+			r->st.truncated = true;
+			r->st.truncated_at = off;
+			break;
+		}
+		if (type == PD_RECORD_COMPRESSED)
+			return bad(r, err, "compressed records (perf record -z) at offset %" PRIu64
+				   ": not supported; record without -z", off);
+		skip = size;
+		/* AUX data follows its record, outside header.size */
+		if (type == PD_RECORD_AUXTRACE && size >= PD_AUXTRACE_FIXED) {
+			uint64_t payload = pd_u64(r->buf + off + 8);
+
+			if (payload > left - size) {
+				r->st.truncated = true;
+				r->st.truncated_at = off;
+				break;
+			}
+			skip += payload;
+		}
+		if (type < PD_USER_TYPE_START) {
+			const struct perf_event_header *rec = aligned(r, off);
+			const struct perf_layout *l = layout_of(r, rec);
+
+			if (l && perf_record_peek_time(rec, l, &t) != 0)
+				t = last;
+			if (type == PERF_RECORD_MMAP || type == PERF_RECORD_MMAP2)
+				note_kernel_map(r, rec, l);
+		}
+		if (t < last)
+			sorted = false;
+		last = t;
+		if (r->n_order == cap) {
+			cap = cap ? cap * 2 : 4096;
+			r->order = xrealloc(r->order, cap * sizeof(*r->order));
+		}
+		r->order[r->n_order++] = (struct pd_ref){ t, off };
+		off += skip;
+	}
+	if (!sorted)
+		qsort(r->order, r->n_order, sizeof(*r->order), cmp_ref);
+	return 0;
+}
+
+struct perf_data_reader *perf_data_reader_fopen(FILE *f, const void *head, size_t head_len,
+						const char *name, struct pf_error *err)
+{
+	struct perf_data_reader *r = xcalloc(1, sizeof(*r));
+
+	r->f = f;
+	r->name = xstrdup(name);
+	if (load_file(r, head, head_len, err) || parse_header(r, err) || index_records(r, err)) {
+		perf_data_reader_close(r);
+		return NULL;
+	}
+	return r;
+}
+
+const struct smpl_header *perf_data_reader_header(const struct perf_data_reader *r)
+{
+	return &r->h;
+}
+
+const struct smpl_status *perf_data_reader_status(const struct perf_data_reader *r)
+{
+	return &r->st;
+}
+
+uint64_t perf_data_reader_tell(const struct perf_data_reader *r)
+{
+	return r->tell;
+}
+
+/* the kernel record, then the binaries', before the file's records */
+static bool next_synthetic(struct perf_data_reader *r, struct sample_record *out)
+{
+	if (r->synth == 0) {
+		r->synth++;
+		if (r->have_kernel || r->kernel.release[0]) {
+			memset(out, 0, sizeof(*out));
+			out->type = SREC_KERNEL;
+			out->kernel = r->kernel;
+			return true;
+		}
+	}
+	if (r->synth - 1 < r->n_binaries) {
+		const struct pd_binary *b = &r->binaries[r->synth - 1];
+
+		r->synth++;
+		memset(out, 0, sizeof(*out));
+		out->type = SREC_BINARY;
+		out->binary.path = b->path;
+		out->binary.build_id_size = b->len;
+		memcpy(out->binary.build_id, b->id, b->len);
+		return true;
+	}
+	return false;
+}
+
+static void count(struct perf_data_reader *r, const struct sample_record *out)
+{
+	struct sample_totals *t = &r->st.counted;
+
+	t->records++;
+	if (out->type == SREC_SAMPLE)
+		t->samples++;
+	else if (out->type == SREC_LOST || out->type == SREC_LOST_SAMPLES)
+		t->lost += out->lost.lost;
+	else if (out->type == SREC_THROTTLE)
+		t->throttled++;
+}
+
+/* without PERF_SAMPLE_IDENTIFIER every event's records decode alike: the
+ * event is then the one of the record's id */
+static void fix_event(struct perf_data_reader *r, struct sample_record *out)
+{
+	int64_t ev;
+
+	if (r->identifier || r->h.nr_events == 1)
+		return;
+	if (out->type == SREC_SAMPLE && (out->sample.fields & SAMPLE_F_ID) &&
+	    (ev = event_of_id(r, out->sample.id)) >= 0)
+		out->sample.evidx = (uint32_t)ev;
+}
+
+int perf_data_reader_next(struct perf_data_reader *r, struct sample_record *out,
+			  struct pf_error *err)
+{
+	if (r->failed) {
+		if (err)
+			*err = r->failure;
+		return -1;
+	}
+	if (next_synthetic(r, out))
+		return 1;
+	while (r->next < r->n_order) {
+		uint64_t off = r->order[r->next++].off;
+		const struct perf_event_header *rec;
+		const struct perf_layout *l;
+		struct pf_error why;
+		int rc;
+
+		if (pd_u32(r->buf + off) >= PD_USER_TYPE_START)
+			continue;
+		rec = aligned(r, off);
+		l = layout_of(r, rec);
+		if (!l && rec->type == PERF_RECORD_SAMPLE)
+			return bad(r, err, "sample at offset %" PRIu64 " of an event id no event has", off);
+		rc = perf_record_decode(rec, l ? l : &r->layouts[0], out, &why);
+		if (rc < 0)
+			return bad(r, err, "record at offset %" PRIu64 ": %s", off, why.msg);
+		if (rc == 0)
+			continue;
+		if (out->type == SREC_THROTTLE || out->type == SREC_UNTHROTTLE) {
+			int64_t ev = event_of_id(r, out->throttle.id);
+
+			out->throttle.evidx = ev >= 0 ? (uint32_t)ev : 0;
+		}
+		fix_event(r, out);
+		r->tell = off + rec->size;
+		count(r, out);
+		return 1;
+	}
+	return 0;
+}
+
+void perf_data_reader_close(struct perf_data_reader *r)
+{
+	if (!r)
+		return;
+	if (r->mapped)
+		munmap((void *)r->buf, r->size);
+	else
+		free((void *)r->buf);
+	if (r->f && r->f != stdin)
+		fclose(r->f);
+	for (uint32_t i = 0; i < r->h.nr_events; i++)
+		free(r->h.events[i].name);
+	free(r->h.events);
+	str_vec_free(r->h.argv);
+	for (size_t i = 0; i < r->n_binaries; i++)
+		free(r->binaries[i].path);
+	free(r->binaries);
+	free(r->layouts);
+	free(r->ids);
+	free(r->order);
+	free(r->name);
+	free(r);
+}

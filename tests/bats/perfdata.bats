@@ -1,0 +1,250 @@
+#!/usr/bin/env bats
+# perf.data both ways, checked by perf itself: pfmon's perf.data files read
+# by perf report and perf script, perf record's files read by pfmon, and
+# the reports of both agreeing on the same samples.
+
+bats_require_minimum_version 1.5.0
+load helpers
+
+setup() {
+	command -v perf >/dev/null || skip "perf is not installed"
+	W="$BATS_TEST_TMPDIR"
+}
+
+# share FUNC: the percentage of pfmon's profile row of function FUNC
+# (in $output), 0 when absent
+pfmon_share() {
+	printf '%s\n' "$output" | awk -v f="$1" '$0 !~ /^#/ && $4 == f { sub("%", "", $2); print $2; found = 1; exit }
+		END { if (!found) print 0 }'
+}
+
+# perf_share FILE FUNC: perf report's overhead of user function FUNC in FILE
+perf_share() {
+	perf report -i "$1" --stdio --no-children --sort sym -g none 2>/dev/null |
+		awk -v f="$2" '$0 !~ /^#/ && $2 == "[.]" && $3 == f { sub("%", "", $1); print $1; found = 1; exit }
+			END { if (!found) print 0 }'
+}
+
+# perf_top FILE: perf report's top symbol in FILE
+perf_top() {
+	perf report -i "$1" --stdio --no-children --sort sym -g none 2>/dev/null |
+		awk '$0 !~ /^#/ && NF >= 3 { print $3; exit }'
+}
+
+# within_1 A B: the two percentages differ by at most 1 point
+within_1() {
+	awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= 1.0) }' || {
+		echo "shares differ by more than 1 point: $1 vs $2" >&2
+		return 1
+	}
+}
+
+@test "--smpl-format=perf writes a perf.data file whose perf report agrees with pfmon's report" {
+	run "$PFMON" -e task-clock --long-smpl-periods=200000 -g --smpl-format=perf \
+		--smpl-outfile="$W/run.data" "$FIXTURES/hotspot" 400
+	[ "$status" -eq 0 ]
+	[ "$(head -c 8 "$W/run.data")" = PERFILE2 ]
+	[ "$(perf_top "$W/run.data")" = hot ]
+	within_1 "$(pfmon_share hot)" "$(perf_share "$W/run.data" hot)"
+	within_1 "$(pfmon_share cold)" "$(perf_share "$W/run.data" cold)"
+	[ "$(pfmon_share hot)" != 0 ]
+	# the kernel's mapping lets perf name kernel frames: none is left as an address
+	run perf report -i "$W/run.data" --stdio --no-children --sort sym -g none
+	! printf '%s\n' "$output" | grep -q '\[k\] 0x'
+	# the event's name, the build-ids of the binaries and the command line
+	run perf report -i "$W/run.data" --header-only
+	[[ "$output" =~ "event : name = task-clock" ]]
+	[[ "$output" =~ "cmdline : $FIXTURES/hotspot 400" ]]
+	run perf buildid-list -i "$W/run.data"
+	want=$(readelf -n "$FIXTURES/hotspot" | awk '/Build ID/ { print $3 }')
+	[[ "$output" =~ $want\ [^[:space:]]*/hotspot ]]
+}
+
+@test "perf script reads every sample of pfmon's perf.data, with its call chain" {
+	"$PFMON" -e task-clock --long-smpl-periods=200000 -g --smpl-format=perf \
+		--smpl-outfile="$W/run.data" "$FIXTURES/hotspot" 300 >"$W/report"
+	samples=$(awk '/^# event task-clock:/ { print $4 }' "$W/report")
+	run perf script -i "$W/run.data"
+	[ "$status" -eq 0 ]
+	# one header line per sample, then its frames
+	[ "$(printf '%s\n' "$output" | grep -c ' task-clock: $')" -eq "$samples" ]
+	re_hot='hot\+0x[0-9a-f]+ \([^)]*/hotspot\)'
+	re_main='main\+0x[0-9a-f]+ \([^)]*/hotspot\)'
+	[[ "$output" =~ $re_hot ]]
+	[[ "$output" =~ $re_main ]]
+}
+
+@test "hotspot's parser reads pfmon's perf.data: every sample, the functions named" {
+	parser=/usr/lib/$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || echo x86_64-linux-gnu)/libexec/hotspot-perfparser
+	[ -x "$parser" ] || skip "hotspot is not installed"
+	"$PFMON" -e task-clock --long-smpl-periods=200000 -g --smpl-format=perf \
+		--smpl-outfile="$W/run.data" "$FIXTURES/hotspot" 300 >"$W/report"
+	samples=$(awk '/^# event task-clock:/ { print $4 }' "$W/report")
+	run "$parser" --input "$W/run.data" --print-stats
+	[ "$status" -eq 0 ]
+	[[ "$output" =~ "samples: $samples"$'\n' ]]
+	[[ "$output" =~ "samples time violations: 0" ]]
+	# the conversion hotspot's GUI loads names the functions
+	"$parser" --input "$W/run.data" --output "$W/run.b2qt"
+	strings -n 3 "$W/run.b2qt" | grep -qx hot
+	strings -n 3 "$W/run.b2qt" | grep -qx cold
+	strings -n 3 "$W/run.b2qt" | grep -qx main
+}
+
+@test "--export-perf-data converts a saved sample file for perf report" {
+	"$PFMON" -e task-clock --long-smpl-periods=200000 --smpl-outfile="$W/run.pfs" "$FIXTURES/uselib" 300 >/dev/null
+	run "$PFMON" --report="$W/run.pfs"
+	[ "$status" -eq 0 ]
+	mine=$(pfmon_share lib_spin)
+	run "$PFMON" --report="$W/run.pfs" --export-perf-data="$W/run.data"
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
+	[ "$(perf_top "$W/run.data")" = lib_spin ]
+	within_1 "$mine" "$(perf_share "$W/run.data" lib_spin)"
+	# and pfmon reads its own perf.data back to the same profile
+	run "$PFMON" --report="$W/run.data"
+	[ "$status" -eq 0 ]
+	[ "$(pfmon_share lib_spin)" = "$mine" ]
+}
+
+@test "pfmon's report of perf record's file agrees with perf report" {
+	perf record -q -e task-clock -g -o "$W/perf.data" "$FIXTURES/hotspot" 400 >/dev/null 2>&1
+	run "$PFMON" --report="$W/perf.data"
+	[ "$status" -eq 0 ]
+	[[ "$output" =~ "# event task-clock: " ]]
+	top=$(printf '%s\n' "$output" | grep -v '^#' | head -1)
+	[[ "$top" =~ \ hot\ \(hotspot\)$ ]]
+	within_1 "$(pfmon_share hot)" "$(perf_share "$W/perf.data" hot)"
+	within_1 "$(pfmon_share cold)" "$(perf_share "$W/perf.data" cold)"
+}
+
+@test "perf record's file reports by source line, binary and call chain" {
+	perf record -q -e task-clock -g -o "$W/perf.data" "$FIXTURES/uselib" 300 >/dev/null 2>&1
+	run "$PFMON" --report="$W/perf.data" --report-sort=line
+	[ "$status" -eq 0 ]
+	lib=$(line_of libspin.c 'LIB HOT LINE')
+	top=$(printf '%s\n' "$output" | grep -v '^#' | head -1)
+	[[ "$top" =~ libspin\.c:($lib|$((lib - 1)))$ ]]
+	run "$PFMON" --report="$W/perf.data" --report-sort=binary
+	top=$(printf '%s\n' "$output" | grep -v '^#' | head -1)
+	[[ "$top" =~ /libspin\.so$ ]]
+	run "$PFMON" --report="$W/perf.data" --report-format=folded
+	[[ "$output" =~ main\;lib_spin\ [0-9]+ ]]
+}
+
+@test "perf record -a: every process's samples, the dummy event no profile of its own" {
+	perf record -q -a -e task-clock -o "$W/all.data" "$FIXTURES/hotspot" 200 >/dev/null 2>&1 ||
+		skip "perf record -a is not permitted here"
+	run "$PFMON" --report="$W/all.data"
+	[ "$status" -eq 0 ]
+	[[ "$output" =~ " hot (hotspot)" ]]
+	! [[ "$output" =~ "dummy" ]]
+	[ "$(printf '%s\n' "$output" | grep -c '^# event ')" -eq 1 ]
+}
+
+@test "--report-format=script prints perf script's lines for perf record's file" {
+	perf record -q -e task-clock -o "$W/perf.data" "$FIXTURES/hotspot" 200 >/dev/null 2>&1
+	perf script -i "$W/perf.data" 2>/dev/null | grep '(.*/hotspot)$' >"$W/perf.txt"
+	run "$PFMON" --report="$W/perf.data" --report-format=script
+	[ "$status" -eq 0 ]
+	printf '%s\n' "$output" | grep '(.*/hotspot)$' >"$W/pfmon.txt"
+	[ -s "$W/perf.txt" ]
+	diff "$W/perf.txt" "$W/pfmon.txt"
+	# every sample is there
+	[ "$(printf '%s\n' "$output" | wc -l)" -eq "$(perf script -i "$W/perf.data" 2>/dev/null | wc -l)" ]
+}
+
+@test "--report-format=script with call chains: a block per sample, as stackcollapse-perf.pl reads" {
+	"$PFMON" -e task-clock --long-smpl-periods=200000 -g --smpl-outfile="$W/run.pfs" "$FIXTURES/hotspot" 200 >"$W/report"
+	samples=$(awk '/^# event task-clock:/ { print $4 }' "$W/report")
+	run "$PFMON" --report="$W/run.pfs" --report-format=script
+	[ "$status" -eq 0 ]
+	[ "$(printf '%s\n' "$output" | grep -c '^hotspot  *[0-9]* \[[0-9]*\]  *[0-9]*\.[0-9]\{6\}:  *200000 task-clock: $')" -eq "$samples" ]
+	re=$'\t'' +[0-9a-f]+ hot\+0x[0-9a-f]+ \([^)]*/hotspot\)'$'\n\t'' +[0-9a-f]+ main\+0x'
+	[[ "$output" =~ $re ]]
+}
+
+@test "kernel frames of perf record's file are named only if the kernel has not moved since" {
+	perf record -q -e task-clock -g -o "$W/perf.data" "$FIXTURES/hotspot" 200 >/dev/null 2>&1
+	run "$PFMON" --report="$W/perf.data"
+	[ "$status" -eq 0 ]
+	! [[ "$output" =~ "another boot" ]]
+	# the same kernel relocated elsewhere (KASLR at the next boot), and no
+	# copy of kallsyms in perf's build-id cache
+	awk '$3 == "_text" { $1 = "ffffffff9abc0000" } { print }' /proc/kallsyms >"$W/kallsyms"
+	mkdir "$W/no-cache"
+	HOME="$W/no-cache" PFMON_KALLSYMS="$W/kallsyms" run "$PFMON" --report="$W/perf.data"
+	[ "$status" -eq 0 ]
+	[[ "$output" =~ "another boot of this kernel" ]]
+	! printf '%s\n' "$output" | grep -q '^ .*\[kernel\] [a-z_]'
+}
+
+@test "perf record's copy of kallsyms in its build-id cache names the kernel frames of its boot" {
+	mkdir "$W/home"
+	HOME="$W/home" perf record -q -e task-clock -g -o "$W/perf.data" "$FIXTURES/hotspot" 200 >/dev/null 2>&1
+	ls "$W/home/.debug/[kernel.kallsyms]"/*/kallsyms
+	# the running kernel moved (as after a reboot): the copy still applies
+	awk '$3 == "_text" { $1 = "ffffffff9abc0000" } { print }' /proc/kallsyms >"$W/kallsyms"
+	HOME="$W/home" PFMON_KALLSYMS="$W/kallsyms" run "$PFMON" --report="$W/perf.data"
+	[ "$status" -eq 0 ]
+	! [[ "$output" =~ "not symbolized" ]]
+	# a copy of another boot is not used
+	for f in "$W/home/.debug/[kernel.kallsyms]"/*/kallsyms; do
+		awk '$3 == "_text" { $1 = "ffffffff9abc0000" } { print }' "$f" >"$f.new" && mv "$f.new" "$f"
+	done
+	HOME="$W/home" PFMON_KALLSYMS="$W/kallsyms" run "$PFMON" --report="$W/perf.data"
+	[[ "$output" =~ "another boot of this kernel" ]]
+}
+
+@test "a perf.data file whose writer was killed is read to its end" {
+	perf record -q -e task-clock -o "$W/perf.data" "$FIXTURES/hotspot" 200 >/dev/null 2>&1
+	# perf record killed: the header's data size is still 0, nothing after the data
+	off=$(od -A n -t u8 -j 40 -N 8 "$W/perf.data" | tr -d ' ')
+	size=$(od -A n -t u8 -j 48 -N 8 "$W/perf.data" | tr -d ' ')
+	head -c $((off + size)) "$W/perf.data" >"$W/killed.data"
+	printf '\0\0\0\0\0\0\0\0' | dd of="$W/killed.data" bs=1 seek=48 conv=notrunc status=none
+	run "$PFMON" --report="$W/killed.data"
+	[ "$status" -eq 0 ]
+	[[ "$output" =~ " hot (hotspot)" ]]
+	[[ "$output" =~ "no end record" ]]
+	# cut in the middle of a record
+	head -c $((off + size / 2 + 3)) "$W/killed.data" >"$W/cut.data"
+	run "$PFMON" --report="$W/cut.data"
+	[ "$status" -eq 0 ]
+	[[ "$output" =~ " hot (hotspot)" ]]
+	[[ "$output" =~ "truncated at offset" ]]
+}
+
+@test "a damaged or unsupported perf.data file gets one error line" {
+	perf record -q -e task-clock -o "$W/perf.data" true >/dev/null 2>&1
+	# the attributes' offset far past the end of the file
+	cp "$W/perf.data" "$W/bad.data"
+	printf '\377\377\377\377' | dd of="$W/bad.data" bs=1 seek=28 conv=notrunc status=none
+	run --separate-stderr "$PFMON" --report="$W/bad.data"
+	[ "$status" -eq 1 ]
+	one_error_line "^error: '.*bad.data': the event attributes lie outside the file"
+	# perf record -o - writes the pipe layout
+	perf record -q -e task-clock -o - true >"$W/pipe.data" 2>/dev/null
+	run --separate-stderr "$PFMON" --report="$W/pipe.data"
+	[ "$status" -eq 1 ]
+	one_error_line "pipe mode"
+	# a record of size 0 would never end
+	cp "$W/perf.data" "$W/zero.data"
+	off=$(od -A n -t u8 -j 40 -N 8 "$W/perf.data" | tr -d ' ')
+	printf '\0\0' | dd of="$W/zero.data" bs=1 seek=$((off + 6)) conv=notrunc status=none
+	run --separate-stderr "$PFMON" --report="$W/zero.data"
+	[ "$status" -eq 1 ]
+	one_error_line "impossible size 0"
+}
+
+@test "perf.data needs a regular file; --smpl-format needs --smpl-outfile" {
+	run --separate-stderr "$PFMON" -e task-clock --smpl-format=perf --smpl-outfile=- true
+	[ "$status" -eq 2 ]
+	one_error_line "standard output"
+	run --separate-stderr "$PFMON" -e task-clock --long-smpl-periods=100000 --smpl-format=perf true
+	[ "$status" -eq 2 ]
+	one_error_line "needs --smpl-outfile"
+	run --separate-stderr "$PFMON" -e task-clock --smpl-format=ctf --smpl-outfile="$W/x" true
+	[ "$status" -eq 2 ]
+	one_error_line "sample file formats are pfmon and perf"
+}
