@@ -43,6 +43,7 @@ static const int8_t perf_to_dwarf[PERF_X86_64_REGS] = {
 };
 #define PERF_REG_SP 7
 #define PERF_REG_IP 8
+#define DWARF_REG_RBP 6
 
 /* processes whose Dwfl is kept (a build runs many short ones: the least
  * recently used one goes) */
@@ -81,6 +82,7 @@ struct sym_unwinder {
 	enum sym_unwind_end end;
 	const char *end_binary;
 	bool ended, stale, read_past_copy;
+	bool last_rbp_zero;   /* the last frame's rbp is 0 (the ABI's outermost frame) */
 };
 
 static const char *const end_names[] = {
@@ -307,19 +309,23 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 {
 	struct sym_unwinder *u = arg;
 	Dwarf_Addr pc;
+	Dwarf_Word rbp;
 	bool activation;
 
 	if (!dwfl_frame_pc(state, &pc, &activation) || pc == 0) {
 		stop(u, SYM_UNWIND_FAILED, NULL);
 		return DWARF_CB_ABORT;
 	}
-	if (!activation)
-		pc--; /* a return address: the call is the instruction before */
+	if (!activation && --pc == 0) { /* a return address: the call is the instruction before */
+		stop(u, SYM_UNWIND_FAILED, NULL);
+		return DWARF_CB_ABORT;
+	}
 	if (u->n == u->max) {
 		stop(u, SYM_UNWIND_MAX_DEPTH, NULL);
 		return DWARF_CB_ABORT;
 	}
 	u->pcs[u->n++] = pc;
+	u->last_rbp_zero = dwfl_frame_reg(state, DWARF_REG_RBP, &rbp) == 0 && rbp == 0;
 	if (can_step(u, pc))
 		return DWARF_CB_OK;
 	if (u->stale)
@@ -366,6 +372,43 @@ static uint64_t user_reg(const struct sym_user_state *st, unsigned bit, bool *ha
 	return *have ? st->regs[__builtin_popcountll(below)] : 0;
 }
 
+/* Whether the CFI of the binary at pc covers it. */
+static bool has_fde(Dwfl *dwfl, uint64_t pc)
+{
+	Dwfl_Module *mod = dwfl_addrmodule(dwfl, pc);
+	Dwarf_CFI *cfi[2] = { NULL, NULL };
+	Dwarf_Addr bias[2] = { 0, 0 };
+
+	if (!mod)
+		return false;
+	cfi[0] = dwfl_module_eh_cfi(mod, &bias[0]);
+	cfi[1] = dwfl_module_dwarf_cfi(mod, &bias[1]);
+	for (int i = 0; i < 2; i++) {
+		Dwarf_Frame *frame;
+
+		if (cfi[i] && dwarf_cfi_addrframe(cfi[i], pc - bias[i], &frame) == 0) {
+			free(frame);
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * libdwfl could not step from the last frame.  Without CFI there (the
+ * dynamic loader's _start has none) it tried the frame pointer, which the
+ * x86-64 ABI sets to 0 in the outermost frame: that is the end of the
+ * stack, not a failure.
+ */
+static enum sym_unwind_end failure_kind(struct sym_unwinder *u)
+{
+	if (u->read_past_copy)
+		return SYM_UNWIND_TRUNCATED;
+	if (u->n && u->last_rbp_zero && !has_fde(u->cur->dwfl, u->pcs[u->n - 1]))
+		return SYM_UNWIND_COMPLETE;
+	return SYM_UNWIND_FAILED;
+}
+
 /* one try: false when the process's Dwfl was stale (dropped: try again) */
 static bool unwind_once(struct sym_unwinder *u, const struct sym_user_state *st)
 {
@@ -383,10 +426,12 @@ static bool unwind_once(struct sym_unwinder *u, const struct sym_user_state *st)
 		proc_drop(u->cur);
 		return false;
 	}
-	if (!u->ended && rc == 0)
+	/* a read past the copy ends the frames: libdwfl may take the return
+	 * address it could not read for an undefined one, the outermost frame */
+	if (!u->ended && rc == 0 && !u->read_past_copy)
 		stop(u, SYM_UNWIND_COMPLETE, NULL);
 	else if (!u->ended)
-		stop(u, u->read_past_copy ? SYM_UNWIND_TRUNCATED : SYM_UNWIND_FAILED, NULL);
+		stop(u, failure_kind(u), NULL);
 	return true;
 }
 
