@@ -28,6 +28,7 @@
 #include <gelf.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "common/util.h"
@@ -238,6 +239,21 @@ static void stop(struct sym_unwinder *u, enum sym_unwind_end end, const char *bi
 	u->ended = true;
 }
 
+/* The vDSO has no file: libdwfl reads its image (the symbolizer's, the
+ * running kernel's) from an anonymous one. */
+static int image_fd(const struct sym_dso *dso)
+{
+	size_t size;
+	const char *image = dso->main.elf ? elf_rawfile(dso->main.elf, &size) : NULL;
+	int fd = image ? memfd_create("pfmon-vdso", MFD_CLOEXEC) : -1;
+
+	if (fd >= 0 && (write(fd, image, size) != (ssize_t)size || lseek(fd, 0, SEEK_SET) != 0)) {
+		close(fd);
+		fd = -1;
+	}
+	return fd;
+}
+
 /* Tell libdwfl about the binary of a mapping: 0, or -1 having said why not. */
 static int report_module(struct sym_unwinder *u, const struct sym_map *m)
 {
@@ -246,19 +262,23 @@ static int report_module(struct sym_unwinder *u, const struct sym_map *m)
 	Dwfl_Module *mod;
 	Dwarf_Addr bias;
 	void **ud;
+	int fd;
 
 	if (dso->wrong_file) {
 		stop(u, SYM_UNWIND_WRONG_FILE, m->path);
 		return -1;
 	}
-	if (dso->open_error || !dso->file_path) {
+	if (dso->open_error || (!dso->file_path && dso->kind != SYM_DSO_MEMORY)) {
 		stop(u, SYM_UNWIND_NO_BINARY, m->path);
 		return -1;
 	}
 	bias = m->start - sym_dso_offset_to_addr(dso, m->pgoff);
+	fd = dso->file_path ? -1 : image_fd(dso);
 	dwfl_report_begin_add(u->cur->dwfl);
-	mod = dwfl_report_elf(u->cur->dwfl, m->path, dso->file_path, -1, bias, true);
+	mod = dwfl_report_elf(u->cur->dwfl, m->path, dso->file_path ? dso->file_path : m->path, fd, bias, true);
 	dwfl_report_end(u->cur->dwfl, NULL, NULL);
+	if (!mod && fd >= 0)
+		close(fd); /* libdwfl keeps it only on success */
 	if (!mod) {
 		stop(u, SYM_UNWIND_NO_BINARY, m->path);
 		return -1;
@@ -282,7 +302,7 @@ static bool can_step(struct sym_unwinder *u, uint64_t pc)
 	Dwfl_Module *mod = dwfl_addrmodule(u->cur->dwfl, pc);
 	const struct mod_info *mi = NULL;
 
-	if (!m || m->path[0] != '/') {
+	if (!m || (m->path[0] != '/' && strcmp(m->path, "[vdso]"))) {
 		stop(u, SYM_UNWIND_NO_BINARY, m ? m->path : NULL);
 		return false;
 	}
