@@ -10,8 +10,6 @@
 #include <linux/perf_event.h>
 
 #include "profile_internal.h"
-#include <stdio.h>
-#include <stdlib.h>
 
 /* the kernel part of a call chain, leaf first; guest kernel frames in a row are one */
 static size_t kernel_frames(const struct sample *s, struct prof_frame *f, size_t max)
@@ -51,7 +49,6 @@ size_t prof_unwound_frames(struct profile *p, const struct sample *s, struct pro
 	if (room > PERF_MAX_STACK_DEPTH)
 		room = PERF_MAX_STACK_DEPTH;
 	sym_unwind(p->unwinder, &st, pcs, room, &res);
-	if (getenv("UWDBG")) fprintf(stderr, "n=%u end=%d size=%u sp=%d\n", res.n, res.end, s->stack_size, 0);
 	if (!res.n && prof_frame_kind(s->cpumode) == FRAME_USER)
 		f[n++] = prof_user_frame(p, s->pid, s->ip, false); /* where it stopped at once */
 	for (uint32_t i = 0; i < res.n; i++)

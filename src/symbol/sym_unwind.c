@@ -31,6 +31,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "common/u64set.h"
 #include "common/util.h"
 #include "symbol/sym_internal.h"
 
@@ -58,6 +59,7 @@ struct mod_info {
 	uint64_t map_base;    /* start - pgoff: the same for every piece of one mapping */
 	char *debug_path;     /* the separate debug file the symbolizer found */
 	bool has_cfi;
+	struct u64set fde;    /* each pc asked about: 1 when the CFI covers it, 0 when not */
 	struct mod_info *next;
 };
 
@@ -200,6 +202,7 @@ static void proc_drop(struct proc_dwfl *p)
 		struct mod_info *next = p->mods->next;
 
 		free(p->mods->debug_path);
+		u64set_release(&p->mods->fde);
 		free(p->mods);
 		p->mods = next;
 	}
@@ -293,6 +296,32 @@ static int report_module(struct sym_unwinder *u, const struct sym_map *m)
 	return 0;
 }
 
+/* Whether the module's CFI covers pc: asked once per (binary, pc), as a
+ * profile's samples come back to the same few thousand places. */
+static bool has_fde(Dwfl_Module *mod, struct mod_info *mi, uint64_t pc)
+{
+	Dwarf_CFI *cfi[2] = { NULL, NULL };
+	Dwarf_Addr bias[2] = { 0, 0 };
+	uint64_t known;
+
+	if (u64set_get(&mi->fde, pc, &known))
+		return known;
+	cfi[0] = dwfl_module_eh_cfi(mod, &bias[0]);
+	known = 0;
+	for (int i = 0; i < 2 && !known; i++) {
+		Dwarf_Frame *frame;
+
+		if (i == 1) /* .debug_frame, maybe in the debug file: only when needed */
+			cfi[1] = dwfl_module_dwarf_cfi(mod, &bias[1]);
+		if (cfi[i] && dwarf_cfi_addrframe(cfi[i], pc - bias[i], &frame) == 0) {
+			free(frame);
+			known = 1;
+		}
+	}
+	u64set_put(&mi->fde, pc, known);
+	return known;
+}
+
 /* Can the unwinder step from a frame at pc?  It needs the binary mapped
  * there, reported, with CFI; a module libdwfl has for another mapping is
  * stale (u->stale: the process's Dwfl is rebuilt). */
@@ -319,10 +348,18 @@ static bool can_step(struct sym_unwinder *u, uint64_t pc)
 		return false;
 	} else {
 		mi = u->cur->mods;
+		mod = dwfl_addrmodule(u->cur->dwfl, pc);
 	}
-	if (!mi->has_cfi)
+	if (mod && mi->has_cfi && has_fde(mod, (struct mod_info *)mi, pc))
+		return true;
+	/* No CFI here: libdwfl would guess from rbp, a general register in
+	 * code built without frame pointers.  The x86-64 ABI's outermost frame
+	 * (rbp 0: the dynamic loader's _start has no CFI) ends the stack. */
+	if (u->last_rbp_zero && u->n > 1)
+		stop(u, SYM_UNWIND_COMPLETE, NULL);
+	else
 		stop(u, SYM_UNWIND_NO_CFI, m->path);
-	return mi->has_cfi;
+	return false;
 }
 
 static int frame_cb(Dwfl_Frame *state, void *arg)
@@ -392,41 +429,10 @@ static uint64_t user_reg(const struct sym_user_state *st, unsigned bit, bool *ha
 	return *have ? st->regs[__builtin_popcountll(below)] : 0;
 }
 
-/* Whether the CFI of the binary at pc covers it. */
-static bool has_fde(Dwfl *dwfl, uint64_t pc)
-{
-	Dwfl_Module *mod = dwfl_addrmodule(dwfl, pc);
-	Dwarf_CFI *cfi[2] = { NULL, NULL };
-	Dwarf_Addr bias[2] = { 0, 0 };
-
-	if (!mod)
-		return false;
-	cfi[0] = dwfl_module_eh_cfi(mod, &bias[0]);
-	cfi[1] = dwfl_module_dwarf_cfi(mod, &bias[1]);
-	for (int i = 0; i < 2; i++) {
-		Dwarf_Frame *frame;
-
-		if (cfi[i] && dwarf_cfi_addrframe(cfi[i], pc - bias[i], &frame) == 0) {
-			free(frame);
-			return true;
-		}
-	}
-	return false;
-}
-
-/*
- * libdwfl could not step from the last frame.  Without CFI there (the
- * dynamic loader's _start has none) it tried the frame pointer, which the
- * x86-64 ABI sets to 0 in the outermost frame: that is the end of the
- * stack, not a failure.
- */
+/* libdwfl could not step from the last frame */
 static enum sym_unwind_end failure_kind(struct sym_unwinder *u)
 {
-	if (u->read_past_copy)
-		return SYM_UNWIND_TRUNCATED;
-	if (u->n && u->last_rbp_zero && !has_fde(u->cur->dwfl, u->pcs[u->n - 1]))
-		return SYM_UNWIND_COMPLETE;
-	return SYM_UNWIND_FAILED;
+	return u->read_past_copy ? SYM_UNWIND_TRUNCATED : SYM_UNWIND_FAILED;
 }
 
 /* one try: false when the process's Dwfl was stale (dropped: try again) */
