@@ -274,6 +274,10 @@ void sym_resolver_prefetch_kernel(struct sym_resolver *r);
  * order: what a sample file keeps so that its report needs no kallsyms.
  * The array is the caller's to free, the strings the resolver's. */
 size_t sym_resolver_kernel_symbols_used(struct sym_resolver *r, struct sym_kernel_symbol **out);
+/* Whether answers need a source file and line (default true): a report
+ * that shows none (by function, folded stacks) reads no line table.  Set
+ * it before the first address is resolved. */
+void sym_resolver_want_lines(struct sym_resolver *r, bool want);
 /* the same for a data address (D-EAR, PEBS): the variable holding it */
 const struct sym_result *sym_resolve_data(struct sym_resolver *r, uint32_t pid, uint64_t addr);
 /* an ELF virtual address of a file, without maps (addr2line-style) */
