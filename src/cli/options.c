@@ -390,6 +390,40 @@ static int opt_cum_threshold(struct cli_state *st, const struct opt_def *o, cons
 	return parse_u64_opt(o, arg, 1, 100, &st->cfg->smpl_cum_threshold, err);
 }
 
+/* perf's default and largest user stack copy (the kernel's size is a u16,
+ * and the copy must be 8-byte aligned) */
+#define STACK_DUMP_DEFAULT 8192
+#define STACK_DUMP_MAX 65528
+
+/* --call-graph=fp or dwarf[,SIZE] (perf record's option); -g is fp */
+static int opt_call_graph(struct cli_state *st, const struct opt_def *o, const char *arg, struct pf_error *err)
+{
+	struct pf_config *cfg = st->cfg;
+	const char *comma = strchr(arg, ',');
+	size_t mode_len = comma ? (size_t)(comma - arg) : strlen(arg);
+	uint64_t size = STACK_DUMP_DEFAULT;
+	const char *why;
+
+	if (mode_len == 2 && !strncmp(arg, "fp", 2) && !comma) {
+		cfg->callchain = true;
+		cfg->callchain_dwarf = false;
+		return 0;
+	}
+	if (mode_len != 5 || strncmp(arg, "dwarf", 5))
+		return bad_value(o, arg, "call graph modes are fp (frame pointers, as -g) and dwarf[,SIZE]", err);
+	if (comma) {
+		why = parse_u64_why(comma + 1, &size);
+		if (why || size < 8 || size > STACK_DUMP_MAX || size % 8)
+			return bad_value(o, arg, "the stack size is a multiple of 8 from 8 to 65528 bytes", err);
+	}
+#ifndef __x86_64__
+	return bad_value(o, arg, "DWARF call graphs are recorded on x86-64 only", err);
+#endif
+	cfg->callchain = cfg->callchain_dwarf = true;
+	cfg->stack_dump_size = (uint32_t)size;
+	return 0;
+}
+
 /* dear-hist's view and sort: one of each, given once */
 static int opt_smpl_view(struct cli_state *st, const struct opt_def *o, const char *arg,
 			 struct pf_error *err)
@@ -706,6 +740,9 @@ static const struct opt_def options[] = {
 	{ "smpl-freq", "F", ARG_REQUIRED, "HZ", G_SMPL, CALL(opt_smpl_freq),
 	  "sample at HZ samples per second (frequency mode)", M_SAMPLE },
 	{ "callchain", "g", ARG_NONE, NULL, G_SMPL, BOOL(callchain), "record call chains (frame pointers)", M_SAMPLE },
+	{ "call-graph", NULL, ARG_REQUIRED, "fp|dwarf[,SIZE]", G_SMPL, CALL(opt_call_graph),
+	  "call chains from frame pointers (as -g) or unwound from SIZE bytes of user stack (default 8192)",
+	  M_SAMPLE },
 	{ "smpl-outfile", NULL, ARG_REQUIRED, "FILE", G_SMPL, STR(smpl_outfile),
 	  "write the samples to FILE (see pfmon-smpl(5); the escapes of --outfile); with --report, an Itanium 2 dump's",
 	  M_SAMPLE | M_REPORT },

@@ -146,7 +146,9 @@ struct pf_config {
 	uint64_t smpl_entries;
 	bool resolve_addresses;
 	uint64_t smpl_freq; /* frequency mode, Hz */
-	bool callchain;
+	bool callchain;     /* -g, --call-graph: record call chains */
+	bool callchain_dwarf; /* --call-graph=dwarf: user stacks copied, unwound at report time */
+	uint32_t stack_dump_size; /* --call-graph=dwarf,SIZE: bytes of user stack per sample */
 	bool smpl_data_addr, smpl_weight, smpl_data_src, smpl_branch_stack;
 	const char *report_file; /* report from a sample file */
 	const char *report_sort; /* function, line, binary */

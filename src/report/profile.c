@@ -115,6 +115,7 @@ void profile_free(struct profile *p)
 	flame_free(p->flame);
 	prof_release_comms(p);
 	strmap_release(&p->binaries_seen);
+	sym_unwinder_free(p->unwinder); /* before the resolver, whose files it reads */
 	prof_script_release(&p->script);
 	sym_resolver_free(p->res);
 	free(p);

@@ -40,6 +40,7 @@ enum frame_kind {
 	FRAME_NO_DATA,       /* a sample without a data address */
 	FRAME_COMM,          /* addr: the index of a process's name in comms: a stack's root */
 	FRAME_PID,           /* addr: the process a by-process key starts with */
+	FRAME_UNWIND_END,    /* addr: why an unwound stack ends early (enum sym_unwind_end) */
 };
 
 struct prof_frame {
@@ -156,7 +157,8 @@ struct profile {
 	bool kernel_named;          /* finished: kernel frames have names, not a lump */
 	bool finished;
 	size_t n_sources, source; /* a merge: how many files, the one being added */
-	struct sample_out *binaries_to; /* recording: where binary identities go */
+	struct sym_unwinder *unwinder;   /* --call-graph=dwarf stacks, made on the first */
+	struct sample_out *binaries_to;  /* recording: where binary identities go */
 	struct strmap binaries_seen;     /* and the paths already recorded */
 	struct prof_script script;
 };
@@ -172,6 +174,13 @@ const char *prof_base_name(const char *path);
 struct prof_frame prof_user_frame(struct profile *p, uint32_t pid, uint64_t ip, bool show_ip);
 /* "function [module]", or its address when no symbol covers it */
 void prof_kernel_frame_name(struct strbuf *sb, const struct sym_result *r, uint64_t ip);
+/* the context (kernel, user, guest) a callchain marker starts */
+uint8_t prof_context_cpumode(uint64_t marker);
+
+/* profile_unwind.c: the frames of a sample with a user stack (--call-graph=dwarf),
+ * leaf first: the kernel's call chain, then the unwound user frames, then a
+ * marker frame when they end before the outermost one */
+size_t prof_unwound_frames(struct profile *p, const struct sample *s, struct prof_frame *f, size_t max);
 /* Name every key (after the kernel's symbols are known): into keys and
  * read_sums; entries whose names are equal add up. */
 void prof_name_keys(struct profile *p, struct event_hist *h);

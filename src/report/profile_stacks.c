@@ -83,8 +83,7 @@ void prof_release_comms(struct profile *p)
 
 /* ---- typed stacks, as samples come ---- */
 
-/* the cpumode of the frames after a callchain context marker */
-static uint8_t context_cpumode(uint64_t marker)
+uint8_t prof_context_cpumode(uint64_t marker)
 {
 	switch (marker) {
 	case (uint64_t)PERF_CONTEXT_KERNEL:
@@ -107,7 +106,7 @@ static size_t sample_frames(struct profile *p, const struct sample *s, struct pr
 		uint64_t ip = s->callchain[i];
 
 		if (ip >= (uint64_t)PERF_CONTEXT_MAX) {
-			kind = prof_frame_kind(context_cpumode(ip));
+			kind = prof_frame_kind(prof_context_cpumode(ip));
 			continue;
 		}
 		if (kind == FRAME_USER)
@@ -130,7 +129,9 @@ static size_t sample_frames(struct profile *p, const struct sample *s, struct pr
 void prof_add_stack(struct profile *p, const struct sample *s)
 {
 	struct prof_frame f[STACK_MAX + 1];
-	size_t n = sample_frames(p, s, f, STACK_MAX);
+	/* --call-graph=dwarf: the user frames are unwound from the stack copy */
+	size_t n = s->fields & SAMPLE_F_USER_STACK ? prof_unwound_frames(p, s, f, STACK_MAX)
+						   : sample_frames(p, s, f, STACK_MAX);
 
 	f[n++] = process_frame(p, s);
 	prof_keymap_add(&p->stacks, f, (uint32_t)n);
@@ -209,6 +210,9 @@ static enum flame_kind name_frame(const struct profile *p, const struct prof_fra
 			strbuf_addch(out, ']');
 		}
 		return FLAME_KERNEL;
+	case FRAME_UNWIND_END: /* why an unwound stack ends before its outermost frame */
+		strbuf_addf(out, "[unwind: %s]", sym_unwind_end_name((enum sym_unwind_end)f->addr));
+		return FLAME_UNKNOWN;
 	default:
 		strbuf_addstr(out, "[guest kernel]");
 		return FLAME_KERNEL;

@@ -146,6 +146,10 @@ uint32_t perf_sample_fields(uint64_t st)
 	for (i = 0; i < ARRAY_SIZE(map); i++)
 		if (st & map[i].perf)
 			f |= map[i].field;
+	/* an unwinder needs both the registers and the stack */
+	if ((st & (PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER)) ==
+	    (PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER))
+		f |= SAMPLE_F_USER_STACK;
 	return f;
 }
 
@@ -189,6 +193,45 @@ static int skip_regs(struct cursor *c, uint64_t mask)
 	return abi ? cur_skip_u64s(c, (uint64_t)__builtin_popcountll(mask)) : 0;
 }
 
+/* the user registers: kept in place (the record is 8-byte aligned) */
+static int decode_regs_user(struct cursor *c, uint64_t mask, struct sample *s)
+{
+	uint64_t abi, n = (uint64_t)__builtin_popcountll(mask);
+
+	if (cur_u64(c, &abi))
+		return -1;
+	if (!abi)
+		return 0; /* PERF_SAMPLE_REGS_ABI_NONE: a kernel thread */
+	if (abi > UINT32_MAX || n > cur_left(c) / 8)
+		return -1;
+	s->regs_abi = (uint32_t)abi;
+	s->regs_mask = mask;
+	s->regs = (const uint64_t *)(const void *)c->p;
+	c->p += n * 8;
+	return 0;
+}
+
+/* { u64 size; char data[size]; u64 dyn_size if size; }: dyn_size bytes
+ * were copied (the rest of the stack was not mapped) */
+static int decode_stack_user(struct cursor *c, struct sample *s)
+{
+	uint64_t size, dyn;
+	const uint8_t *data;
+
+	if (cur_u64(c, &size))
+		return -1;
+	if (!size)
+		return 0;
+	data = c->p;
+	if (cur_skip_bytes(c, size) || cur_u64(c, &dyn))
+		return -1;
+	if (dyn > size)
+		dyn = size;
+	s->stack = data;
+	s->stack_size = (uint32_t)(dyn < SAMPLE_MAX_STACK ? dyn : SAMPLE_MAX_STACK);
+	return 0;
+}
+
 static int decode_callchain(struct cursor *c, struct sample *s)
 {
 	uint64_t nr;
@@ -228,16 +271,6 @@ static int skip_raw(struct cursor *c)
 		return -1;
 	memcpy(&size, c->p, 4);
 	return cur_skip_bytes(c, ((uint64_t)size + 4 + 7) & ~(uint64_t)7);
-}
-
-/* { u64 size; char data[size]; u64 dyn_size if size; } */
-static int skip_stack_user(struct cursor *c)
-{
-	uint64_t size, dyn;
-
-	if (cur_u64(c, &size) || cur_skip_bytes(c, size))
-		return -1;
-	return size ? cur_u64(c, &dyn) : 0;
 }
 
 /* IDENTIFIER .. PERIOD: the fixed fields at the start of a sample */
@@ -321,9 +354,9 @@ static int decode_sample(struct cursor *c, const struct perf_event_header *rec,
 		return malformed(err, rec, "raw data overruns the record");
 	if ((st & PERF_SAMPLE_BRANCH_STACK) && decode_branch_stack(c, l, s))
 		return malformed(err, rec, "branch stack overruns the record");
-	if ((st & PERF_SAMPLE_REGS_USER) && skip_regs(c, l->sample_regs_user))
+	if ((st & PERF_SAMPLE_REGS_USER) && decode_regs_user(c, l->sample_regs_user, s))
 		return malformed(err, rec, "user registers overrun the record");
-	if ((st & PERF_SAMPLE_STACK_USER) && skip_stack_user(c))
+	if ((st & PERF_SAMPLE_STACK_USER) && decode_stack_user(c, s))
 		return malformed(err, rec, "user stack overruns the record");
 	if (decode_sample_tail(c, l, s))
 		return malformed(err, rec, "too short for its sample_type");

@@ -37,10 +37,21 @@
 #define SAMPLE_F_INS_LAT   (1u << 12) /* instruction latency (weight struct) */
 #define SAMPLE_F_PHYS_ADDR (1u << 13)
 #define SAMPLE_F_READ      (1u << 14) /* counts of the events recorded in each sample */
-#define SAMPLE_F_ALL       ((1u << 15) - 1)
+#define SAMPLE_F_USER_STACK (1u << 15) /* user registers and stack, unwound at report time */
+#define SAMPLE_F_ALL       ((1u << 16) - 1)
 
 /* at most this many counts recorded in one sample (SAMPLE_F_READ) */
 #define SAMPLE_MAX_READ 16
+
+/* --call-graph=dwarf: the kernel copies at most 65528 bytes of user stack
+ * (a u16 size, 8-byte aligned) and, on any architecture, at most 64 user
+ * registers (a u64 mask) */
+#define SAMPLE_MAX_STACK 65528u
+#define SAMPLE_MAX_REGS 64u
+/* The user registers --call-graph=dwarf records on x86-64 (perf's
+ * PERF_REG_X86_* bits): the 16 general registers and the ip, what a CFI
+ * rule can name; flags and segment registers are left out. */
+#define SAMPLE_USER_REGS_X86_64 0xff01ffull
 
 /* the sample_id fields a side-band record can carry */
 #define SAMPLE_ID_FIELDS \
@@ -93,6 +104,15 @@ struct sample {
 	 * its periods already tell, is left out) */
 	uint32_t read_nr;
 	uint64_t read[SAMPLE_MAX_READ];
+	/* SAMPLE_F_USER_STACK (--call-graph=dwarf): the user registers when
+	 * the sample was taken (or when the thread entered the kernel) and the
+	 * used part of the user stack from the stack pointer up, for
+	 * unwinding at report time */
+	uint32_t regs_abi;        /* PERF_SAMPLE_REGS_ABI_*: 0, no registers (a kernel thread) */
+	uint64_t regs_mask;       /* perf register numbers (PERF_REG_X86_*) present */
+	const uint64_t *regs;     /* popcount(regs_mask) values, lowest register first */
+	uint32_t stack_size;      /* bytes at stack (the kernel's dyn_size), <= SAMPLE_MAX_STACK */
+	const uint8_t *stack;
 };
 
 /* the sample_id trailer of side-band records (perf's sample_id_all) */

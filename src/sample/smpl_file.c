@@ -62,6 +62,7 @@ static void writer_free(struct smpl_writer *w)
 	ob_free(&w->chunk);
 	ob_free(&w->rec);
 	free(w->d.period);
+	smpl_stacks_free(w->d.stacks);
 	free(w->fields);
 	free(w->n_reads);
 	free(w->path);
@@ -169,6 +170,7 @@ struct smpl_writer *smpl_writer_open(const char *path, const struct smpl_header 
 	}
 	w->d.nr_events = h->nr_events;
 	w->d.period = xcalloc(h->nr_events + 1, sizeof(*w->d.period));
+	w->d.stacks = smpl_stacks_new();
 	w->fields = xcalloc(h->nr_events + 1, sizeof(*w->fields));
 	w->n_reads = xcalloc(h->nr_events + 1, sizeof(*w->n_reads));
 	for (i = 0; i < h->nr_events; i++) {
@@ -335,6 +337,8 @@ static void encode_sample(struct smpl_writer *w, const struct sample *s, uint32_
 	if (f & SAMPLE_F_READ)
 		for (uint32_t i = 0; i < w->n_reads[s->evidx]; i++)
 			ob_varint(o, s->read[i]);
+	if (f & SAMPLE_F_USER_STACK)
+		smpl_encode_user_stack(o, d->stacks, s);
 }
 
 int smpl_write_sample(struct smpl_writer *w, const struct sample *s, struct pf_error *err)
@@ -352,6 +356,10 @@ int smpl_write_sample(struct smpl_writer *w, const struct sample *s, struct pf_e
 	if (((f & SAMPLE_F_CALLCHAIN) && s->callchain_nr && !s->callchain) ||
 	    ((f & SAMPLE_F_BRANCH) && s->branch_nr && !s->branches))
 		return pf_error_set(err, PF_E_OUTPUT, w->path, "sample without its callchain or branch data");
+	if ((f & SAMPLE_F_USER_STACK) && s->regs_abi &&
+	    ((__builtin_popcountll(s->regs_mask) && !s->regs) || (s->stack_size && !s->stack) ||
+	     s->stack_size > SAMPLE_MAX_STACK))
+		return pf_error_set(err, PF_E_OUTPUT, w->path, "sample without its user registers or stack");
 	if ((f & SAMPLE_F_READ) && s->read_nr != w->n_reads[s->evidx])
 		return pf_error_set(err, PF_E_OUTPUT, w->path, "sample without the counts of its read list");
 	w->rec.len = 0;

@@ -19,8 +19,9 @@
 /* 1.1: random period masks, read lists, the kernel record;
  * 1.2: chunk sequence numbers, binary identities;
  * 1.3: Itanium 2 dumps (configuration and PMD sample records);
- * 1.4: the job (rank, size, host, job id, launcher) in the header, the end time in the end record */
-#define SMPL_VERSION_MINOR 4
+ * 1.4: the job (rank, size, host, job id, launcher) in the header, the end time in the end record;
+ * 1.5: user registers and stacks (the USER_STACK field, --call-graph=dwarf) */
+#define SMPL_VERSION_MINOR 5
 
 #define SMPL_FIXED_HEADER_SIZE 48
 #define SMPL_HEADER_MAX (16u << 20)

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "sample/ia64_dump.h"
+#include "sample/smpl_stack.h"
 
 /* byte order marker: the u32 0x01020304, so the bytes read 04 03 02 01 */
 #define SMPL_BOM 0x01020304u
@@ -81,6 +82,7 @@ struct smpl_delta {
 	uint32_t nr_events;
 	uint64_t *period; /* per event */
 	uint64_t pmd[IA64_DUMP_NR_PMDS]; /* Itanium 2 samples: each PMD's last value */
+	struct smpl_stacks *stacks; /* 1.4: each thread's last user stack */
 };
 
 static inline void smpl_delta_reset(struct smpl_delta *d)
@@ -88,6 +90,8 @@ static inline void smpl_delta_reset(struct smpl_delta *d)
 	d->time = d->ip = d->addr = 0;
 	d->pid = 0;
 	memset(d->pmd, 0, sizeof(d->pmd));
+	if (d->stacks)
+		smpl_stacks_reset(d->stacks);
 	if (d->nr_events)
 		memset(d->period, 0, d->nr_events * sizeof(*d->period));
 }

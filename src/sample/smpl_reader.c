@@ -282,6 +282,7 @@ static void reader_free(struct smpl_reader *r)
 	free(r->h.host);
 	free(r->h.job_id);
 	free(r->h.launcher);
+	smpl_stacks_free(r->d.stacks);
 	ob_free(&r->chunk);
 	free(r->d.period);
 	free(r->ips);
@@ -312,6 +313,7 @@ struct smpl_reader *smpl_reader_fopen(FILE *f, const char *name, struct pf_error
 	r->tell = r->off;
 	r->d.nr_events = r->h.nr_events;
 	r->d.period = xcalloc(r->h.nr_events + 1, sizeof(*r->d.period));
+	r->d.stacks = smpl_stacks_new();
 	return r;
 }
 
@@ -565,6 +567,8 @@ static const char *decode_sample(struct smpl_reader *r, struct ibuf *ib, struct 
 			if (ib_varint(ib, &s->read[i]))
 				return "bad read count";
 	}
+	if (f & SAMPLE_F_USER_STACK)
+		return smpl_decode_user_stack(ib, r->d.stacks, s);
 	return NULL;
 }
 

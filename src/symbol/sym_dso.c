@@ -255,6 +255,7 @@ int sym_dso_open(const char *path, const char *debug_root, struct sym_dso **out,
 		sym_dso_close(dso);
 		return -1;
 	}
+	dso->file_path = xstrdup(path);
 	dso_load(dso, debug_root, true);
 	*out = dso;
 	return 0;
@@ -300,6 +301,7 @@ void sym_dso_close(struct sym_dso *dso)
 	free(dso->why_no_symbols);
 	free(dso->open_error);
 	free(dso->debug_path);
+	free(dso->file_path);
 	free(dso->path);
 	free(dso);
 }

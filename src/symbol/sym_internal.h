@@ -125,6 +125,7 @@ struct sym_kallsyms *sym_kallsyms_from_table(const struct sym_kernel_symbol *t, 
 
 struct sym_dso {
 	char *path;
+	char *file_path;       /* the file main was read from (path, or the recorded one by build-id) */
 	enum sym_dso_kind kind;
 	char *debug_path;
 	char *open_error;
@@ -172,6 +173,10 @@ struct sym_demangler {
 /* the demangled name, or name itself when it is not mangled */
 const char *sym_demangle(struct sym_demangler *d, const char *name);
 void sym_demangler_release(struct sym_demangler *d);
+
+/* sym_resolver.c: the dso a mapping's path names, opened on first use
+ * (the unwinder reads the same files the symbolizer does) */
+struct sym_dso *sym_resolver_map_dso(struct sym_resolver *r, const char *path);
 
 /* An empty dso: no file, no symbols (the base of stubs and the kernel). */
 struct sym_dso *sym_dso_alloc(const char *path);

@@ -271,6 +271,11 @@ static struct sym_dso *get_dso(struct sym_resolver *r, const char *path, bool fr
 	return r->last_dso;
 }
 
+struct sym_dso *sym_resolver_map_dso(struct sym_resolver *r, const char *path)
+{
+	return get_dso(r, path, true);
+}
+
 static size_t slot_hash(uint64_t addr, uint32_t dso)
 {
 	return (size_t)mix(addr + dso * 0x9e3779b97f4a7c15ull);

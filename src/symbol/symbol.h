@@ -288,6 +288,10 @@ void sym_resolver_prefetch_kernel(struct sym_resolver *r);
  * order: what a sample file keeps so that its report needs no kallsyms.
  * The array is the caller's to free, the strings the resolver's. */
 size_t sym_resolver_kernel_symbols_used(struct sym_resolver *r, struct sym_kernel_symbol **out);
+/* Whether answers need a source file and line (default true): a report
+ * that shows none (by function, folded stacks) reads no line table.  Set
+ * it before the first address is resolved. */
+void sym_resolver_want_lines(struct sym_resolver *r, bool want);
 /* the same for a data address (D-EAR, PEBS): the variable holding it */
 const struct sym_result *sym_resolve_data(struct sym_resolver *r, uint32_t pid, uint64_t addr);
 /* an ELF virtual address of a file, without maps (addr2line-style) */
@@ -306,5 +310,53 @@ size_t sym_resolver_nr_dsos(const struct sym_resolver *r);
 void sym_resolver_dso_info(const struct sym_resolver *r, size_t i, struct sym_dso_info *info);
 uint64_t sym_resolver_unique(const struct sym_resolver *r); /* distinct addresses */
 uint64_t sym_resolver_queries(const struct sym_resolver *r);
+
+/* ---- unwinding user stacks (--call-graph=dwarf) ----
+ *
+ * A sample's user registers and stack copy are unwound through the call
+ * frame information (.eh_frame, .debug_frame, in the separate debug file
+ * too) of the binaries the resolver's maps say were mapped, with elfutils'
+ * libdwfl.  The files are those the resolver symbolizes with: a binary
+ * replaced since the recording is not unwound through.  One libdwfl
+ * session per process is kept from sample to sample, so each binary's
+ * CFI is read and indexed once. */
+struct sym_unwinder;
+
+/* what a sample's user state is: perf's registers (x86-64 numbering) */
+struct sym_user_state {
+	uint32_t pid, tid;
+	uint64_t regs_mask;    /* PERF_REG_X86_* bits */
+	const uint64_t *regs;  /* popcount(regs_mask) values, lowest register first */
+	const uint8_t *stack;  /* the copy from the stack pointer up */
+	uint32_t stack_size;
+};
+
+/* why the frames end */
+enum sym_unwind_end {
+	SYM_UNWIND_COMPLETE = 0, /* the outermost frame (its return address undefined) */
+	SYM_UNWIND_TRUNCATED,    /* the stack copy ends before the outermost frame */
+	SYM_UNWIND_NO_BINARY,    /* a frame in no binary that can be read */
+	SYM_UNWIND_NO_CFI,       /* a frame in a binary without call frame information */
+	SYM_UNWIND_WRONG_FILE,   /* a frame in a binary that is not the one recorded */
+	SYM_UNWIND_NO_REGS,      /* no stack pointer or ip among the registers */
+	SYM_UNWIND_MAX_DEPTH,    /* more frames than asked for */
+	SYM_UNWIND_FAILED,       /* bad CFI, or memory the unwinder cannot read */
+};
+
+struct sym_unwind_result {
+	uint32_t n;                /* frames in pcs[], the sampled ip first */
+	enum sym_unwind_end end;
+	const char *binary;        /* the binary an end names (NO_CFI, WRONG_FILE), or NULL */
+};
+
+/* r's maps and files; free it before r */
+struct sym_unwinder *sym_unwinder_new(struct sym_resolver *r);
+void sym_unwinder_free(struct sym_unwinder *u);
+/* Unwind st into pcs (at most max): the ip, then each caller's return
+ * address minus one (inside the call, so its line and inline frame are
+ * the call's).  Never fails: where the frames stop, and why, is in out. */
+void sym_unwind(struct sym_unwinder *u, const struct sym_user_state *st, uint64_t *pcs, uint32_t max,
+		struct sym_unwind_result *out);
+const char *sym_unwind_end_name(enum sym_unwind_end end);
 
 #endif

@@ -147,6 +147,8 @@ static uint64_t wanted_sample_type(const struct pf_config *cfg, const struct cou
 		st |= PERF_SAMPLE_BRANCH_STACK;
 	if (cfg->callchain)
 		st |= PERF_SAMPLE_CALLCHAIN;
+	if (cfg->callchain_dwarf)
+		st |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
 	return st;
 }
 
@@ -162,10 +164,12 @@ static size_t ring_pages(const struct pf_config *cfg)
 {
 	uint64_t entries = cfg->smpl_entries, per_quarter = (cfg->smpl_freq ? cfg->smpl_freq : DEFAULT_FREQ) / 4;
 	size_t bytes, pages = 1, page = (size_t)sysconf(_SC_PAGESIZE);
+	/* a DWARF call graph's sample holds its stack copy and registers */
+	size_t per_sample = 64 + (cfg->callchain_dwarf ? cfg->stack_dump_size + 8 * SAMPLE_MAX_REGS : 0);
 
 	if (per_quarter > entries)
 		entries = per_quarter;
-	bytes = (size_t)entries * 64;
+	bytes = (size_t)entries * per_sample;
 	if (bytes < 512 * 1024)
 		bytes = 512 * 1024;
 	while (pages * page < bytes && pages < 4096)
@@ -203,6 +207,13 @@ static void setup_sampling_event(const struct record_plan *p, const struct pf_co
 	}
 	if (cfg->smpl_branch_stack)
 		a->branch_sample_type = PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_USER;
+	if (st & PERF_SAMPLE_STACK_USER) {
+		/* user frames come from unwinding the stack copy; the kernel's
+		 * call chain gives the kernel frames only (as perf record) */
+		a->sample_regs_user = SAMPLE_USER_REGS_X86_64;
+		a->sample_stack_user = cfg->stack_dump_size;
+		a->exclude_callchain_user = 1;
+	}
 	if (r->mask) {
 		a->wakeup_events = 1; /* pfmon draws the next period after each sample */
 	} else {

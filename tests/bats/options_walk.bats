@@ -19,7 +19,7 @@ declare -gA VALUE=(
 	[report-format]=json [event-thresholds]=1 [opc-match8]=m:0x1:0x1 [opc-match9]=m:0x1:0x1
 	[irange]=0x1000-0x2000 [drange]=0x1000-0x2000 [checkpoint-func]=0x1000 [insn-sets]=ia32
 	[attach-task]=1 [pid]=1 [tid]=1 [session-timeout]=1 [follow-exec]= [follow-exec-exclude]=zzz
-	[smpl-module]=detailed [smpl-module-info]=detailed [cpu-list]=0 [print-interval]=100 [interval-count]=1
+	[call-graph]=dwarf [smpl-module]=detailed [smpl-module-info]=detailed [cpu-list]=0 [print-interval]=100 [interval-count]=1
 	[symbol-file]=@T/rep.pfs [sysmap-file]=@T/rep.pfs [cpuid]=0x07300404:0:0:0x603
 	[metrics]=CPUs_utilized [metrics-file]=@T/walk.def [show-metrics]= [metrics-from]=@T/walk.def
 	[pmc13-ta]=0 [ibr-pair]=0:0x1000:0xfffffffffff000 [dbr-pair]=0:0x1000:0xfffffffffff000

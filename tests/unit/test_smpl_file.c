@@ -95,6 +95,28 @@ static void basic_sample(uint64_t ip, uint32_t pid, uint32_t tid, uint64_t time,
 	s->period = period;
 }
 
+/* a user context (--call-graph=dwarf): x86-64 registers, sp the 8th, and a
+ * stack whose outer part stays the same from sample to sample (stored as a
+ * run copied from the thread's previous stack) while its top changes */
+static const uint64_t user_regs[17] = {
+	0, (uint64_t)-1, 42, 0x7ffd00001000ull, 0x55550000abcdull, 7, 0x7ffd00000f80ull, 0x7ffd00000f00ull,
+	0x401234, 1, 2, 3, 0x7ffd00000f10ull, 0x8000000000000000ull, 0x7fffffffffffffffull, 0x55550000aaaaull, 9,
+};
+static uint8_t user_stack[2][512];
+
+static void user_context(struct sample *s, uint32_t nchain)
+{
+	uint8_t *st = user_stack[!nchain];
+
+	for (size_t i = 0; i < sizeof(user_stack[0]); i++)
+		st[i] = (uint8_t)(i < 64 ? i * nchain : i * 7);
+	s->regs_abi = 2; /* PERF_SAMPLE_REGS_ABI_64 */
+	s->regs_mask = SAMPLE_USER_REGS_X86_64;
+	s->regs = user_regs;
+	s->stack = st;
+	s->stack_size = (uint32_t)sizeof(user_stack[0]) - !nchain * 8;
+}
+
 static void full_sample(uint32_t nchain, uint32_t nbr)
 {
 	struct sample *s = &add(SREC_SAMPLE)->sample;
@@ -123,6 +145,7 @@ static void full_sample(uint32_t nchain, uint32_t nbr)
 	s->callchain = nchain ? chain : NULL;
 	s->branch_nr = nbr;
 	s->branches = nbr ? branches : NULL;
+	user_context(s, nchain);
 }
 
 static void build_records(void)
@@ -203,6 +226,11 @@ static int same_sample(const struct sample *g, const struct sample *w)
 		return diff("callchain");
 	if (g->branch_nr && memcmp(g->branches, w->branches, g->branch_nr * sizeof(*g->branches)))
 		return diff("branches");
+	SAME(regs_abi); SAME(regs_mask); SAME(stack_size);
+	if (g->regs_abi && memcmp(g->regs, w->regs, (size_t)__builtin_popcountll(g->regs_mask) * 8))
+		return diff("user registers");
+	if (g->stack_size && memcmp(g->stack, w->stack, g->stack_size))
+		return diff("user stack");
 	return 1;
 }
 

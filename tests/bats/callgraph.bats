@@ -1,0 +1,182 @@
+#!/usr/bin/env bats
+# DWARF call graphs (--call-graph=dwarf): user stacks copied with each
+# sample and unwound at report time through the binaries' CFI, on a
+# program built without frame pointers (-O2 -fomit-frame-pointer) whose
+# call tree is known: main -> a -> b -> hot (3/4), main -> a -> c -> cold.
+
+bats_require_minimum_version 1.5.0
+load helpers
+
+STATS="$TESTS_SRCDIR/../bench/unwind/stack-stats.awk"
+FOLD_PERF="$TESTS_SRCDIR/../bench/unwind/fold-perf.awk"
+
+setup() {
+	TMP=$(mktemp -d)
+}
+
+teardown() {
+	rm -rf "$TMP"
+}
+
+# samples whose stack holds the frames SEQ (";" between them) in a row
+frames_count() {
+	printf '%s\n' "$output" | awk -v seq="$1" '{ n = $NF; s = $0; sub(/ [0-9]+$/, "", s);
+		if (index(";" s ";", ";" seq ";")) t += n } END { print t + 0 }'
+}
+
+# samples whose stack starts with the frames PREFIX after its root, the
+# process's name
+root_count() {
+	printf '%s\n' "$output" | awk -v p="$1" '{ n = $NF; s = $0; sub(/ [0-9]+$/, "", s); sub(/^[^;]*;/, "", s);
+		if (s == p || index(s, p ";") == 1) t += n } END { print t + 0 }'
+}
+
+START="_start;__libc_start_main@@GLIBC_2.34;__libc_start_call_main"
+
+@test "--call-graph=dwarf: the full paths of a program without frame pointers, and their shares" {
+	run -0 "$PFMON" -e cpu-clock --smpl-freq=1000 --call-graph=dwarf --report-format=folded \
+		"$FIXTURES/calltree" 400
+	hot=$(frames_count hot)
+	cold=$(frames_count cold)
+	full_hot=$(root_count "$START;main;a;b;hot")
+	full_cold=$(root_count "$START;main;a;c;cold")
+	echo "hot $hot (full path $full_hot), cold $cold (full path $full_cold)"
+	[ "$hot" -ge 100 ] && [ "$cold" -ge 30 ]
+	# every sample in hot or cold has its whole path, down to _start
+	[ "$full_hot" -eq "$hot" ]
+	[ "$full_cold" -eq "$cold" ]
+	# hot does 3/4 of the work
+	share=$((100 * hot / (hot + cold)))
+	[ "$share" -ge 65 ] && [ "$share" -le 85 ]
+}
+
+@test "-g alone cannot follow the same program: why --call-graph=dwarf exists" {
+	run -0 "$PFMON" -e cpu-clock --smpl-freq=1000 -g --report-format=folded "$FIXTURES/calltree" 400
+	hot=$(frames_count hot)
+	full=$(frames_count "main;a;b;hot")
+	echo "hot $hot, with its callers $full"
+	[ "$hot" -ge 100 ]
+	# no frame pointer chain: the callers of hot are lost
+	[ "$full" -le $((hot / 10)) ]
+}
+
+@test "--call-graph=fp is -g" {
+	run -0 "$PFMON" -e cpu-clock --smpl-freq=1000 --call-graph=fp --report-format=folded "$FIXTURES/calltree" 200
+	[ "$(frames_count 'main;a;b;hot')" -le "$(($(frames_count hot) / 10))" ]
+	# frame pointers: no user stack in the file
+	run -0 "$PFMON" -e cpu-clock --smpl-freq=1000 --call-graph=fp --smpl-outfile="$TMP/fp.smpl" \
+		"$FIXTURES/calltree" 100
+	run -0 "$PFMON" -e cpu-clock --smpl-freq=1000 --call-graph=dwarf --smpl-outfile="$TMP/dwarf.smpl" \
+		"$FIXTURES/calltree" 100
+	[ "$(stat -c %s "$TMP/dwarf.smpl")" -gt "$(stat -c %s "$TMP/fp.smpl")" ]
+}
+
+@test "--call-graph values are checked" {
+	for bad in lbr dwarf,12 dwarf,0 dwarf,65536 dwarf,x fp,8 dwarf, ''; do
+		run -2 --separate-stderr "$PFMON" -e cpu-clock --smpl-freq=100 --call-graph="$bad" true
+		one_error_line "^error: invalid value '$bad' for option '--call-graph': "
+	done
+	run -0 "$PFMON" -e cpu-clock --smpl-freq=100 --call-graph=dwarf,65528 true
+}
+
+@test "a report of the sample file unwinds the same stacks as the end of the run" {
+	run -0 --separate-stderr "$PFMON" -e cpu-clock --smpl-freq=1000 --call-graph=dwarf --report-format=folded \
+		--smpl-outfile="$TMP/ct.smpl" "$FIXTURES/calltree" 200
+	printf '%s\n' "$output" | sort > "$TMP/live"
+	run -0 --separate-stderr "$PFMON" --report="$TMP/ct.smpl" --report-format=folded
+	printf '%s\n' "$output" | sort > "$TMP/file"
+	diff "$TMP/live" "$TMP/file"
+	grep -q ';main;a;b;hot ' "$TMP/file"
+}
+
+@test "the stacks are stored compactly: the used part, as a difference from the thread's last" {
+	run -0 --separate-stderr "$PFMON" -e cpu-clock --smpl-freq=1000 --call-graph=dwarf --report-format=folded \
+		--smpl-outfile="$TMP/ct.smpl" "$FIXTURES/calltree" 300
+	samples=$(printf '%s\n' "$output" | awk '{ t += $NF } END { print t }')
+	bytes=$(stat -c %s "$TMP/ct.smpl")
+	echo "$samples samples, $bytes bytes: $((bytes / samples)) bytes per sample (perf.data: 8192 and more)"
+	[ "$samples" -ge 100 ]
+	[ $((bytes / samples)) -le 1024 ]
+}
+
+@test "the vDSO is unwound through" {
+	run -0 "$PFMON" -e cpu-clock --smpl-freq=2000 --call-graph=dwarf --report-format=folded "$FIXTURES/hotspot" 300
+	[[ "$output" =~ "main;hot;__clock_gettime;__vdso_clock_gettime" ]] ||
+		[[ "$output" =~ "main;cold;__clock_gettime;__vdso_clock_gettime" ]]
+}
+
+@test "CFI only in the .debug_frame of the separate debug file" {
+	! readelf -S "$FIXTURES/calltree-debugframe" | grep -q debug_frame
+	run -0 "$PFMON" -e cpu-clock --smpl-freq=1000 --call-graph=dwarf --report-format=folded \
+		"$FIXTURES/calltree-debugframe" 300
+	hot=$(frames_count hot)
+	[ "$hot" -ge 50 ]
+	[ "$(root_count "$START;main;a;b;hot")" -eq "$hot" ]
+}
+
+@test "no CFI: the frames end with a marker" {
+	run -0 "$PFMON" -e cpu-clock --smpl-freq=1000 --call-graph=dwarf --report-format=folded \
+		"$FIXTURES/calltree-nocfi" 300
+	hot=$(root_count '[unwind: no CFI];hot')
+	echo "hot with the marker: $hot"
+	[ "$hot" -ge 50 ]
+	! [[ "$output" =~ "main;a;b;hot" ]]
+}
+
+@test "truncated stack copies end with a marker" {
+	run -0 "$PFMON" -e cpu-clock --smpl-freq=1000 --call-graph=dwarf,16 --report-format=folded \
+		"$FIXTURES/calltree" 300
+	marked=$(printf '%s\n' "$output" | awk '/^calltree;\[unwind: stack copy ends\];/ { t += $NF } END { print t + 0 }')
+	echo "ended by the copy: $marked"
+	[ "$marked" -ge 50 ]
+	# every stack reaches _start or says why it does not
+	! printf '%s\n' "$output" | grep -v -E '^calltree;(_start|\[unwind: [a-zA-Z ]+\]);'
+}
+
+@test "a binary replaced after the run is not unwound through" {
+	cp "$FIXTURES/calltree" "$TMP/prog"
+	run -0 --separate-stderr "$PFMON" -e cpu-clock --smpl-freq=1000 --call-graph=dwarf \
+		--smpl-outfile="$TMP/p.smpl" "$TMP/prog" 200
+	cp "$FIXTURES/calltree-nocfi" "$TMP/prog"
+	run -0 --separate-stderr "$PFMON" --report="$TMP/p.smpl" --report-format=folded
+	[[ "$stderr" =~ "warning: '$TMP/prog' is " ]]
+	n=$(printf '%s\n' "$output" | awk '/^prog;\[unwind: binary replaced\];\[unknown\] \(prog\)/ { t += $NF } END { print t + 0 }')
+	[ "$n" -ge 50 ]
+	! [[ "$output" =~ ";main;" ]]
+}
+
+@test "hostile user stacks in a sample file: one error, no crash" {
+	run -0 --separate-stderr "$PFMON" -e cpu-clock --smpl-freq=1000 --call-graph=dwarf \
+		--smpl-outfile="$TMP/ok.smpl" "$FIXTURES/calltree" 50
+	size=$(stat -c %s "$TMP/ok.smpl")
+	# every byte of the second half changed in turn would take long: a stride
+	for off in $(seq $((size / 2)) 97 $((size - 64))); do
+		cp "$TMP/ok.smpl" "$TMP/bad.smpl"
+		printf '\377' | dd of="$TMP/bad.smpl" bs=1 seek="$off" conv=notrunc 2>/dev/null
+		run --separate-stderr "$PFMON" --report="$TMP/bad.smpl" --report-format=folded
+		[ "$status" -eq 0 ] || [ "$status" -eq 1 ]
+		[ "${#stderr_lines[@]}" -le 2 ]
+	done
+}
+
+@test "Debian's python3: no more unknown stacks than perf record --call-graph dwarf" {
+	command -v perf >/dev/null || skip "perf is not installed"
+	[ -x /usr/bin/python3 ] || skip "/usr/bin/python3 is not installed"
+	cp "$TESTS_SRCDIR/../bench/unwind/work.py" "$TMP/work.py"
+	run -0 --separate-stderr "$PFMON" -e task-clock --smpl-freq=1000 --call-graph=dwarf --report-format=folded \
+		/usr/bin/python3 "$TMP/work.py" 100
+	printf '%s\n' "$output" > "$TMP/pfmon.folded"
+	perf record -q -F 1000 --call-graph dwarf -e task-clock -o "$TMP/perf.data" \
+		-- /usr/bin/python3 "$TMP/work.py" 100 >/dev/null 2>&1
+	perf script -i "$TMP/perf.data" -F comm,ip,sym,dso 2>/dev/null | awk -f "$FOLD_PERF" > "$TMP/perf.folded"
+	read -r _ p_stacks _ p_samples _ p_unk _ p_unk_samples < <(awk -f "$STATS" "$TMP/pfmon.folded")
+	read -r _ f_stacks _ f_samples _ f_unk _ f_unk_samples < <(awk -f "$STATS" "$TMP/perf.folded")
+	echo "pfmon: $p_unk of $p_stacks stacks unknown ($p_unk_samples of $p_samples samples)"
+	echo "perf:  $f_unk of $f_stacks stacks unknown ($f_unk_samples of $f_samples samples)"
+	[ "$p_samples" -ge 200 ]
+	[ "$f_samples" -ge 200 ]
+	# the share of samples in unknown stacks, in thousandths: at most perf's,
+	# with two percentage points for sampling noise (both are about one
+	# percent: stacks deeper than the 8 KiB copy, different samples each)
+	[ $((1000 * p_unk_samples / p_samples)) -le $((1000 * f_unk_samples / f_samples + 20)) ]
+}
