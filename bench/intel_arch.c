@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * bench/intel_arch: every ordered pair of intel_arch events, each with
  * every modifier combination (levels u, k, u:k or the default; e; i; c=1),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * bench/itanium2: validate and assign every ordered pair of Itanium 2 table
  * entries (the whole table squared), timing the encoder.  Target: < 1 s.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * bench/metrics_plan: the event-set planner on the Itanium 2 model.
  *   1. every derived monitor of the manual at once (pfmon --pmu=itanium2

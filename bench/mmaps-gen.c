@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * bench/mmaps-gen OUT N: a sample file of one process with N mmap records
  * (top-down addresses, as mmap places them, every tenth one remapping part

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* sleepers N: a process with N threads that sleep, for attaching to; it
  * prints "ready" once they all exist and sleeps until it is killed. */
 #include <pthread.h>

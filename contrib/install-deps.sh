@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Install everything pfmon needs to build, test, fuzz (clang, libFuzzer) and
 # benchmark on Debian 12.
 set -eu

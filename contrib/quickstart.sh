@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The README's first command: install what pfmon needs, build it, and count
 # a sample command with the default events.
 set -eu

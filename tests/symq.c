@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * symq — query the symbol layer like addr2line, for tests and the benchmark.
  *

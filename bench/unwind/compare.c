@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * bench/unwind/compare FILE: the user stacks of a pfmon sample file
  * (--call-graph=dwarf) unwound twice, by pfmon's unwinder (elfutils'

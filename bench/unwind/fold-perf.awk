@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # perf script -F comm,ip,sym,dso output to folded stacks named as pfmon
 # names them: the process first (its comm, blanks as '_'), then the
 # frames root first, ';' between them, then the sample count.  A frame is

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Statistics of folded stacks (pfmon's, or perf's through fold-perf.awk:
 # the process first, then the frames root first): how many distinct stacks
 # and samples, and how many of them are "unknown": the outermost frame

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # A short Python workload for DWARF call graphs: recursion (deep C stacks
 # in the interpreter), string building, regular expressions and JSON.
 # python3 work.py [ROUNDS]

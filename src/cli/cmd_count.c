@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Counting: encode every event set with the model, run a session on the
  * command (one group per set, counting from its exec, inherited by its

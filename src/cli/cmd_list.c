@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Informational commands: -l/-L, -i, -I. */
 #include <config.h>
 

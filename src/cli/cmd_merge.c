@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * pfmon --merge FILE|DIR...: the results files of a job's ranks into one
  * view.  Count results (text, CSV or JSON with their header) give per

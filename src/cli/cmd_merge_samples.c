@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * pfmon --merge of sample files: one profile of every rank of a job, as
  * --report prints it for one file.  Each file is read in turn into the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * --metrics-from FILE: the metrics of counts saved earlier (pfmon's text
  * output, pfmon 3.x count lines, --outfile files, CSV, JSON lines), with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Sampling: encode, plan (periods, counted events, sample fields), run a
  * session, report.  The records the session drains are written to the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Reporting from a sample file: the same profile as at the end of a run. */
 #include <config.h>
 

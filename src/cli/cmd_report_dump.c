@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * pfmon --pmu=itanium2 --report=DUMP: an Itanium 2 PMD dump (pfmon-smpl(5))
  * read as a stream, each sample decoded and printed as it comes, and saved

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The sub-commands main() dispatches to.  Each returns the exit status, or
  * -1 with err filled; main() prints err and maps it to a status. */
 #ifndef PFMON_CLI_COMMANDS_H

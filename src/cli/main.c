@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* pfmon: count and sample performance events of a command, pfmon-style. */
 #include <config.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* -M, --metrics-file, --show-metrics: metrics on the command line (see metrics.h). */
 #include <config.h>
 

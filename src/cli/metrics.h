@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Derived metrics on the command line: the definitions of the model (and
  * --metrics-file), -M resolved to metrics, the events they need planned

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The one option table.  Every option is declared once, with its pfmon 3.x
  * name, its argument and its help line; getopt_long's tables and --help are

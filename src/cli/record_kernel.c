@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The kernel record of a sampling session.  It goes first into the sample
  * file and first to the profile, so the report at the end of the run and a

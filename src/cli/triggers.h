@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Trigger addresses as the user gives them (pfmon 3.x): a number (an
  * address of the launched program as nm and objdump print it), a symbol,

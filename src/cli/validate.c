@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The checks that need the whole command line: the mode (counting,
  * sampling, --report, --check) and the model are known, and the default

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * What to measure: the command line turned into data.  The CLI fills one
  * struct pf_config and passes it down; no layer reaches a global.

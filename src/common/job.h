@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Cluster runs: which rank of which job this pfmon is, as the job launcher
  * (mpirun, srun, a PMI or PMIx process manager) told it through the

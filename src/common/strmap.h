@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A string -> counter hash map (open addressing), for profiles. */
 #ifndef PFMON_COMMON_STRMAP_H
 #define PFMON_COMMON_STRMAP_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A set of 64-bit values (open addressing), e.g. distinct addresses; the
  * same table as a map, each value carrying a 64-bit payload (an index). */
 #ifndef PFMON_COMMON_U64SET_H

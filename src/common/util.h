@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Small helpers shared by every layer: allocation, growing strings, number parsing. */
 #ifndef PFMON_COMMON_UTIL_H
 #define PFMON_COMMON_UTIL_H

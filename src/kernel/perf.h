@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The kernel interface: the only code that calls perf_event_open(2) and the
  * ioctl/read calls on counter fds (the ring buffer's mmap is in ring.c).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The mmap'ed perf_event ring buffer of one event fd.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Alpha 21264/EV67 ProfileMe counting (seed 003: Hardware Reference Manual
  * §6.10.3.3; ../shared/spec/other-pmus.md §2).  In ProfileMe mode the two

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Alpha 21264/EV67 ProfileMe counting (seed 003, ../shared/spec/other-pmus.md
  * §2): the counting inputs of PCTR0 and PCTR1, their counter constraints,

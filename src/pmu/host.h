@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The host model: the PMUs libpfm4 detects on this machine plus perf's
  * generic, software and breakpoint events.  Encodings come from libpfm4 and
  * the kernel ABI, never from tables of our own. */

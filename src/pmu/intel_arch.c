@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The Intel architectural performance monitoring model (v1/v2): CPUID
  * leaf 0AH, the seven predefined events with libpfm4's ix86arch names and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Intel architectural performance monitoring, versions 1 and 2 (seed 004,
  * ../shared/spec/other-pmus.md §3): CPUID leaf 0AH decoding, the seven

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The first-generation Itanium model (see itanium.h): its options, the
  * registers it writes for the settings, and the explanations --check

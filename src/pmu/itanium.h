@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The first-generation Itanium PMU as seed 000 documents it (Itanium
  * Processor Reference Manual, chapter 6 fragment; ../shared/spec/

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The Itanium 2 model descriptor: turns one event set of the configuration
  * (event names and the raw Itanium 2 options, as the user wrote them) into

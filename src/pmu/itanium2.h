@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The Itanium 2 PMU model: event table queries (what libpfm_itanium2(3)
  * answers) and the encoder that validates an event set against the rules of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * -v: decode an Itanium 2 register value into its fields.  One layout table
  * per register kind, SHIFT/width pairs from the manual's figures (chapter

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Itanium 2 encoder: the rules of spec section D, the counter assignment
  * search and one encoder per hardware feature (counters, I-EAR, D-EAR, BTB,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Internal helpers shared by the Itanium 2 model's files. */
 #ifndef PFMON_PMU_ITANIUM2_PRIV_H
 #define PFMON_PMU_ITANIUM2_PRIV_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Itanium 2 address ranges: the code range on the instruction breakpoint
  * pairs (IBRP0-3, PMC14, PMC8.ig_ad/inv) and the data range on the data

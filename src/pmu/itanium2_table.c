@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Itanium 2 event table: lookup, the libpfm_itanium2(3)-style queries and
  * the table self-check.  The table itself is generated (itanium2_events.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The match equations of the first-generation Itanium (seed 000 §6.2.4-
  * 6.2.6), bit group by bit group as the manual writes them, each result

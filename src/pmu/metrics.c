@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Which built-in metric list belongs to which PMU model. */
 #include <config.h>
 

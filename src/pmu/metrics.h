@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The built-in metric definitions of each PMU model, as text in the syntax
  * of pfmon-metrics(5): one list per model, readable as it stands, parsed by

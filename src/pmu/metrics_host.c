@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Host metrics: perf stat's shadow metrics, with perf's names (its common
  * metrics.json) and values: each is printed on the count line of the event

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Host metrics of the PMU families libpfm4 knows, from each family's own
  * events, where the ratio is well defined by the vendor's documentation of

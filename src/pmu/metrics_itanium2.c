@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Itanium 2 metrics: the derived monitors of the manual's chapters 10 and 11
  * (spec itanium2-pmu.md section G), in the syntax of pfmon-metrics(5).

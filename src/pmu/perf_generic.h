@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* perf's generic event names (cycles, task-clock, page-faults ...), which
  * the kernel defines as ABI constants in <linux/perf_event.h>.  Looking them
  * up here costs nothing, so 'pfmon -e task-clock' never pays for libpfm4's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Event-set planning with the model's encoder as the oracle (see planner.h). */
 #include <config.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Event-set planning: split the events that metrics need into the fewest
  * event sets the PMU can measure, keeping each metric's events in one set

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * --check output.  A modelled PMU lists, per event in command-line order,
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* --check output: the programming of one event set, and --dump-event-table
  * rows.  Formatting only; the model computed everything. */
 #ifndef PFMON_REPORT_CHECK_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The results of a counting run and their writers: pfmon's text layout,
  * CSV with perf stat -x columns, JSON lines with perf stat -j keys. */
 #ifndef PFMON_REPORT_COUNTS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Saved counts read back (see counts_read.h). */
 #include <config.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Counts saved by an earlier run, read back for --metrics-from: pfmon's
  * text layout (the count lines of pfmon 3.x as well, per CPU and per task,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The flame graph: a tree of named frames, and its SVG.
  *

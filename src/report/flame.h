@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * A flame graph: call stacks merged into a tree of frames (each frame's
  * samples are its own and those of the frames above it), written as one

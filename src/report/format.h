@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Number formats of pfmon's counts: plain, US (1,024), EU (1.024), hex. */
 #ifndef PFMON_REPORT_FORMAT_H
 #define PFMON_REPORT_FORMAT_H

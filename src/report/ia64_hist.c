@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Histograms of the sampling modules: rows in an array, found through a u64set. */
 #include <config.h>
 

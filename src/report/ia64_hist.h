@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Histograms of the sampling modules (inst-hist, dear-hist, the btb
  * module's branch pairs): rows keyed by one address, or by a pair of

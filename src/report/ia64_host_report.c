@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * pfmon's own sample files (live host samples) through the sampling
  * modules that need no EAR or BTB: detailed, compact and inst-hist.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Itanium 2 EAR/BTB samples: pfmon 3.x's sampling modules.  detailed (text
  * and JSON lines), compact and the btb trace print each sample as it comes;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * pfmon 3.x's sampling outputs for Itanium 2 EAR/BTB samples: each sample's
  * PMDs decoded (src/sample/ia64_ear.h) and its addresses named through the

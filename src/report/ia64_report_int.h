@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Internal to the sampling-module printers (ia64_report.c: the Itanium 2
  * samples; ia64_host_report.c: pfmon's own sample files): the report's

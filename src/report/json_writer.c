@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The one JSON writer.  It assembles its output in a buffer of its own and
  * hands the stream whole pieces: a million-sample Itanium 2 report writes

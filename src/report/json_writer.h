@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The one JSON writer: it owns commas, nesting and escaping ("\\", "\"",
  * control characters as \u00XX), so no caller assembles JSON by hand. */
 #ifndef PFMON_REPORT_JSON_WRITER_H

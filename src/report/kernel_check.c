@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Deciding whether kernel symbols apply (kernel_check.h). */
 #include <config.h>
 

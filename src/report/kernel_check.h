@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Is the kernel that took the samples the running one?  Only then do the
  * running kernel's symbols (/proc/kallsyms) and its vDSO image apply to

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * pfmon --merge of count results: the ranks' files checked against each
  * other (one job, the same events, each rank once), then per event the

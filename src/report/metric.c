@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Derived metrics: the definition syntax, resolution and evaluation. */
 #include <config.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Derived metrics: definitions (one text syntax for the built-in lists of
  * src/pmu/ and for --metrics-file), their resolution (references between

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Metric formulas: a recursive-descent parser into a node array, and its evaluator. */
 #include <config.h>
 

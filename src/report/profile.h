@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Flat profiles of samples: by function, source line, binary or address;
  * text, JSON, folded stacks or a flame graph.  Records are fed in file order, so each

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Inside the profile (report/profile*.c): the histograms, the counter
  * streams of read counts, and the functions the files share.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What a sample is counted under: its key, by --report-sort. */
 #include <config.h>
 

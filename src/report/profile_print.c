@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The profile as text, JSON (perf-like keys), folded stacks and a flame graph. */
 #include <config.h>
 

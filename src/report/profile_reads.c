@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The counts of non-sampling events recorded in samples: their increases. */
 #include <config.h>
 

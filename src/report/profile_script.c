@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * --report-format=script: each sample on its own, in the default layout of
  * perf script, which FlameGraph's stackcollapse-perf.pl, speedscope and

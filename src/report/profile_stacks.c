@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Call stacks (-g) for folded stacks and the flame graph.  A stack is typed
  * as its sample comes, leaf first, and ends with the process it ran in: the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Call stacks of --call-graph=dwarf samples: the kernel's call chain gives
  * the kernel frames (it was asked for those only: exclude_callchain_user),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Reading a results file back (pfmon --merge). */
 #include <config.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * A counting run's results file as a merge reads it: the header that says
  * which rank of which job wrote it (rank, size, host, job id, the command,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Writing the results header (pfmon(1), CLUSTER RUNS). */
 #include <config.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The Itanium 2 PMD dump (man/pfmon-smpl.5, "ITANIUM 2 PMD DUMPS"): raw EAR
  * and BTB register values as a person with an Itanium 2 machine or a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Itanium 2 EAR and BTB register decoding (manual chapter 10.3.7-10.3.9). */
 #include <config.h>
 

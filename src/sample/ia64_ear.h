@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Itanium 2 event address registers and branch trace buffer: the raw PMD
  * values decoded into fields, as the Itanium 2 Reference Manual (chapter

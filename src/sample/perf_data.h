@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * perf.data, the file of perf record, both ways (the kernel tree's
  * tools/perf/Documentation/perf.data-file-format.txt):

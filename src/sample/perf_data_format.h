@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The layout of perf.data (internal to perf_data_reader.c and
  * perf_data_writer.c), from tools/perf/Documentation/perf.data-file-format.txt

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Reading perf.data (the file layout of perf record) into the records and
  * header of pfmon's own sample file.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Writing perf.data: the records of a session (or of a pfmon sample file)
  * in the file layout of perf record, for perf report, perf script and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Decoding raw perf_event records (as read from the ring) into struct sample
  * and the side-band structs.  Every read is bounds-checked against

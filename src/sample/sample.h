@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * What a sample is, independent of where it came from (a live perf ring, a
  * pfmon sample file, a decoded IA-64 EAR/BTB register dump), plus the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Where a session's records go: pfmon's sample file (pfmon-smpl(5)) or a
  * perf.data file (--smpl-format=perf), through one interface, so that the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Byte-level encoding helpers of the sample file (see smpl_codec.h).
  */

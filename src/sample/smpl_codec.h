@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Byte-level encoding of the pfmon sample file: explicit little-endian
  * integers, LEB128 varints, zigzag signed varints and CRC-32.  Nothing here

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * pfmon's sample file (man/pfmon-smpl.5): a fixed header, then a stream of
  * CRC-checked chunks of self-delimiting records.  Written as a stream, so the

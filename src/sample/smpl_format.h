@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Internal to the sample file code: record codes, flag bits and the delta
  * state shared by the writer and the reader.  The values are the format

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Reading pfmon's sample file (format: man/pfmon-smpl.5).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The USER_STACK field of the sample file (format 1.4, man/pfmon-smpl.5):
  * a sample's user registers and stack copy, for --call-graph=dwarf.

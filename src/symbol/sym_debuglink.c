@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Finding the separate debug file of a stripped binary, the way gdb and
  * elfutils do:

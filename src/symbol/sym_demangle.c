@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Demangled function and variable names, as perf shows them: C++ (the
  * Itanium ABI's _Z names) and Rust (legacy _ZN...17h<hash>E and v0 _R

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * One ELF file: function symbols, load segments, and the way to its line
  * tables.  The symbol table is read once into a sorted array; lookups are a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * DWARF line tables through libdwarf, decoded lazily (elfutils libdwfl/cu.c
  * does the same): at open only the CU address ranges are read, from

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The DWARF sections libdwarf reads, handed to it through its object-access
  * interface (dwarf_object_init_b) rather than dwarf_elf_init_b, for two

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * ELF plumbing for the symbol layer: opening a file through libelf, finding
  * sections, and the interned string set.  Everything goes through gelf_*,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Which file a binary is: a report must not name samples after a binary
  * rebuilt or replaced since they were taken.  The GNU build-id decides when

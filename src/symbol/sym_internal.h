@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Internals shared by the files of the symbol layer; not for other layers. */
 #ifndef PFMON_SYMBOL_SYM_INTERNAL_H
 #define PFMON_SYMBOL_SYM_INTERNAL_H

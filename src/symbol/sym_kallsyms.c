@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Kernel symbols from /proc/kallsyms, one line per symbol:
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The running kernel: which one it is (build-id, boot id, release), and
  * its vDSO image.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Process address spaces built from MMAP2-like records.  Each pid has its
  * non-overlapping mappings in a treap ordered by start address: a new

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The resolver: the one cache between samples and the symbol tables.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Symbols given by the user for addresses no map covers (pfmon 3.x's
  * --symbol-file and --sysmap-file): an ELF file whose symbol values are

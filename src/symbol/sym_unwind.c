@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unwinding user stacks copied with the samples (--call-graph=dwarf), with
  * elfutils' libdwfl frame API: our registers and stack copy go in through

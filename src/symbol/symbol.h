@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Symbolization: sample addresses to binary, function and source line.
  *

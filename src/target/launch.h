@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Starting the measured command.  The child is forked and held before
  * execvp() until the caller has attached its counters to the child's pid

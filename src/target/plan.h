@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * What each event of a sampling session does, decided from the options
  * before anything is opened: its period (fixed or randomized), whether it

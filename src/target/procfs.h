@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * What /proc says of a running process: its threads, its name and its
  * mappings, for attaching to it.  The mappings become the MMAP2 records

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The session: one engine for every run.  It is built from the encoded
  * event sets and a few run options, opened on a target (a launched

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The session's insides, shared by its files: session.c (opening, the run,
  * counts), session_drain.c (the rings: reader thread, time-ordered merge,

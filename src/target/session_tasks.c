@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Per-task results, and following a launched command's tasks with ptrace.
  *

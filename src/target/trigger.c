@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Triggers: counting switched on and off at given code addresses (each
  * execution) and data addresses (each access) of the launched program.

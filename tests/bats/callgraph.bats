@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
 # DWARF call graphs (--call-graph=dwarf): user stacks copied with each
 # sample and unwound at report time through the binaries' CFI, on a
 # program built without frame pointers (-O2 -fomit-frame-pointer) whose

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Cluster runs: each rank's files named by the launcher's environment
 # (%r %s %h %p %j), the header a merge needs, and pfmon --merge.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Type lines into a real interactive bash, press TAB once after each, and
 print what readline left on the line: LINE<...>, one per input line.
 

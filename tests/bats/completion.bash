@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # complete_line LINE: what bash's completion of pfmon offers for LINE (the
 # cursor at its end), one reply a line.  A bash of its own sources
 # bash-completion and contrib/pfmon.bash-completion, splits LINE into

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The bash completion (contrib/pfmon.bash-completion), called as bash calls
 # it: every option of --help and nothing else, the values pfmon accepts
 # (each offered value is given back to pfmon, which must accept it), event

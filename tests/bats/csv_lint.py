@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The checks of the kernel's tools/perf/tests/shell/lib/perf_csv_output_lint.py,
 # written for pfmon: every line (but perf's "failed" lines) has the number
 # of separators perf stat -x prints in its mode: 6 (value, unit, event,

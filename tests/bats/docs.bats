@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Docs drift: the options of --help (generated from the option table) and
 # the man page agree (the shell completion asks pfmon itself: completion.bats);
 # --help and the man pages fit 80 columns and render without a warning.
@@ -81,4 +82,21 @@ help_options() {
 		roff=$(printf '%s' "$k" | sed 's/-/\\\\-/g')
 		grep -q -- "^\\\\fB$roff\\\\fR" "$man" || { echo "key $k not in pfmon-metrics.5"; return 1; }
 	done
+}
+
+# GPL-2.0-or-later: every source file of the tree says so in its first lines
+# (contrib/gen-itanium2-table writes it into the table it generates)
+@test "every source file carries the SPDX licence line" {
+	top="$TESTS_SRCDIR/.."
+	missing=$(find "$top/src" "$top/tests/bats" "$top/tests/unit" "$top/tests/fixtures" \
+		"$top/tests/fuzz" "$top/bench" "$top/contrib" "$top/man" -type f \
+		\( -name '*.[ch]' -o -name '*.cc' -o -name '*.sh' -o -name '*.bats' -o -name '*.bash' \
+		-o -name '*.py' -o -name '*.awk' -o -name '*.am' -o -name '*.[15]' \) \
+		-not -path '*/corpus/*' -not -path '*/crashes/*' -not -path '*/.deps/*' -print |
+		while read -r f; do
+			head -3 "$f" | grep -q 'SPDX-License-Identifier: GPL-2.0-or-later' || echo "$f"
+		done)
+	[ -z "$missing" ] || { echo "no SPDX line: $missing"; false; }
+	n=$(find "$top/src" -name '*.c' | wc -l)
+	[ "$n" -gt 50 ]
 }

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Bad input: one clear line on stderr, the right exit status, no crash.
 
 bats_require_minimum_version 1.5.0

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Faults around a run (pfmon(1), FAILURES): a full filesystem, a file-size
 # limit, closed or broken outputs, Ctrl-C in every phase, a command that
 # ignores SIGINT, an unprivileged user.  Each asserts one clear line on

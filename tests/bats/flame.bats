@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Call stacks as folded stacks and as pfmon's own flame graph: a root frame
 # per process, unknown frames grouped per binary, and the SVG rendered by a
 # real browser (headless Chromium).

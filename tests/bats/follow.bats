@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Following a command's tasks (pfmon 3.x --follow-*), per-task and per-exec
 # results, --show-time.
 

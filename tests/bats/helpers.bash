@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Shared setup for the bats suites.  make check exports PFMON (the binary
 # under test), TESTS_BUILDDIR and TESTS_SRCDIR.
 

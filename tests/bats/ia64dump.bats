@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Itanium 2 PMD dumps (--pmu=itanium2 --report=DUMP): decoded, symbolized
 # against an IA-64 fixture and cross-checked with ia64-linux-gnu-addr2line.
 

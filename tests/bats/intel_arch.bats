@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The Intel architectural perfmon model (--pmu=intel_arch): CPUID.0AH from
 # --cpuid or this CPU, the --check programming and its -v decoding, the
 # agreement with libpfm4's ix86arch encoding through pfmon's own host

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
 # contrib/pfmon-interval-svg: --print-interval CSV (and perf stat -I -x,)
 # turned into an SVG line chart, one panel per event, one line per CPU.
 

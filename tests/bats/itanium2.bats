@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The Itanium 2 model through the CLI: --check, -l, -i, --dump-event-table
 # and the errors.  The model is a dry run on any host.
 

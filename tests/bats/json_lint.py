@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The checks of the kernel's tools/perf/tests/shell/lib/perf_json_output_lint.py,
 # written for pfmon, and the ways perf stat -j prints its values:
 #  - every line is a JSON object, every key one perf knows, every value of

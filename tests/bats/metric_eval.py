@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """An evaluator of pfmon-metrics(5) formulas written apart from pfmon's own
 (src/report/metric_expr.c), to check the values pfmon prints.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Derived metrics live (software events: this machine may have no hardware
 # PMU), the JSON checks of the kernel's perf_json_output_lint.py, the plan
 # of --check -M, and bad metric input.

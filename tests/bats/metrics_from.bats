@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
 # --metrics-from=FILE: metrics of counts saved earlier (pfmon's text and
 # --outfile files, pfmon 3.x count lines, perf stat CSV and JSON), and the
 # metrics of interval and per-CPU rows.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
 # No option silently does nothing (issue 13).  Every option of the option
 # table (read from --help, which the table generates, so a new option is
 # walked automatically) is tried in each mode -- counting, sampling,

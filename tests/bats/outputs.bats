@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Outputs people and programs can rely on: demangled C++ and Rust names in
 # every report (as perf shows them), and the JSON profile's schema
 # (pfmon(1), JSON PROFILES).

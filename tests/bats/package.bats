@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The Debian package: the files of 'make dist' (make distdir), built with
 # dpkg-buildpackage -b as a distribution would (without rerunning the test
 # suite), clean of lintian errors, holding pfmon, its man pages and its

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
 # perf.data both ways, checked by perf itself: pfmon's perf.data files read
 # by perf report and perf script, perf record's files read by pfmon, and
 # the reports of both agreeing on the same samples.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
 # --pin-command: a system-wide session's command runs on the CPUs of --cpu-list.
 
 bats_require_minimum_version 1.5.0

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Values pfmon or the kernel cannot honour are refused up front: one line on
 # stderr naming the option or the event, exit status 2 (issue 13).
 

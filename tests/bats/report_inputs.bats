@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Hostile inputs to a report: the files a sample file names are not what
 # they were (a FIFO, a device, a rebuilt binary), file descriptors run short.
 # A report must neither hang nor credit samples to the wrong code.

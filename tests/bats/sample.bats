@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Sampling real programs through the perf ring buffer, the sample file, and
 # the reports symbolized through ELF and DWARF.
 

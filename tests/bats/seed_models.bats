@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The first-generation Itanium and Alpha 21264/EV67 ProfileMe models through
 # the command line: --check -v with the explanations, -i, -I, errors.
 # Register values and rule ids row by row: tests/golden/{itanium,ev67}.tsv.

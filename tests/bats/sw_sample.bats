@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
 # System-wide sampling: the profile keeps each process apart (pid:command),
 # --smpl-ignore-pids merges them, as pfmon 3.x.
 

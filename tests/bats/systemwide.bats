@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
 # System-wide sessions: -a/--system-wide, -C/--cpu-list, per-CPU results.
 
 bats_require_minimum_version 1.5.0

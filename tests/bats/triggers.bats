@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Code and data triggers (pfmon 3.x): counting switched on and off at
 # addresses of the launched program, --trigger-start-delay, --dont-start.
 # The fixture trigwork calls work() N times with unrelated() between the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # libFuzzer targets (GNU make; run by 'make fuzz', see tests/fuzz/local.am).
 # pfmon's library sources are compiled again with clang, with coverage
 # instrumentation and ASan/UBSan, into tests/fuzz/obj; each target links

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * libFuzzer target: the ELF/DWARF loader (src/symbol/).  The input is an
  * ELF file: written to a temporary file, opened as a dso (symbol tables,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * libFuzzer target: the event string grammar (src/event/event_spec.c).
  * The input is one -e argument: a comma-separated list split the way the

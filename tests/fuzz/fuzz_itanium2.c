@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * libFuzzer target: the Itanium 2 model's set encoder (src/pmu/itanium2*.c),
  * driven the way --check drives it.  The input is a command line, arguments

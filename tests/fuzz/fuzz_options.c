@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * libFuzzer target: the option parser (src/cli/options.c) through its
  * public entry, options_parse().  The input is a command line, arguments

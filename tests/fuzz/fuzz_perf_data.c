@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * libFuzzer target: the perf.data reader (src/sample/perf_data_reader.c)
  * as 'pfmon --report=perf.data' runs it (through smpl_reader_fopen(), which

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * libFuzzer target: saved counts read back for --metrics-from
  * (src/report/counts_read.c).  The input is a whole file: pfmon text,

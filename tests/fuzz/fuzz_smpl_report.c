@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * libFuzzer target: pfmon's sample file reader (src/sample/smpl_reader.c)
  * and the report made from it (src/report/profile*.c), as 'pfmon --report'

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Shared by the libFuzzer targets: turning the fuzz input into C values. */
 #ifndef PFMON_TESTS_FUZZ_UTIL_H
 #define PFMON_TESTS_FUZZ_UTIL_H

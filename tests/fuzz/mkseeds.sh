@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Make the seed corpora of the fuzz targets, tests/fuzz/corpus/<target>/.
 # The results are small and committed; run this again when a format or the
 # option table changes, and commit what changed.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The fuzz targets in the normal build: a main() that runs a target's
  * LLVMFuzzerTestOneInput on every file of its corpus

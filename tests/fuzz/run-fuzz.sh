@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Run the libFuzzer targets (built by 'make fuzz') for a bounded time each,
 # on their seed corpora, one after the other.
 #

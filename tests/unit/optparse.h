@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Shared by the tests of the option table: parse a command line given as
  * NULL-terminated arguments, "pfmon" prepended. */
 #ifndef PFMON_TESTS_OPTPARSE_H

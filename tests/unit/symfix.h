@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Shared by the symbol-layer tests: where the generated ELF fixtures are. */
 #ifndef PFMON_TESTS_SYMFIX_H
 #define PFMON_TESTS_SYMFIX_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * A tiny TAP producer for the C unit tests (automake's tap-driver counts
  * every "ok"/"not ok" line, so each check is one test in the summary).

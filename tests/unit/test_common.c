@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* src/common/: the one number parser (and, below, the one string escaper). */
 #include <config.h>
 

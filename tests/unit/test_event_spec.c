@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The event-string front end: grammar, lists, and the host encoder's
  * perf generic table checked against libpfm4's own encoding. */
 #include <config.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The host metrics of the PMU families (src/pmu/metrics_host_family.c):
  * for every libpfm4 PMU a list names, in a child process with

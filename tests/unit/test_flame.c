@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The flame graph's tree and SVG, alone (report/flame.c and common/ only):
  * equal stacks merge, the order stacks come in changes no byte, box widths

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The Itanium 2 PMD dump reader: a good dump, and one exact error per malformed line. */
 #include <config.h>
 

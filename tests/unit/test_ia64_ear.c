@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Itanium 2 EAR/BTB decoding against register values written out by hand
  * from the manual's bit layouts (chapter 10.3.7-10.3.9).  The constants are

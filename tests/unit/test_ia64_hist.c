@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The sampling modules' histograms (src/report/ia64_hist.c). */
 #include <config.h>
 

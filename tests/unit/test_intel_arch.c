@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The Intel architectural perfmon model: CPUID.0AH decoding from raw
  * values, counter assignment over fixed and general-purpose counters,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Itanium 2 model: the table self-check, name lookup in both spellings,
  * the libpfm_itanium2(3) queries, the spec's worked examples and the

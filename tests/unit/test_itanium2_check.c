@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* --check formatting of an Itanium 2 set (report/check.c). */
 #include <config.h>
 

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Re-run contrib/gen-itanium2-table on the manual and diff against the
 # committed src/pmu/itanium2_events.h.  Skips without python3 or the manual
 # (ITANIUM2_MANUAL, default: the project's seed copy).

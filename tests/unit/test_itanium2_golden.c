@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Golden table for the Itanium 2 model: tests/golden/itanium2.tsv, one row
  * per event list with its options and the expected outcome.

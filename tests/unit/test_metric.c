@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Derived metrics: the formula grammar on known values and hostile input,
  * the definition syntax and its errors, the built-in lists of every model,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Every registered PMU model through the model interface alone: its event
  * table validates, every event of a tabled model encodes alone and is

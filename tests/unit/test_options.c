@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The option table: pfmon 3.x semantics of event sets and per-set options. */
 #include <config.h>
 

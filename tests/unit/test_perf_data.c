@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * perf.data both ways without perf: every record pfmon writes, written by
  * the perf.data writer and read back by the reader, field by field (the

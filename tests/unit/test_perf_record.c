@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Decoding raw perf records: synthetic records of every type and several
  * sample_type combinations, then the same records cut short or with counts

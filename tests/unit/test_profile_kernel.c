@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Profile keys of kernel samples, exactly, for every sort key and for
  * folded stacks, against the fixture kallsyms ($PFMON_KALLSYMS) and a fixed

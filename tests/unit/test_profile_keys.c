@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Profile keys are typed, so no byte of data can be taken for a marker:
  * a crafted sample file whose mapping names hold 0x01 (once the profile's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The sampling plan: periods, random periods, counted events (pfmon 3.x). */
 #include <config.h>
 

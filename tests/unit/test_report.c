@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Output writers: number formats, CSV quoting, JSON escaping, count layout. */
 #include <config.h>
 

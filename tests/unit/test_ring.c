@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The perf ring reader: first on a ring made in memory (every wrap and
  * bounce-buffer path, deterministically, including 64-bit counter wrap and

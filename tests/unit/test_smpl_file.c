@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * pfmon sample file: round trip of every record type, truncation at every
  * byte offset, corruption of every byte, hand-made malformed chunks, writer

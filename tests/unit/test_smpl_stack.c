@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The USER_STACK field of the sample file: round trips, size, hostile input. */
 #include <config.h>
 

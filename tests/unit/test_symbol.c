@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests of the symbol layer against the fixtures mkfixtures.sh builds
  * (tests/fixtures/symbol): ELF symbols, DWARF lines, load bias through

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests of the kernel side of the symbol layer: kallsyms parsing and
  * lookup (fixture files in tests/fixtures/kernel, modules included, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests of the symbol layer's address spaces and cache: mappings from
  * MMAP2-like records, load bias of PIE and shared objects, fork/exec, the
