@@ -133,7 +133,7 @@ static void print_detected_models(void)
 
 static const char *run_mode(const struct pmu_model *m, bool hw)
 {
-	if (!m->can_run)
+	if (!pmu_model_live_here(m))
 		return "dry run (--check)";
 	return hw ? "live" : "live (software only)";
 }

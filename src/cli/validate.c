@@ -115,8 +115,9 @@ static int check_capabilities(const struct pf_config *cfg, const struct pmu_mode
 	/* a live model's --system-wide is a session, which --check does not run: the
 	 * same option must never do nothing on one model and something on another */
 	if (given(cfg, "system-wide") && m->can_run && cfg->check)
-		return usage(err, "option '--system-wide' is not used with --check on the host "
-			     "(it is the Itanium 2 model's pm bit there)");
+		return usage(err, "option '--system-wide' is not used with --check %s%s "
+			     "(it is the Itanium 2 model's pm bit there)",
+			     m == pmu_model_at(0) ? "on the host" : "with --pmu=", m == pmu_model_at(0) ? "" : m->name);
 	return 0;
 }
 

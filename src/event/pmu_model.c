@@ -44,6 +44,11 @@ void pmu_reg_name(const struct pmu_model *m, const struct reg_value *r, char *bu
 		snprintf(buf, len, "%s%u", r->file < REG_FILE_COUNT ? prefix[r->file] : "?", r->num);
 }
 
+bool pmu_model_live_here(const struct pmu_model *m)
+{
+	return m->can_run && (!m->detect || m->detect(m));
+}
+
 const void *pmu_config_options(const struct pmu_model *m, const struct pf_config *cfg)
 {
 	return cfg->model_opts_owner == m ? cfg->model_opts : NULL;
@@ -76,6 +81,7 @@ int pmu_encode_set(const struct pmu_model *m, const struct pf_config *cfg, size_
 		.plm = plm,
 		.default_plm = cfg->plm,
 		.system_wide = cfg->system_wide,
+		.live = !cfg->check,
 		.opts = pmu_config_options(m, cfg),
 	};
 	rc = m->encode_set(m, &req, out, err);

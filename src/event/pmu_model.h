@@ -50,7 +50,9 @@ struct counter_prog {
 	char *given; /* the event string as the user wrote it */
 	unsigned plm; /* privilege mask actually programmed */
 
-	/* live PMU (host model) */
+	/* live PMU: is_live = programmed only through perf (the host model:
+	 * --check prints attr); attr = what a run opens, also filled by a
+	 * modelled PMU that runs live on this host (--check prints its registers) */
 	bool is_live;
 	struct perf_event_attr attr;
 	char *fstr; /* libpfm4's canonical string, or NULL */
@@ -116,6 +118,7 @@ struct pmu_set_request {
 	const unsigned *plm; /* per event: its own privilege mask, 0 = not given */
 	unsigned default_plm; /* -u/-k/-1/-2; 0 = not given: the model's default */
 	bool system_wide;
+	bool live; /* for a run, not --check: a model that cannot run here refuses */
 	const void *opts; /* the model's parsed options, NULL = defaults */
 };
 
@@ -127,7 +130,7 @@ struct pmu_model {
 	const char *title; /* in messages: "the Itanium 2 model" */
 	const char *desc;
 	int max_counters; /* per event set (one group) */
-	bool can_run; /* can program this host (else: dry run only) */
+	bool can_run; /* can program a host it detects (else: dry run only) */
 	unsigned plm_levels; /* PF_PLM* levels the PMU has */
 	bool system_wide; /* --system-wide is implemented */
 	const char *default_events; /* no -e: these (comma list) */
@@ -165,6 +168,9 @@ struct pmu_model {
 	/* did the model's options ask for describe() instead of a run (e.g. --pmu-info)? */
 	bool (*wants_describe)(const void *opts);
 };
+
+/* does m run live on this machine (can_run, and its detect says so)? */
+bool pmu_model_live_here(const struct pmu_model *m);
 
 /* r's name, for printers */
 void pmu_reg_name(const struct pmu_model *m, const struct reg_value *r, char *buf, size_t len);

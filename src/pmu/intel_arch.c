@@ -3,9 +3,12 @@
  * The Intel architectural performance monitoring model (v1/v2): CPUID
  * leaf 0AH, the seven predefined events with libpfm4's ix86arch names and
  * modifiers, counter assignment over the general-purpose and fixed
- * counters, and the MSR values a v1/v2 PMU would be programmed with.  A
- * dry run (--check): this model never writes an MSR.  Never prints.
+ * counters, and the MSR values a v1/v2 PMU would be programmed with
+ * (--check).  On an Intel CPU that reports the PMU, a run opens every event
+ * as a raw perf event with the same PERFEVTSEL fields: the kernel writes
+ * the MSRs.  Never prints.
  */
+#include <linux/perf_event.h>
 #include <config.h>
 
 #include <stdio.h>
@@ -275,6 +278,40 @@ static const struct pmu_option ia_option_rows[] = {
 	{ "pmu-info", NULL, false, false, "print the decoded CPUID leaf 0AH (the PMU's description)", opt_info },
 };
 
+/* ---- a run: this CPU must be an Intel one that has the PMU ---------------- */
+
+/*
+ * The raw encodings are Intel's (an AMD CPU counts something else under
+ * event 0xc0 umask 0), so a run needs a GenuineIntel CPU.  --cpuid stands
+ * in for a leaf 0AH the CPU (or its hypervisor) hides; the kernel still
+ * refuses the raw events when it has no PMU driver.
+ */
+static int check_live_host(const struct ia_options *o, struct pf_error *err)
+{
+	struct ia_cpuid host;
+	char vendor[16], msg[256];
+	const char *why;
+	bool has_leaf = ia_host_cpuid(&host, vendor, sizeof(vendor), &why);
+
+	if (strcmp(vendor, "GenuineIntel")) {
+		snprintf(msg, sizeof(msg), "the intel_arch model runs live on an Intel CPU only (this one: %s); "
+			 "use --check for a dry run", vendor);
+		return pf_error_set(err, PF_E_NOT_THIS_HOST, msg);
+	}
+	if (o && o->cpuid_given)
+		return 0;
+	if (!has_leaf) {
+		snprintf(msg, sizeof(msg), "%s: no architectural performance monitoring to run "
+			 "--pmu=intel_arch on; use --check for a dry run", why);
+		return pf_error_set(err, PF_E_NOT_THIS_HOST, msg);
+	}
+	if (bits(host.eax, 7, 0) == 0)
+		return pf_error_set(err, PF_E_NOT_THIS_HOST, "this CPU reports no architectural performance "
+				    "monitoring (CPUID.0AH:EAX version 0): --pmu=intel_arch cannot run here; use "
+				    "--check for a dry run");
+	return 0;
+}
+
 /* ---- the machine: --cpuid, this CPU, or a generic v2 PMU ----------------- */
 
 /* Core 2 Duo's leaf: v2, 2 counters of 40 bits, 7 events, 3 fixed of 40 bits */
@@ -391,6 +428,27 @@ static unsigned fixed_field(unsigned plm)
 	return (plm & PF_PLM0 ? IA_FIXED_EN_OS : 0) | (plm & PF_PLM3 ? IA_FIXED_EN_USR : 0) | IA_FIXED_PMI;
 }
 
+/*
+ * What a run opens: PERF_TYPE_RAW with PERFEVTSEL's event select, umask, E,
+ * INV and CMASK (the kernel's raw mask); USR and OS become the exclude
+ * bits, INT and EN are the kernel's.  An event on a fixed counter opens as
+ * the same raw code (0x3c, 0xc0, 0x013c): the kernel moves it to its fixed
+ * counter itself.
+ */
+static void fill_attr(const struct ia_evsel *ev, struct perf_event_attr *a)
+{
+	const uint64_t kernel_owned = 1ull << IA_EVTSEL_USR_SHIFT | 1ull << IA_EVTSEL_OS_SHIFT |
+				      1ull << IA_EVTSEL_INT_SHIFT | 1ull << IA_EVTSEL_EN_SHIFT;
+
+	memset(a, 0, sizeof(*a));
+	a->size = sizeof(*a);
+	a->type = PERF_TYPE_RAW;
+	a->config = ev->value & ~kernel_owned;
+	a->exclude_user = !(ev->plm & PF_PLM_USER);
+	a->exclude_kernel = !(ev->plm & PF_PLM_KERNEL);
+	a->exclude_hv = 1;
+}
+
 static void add_note(struct set_prog *out, size_t *n, const char *fmt, const char *arg)
 {
 	char buf[256];
@@ -418,6 +476,7 @@ static void fill_prog(const struct pmu_set_request *r, const struct ia_machine *
 		c->name = xstrdup(events[a->ev[i].idx].name);
 		c->given = xstrdup(r->events[i].text);
 		c->plm = a->ev[i].plm;
+		fill_attr(&a->ev[i], &c->attr);
 		if (a->fixed[i] >= 0) {
 			c->ctl = (struct reg_value){ REG_MSR, IA_MSR_FIXED_CTR_CTRL, fixed_ctrl };
 			c->ctr = (struct reg_value){ REG_MSR, IA_MSR_FIXED_CTR0 + (unsigned)a->fixed[i], 0 };
@@ -452,6 +511,8 @@ static int ia_encode_set(const struct pmu_model *m, const struct pmu_set_request
 	struct ia_assign a;
 
 	memset(out, 0, sizeof(*out));
+	if (r->live && check_live_host(r->opts, err))
+		return -1;
 	machine_of(r->opts, &mc);
 	if (check_machine(&mc, err) || encode_events(r, &mc, &a, err) || assign(&mc, r->n_events, &a, err))
 		return -1;
@@ -622,16 +683,17 @@ static bool ia_detect(const struct pmu_model *m)
 	char vendor[16];
 	const char *why;
 
-	return ia_host_cpuid(&r, vendor, sizeof(vendor), &why) && bits(r.eax, 7, 0) > 0;
+	return ia_host_cpuid(&r, vendor, sizeof(vendor), &why) && !strcmp(vendor, "GenuineIntel") &&
+	       bits(r.eax, 7, 0) > 0;
 }
 
 const struct pmu_model pmu_intel_arch = {
 	.name = "intel_arch",
 	.title = "Intel architectural perfmon",
-	.desc = "Intel architectural performance monitoring v1/v2 (modelled: CPUID.0AH, PERFEVTSELx, fixed "
-		"counters)",
+	.desc = "Intel architectural performance monitoring v1/v2 (CPUID.0AH, PERFEVTSELx, fixed counters; "
+		"live as raw events on an Intel CPU that has it)",
 	.max_counters = IA_MAX_GP + IA_MAX_FIXED,
-	.can_run = false,
+	.can_run = true, /* where detect() says: an Intel CPU with CPUID.0AH version > 0 */
 	.plm_levels = PF_PLM0 | PF_PLM3,
 	.system_wide = true,
 	.default_events = "UNHALTED_CORE_CYCLES,INSTRUCTION_RETIRED",

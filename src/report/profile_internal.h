@@ -80,6 +80,7 @@ struct event_hist {
 	/* JSON: each named key's first frame, for its separate fields */
 	struct strmap key_index; /* name -> index + 1 in key_frames */
 	struct prof_frame *key_frames;
+	uint32_t *key_pids; /* by process: each named key's pid, parallel to key_frames */
 	size_t n_key_frames;
 	/* a merge of several files (pfmon --merge): each source's own counts,
 	 * typed as they come, named when finished */

@@ -303,6 +303,9 @@ void prof_name_keys(struct profile *p, struct event_hist *h)
 		strmap_add(&h->keys, strbuf_str(&key), e->count);
 		if (p->opts.format == PROFILE_JSON && !strmap_get(&h->key_index, strbuf_str(&key))) {
 			h->key_frames = xrealloc(h->key_frames, (h->n_key_frames + 1) * sizeof(*h->key_frames));
+			h->key_pids = xrealloc(h->key_pids, (h->n_key_frames + 1) * sizeof(*h->key_pids));
+			/* by process the first frame is the process's */
+			h->key_pids[h->n_key_frames] = e->n > 1 && e->frames[0].kind == FRAME_PID ? (uint32_t)e->frames[0].addr : 0;
 			h->key_frames[h->n_key_frames++] = e->frames[e->n - 1]; /* the code or data frame */
 			strmap_add(&h->key_index, strbuf_str(&key), h->n_key_frames);
 		}

@@ -244,6 +244,19 @@ static void json_frame_fields(const struct profile *p, const struct prof_frame *
 	}
 }
 
+/* by process: the row's process, as separate fields (its name: absent if unknown) */
+static void json_process_fields(const struct profile *p, uint32_t pid, struct json_writer *w)
+{
+	const char *comm = prof_comm_of(p, pid);
+
+	json_key(w, "pid");
+	json_uint(w, pid);
+	if (comm) {
+		json_key(w, "comm");
+		json_string(w, comm);
+	}
+}
+
 static void json_entry(const struct profile *p, const struct event_hist *h, const struct strmap_entry *v,
 		       struct json_writer *w)
 {
@@ -256,6 +269,8 @@ static void json_entry(const struct profile *p, const struct event_hist *h, cons
 	json_uint(w, v->value);
 	json_key(w, "percent");
 	json_double(w, h->samples ? 100.0 * (double)v->value / (double)h->samples : 0.0, 2);
+	if (idx && p->opts.by_process)
+		json_process_fields(p, h->key_pids[idx - 1], w);
 	if (idx)
 		json_frame_fields(p, &h->key_frames[idx - 1], false, w);
 	json_reads(p, h, v->key, w);

@@ -3,12 +3,26 @@
 # The Intel architectural perfmon model (--pmu=intel_arch): CPUID.0AH from
 # --cpuid or this CPU, the --check programming and its -v decoding, the
 # agreement with libpfm4's ix86arch encoding through pfmon's own host
-# model, refusals.
+# model, live runs as raw perf events (their attrs through PFMON_DUMP_ATTR),
+# refusals.
 
 bats_require_minimum_version 1.5.0
 load helpers
 
 CORE2=0x07280202:0:0:0x503
+# v1 with 8 general-purpose counters: --check lists every event's PERFEVTSEL
+WIDE=0x07300801:0:0:0
+ALL="UNHALTED_CORE_CYCLES INSTRUCTION_RETIRED UNHALTED_REFERENCE_CYCLES LLC_REFERENCES LLC_MISSES
+BRANCH_INSTRUCTIONS_RETIRED MISPREDICTED_BRANCH_RETIRED"
+
+cpu_vendor() {
+	awk -F': *' '/^vendor_id/ { print $2; exit }' /proc/cpuinfo
+}
+
+# does this CPU report the architectural PMU (CPUID.0AH version > 0)?
+host_has_pmu() {
+	! "$PFMON" --pmu=intel_arch --pmu-info | grep -q "^host CPUID.0AH:"
+}
 
 @test "--pmu-info decodes a given CPUID leaf 0AH" {
 	run "$PFMON" --pmu=intel_arch --pmu-info --cpuid=0x05300403:0x8:0:0x603
@@ -102,12 +116,82 @@ libpfm_evtsel() {
 	run --separate-stderr "$PFMON" --cpuid=$CORE2 -e task-clock true
 	[ "$status" -eq 2 ]
 	one_error_line "is for the Intel architectural perfmon model \(--pmu=intel_arch\)$"
-	run --separate-stderr "$PFMON" --pmu=intel_arch --cpuid=$CORE2 true
+	run --separate-stderr "$PFMON" --pmu=intel_arch --check --system-wide
 	[ "$status" -eq 2 ]
-	one_error_line "is not used when counting"
-	run --separate-stderr "$PFMON" --pmu=intel_arch true
-	[ "$status" -eq 1 ]
-	one_error_line "dry run"
+	one_error_line "not used with --check with --pmu=intel_arch"
+}
+
+# the attr lines of a run of EVENTS under --cpuid=LEAF (the run itself fails
+# on a machine whose kernel has no PMU: the attrs are dumped before the open)
+run_attrs() {
+	local dump="$BATS_TEST_TMPDIR/attrs"
+
+	rm -f "$dump"
+	PFMON_DUMP_ATTR="$dump" "$PFMON" --pmu=intel_arch --cpuid="$1" -e "$2" true >/dev/null 2>&1 || true
+	cat "$dump"
+}
+
+attr_field() { # LINE KEY
+	sed -n "s/.* $2=\([^ ]*\).*/\1/p" <<<"$1"
+}
+
+@test "a run opens raw events: config = PERFEVTSEL less USR, OS, INT, EN; levels as exclude bits" {
+	[ "$(cpu_vendor)" = GenuineIntel ] || skip "a live run needs an Intel CPU"
+	local kernel_owned=$((1 << 16 | 1 << 17 | 1 << 20 | 1 << 22)) n
+	for mods in "" :u :k :u:k :e :i :c=1 :c=255 :e:i:c=3 :k:i:c=2 :u=0:k=1:e :u=1:k=0:i; do
+		list=$(printf "%s$mods," $ALL)
+		list=${list%,}
+		check=$("$PFMON" --pmu=intel_arch --cpuid=$WIDE --check -e "$list" | awk '/PERFEVTSEL/ { print $1, $3 }')
+		attrs=$(run_attrs $WIDE "$list")
+		[ "$(wc -l <<<"$check")" -eq 7 ] && [ "$(wc -l <<<"$attrs")" -eq 7 ] || {
+			echo "$mods: check '$check' attrs '$attrs'"
+			false
+		}
+		n=0
+		while read -r name value; do
+			line=$(grep "^event=$name " <<<"$attrs")
+			[ "$(attr_field "$line" type)" = 4 ] || { echo "$name$mods: $line"; false; }
+			[ "$(($(attr_field "$line" config)))" -eq "$((value & ~kernel_owned))" ] ||
+				{ echo "$name$mods: PERFEVTSEL $value, $line"; false; }
+			[ "$(attr_field "$line" exclude_user)" -eq "$((!(value >> 16 & 1)))" ] || { echo "$name$mods u"; false; }
+			[ "$(attr_field "$line" exclude_kernel)" -eq "$((!(value >> 17 & 1)))" ] || { echo "$name$mods k"; false; }
+			n=$((n + 1))
+		done <<<"$check"
+		[ "$n" -eq 7 ]
+	done
+}
+
+@test "a run opens the fixed-counter events as their raw generic codes" {
+	[ "$(cpu_vendor)" = GenuineIntel ] || skip "a live run needs an Intel CPU"
+	# on a v2 PMU --check puts them on the fixed counters
+	run "$PFMON" --pmu=intel_arch --cpuid=$CORE2 --check -e unhalted_core_cycles,instruction_retired:k,UnHalted_Reference_Cycles
+	[ "$(grep -c IA32_FIXED_CTR_CTRL/ <<<"$output")" -eq 3 ]
+	attrs=$(run_attrs $CORE2 unhalted_core_cycles,instruction_retired:k,UnHalted_Reference_Cycles)
+	[[ "$attrs" == *"event=UNHALTED_CORE_CYCLES "*" type=4 config=0x3c "*"exclude_user=0 exclude_kernel=1"* ]]
+	[[ "$attrs" == *"event=INSTRUCTION_RETIRED "*" type=4 config=0xc0 "*"exclude_user=1 exclude_kernel=0"* ]]
+	[[ "$attrs" == *"event=UNHALTED_REFERENCE_CYCLES "*" type=4 config=0x13c "*"exclude_user=0 exclude_kernel=1"* ]]
+	# sampling opens the same raw event
+	run_attrs_smpl=$(cd "$BATS_TEST_TMPDIR" && rm -f a && PFMON_DUMP_ATTR=a "$PFMON" --pmu=intel_arch \
+		--cpuid=$CORE2 -e llc_misses:c=2 --long-smpl-periods=100000 --smpl-outfile=s.pfs true >/dev/null 2>&1; cat a)
+	[[ "$run_attrs_smpl" == *"event=LLC_MISSES "*" type=4 config=0x200412e "*"sample_period=100000 "* ]]
+}
+
+@test "a run where CPUID.0AH reports version 0 is refused in one line, before anything opens" {
+	[ "$(cpu_vendor)" = GenuineIntel ] || skip "another vendor is refused by name"
+	host_has_pmu && skip "this CPU reports the architectural PMU"
+	for args in "true" "-e llc_misses:u,instruction_retired true" "-e llc_misses --long-smpl-periods=1000 true" \
+		"--system-wide -t 1"; do
+		rm -f "$BATS_TEST_TMPDIR/attrs"
+		# shellcheck disable=SC2086
+		run --separate-stderr env PFMON_DUMP_ATTR="$BATS_TEST_TMPDIR/attrs" "$PFMON" --pmu=intel_arch $args
+		[ "$status" -eq 1 ]
+		one_error_line "^error: this CPU reports no architectural performance monitoring \(CPUID.0AH:EAX version 0\): --pmu=intel_arch cannot run here; use --check for a dry run$"
+		[ ! -e "$BATS_TEST_TMPDIR/attrs" ]
+	done
+	# --check still works, on the generic v2 PMU it says it models
+	run "$PFMON" --pmu=intel_arch --check
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"note: machine: a generic v2 PMU"* ]]
 }
 
 @test "-I: host, models live or dry run, modules, versions, kernel; with --pmu the model's own lines" {
@@ -119,7 +203,12 @@ libpfm_evtsel() {
 	[[ "$output" == *"detected libpfm PMU model: "* ]]
 	[[ "$output" == *"max counters/set: "* ]]
 	[[ "$output" == *"supported pfmon PMU models: [host] [itanium2] [intel_arch]"* ]]
-	grep -q "^  intel_arch  *dry run (--check)" <<<"$output"
+	if [ "$(cpu_vendor)" = GenuineIntel ] && host_has_pmu; then
+		grep -q "^  intel_arch  *live" <<<"$output"
+		[[ "$output" == *"detected modelled PMUs: [intel_arch]"* ]]
+	else
+		grep -q "^  intel_arch  *dry run (--check)" <<<"$output"
+	fi
 	grep -q "^  itanium2  *dry run (--check)" <<<"$output"
 	grep -q "^  host  *live" <<<"$output"
 	[[ "$output" == *"supported sampling modules: [inst-hist] [detailed] [compact] [dear-hist] [btb]"* ]]

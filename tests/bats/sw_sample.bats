@@ -37,6 +37,33 @@ samples_of() {
 	printf '%s\n' "$output" | grep -q "^hotspot-$b;"
 }
 
+@test "JSON profile by process: each entry's pid and comm, documented; merged: neither" {
+	"$FIXTURES/hotspot" 2000 &
+	a=$!
+	"$FIXTURES/hotspot" 2000 &
+	b=$!
+	run -0 --separate-stderr "$PFMON" -a -e cpu-clock --long-smpl-periods=1000000 --report-format=json sleep 1
+	# every entry: a pid, the number its name starts with; comm, the name's command when known
+	[ "$(jq '[.events[0].entries[] | select((.pid | type) != "number" or (.pid as $p | .name | startswith("\($p):") | not))]
+		| length' <<<"$output")" -eq 0 ]
+	[ "$(jq '[.events[0].entries[] | select(has("comm") and ("\(.pid):\(.comm) " as $k | .name | startswith($k) | not))]
+		| length' <<<"$output")" -eq 0 ]
+	for p in $a $b; do
+		[ "$(jq --argjson p "$p" '[.events[0].entries[] | select(.pid == $p and .comm == "hotspot" and
+			.symbol == "hot" and (.binary | endswith("/hotspot")))] | length' <<<"$output")" -eq 1 ]
+	done
+	# the keys are in pfmon(1)'s JSON PROFILES
+	section=$(sed -n '/^\.SH JSON PROFILES/,/^\.SH /p' "$TESTS_SRCDIR/../man/pfmon.1")
+	for k in pid comm; do
+		grep -qE "fB$k\\\\f" <<<"$section" || { echo "key $k is not documented"; false; }
+	done
+	# merged: no process, no pid or comm
+	run -0 --separate-stderr "$PFMON" -a -e cpu-clock --long-smpl-periods=1000000 --smpl-ignore-pids \
+		--report-format=json sleep 1
+	[ "$(jq '[.events[0].entries[] | select(has("pid") or has("comm"))] | length' <<<"$output")" -eq 0 ]
+	[ "$(jq '[.events[0].entries[] | select(.symbol == "hot")] | length' <<<"$output")" -eq 1 ]
+}
+
 @test "--smpl-ignore-pids: one row for every process's samples of a function" {
 	"$FIXTURES/hotspot" 2000 &
 	a=$!

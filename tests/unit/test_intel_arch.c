@@ -65,6 +65,7 @@ static int encode(const char *events, const char *cpuid, struct set_prog *prog, 
 	pf_config_init(&cfg);
 	cfg.sets = xcalloc(1, sizeof(*cfg.sets));
 	cfg.n_sets = 1;
+	cfg.check = true; /* --check: the dry run's encoding */
 	cfg.sets[0].events = str_split(events, ',', &cfg.sets[0].n_events);
 	cfg.model_opts = m->options_new(1);
 	cfg.model_opts_owner = m;

@@ -45,6 +45,7 @@ static int encode_alone(const struct pmu_model *m, const char *name, char *out, 
 	pf_config_init(&cfg);
 	cfg.sets = xcalloc(1, sizeof(*cfg.sets));
 	cfg.n_sets = 1;
+	cfg.check = true; /* --check: the dry run's encoding */
 	cfg.sets[0].events = str_split(name, ',', &cfg.sets[0].n_events);
 	rc = pmu_encode_set(m, &cfg, 0, &prog, err);
 	if (rc == 0) {
@@ -133,6 +134,7 @@ static int encode_empty(const struct pmu_model *m, char *out, size_t len, struct
 	pf_config_init(&cfg);
 	cfg.sets = xcalloc(1, sizeof(*cfg.sets));
 	cfg.n_sets = 1;
+	cfg.check = true; /* --check: the dry run's encoding */
 	*out = '\0';
 	rc = pmu_encode_set(m, &cfg, 0, &prog, err);
 	if (rc == 0) {
@@ -277,6 +279,7 @@ static void golden_row(const struct pmu_model *m, char **col, size_t n_cols, int
 	pf_config_init(&cfg);
 	cfg.sets = xcalloc(1, sizeof(*cfg.sets));
 	cfg.n_sets = 1;
+	cfg.check = true; /* --check: the dry run's encoding */
 	if (strcmp(col[1], "-"))
 		cfg.sets[0].events = str_split(col[1], ',', &cfg.sets[0].n_events);
 	rc = golden_options(m, &cfg, col[0], &err);
