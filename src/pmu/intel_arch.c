@@ -431,11 +431,15 @@ static unsigned fixed_field(unsigned plm)
 /*
  * What a run opens: PERF_TYPE_RAW with PERFEVTSEL's event select, umask, E,
  * INV and CMASK (the kernel's raw mask); USR and OS become the exclude
- * bits, INT and EN are the kernel's.  An event on a fixed counter opens as
- * the same raw code (0x3c, 0xc0, 0x013c): the kernel moves it to its fixed
- * counter itself.
+ * bits, INT and EN are the kernel's.  An event on fixed counter 0 or 1
+ * opens as the same raw code (0xc0, 0x3c): the kernel moves it to its
+ * fixed counter itself, and a general counter counts the same.  Fixed
+ * counter 2 is another matter: it counts reference cycles at the TSC rate,
+ * while raw 0x013c on a general counter counts the slower bus/crystal
+ * clock on many CPUs, and the kernel does not move raw 0x013c there; the
+ * kernel's generic ref-cycles event is the one it gives fixed counter 2.
  */
-static void fill_attr(const struct ia_evsel *ev, struct perf_event_attr *a)
+static void fill_attr(const struct ia_evsel *ev, int fixed, struct perf_event_attr *a)
 {
 	const uint64_t kernel_owned = 1ull << IA_EVTSEL_USR_SHIFT | 1ull << IA_EVTSEL_OS_SHIFT |
 				      1ull << IA_EVTSEL_INT_SHIFT | 1ull << IA_EVTSEL_EN_SHIFT;
@@ -444,6 +448,10 @@ static void fill_attr(const struct ia_evsel *ev, struct perf_event_attr *a)
 	a->size = sizeof(*a);
 	a->type = PERF_TYPE_RAW;
 	a->config = ev->value & ~kernel_owned;
+	if (fixed == 2) {
+		a->type = PERF_TYPE_HARDWARE;
+		a->config = PERF_COUNT_HW_REF_CPU_CYCLES;
+	}
 	a->exclude_user = !(ev->plm & PF_PLM_USER);
 	a->exclude_kernel = !(ev->plm & PF_PLM_KERNEL);
 	a->exclude_hv = 1;
@@ -476,7 +484,7 @@ static void fill_prog(const struct pmu_set_request *r, const struct ia_machine *
 		c->name = xstrdup(events[a->ev[i].idx].name);
 		c->given = xstrdup(r->events[i].text);
 		c->plm = a->ev[i].plm;
-		fill_attr(&a->ev[i], &c->attr);
+		fill_attr(&a->ev[i], a->fixed[i], &c->attr);
 		if (a->fixed[i] >= 0) {
 			c->ctl = (struct reg_value){ REG_MSR, IA_MSR_FIXED_CTR_CTRL, fixed_ctrl };
 			c->ctr = (struct reg_value){ REG_MSR, IA_MSR_FIXED_CTR0 + (unsigned)a->fixed[i], 0 };

@@ -169,7 +169,8 @@ attr_field() { # LINE KEY
 	attrs=$(run_attrs $CORE2 unhalted_core_cycles,instruction_retired:k,UnHalted_Reference_Cycles)
 	[[ "$attrs" == *"event=UNHALTED_CORE_CYCLES "*" type=4 config=0x3c "*"exclude_user=0 exclude_kernel=1"* ]]
 	[[ "$attrs" == *"event=INSTRUCTION_RETIRED "*" type=4 config=0xc0 "*"exclude_user=1 exclude_kernel=0"* ]]
-	[[ "$attrs" == *"event=UNHALTED_REFERENCE_CYCLES "*" type=4 config=0x13c "*"exclude_user=0 exclude_kernel=1"* ]]
+	# fixed counter 2 (TSC-rate reference cycles) is the kernel's generic ref-cycles
+	[[ "$attrs" == *"event=UNHALTED_REFERENCE_CYCLES "*" type=0 config=0x9 "*"exclude_user=0 exclude_kernel=1"* ]]
 	# sampling opens the same raw event
 	run_attrs_smpl=$(cd "$BATS_TEST_TMPDIR" && rm -f a && PFMON_DUMP_ATTR=a "$PFMON" --pmu=intel_arch \
 		--cpuid=$CORE2 -e llc_misses:c=2 --long-smpl-periods=100000 --smpl-outfile=s.pfs true >/dev/null 2>&1; cat a)
