@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -28,6 +29,8 @@ struct dump_ctx {
 	struct strmap unreadable; /* map= files already reported */
 	struct smpl_writer *w;    /* --smpl-outfile, or NULL */
 	const char *path;         /* the sample file read, for messages */
+	const struct pmu_model *m; /* itanium2 */
+	bool *flag_on;            /* per row of m's option table: a dump's btb-*=1 */
 };
 
 /* Give the model's option 'name' (a flag when arg is NULL) to opts. */
@@ -40,10 +43,30 @@ static int model_option(const struct pmu_model *m, void *opts, const char *name,
 	return pf_error_set(err, PF_E_USAGE, "the Itanium 2 model has no such option");
 }
 
-/* events= and the BTB/range options: the PMCs the model programs for them (as --check) */
-static int config_from_events(struct ia64_dump_config *c, struct pf_error *err)
+/* A dump's btb-NAME=0|1: the model's flag option NAME, set when 1; the
+ * model's option table is the one list of their names. */
+static enum ia64_dump_key_status on_btb_option(void *ctx, const char *key, bool on)
 {
-	const struct pmu_model *m = pmu_model_find("itanium2");
+	struct dump_ctx *d = ctx;
+
+	for (size_t r = 0; r < d->m->n_options; r++) {
+		const struct pmu_option *o = &d->m->options[r];
+
+		if (o->arg_name || strcmp(o->long_name, key))
+			continue;
+		if (d->flag_on[r])
+			return IA64_DUMP_KEY_TWICE;
+		d->flag_on[r] = on;
+		return IA64_DUMP_KEY_OK;
+	}
+	return IA64_DUMP_KEY_UNKNOWN;
+}
+
+/* events= and the BTB/range options: the PMCs the model programs for them (as --check) */
+static int config_from_events(const struct dump_ctx *d, struct ia64_dump_config *c,
+			      struct pf_error *err)
+{
+	const struct pmu_model *m = d->m;
 	struct pf_config ec;
 	struct set_prog prog;
 	int rc = 0;
@@ -60,9 +83,9 @@ static int config_from_events(struct ia64_dump_config *c, struct pf_error *err)
 		rc = model_option(m, ec.model_opts, "irange", c->irange, err);
 	if (!rc && c->drange)
 		rc = model_option(m, ec.model_opts, "drange", c->drange, err);
-	for (unsigned bit = 1; !rc && ia64_dump_btb_key(bit); bit <<= 1)
-		if (c->btb & bit)
-			rc = model_option(m, ec.model_opts, ia64_dump_btb_key(bit), NULL, err);
+	for (size_t r = 0; !rc && r < m->n_options; r++)
+		if (d->flag_on[r])
+			rc = m->options[r].apply(ec.model_opts, 0, NULL, err);
 	if (!rc)
 		rc = pmu_encode_set(m, &ec, 0, &prog, err);
 	pf_config_release(&ec);
@@ -88,7 +111,7 @@ static int on_config(void *ctx, struct ia64_dump_config *c, struct pf_error *err
 {
 	struct dump_ctx *d = ctx;
 
-	if (c->events && config_from_events(c, err))
+	if (c->events && config_from_events(d, c, err))
 		return -1;
 	if (d->w) {
 		/* the PMCs as programmed, events= turned into them already */
@@ -231,9 +254,24 @@ static int close_outfile(const struct pf_config *cfg, struct dump_ctx *d, int rc
 	return rc;
 }
 
+static void dump_ctx_init(struct dump_ctx *d, const struct ia64_report_opts *ro)
+{
+	d->r = ia64_report_new(ro, stdout);
+	strmap_init(&d->unreadable);
+	d->m = pmu_model_find("itanium2");
+	d->flag_on = xcalloc(d->m->n_options + 1, sizeof(*d->flag_on));
+}
+
+static void dump_ctx_release(struct dump_ctx *d)
+{
+	ia64_report_free(d->r);
+	strmap_release(&d->unreadable);
+	free(d->flag_on);
+}
+
 int cmd_report_dump(const struct pf_config *cfg, struct pf_error *err)
 {
-	static const struct ia64_dump_handler h = { on_config, on_map, on_sample };
+	static const struct ia64_dump_handler h = { on_config, on_map, on_sample, on_btb_option };
 	struct ia64_report_opts ro;
 	const char *path = cfg->report_file;
 	struct dump_ctx d = { 0 };
@@ -245,8 +283,7 @@ int cmd_report_dump(const struct pf_config *cfg, struct pf_error *err)
 	f = strcmp(path, "-") ? fopen(path, "r") : stdin;
 	if (!f)
 		return pf_error_set(err, PF_E_INPUT, path, strerror(errno));
-	d.r = ia64_report_new(&ro, stdout);
-	strmap_init(&d.unreadable);
+	dump_ctx_init(&d, &ro);
 	rc = ia64_report_load_symbols(d.r, err);
 	if (rc == 0)
 		rc = open_outfile(cfg, &d, err);
@@ -255,8 +292,7 @@ int cmd_report_dump(const struct pf_config *cfg, struct pf_error *err)
 	rc = close_outfile(cfg, &d, rc, err);
 	if (rc == 0)
 		ia64_report_finish(d.r);
-	ia64_report_free(d.r);
-	strmap_release(&d.unreadable);
+	dump_ctx_release(&d);
 	if (f != stdin)
 		fclose(f);
 	return rc;
@@ -300,16 +336,14 @@ int cmd_report_dump_file(const struct pf_config *cfg, struct smpl_reader *rd,
 	if (check_format(cfg, err) || smpl_module_options(cfg, &ro, err))
 		return -1;
 	d.path = cfg->report_file;
-	d.r = ia64_report_new(&ro, stdout);
-	strmap_init(&d.unreadable);
+	dump_ctx_init(&d, &ro);
 	rc = ia64_report_load_symbols(d.r, err) || file_record(&d, first, err) ? -1 : 1;
 	while (rc > 0 && (rc = smpl_reader_next(rd, &rec, err)) > 0)
 		if (file_record(&d, &rec, err))
 			rc = -1;
 	if (rc == 0)
 		ia64_report_finish(d.r);
-	ia64_report_free(d.r);
-	strmap_release(&d.unreadable);
+	dump_ctx_release(&d);
 	if (rc == 0 && smpl_reader_status(rd)->truncated) {
 		fputs("warning: '", stderr);
 		fput_escaped(stderr, cfg->report_file);

@@ -28,6 +28,28 @@ void set_prog_release(struct set_prog *prog)
 	memset(prog, 0, sizeof(*prog));
 }
 
+void set_prog_note(struct set_prog *prog, const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t n = 0;
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	while (prog->notes && prog->notes[n])
+		n++;
+	prog->notes = xrealloc(prog->notes, (n + 2) * sizeof(*prog->notes));
+	prog->notes[n] = strbuf_detach(&sb);
+	prog->notes[n + 1] = NULL;
+}
+
+void set_prog_reg(struct set_prog *prog, enum reg_file file, unsigned num, uint64_t value)
+{
+	prog->regs = xrealloc(prog->regs, (prog->n_regs + 1) * sizeof(*prog->regs));
+	prog->regs[prog->n_regs++] = (struct reg_value){ file, num, value };
+}
+
 void pmu_reg_name(const struct pmu_model *m, const struct reg_value *r, char *buf, size_t len)
 {
 	static const char *const prefix[REG_FILE_COUNT] = {

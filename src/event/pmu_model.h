@@ -73,6 +73,10 @@ struct set_prog {
 };
 
 void set_prog_release(struct set_prog *prog);
+/* a model remark added to prog->notes, which stays NULL-terminated */
+void set_prog_note(struct set_prog *prog, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* one more register written, after the others */
+void set_prog_reg(struct set_prog *prog, enum reg_file file, unsigned num, uint64_t value);
 
 void counter_prog_release(struct counter_prog *c);
 

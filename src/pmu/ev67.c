@@ -165,35 +165,19 @@ static int assign(const struct ev67_event *ev, size_t n, unsigned *ctr)
 	return n ? -1 : 0;
 }
 
-static void note(struct set_prog *out, size_t *n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void note(struct set_prog *out, size_t *n, const char *fmt, ...)
-{
-	struct strbuf sb = STRBUF_INIT;
-	va_list ap;
-
-	va_start(ap, fmt);
-	strbuf_vaddf(&sb, fmt, ap);
-	va_end(ap);
-	out->notes = xrealloc(out->notes, (*n + 2) * sizeof(*out->notes));
-	out->notes[(*n)++] = strbuf_detach(&sb);
-	out->notes[*n] = NULL;
-}
-
 static void explain(const struct pmu_set_request *r, const struct ev67_event *ev, const unsigned *ctr,
 		    struct set_prog *out)
 {
-	size_t n = 0;
-
 	for (size_t i = 0; i < r->n_events; i++) {
 		const struct ev67_input *in = &inputs[ev[i].idx];
 
-		note(out, &n, "%s: PCTR%u counts %s (§%s)%s", in->name, ctr[i], in->window, in->section,
-		     ev[i].forced && !in->counters ? "; PCTR as named: the manual does not say which counter takes it"
-						   : "");
+		set_prog_note(out, "%s: PCTR%u counts %s (§%s)%s", in->name, ctr[i], in->window, in->section,
+			      ev[i].forced && !in->counters ? "; PCTR as named: the manual does not say which counter takes it"
+							    : "");
 		if (in->caveat)
-			note(out, &n, "%s: %s", in->name, in->caveat);
+			set_prog_note(out, "%s: %s", in->name, in->caveat);
 	}
-	note(out, &n, "the seed gives no counter-control layout and no input selector encodings: the dry run assigns "
+	set_prog_note(out, "the seed gives no counter-control layout and no input selector encodings: the dry run assigns "
 		      "the counters and prints no register value");
 }
 

@@ -457,21 +457,10 @@ static void fill_attr(const struct ia_evsel *ev, int fixed, struct perf_event_at
 	a->exclude_hv = 1;
 }
 
-static void add_note(struct set_prog *out, size_t *n, const char *fmt, const char *arg)
-{
-	char buf[256];
-
-	snprintf(buf, sizeof(buf), fmt, arg);
-	out->notes = xrealloc(out->notes, (*n + 2) * sizeof(*out->notes));
-	out->notes[(*n)++] = xstrdup(buf);
-	out->notes[*n] = NULL;
-}
-
 static void fill_prog(const struct pmu_set_request *r, const struct ia_machine *mc, const struct ia_assign *a,
 		      struct set_prog *out)
 {
 	uint64_t fixed_ctrl = 0, global = 0;
-	size_t n_notes = 0;
 
 	for (size_t i = 0; i < r->n_events; i++)
 		if (a->fixed[i] >= 0)
@@ -504,11 +493,11 @@ static void fill_prog(const struct pmu_set_request *r, const struct ia_machine *
 							   1ull << IA_GLOBAL_COND_CHGD_SHIFT };
 		out->regs[1] = (struct reg_value){ REG_MSR, IA_MSR_PERF_GLOBAL_CTRL, global };
 	}
-	add_note(out, &n_notes, "machine: %s", mc->source);
+	set_prog_note(out, "machine: %s", mc->source);
 	if (mc->why_not_host)
-		add_note(out, &n_notes, "host: %s", mc->why_not_host);
+		set_prog_note(out, "host: %s", mc->why_not_host);
 	if (mc->d.n_gp > IA_MAX_GP)
-		add_note(out, &n_notes, "%s", "CPUID reports more than 8 general-purpose counters: the "
+		set_prog_note(out, "%s", "CPUID reports more than 8 general-purpose counters: the "
 					      "architectural MSR range has 8, modelled here");
 }
 

@@ -364,26 +364,6 @@ static int check_options(const struct pmu_set_request *r, const struct ita_optio
 
 /* ---- the programming and the explanations ------------------------------- */
 
-static void note(struct set_prog *out, size_t *n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void note(struct set_prog *out, size_t *n, const char *fmt, ...)
-{
-	struct strbuf sb = STRBUF_INIT;
-	va_list ap;
-
-	va_start(ap, fmt);
-	strbuf_vaddf(&sb, fmt, ap);
-	va_end(ap);
-	out->notes = xrealloc(out->notes, (*n + 2) * sizeof(*out->notes));
-	out->notes[(*n)++] = strbuf_detach(&sb);
-	out->notes[*n] = NULL;
-}
-
-static void reg(struct set_prog *out, enum reg_file f, unsigned num, uint64_t v)
-{
-	out->regs = xrealloc(out->regs, (out->n_regs + 1) * sizeof(*out->regs));
-	out->regs[out->n_regs++] = (struct reg_value){ f, num, v };
-}
-
 /* unused pairs: an IBR pair with plm 0 matches nothing; a DBR pair's plm is
  * ignored, so an unused DBR pair repeats the first one set (it must not widen the range) */
 static void fill_pairs(struct ita_state *s)
@@ -404,25 +384,25 @@ static void fill_pairs(struct ita_state *s)
 static void write_registers(const struct ita_options *o, const struct ita_state *s, unsigned plm, bool pm,
 			    struct set_prog *out)
 {
-	reg(out, REG_PMC, 13, ita_pmc13(s));
-	reg(out, REG_PMC, 8, ita_opc_pmc(s, 8));
-	reg(out, REG_PMC, 9, ita_opc_pmc(s, 9));
+	set_prog_reg(out, REG_PMC, 13, ita_pmc13(s));
+	set_prog_reg(out, REG_PMC, 8, ita_opc_pmc(s, 8));
+	set_prog_reg(out, REG_PMC, 9, ita_opc_pmc(s, 9));
 	if (o->iear)
-		reg(out, REG_PMC, 10, (uint64_t)(plm & ITA_PMC10_PLM_MASK) << ITA_PMC10_PLM_SHIFT |
+		set_prog_reg(out, REG_PMC, 10, (uint64_t)(plm & ITA_PMC10_PLM_MASK) << ITA_PMC10_PLM_SHIFT |
 					      (uint64_t)pm << ITA_PMC10_PM_SHIFT | (uint64_t)o->iear_tlb << ITA_PMC10_TLB_SHIFT |
 					      o->iear_umask << ITA_PMC10_UMASK_SHIFT | o->iear_ism << ITA_PMC10_ISM_SHIFT);
 	for (unsigned i = 0; !s->ta && i < ITA_PAIRS; i++) {
-		reg(out, REG_IBR, 2 * i, s->ibr[i].addr);
-		reg(out, REG_IBR, 2 * i + 1, s->ibr[i].mask | (uint64_t)s->ibr[i].plm << ITA_BR_PLM_SHIFT |
+		set_prog_reg(out, REG_IBR, 2 * i, s->ibr[i].addr);
+		set_prog_reg(out, REG_IBR, 2 * i + 1, s->ibr[i].mask | (uint64_t)s->ibr[i].plm << ITA_BR_PLM_SHIFT |
 						     (uint64_t)s->ibr[i].x << ITA_IBR_X_SHIFT);
 	}
 	for (unsigned i = 0; !s->pt && i < ITA_PAIRS; i++) {
-		reg(out, REG_DBR, 2 * i, s->dbr[i].addr);
-		reg(out, REG_DBR, 2 * i + 1, s->dbr[i].mask); /* r = w = 0: no debug faults; plm is ignored */
+		set_prog_reg(out, REG_DBR, 2 * i, s->dbr[i].addr);
+		set_prog_reg(out, REG_DBR, 2 * i + 1, s->dbr[i].mask); /* r = w = 0: no debug faults; plm is ignored */
 	}
 	for (unsigned k = 0; k < 2; k++)
 		if (o->pmd_given[k])
-			reg(out, REG_PMD, k, o->pmd[k]);
+			set_prog_reg(out, REG_PMD, k, o->pmd[k]);
 }
 
 static const char *tri_word(enum ita_tri t)
@@ -457,7 +437,7 @@ static bool matches_all(const struct ita_state *s, unsigned k)
 	return s->mifb[k] == 0xf && s->mask[k] == ITA_OPC_FIELD_MASK;
 }
 
-static enum ita_tri explain_range(const struct ita_options *o, struct set_prog *out, size_t *n)
+static enum ita_tri explain_range(const struct ita_options *o, struct set_prog *out)
 {
 	char why[ITA_WHY_MAX] = "";
 	bool t;
@@ -465,13 +445,12 @@ static enum ita_tri explain_range(const struct ita_options *o, struct set_prog *
 	if (!o->explain_ip)
 		return o->s.ta ? ITA_YES : ITA_UNKNOWN;
 	t = ita_ibr_range_tag(&o->s, o->ip, why, sizeof(why));
-	note(out, n, "instruction address 0x%" PRIx64 " (PSR.is=%d, PSR.db=%d, cpl=%u): %s", o->ip, o->s.psr_is,
+	set_prog_note(out, "instruction address 0x%" PRIx64 " (PSR.is=%d, PSR.db=%d, cpl=%u): %s", o->ip, o->s.psr_is,
 	     o->s.psr_db, o->s.cpl, why);
 	return t ? ITA_YES : ITA_NO;
 }
 
-static enum ita_tri explain_opcodes(const struct ita_options *o, enum ita_tri range, struct set_prog *out,
-				    size_t *n)
+static enum ita_tri explain_opcodes(const struct ita_options *o, enum ita_tri range, struct set_prog *out)
 {
 	enum ita_tri tag8 = ITA_UNKNOWN;
 
@@ -489,7 +468,7 @@ static enum ita_tri explain_opcodes(const struct ita_options *o, enum ita_tri ra
 		if (pmc == 8)
 			tag8 = t;
 		if (o->explain_op || o->explain_ip)
-			note(out, n, "%s; Tag(PMC%u) = Match and IBRRangeTag%s and not PSR.is: %s%s", why, pmc,
+			set_prog_note(out, "%s; Tag(PMC%u) = Match and IBRRangeTag%s and not PSR.is: %s%s", why, pmc,
 			     range == ITA_UNKNOWN ? " (unknown: give --explain-address)" : "", tri_word(t),
 			     pmc == 9 ? " (Tag(PMC9) is countable at retirement only; it qualifies no other event)"
 				      : " (Tag(PMC8) qualifies most downstream events)");
@@ -497,7 +476,7 @@ static enum ita_tri explain_opcodes(const struct ita_options *o, enum ita_tri ra
 	return tag8;
 }
 
-static void explain_data(const struct ita_options *o, enum ita_tri tag8, struct set_prog *out, size_t *n)
+static void explain_data(const struct ita_options *o, enum ita_tri tag8, struct set_prog *out)
 {
 	char why[ITA_WHY_MAX] = "";
 	bool rse = o->access == ACC_RSE || o->access == ACC_VHPT;
@@ -513,7 +492,7 @@ static void explain_data(const struct ita_options *o, enum ita_tri tag8, struct 
 		dtag = range ? ITA_YES : ITA_NO;
 	else
 		dtag = !range || tag8 == ITA_NO ? ITA_NO : tag8;
-	note(out, n, "data address 0x%" PRIx64 " (%s): %s%sDBRRangeTag = %s: %s", o->data, access_names[o->access],
+	set_prog_note(out, "data address 0x%" PRIx64 " (%s): %s%sDBRRangeTag = %s: %s", o->data, access_names[o->access],
 	     why, *why ? "; " : "", tri_word(dtag),
 	     o->s.pt ? (rse ? "PMC11.pt = 1: an RSE operation or VHPT walk is tagged only if Tag(PMC8) was set for "
 			      "the operation that caused it"
@@ -522,42 +501,42 @@ static void explain_data(const struct ita_options *o, enum ita_tri tag8, struct 
 			     "Tag(PMC8)"
 			   : "Tag(PMC8) and (PMC11.pt or DBRRangeMatch)");
 	if (dtag == ITA_UNKNOWN)
-		note(out, n, "the data tag depends on Tag(PMC8), which needs --explain-opcode and --explain-address");
+		set_prog_note(out, "the data tag depends on Tag(PMC8), which needs --explain-opcode and --explain-address");
 }
 
-static void explain(const struct ita_options *o, struct set_prog *out, size_t *n)
+static void explain(const struct ita_options *o, struct set_prog *out)
 {
-	enum ita_tri range = explain_range(o, out, n);
-	enum ita_tri tag8 = explain_opcodes(o, range, out, n);
+	enum ita_tri range = explain_range(o, out);
+	enum ita_tri tag8 = explain_opcodes(o, range, out);
 
-	explain_data(o, tag8, out, n);
+	explain_data(o, tag8, out);
 }
 
-static void general_notes(const struct ita_options *o, struct set_prog *out, size_t *n)
+static void general_notes(const struct ita_options *o, struct set_prog *out)
 {
-	note(out, n, "no events: seed 000 has no event table for the first-generation Itanium; the model programs "
+	set_prog_note(out, "no events: seed 000 has no event table for the first-generation Itanium; the model programs "
 		     "and explains the range, opcode and EAR registers only");
 	if (!o->s.pt)
-		note(out, n, "PMC11.pt = 0 (data address range checking on): PMC11's bit position is in §6.2.7.4, which "
+		set_prog_note(out, "PMC11.pt = 0 (data address range checking on): PMC11's bit position is in §6.2.7.4, which "
 			     "the seed lacks, so PMC11's value is not printed");
 	else if (o->explain_data)
-		note(out, n, "PMC11.pt = 1 (pass tags); PMC11's layout (§6.2.7.4) is not in the seed: not printed");
+		set_prog_note(out, "PMC11.pt = 1 (pass tags); PMC11's layout (§6.2.7.4) is not in the seed: not printed");
 	if (!o->s.ta)
-		note(out, n, "range tags are computed early in the pipeline: they include speculative, wrong-path and "
+		set_prog_note(out, "range tags are computed early in the pipeline: they include speculative, wrong-path and "
 			     "predicated-off instructions, and are inaccurate for fetch, cache and bus events and for "
 			     "non-looping code shorter than the pipeline (§6.2.4)");
 	if (o->pmd_given[0])
-		note(out, n, "PMD0 = 0x%" PRIx64 ": %s", o->pmd[0],
+		set_prog_note(out, "PMD0 = 0x%" PRIx64 ": %s", o->pmd[0],
 		     !(o->pmd[0] >> ITA_PMD0_V_SHIFT & 1) ? "v = 0: no qualified event was captured"
 		     : !o->iear || !o->iear_tlb ? "v = 1: the instruction cache line at bits 63:5 missed (cache mode: "
 						   "the tlb bit is undefined)"
 						 : "v = 1; in TLB mode its fields are those of Tab 6-16, not in the seed");
 	if (o->pmd_given[1])
-		note(out, n, "PMD1 = 0x%" PRIx64 ": %s", o->pmd[1],
+		set_prog_note(out, "PMD1 = 0x%" PRIx64 ": %s", o->pmd[1],
 		     o->iear && o->iear_tlb ? "TLB mode: its format (Tab 6-16) is not in the seed"
 					    : "cache mode: latency (bits 11:0) in processor cycles");
 	if (o->iear)
-		note(out, n, "PMC10.umask in %s mode: its values (Tab 6-%s) are not in the seed; PMD0-1 are valid only "
+		set_prog_note(out, "PMC10.umask in %s mode: its values (Tab 6-%s) are not in the seed; PMD0-1 are valid only "
 			     "while PMC0.fr = 1", o->iear_tlb ? "TLB" : "cache", o->iear_tlb ? "15" : "13");
 }
 
@@ -565,7 +544,6 @@ static int ita_encode_set(const struct pmu_model *m, const struct pmu_set_reques
 			  struct pf_error *err)
 {
 	struct ita_options defaults, o;
-	size_t n = 0;
 
 	memset(out, 0, sizeof(*out));
 	if (!r->opts) {
@@ -584,8 +562,8 @@ static int ita_encode_set(const struct pmu_model *m, const struct pmu_set_reques
 		return -1;
 	fill_pairs(&o.s);
 	write_registers(&o, &o.s, r->default_plm ? r->default_plm : PF_PLM3, r->system_wide, out);
-	general_notes(&o, out, &n);
-	explain(&o, out, &n);
+	general_notes(&o, out);
+	explain(&o, out);
 	return 0;
 }
 

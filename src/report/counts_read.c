@@ -14,6 +14,7 @@
 
 #include "common/strmap.h"
 #include "common/util.h"
+#include "count_parse.h"
 #include "counts_read.h"
 
 #define SAVED_MAX_FILE (64u << 20) /* a larger file is refused */
@@ -143,58 +144,6 @@ static int add_row(struct reader *r, const struct block_key *k, const char *name
 
 /* ----- numbers ----- */
 
-/* a count as pfmon prints it: plain, 1,234,567 (us), 1.234.567 (eu, when said) or 0x... */
-static bool parse_count(const char *s, bool eu, uint64_t *v)
-{
-	char digits[32];
-	size_t n = 0, group = 0;
-	bool grouped = false;
-	char sep = strchr(s, ',') ? ',' : eu && strchr(s, '.') ? '.' : 0;
-
-	if (!sep || s[0] == '0')
-		return parse_u64(s, v);
-	for (const char *p = s; *p; p++) {
-		if (*p == sep) {
-			/* the first group has 1 to 3 digits, every later one 3 */
-			if (group == 0 || group > 3 || (grouped && group != 3))
-				return false;
-			grouped = true;
-			group = 0;
-			continue;
-		}
-		if (*p < '0' || *p > '9' || n + 1 >= sizeof(digits))
-			return false;
-		digits[n++] = *p;
-		group++;
-	}
-	digits[n] = '\0';
-	return group == 3 && parse_u64(digits, v);
-}
-
-static bool parse_real(const char *s, double *v)
-{
-	char *end;
-
-	if (!*s || strchr(s, 'x') || strchr(s, 'X') || strchr(s, 'n') || strchr(s, 'N') || *s == '-' || *s == '+')
-		return false;
-	errno = 0;
-	*v = strtod(s, &end);
-	return !errno && *end == '\0' && isfinite(*v) && *v >= 0;
-}
-
-/* perf stat -j writes counts as "78.000000" */
-static bool integral_real(const char *s, uint64_t *v)
-{
-	const char *dot = strchr(s, '.');
-	char digits[32];
-
-	if (!dot || dot == s || (size_t)(dot - s) >= sizeof(digits) || dot[1] == '\0' ||
-	    strspn(dot + 1, "0") != strlen(dot + 1))
-		return false;
-	snprintf(digits, sizeof(digits), "%.*s", (int)(dot - s), s);
-	return parse_u64(digits, v);
-}
-
 static bool not_state(const char *s, enum count_state *state)
 {
 	if (strcmp(s, "<not counted>") == 0) {
@@ -217,7 +166,6 @@ static int columns_row(struct reader *r, const struct block_key *k, const char *
 		       const char *event, uint64_t runtime, double pct)
 {
 	struct count_row row = { .state = COUNT_OK, .running = runtime, .enabled = runtime };
-	double ms;
 
 	if (pct > 100.0)
 		return bad_line(r, "running percentage %.2f is above 100", pct);
@@ -227,13 +175,12 @@ static int columns_row(struct reader *r, const struct block_key *k, const char *
 		const char *dot = strchr(val, '.');
 		int decimals = dot ? (int)strlen(dot + 1) : 0;
 
-		if (!parse_real(val, &ms) || ms > 1e12)
+		if (!count_parse_msec(val, &row.raw))
 			return bad_line(r, "invalid msec value '%.40s' of '%.64s'", val, event);
-		row.raw = (uint64_t)llround(ms * 1e6);
 		row.is_clock = true;
 		if (r->out->clock_decimals < 0 || decimals < r->out->clock_decimals)
 			r->out->clock_decimals = decimals;
-	} else if (!parse_u64(val, &row.raw) && !integral_real(val, &row.raw)) {
+	} else if (!count_parse_perf(val, &row.raw)) {
 		return bad_line(r, "invalid count '%.40s' of '%.64s' (an unsigned integer, or msec for clocks)", val,
 				event);
 	}
@@ -243,46 +190,6 @@ static int columns_row(struct reader *r, const struct block_key *k, const char *
 }
 
 /* ----- CSV (perf stat -x SEP) ----- */
-
-/* split line at sep with RFC 4180 quotes; NULL on an unterminated quote */
-static char **csv_split(const char *s, const char *sep, size_t *n)
-{
-	size_t seplen = strlen(sep);
-	char **v = NULL;
-
-	*n = 0;
-	for (;;) {
-		struct strbuf f = STRBUF_INIT;
-
-		if (*s == '"') {
-			for (s++;; s++) {
-				if (!*s) {
-					strbuf_release(&f);
-					for (size_t i = 0; i < *n; i++)
-						free(v[i]);
-					free(v);
-					return NULL;
-				}
-				if (*s == '"' && s[1] == '"')
-					strbuf_addch(&f, *s++);
-				else if (*s == '"')
-					break;
-				else
-					strbuf_addch(&f, *s);
-			}
-			s++;
-		}
-		while (*s && strncmp(s, sep, seplen) != 0)
-			strbuf_addch(&f, *s++);
-		v = xrealloc(v, (*n + 2) * sizeof(*v));
-		v[(*n)++] = xstrdup(strbuf_str(&f));
-		v[*n] = NULL;
-		strbuf_release(&f);
-		if (!*s)
-			return v;
-		s += seplen;
-	}
-}
 
 /* "comm-tid" of perf stat --per-thread */
 static bool parse_thread(const char *s, struct block_key *k, char *comm, size_t size)
@@ -314,7 +221,7 @@ static bool parse_cpu_label(const char *s, int *cpu)
 static bool csv_leading(char **f, size_t lead, struct block_key *k, char *comm, size_t size)
 {
 	for (size_t i = 0; i < lead; i++) {
-		if (i == 0 && parse_real(f[i], &k->interval_s)) {
+		if (i == 0 && count_parse_real(f[i], &k->interval_s)) {
 			k->interval = true;
 			continue;
 		}
@@ -333,7 +240,7 @@ static bool csv_leading(char **f, size_t lead, struct block_key *k, char *comm, 
 static int csv_line(struct reader *r, const char *line)
 {
 	size_t n;
-	char **f = csv_split(line, r->sep, &n);
+	char **f = count_csv_split(line, r->sep, &n);
 	static const size_t tails[] = { 7, 5 }; /* with and without the metric columns */
 	int rc = 0;
 
@@ -353,7 +260,7 @@ static int csv_line(struct reader *r, const char *line)
 			rc = 1;
 			break;
 		}
-		if (!parse_u64(c[3], &runtime) || !parse_real(c[4], &pct))
+		if (!parse_u64(c[3], &runtime) || !count_parse_real(c[4], &pct))
 			continue;
 		rc = columns_row(r, &k, c[0], c[1], c[2], runtime, pct) ? -1 : 1;
 	}
@@ -574,7 +481,7 @@ static int text_line(struct reader *r, char *line)
 			return 0;
 		if (!not_state(state, &row.state))
 			return bad_line(r, "unknown state '%.32s'", state);
-	} else if (!w || !parse_count(w, r->o->eu_counts, &row.raw)) {
+	} else if (!w || !count_parse_text(w, r->o->eu_counts, &row.raw)) {
 		return bad_line(r, "not a count line of pfmon's text output (COUNT EVENT), perf stat -x CSV or "
 				   "perf stat -j JSON");
 	}

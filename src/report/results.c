@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "common/util.h"
+#include "count_parse.h"
 #include "results.h"
 
 /* ----- reading ----- */
@@ -217,22 +218,6 @@ static int header_line(struct reader *r, const char *key, const char *v)
 	return 0;
 }
 
-/* a count as the text writer prints it, in the header's counter format */
-static bool parse_text_count(const char *s, enum pf_counter_format fmt, uint64_t *out)
-{
-	char digits[64];
-	size_t n = 0;
-	char skip = fmt == PF_FMT_US ? ',' : fmt == PF_FMT_EU ? '.' : 0;
-
-	for (; *s && n + 1 < sizeof(digits); s++)
-		if (!skip || *s != skip)
-			digits[n++] = *s;
-	if (*s)
-		return false;
-	digits[n] = 0;
-	return parse_u64(digits, out);
-}
-
 /* the first header event of this name whose row was not read yet */
 static struct results_value *value_of(struct reader *r, const char *name, size_t *idx)
 {
@@ -266,7 +251,7 @@ static void text_row(struct reader *r, char *line)
 	if (!strcmp(first, "<not")) {
 		strtok_r(NULL, " \t", &save); /* counted> / supported> */
 		counted = false;
-	} else if (!parse_text_count(first, r->format, &v)) {
+	} else if (!count_parse_text(first, r->format == PF_FMT_EU, &v)) {
 		return;
 	}
 	name = strtok_r(NULL, " \t", &save);
@@ -274,84 +259,27 @@ static void text_row(struct reader *r, char *line)
 		assign(r, i, counted, v, false);
 }
 
-/* one CSV field at *p (RFC 4180 quotes), into buf */
-static const char *csv_next(const char *p, const char *sep, char *buf, size_t size)
-{
-	size_t n = 0, seplen = strlen(sep);
-	bool quoted = *p == '"';
-
-	if (quoted)
-		p++;
-	while (*p) {
-		if (quoted && *p == '"' && p[1] == '"') {
-			p++;
-		} else if (quoted && *p == '"') {
-			quoted = false;
-			p++;
-			continue;
-		} else if (!quoted && !strncmp(p, sep, seplen)) {
-			p += seplen;
-			break;
-		}
-		if (n + 1 < size)
-			buf[n++] = *p;
-		p++;
-	}
-	buf[n] = 0;
-	return p;
-}
-
-/* a count as perf stat's -x and -j print it: "351" or "351.000000" */
-static bool parse_decimal_count(const char *val, uint64_t *out)
-{
-	const char *dot = strchr(val, '.');
-	char digits[32];
-
-	if (!dot)
-		return parse_u64(val, out);
-	if ((size_t)(dot - val) >= sizeof(digits) || !dot[1] || strspn(dot + 1, "0") != strlen(dot + 1))
-		return false; /* pfmon's counts are whole numbers */
-	memcpy(digits, val, (size_t)(dot - val));
-	digits[dot - val] = 0;
-	return parse_u64(digits, out);
-}
-
 /* a count in perf stat's units: clocks in ms, back to ns */
 static bool parse_unit_count(const char *val, const char *unit, uint64_t *out, bool *clock)
 {
 	*clock = !strcmp(unit, "msec");
-	if (*clock) {
-		char *end;
-		double ms;
-
-		errno = 0;
-		ms = strtod(val, &end);
-		if (end == val || *end || errno || ms < 0 || ms > 1.8e13)
-			return false;
-		*out = (uint64_t)(ms * 1e6 + 0.5);
-		return true;
-	}
-	return parse_decimal_count(val, out);
+	return *clock ? count_parse_msec(val, out) : count_parse_perf(val, out);
 }
 
 /* value,unit,event,...: a line of a metric has no event */
 static void csv_row(struct reader *r, const char *line)
 {
-	char val[64], unit[32], name[512];
-	const char *p = line;
+	size_t n, i;
+	char **f = count_csv_split(line, r->sep, &n);
 	uint64_t v = 0;
 	bool clock = false, counted;
-	size_t i;
 
-	p = csv_next(p, r->sep, val, sizeof(val));
-	p = csv_next(p, r->sep, unit, sizeof(unit));
-	csv_next(p, r->sep, name, sizeof(name));
-	if (!*name || !value_of(r, name, &i))
-		return;
-	counted = val[0] != '<';
-	if (counted && !parse_unit_count(val, unit, &v, &clock))
-		return;
-	assign(r, i, counted, v, clock);
+	if (f && n >= 3 && *f[2] && value_of(r, f[2], &i)) {
+		counted = f[0][0] != '<';
+		if (!counted || parse_unit_count(f[0], f[1], &v, &clock))
+			assign(r, i, counted, v, clock);
+	}
+	str_vec_free(f);
 }
 
 static const char *json_str(json_t *o, const char *key)

@@ -28,30 +28,6 @@ struct parser {
 	char scratch[IA64_DUMP_MAX_LINE + 1]; /* a map token taken apart */
 };
 
-/* pfmon's --btb-* options, as dump keys */
-static const struct {
-	const char *key;
-	unsigned bit;
-} btb_keys[] = {
-	{ "btb-tm-tk", PF_BTB_TM_TK },
-	{ "btb-tm-ntk", PF_BTB_TM_NTK },
-	{ "btb-ptm-correct", PF_BTB_PTM_CORRECT },
-	{ "btb-ptm-incorrect", PF_BTB_PTM_INCORRECT },
-	{ "btb-ppm-correct", PF_BTB_PPM_CORRECT },
-	{ "btb-ppm-incorrect", PF_BTB_PPM_INCORRECT },
-	{ "btb-brt-iprel", PF_BTB_BRT_IPREL },
-	{ "btb-brt-ret", PF_BTB_BRT_RET },
-	{ "btb-brt-ind", PF_BTB_BRT_IND },
-};
-
-const char *ia64_dump_btb_key(unsigned bit)
-{
-	for (size_t i = 0; i < ARRAY_SIZE(btb_keys); i++)
-		if (btb_keys[i].bit == bit)
-			return btb_keys[i].key;
-	return NULL;
-}
-
 /* One error for a line: what is wrong, then the token, cut short so a
  * hostile dump cannot flood the terminal (pf_error_set escapes it). */
 static int line_error(struct parser *p, const char *what, const char *token)
@@ -109,16 +85,14 @@ static bool dump_number(const char *s, uint64_t *out)
 	return true;
 }
 
-static int btb_key(const char *key)
+/* btb-NAME: one of pfmon's --btb-* options, named by the handler's model */
+static bool is_btb_key(const char *key)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(btb_keys); i++)
-		if (!strcmp(key, btb_keys[i].key))
-			return (int)i;
-	return -1;
+	return !strncmp(key, "btb-", 4);
 }
 
 /* the kind of a key that is not a sample key (sample_key() is asked first) */
-static int key_kind(const char *key)
+static int key_kind(const struct parser *p, const char *key)
 {
 	static const char *const config_keys[] = { "pmc10", "pmc11", "pmc12", "events", "irange",
 						   "drange" };
@@ -128,7 +102,7 @@ static int key_kind(const char *key)
 	for (size_t i = 0; i < ARRAY_SIZE(config_keys); i++)
 		if (!strcmp(key, config_keys[i]))
 			return KEY_CONFIG;
-	if (btb_key(key) >= 0)
+	if (is_btb_key(key) && p->h->btb_option)
 		return KEY_CONFIG;
 	return -1;
 }
@@ -195,10 +169,22 @@ static int config_string(struct parser *p, char **slot, const char *val, const c
 	return 0;
 }
 
+static int config_btb(struct parser *p, const char *key, const char *val, const char *tok)
+{
+	if (strcmp(val, "0") && strcmp(val, "1"))
+		return line_error(p, "expected 0 or 1 in", tok);
+	switch (p->h->btb_option(p->ctx, key, val[0] == '1')) {
+	case IA64_DUMP_KEY_OK:
+		return 0;
+	case IA64_DUMP_KEY_TWICE:
+		return line_error(p, "key given twice:", tok);
+	default:
+		return line_error(p, "unknown key", key);
+	}
+}
+
 static int config_token(struct parser *p, const char *key, const char *val, const char *tok)
 {
-	int b;
-
 	if (p->config_done)
 		return line_error(p, "configuration after the first map or sample:", tok);
 	if (!strncmp(key, "pmc", 3))
@@ -219,14 +205,7 @@ static int config_token(struct parser *p, const char *key, const char *val, cons
 		*(key[0] == 'i' ? &p->cfg.irange : &p->cfg.drange) = *slot;
 		return 0;
 	}
-	b = btb_key(key);
-	if (strcmp(val, "0") && strcmp(val, "1"))
-		return line_error(p, "expected 0 or 1 in", tok);
-	if (p->cfg.btb & btb_keys[b].bit)
-		return line_error(p, "key given twice:", tok);
-	if (val[0] == '1')
-		p->cfg.btb |= btb_keys[b].bit;
-	return 0;
+	return config_btb(p, key, val, tok);
 }
 
 /* map=START-END:OFFSET:PATH (PATH may hold ':' but no blank) */
@@ -402,7 +381,7 @@ static int parse_line(struct parser *p)
 			continue;
 		}
 		snprintf(key, sizeof(key), "%.*s", (int)klen, tok);
-		k = klen < sizeof(key) ? key_kind(key) : -1;
+		k = klen < sizeof(key) ? key_kind(p, key) : -1;
 		if (k < 0) {
 			*eq = '\0';
 			return line_error(p, "unknown key", tok);

@@ -27,30 +27,14 @@
 #define IA64_DUMP_NR_PMDS 18 /* PMD0..PMD17 */
 #define IA64_DUMP_MAX_LINE (64u << 10)
 
-/* btb-*=1 keys of a dump (pfmon's --btb-* option names), one bit each */
-enum pf_btb_opt {
-	PF_BTB_TM_TK = 1u << 0,
-	PF_BTB_TM_NTK = 1u << 1,
-	PF_BTB_PTM_CORRECT = 1u << 2,
-	PF_BTB_PTM_INCORRECT = 1u << 3,
-	PF_BTB_PPM_CORRECT = 1u << 4,
-	PF_BTB_PPM_INCORRECT = 1u << 5,
-	PF_BTB_BRT_IPREL = 1u << 6,
-	PF_BTB_BRT_RET = 1u << 7,
-	PF_BTB_BRT_IND = 1u << 8,
-};
-
-/* the key (= pfmon option name, "btb-tm-tk") of one pf_btb_opt bit, NULL if none */
-const char *ia64_dump_btb_key(unsigned bit);
-
 /* the configuration lines, gathered before the first sample */
 struct ia64_dump_config {
 	bool has_pmc10, has_pmc11, has_pmc12; /* a unit without its PMC was not in use */
 	uint64_t pmc10, pmc11, pmc12;
-	/* events=NAME,... with pfmon's BTB and range options: the handler
-	 * computes the PMCs from these (as --check does) and fills them in */
+	/* events=NAME,... with pfmon's range options (and the btb-* keys
+	 * given to the handler's btb_option): the handler computes the PMCs
+	 * from these (as --check does) and fills them in */
 	const char *events;
-	unsigned btb;                 /* enum pf_btb_opt bits from btb-*=1 */
 	const char *irange, *drange;
 	unsigned line;                /* of the last configuration line; 0 if none */
 };
@@ -78,6 +62,13 @@ struct ia64_dump_sample {
 	uint64_t pmd[IA64_DUMP_NR_PMDS];
 };
 
+/* what the handler says of a btb-*=0|1 key */
+enum ia64_dump_key_status {
+	IA64_DUMP_KEY_OK,
+	IA64_DUMP_KEY_UNKNOWN, /* no such option */
+	IA64_DUMP_KEY_TWICE,   /* given before */
+};
+
 /* Each callback returns 0, or -1 with err filled to stop the read. */
 struct ia64_dump_handler {
 	/* once, before the first map or sample (or at the end of a dump
@@ -85,6 +76,11 @@ struct ia64_dump_handler {
 	int (*config)(void *ctx, struct ia64_dump_config *c, struct pf_error *err);
 	int (*map)(void *ctx, const struct ia64_dump_map *m, struct pf_error *err);
 	int (*sample)(void *ctx, const struct ia64_dump_sample *s, struct pf_error *err);
+	/* a configuration key btb-NAME=0|1 (on: given as 1): pfmon's --btb-*
+	 * option of the PMU model, whose option table is the one list of
+	 * their names; the parser knows none of them and formats the error.
+	 * NULL: btb-* keys are unknown keys. */
+	enum ia64_dump_key_status (*btb_option)(void *ctx, const char *key, bool on);
 };
 
 /*

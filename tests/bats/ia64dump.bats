@@ -94,6 +94,22 @@ EOD
 	one_error_line "unknown event 'NO_SUCH_EVENT'"
 }
 
+@test "dump: btb-* keys are the model's --btb-* options, unknown ones named by line" {
+	# the key reaches the model: its rule C-EAR-3 refuses the BTB with a TLB-mode D-EAR
+	printf 'events=DATA_EAR_TLB_ALL btb-tm-tk=1\nip=0x10 pmd2=0x1000 pmd3=0x4000 pmd17=0\n' > "$dump"
+	run -1 --separate-stderr "$PFMON" --pmu=itanium2 --report="$dump"
+	one_error_line "cannot be used with the BTB .PMC12. .rule C-EAR-3.$"
+	printf 'events=DATA_EAR_TLB_ALL btb-tm-tk=0\nip=0x10 pmd2=0x1000 pmd3=0x4000 pmd17=0\n' > "$dump"
+	run -0 "$PFMON" --pmu=itanium2 --report="$dump"
+	printf 'events=BRANCH_EVENT btb-tm-bogus=1\nip=0x10\n' > "$dump"
+	run -1 --separate-stderr "$PFMON" --pmu=itanium2 --report="$dump"
+	one_error_line "^error: '.*run.dump' line 1: unknown key 'btb-tm-bogus'$"
+	# a key given twice, as any other key
+	printf 'events=BRANCH_EVENT btb-tm-tk=1\nbtb-tm-tk=1\nip=0x10\n' > "$dump"
+	run -1 --separate-stderr "$PFMON" --pmu=itanium2 --report="$dump"
+	one_error_line "^error: '.*run.dump' line 2: key given twice: 'btb-tm-tk=1'$"
+}
+
 @test "dump: a malformed line is one error naming the line and the token" {
 	printf '# c\npmc11=0x20008\nip=0x10 pmd2=0x1 pmd3=0x4zz pmd17=0\n' > "$dump"
 	run -1 --separate-stderr "$PFMON" --pmu=itanium2 --report="$dump"

@@ -15,6 +15,7 @@ struct seen {
 	struct ia64_dump_map map;
 	char map_path[64];
 	char events[64];
+	char btb[128]; /* the btb-* keys given, as "KEY=0|1," */
 	struct ia64_dump_sample last;
 };
 
@@ -47,7 +48,21 @@ static int on_sample(void *ctx, const struct ia64_dump_sample *smp, struct pf_er
 	return 0;
 }
 
-static const struct ia64_dump_handler handler = { on_config, on_map, on_sample };
+/* the model's part, as cmd_report_dump plays it: two known flags, each once */
+static enum ia64_dump_key_status on_btb_option(void *ctx, const char *key, bool on)
+{
+	struct seen *s = ctx;
+	size_t n = strlen(s->btb);
+
+	if (strcmp(key, "btb-tm-tk") && strcmp(key, "btb-ppm-correct"))
+		return IA64_DUMP_KEY_UNKNOWN;
+	if (strstr(s->btb, key))
+		return IA64_DUMP_KEY_TWICE;
+	snprintf(s->btb + n, sizeof(s->btb) - n, "%s=%d,", key, on);
+	return IA64_DUMP_KEY_OK;
+}
+
+static const struct ia64_dump_handler handler = { on_config, on_map, on_sample, on_btb_option };
 
 static int read_str(const char *text, struct seen *s, struct pf_error *err)
 {
@@ -92,7 +107,7 @@ static void test_good(void)
 	ok(read_str("events=DATA_EAR_CACHE_LAT4,BRANCH_EVENT btb-tm-tk=1 btb-ppm-correct=0 "
 		    "irange=0x10-0x20\n", &s, &err) == 0, "events= line: %s", err.msg);
 	is_str(s.events, "DATA_EAR_CACHE_LAT4,BRANCH_EVENT", "events list");
-	ok(s.cfg.btb == PF_BTB_TM_TK, "btb options");
+	is_str(s.btb, "btb-tm-tk=1,btb-ppm-correct=0,", "btb keys handed to the handler");
 	ok(read_str("", &s, &err) == 0 && s.configs == 1, "empty dump: config still delivered");
 }
 
@@ -152,6 +167,9 @@ static void test_bad(void)
 		{ "events=X pmc12=0\n", "'d.txt' line 1: PMC values and events= exclude each other: 'pmc12=0'" },
 		{ "events=\n", "'d.txt' line 1: empty value in 'events='" },
 		{ "btb-tm-tk=yes\n", "'d.txt' line 1: expected 0 or 1 in 'btb-tm-tk=yes'" },
+		{ "btb-tm-bogus=1\n", "'d.txt' line 1: unknown key 'btb-tm-bogus'" },
+		{ "btb-tm-tk=1\nbtb-tm-tk=0\n", "'d.txt' line 2: key given twice: 'btb-tm-tk=0'" },
+		{ "ip=1 btb-tm-tk=1\n", "'d.txt' line 1: token does not belong on this kind of line: 'btb-tm-tk=1'" },
 		{ "map=1-2:0:/a map=3-4:0:/b\n", "'d.txt' line 1: map= belongs on a line of its own: 'map=3-4:0:/b'" },
 		{ "map=1-2:0\n", "'d.txt' line 1: expected map=START-END:OFFSET:PATH in 'map=1-2:0'" },
 		{ "map=2-1:0:/a\n", "'d.txt' line 1: empty address range in 'map=2-1:0:/a'" },

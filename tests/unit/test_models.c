@@ -332,6 +332,22 @@ static void golden_file(const struct pmu_model *m, const char *dir)
 	fclose(f);
 }
 
+/* the helpers every modelled PMU fills its programming with */
+static void test_set_prog_helpers(void)
+{
+	struct set_prog p = { 0 };
+
+	set_prog_note(&p, "first %d", 1);
+	set_prog_note(&p, "%s", "second");
+	set_prog_reg(&p, REG_PMC, 12, 0x3f08);
+	set_prog_reg(&p, REG_IBR, 1, 7);
+	ok(p.notes && !strcmp(p.notes[0], "first 1") && !strcmp(p.notes[1], "second") && !p.notes[2],
+	   "notes in order, NULL-terminated");
+	ok(p.n_regs == 2 && p.regs[0].file == REG_PMC && p.regs[0].num == 12 && p.regs[0].value == 0x3f08 &&
+	   p.regs[1].file == REG_IBR && p.regs[1].num == 1 && p.regs[1].value == 7, "registers in write order");
+	set_prog_release(&p);
+}
+
 int main(int argc, char **argv)
 {
 	const char *srcdir = getenv("TESTS_SRCDIR");
@@ -344,5 +360,6 @@ int main(int argc, char **argv)
 		golden_file(m, argc > 1 ? argv[1] : srcdir ? srcdir : "tests");
 	ok(n >= 2, "%zu models registered", n);
 	ok(pmu_model_find("host") == pmu_model_at(0), "host first");
+	test_set_prog_helpers();
 	return tap_done();
 }

@@ -1,0 +1,32 @@
+/*
+ * The values of saved counts, one parser per kind: the count of pfmon's
+ * text output, the count and the msec clock of perf stat -x / -j, and a
+ * perf stat -x line split into its fields.  Both readers of saved counts
+ * use them: --metrics-from (counts_read.c) and pfmon --merge (results.c).
+ */
+#ifndef PFMON_REPORT_COUNT_PARSE_H
+#define PFMON_REPORT_COUNT_PARSE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* a count as pfmon's text prints it: plain, 0x..., 1,234,567 (--us-counter-
+ * format) or, when eu, 1.234.567 (--eu-counter-format; "1.234" is also how
+ * a metric prints, so only when said); groups of three after the first */
+bool count_parse_text(const char *s, bool eu, uint64_t *v);
+
+/* a count as perf stat -x and -j print it: "351" or "351.000000" */
+bool count_parse_perf(const char *s, uint64_t *v);
+
+/* a finite, unsigned decimal real: no sign, no hex, no inf or nan */
+bool count_parse_real(const char *s, double *v);
+
+/* a clock in msec as perf stat prints it, in ns (up to 10^12 ms) */
+bool count_parse_msec(const char *s, uint64_t *ns);
+
+/* a CSV line split at sep, RFC 4180 quotes; NULL on an unterminated quote
+ * (str_vec_free() frees it) */
+char **count_csv_split(const char *s, const char *sep, size_t *n);
+
+#endif
