@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The values of saved counts (see count_parse.h). */
 #include <config.h>
 

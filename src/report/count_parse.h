@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The values of saved counts, one parser per kind: the count of pfmon's
  * text output, the count and the msec clock of perf stat -x / -j, and a

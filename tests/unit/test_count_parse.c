@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The values of saved counts: one parser per kind, shared by --merge and --metrics-from. */
 #include <config.h>
 
