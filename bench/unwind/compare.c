@@ -285,7 +285,7 @@ static int pass(const char *path, struct sym_resolver *res, struct sym_unwinder 
 			continue;
 		t->samples++;
 		t0 = now();
-		sym_unwind(u, &(struct sym_user_state){ s->pid, s->tid, s->regs_mask, s->regs, s->stack, s->stack_size },
+		sym_unwind(u, &(struct sym_user_state){ s->pid, s->tid, s->regs_abi, s->regs_mask, s->regs, s->stack, s->stack_size },
 			   dw, MAX_FRAMES, &out);
 		t->dw_time += now() - t0;
 		t0 = now();

@@ -36,7 +36,8 @@ static size_t kernel_frames(const struct sample *s, struct prof_frame *f, size_t
 size_t prof_unwound_frames(struct profile *p, const struct sample *s, struct prof_frame *f, size_t max)
 {
 	uint64_t pcs[PERF_MAX_STACK_DEPTH];
-	struct sym_user_state st = { .pid = s->pid, .tid = s->tid, .regs_mask = s->regs_mask, .regs = s->regs,
+	struct sym_user_state st = { .pid = s->pid, .tid = s->tid, .abi = s->regs_abi,
+				     .regs_mask = s->regs_mask, .regs = s->regs,
 				     .stack = s->stack, .stack_size = s->stack_size };
 	struct sym_unwind_result res;
 	size_t n = kernel_frames(s, f, max);

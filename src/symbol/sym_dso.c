@@ -17,19 +17,34 @@ static bool wanted(const GElf_Sym *s, bool data)
 {
 	int t = GELF_ST_TYPE(s->st_info);
 
-	if (s->st_shndx == SHN_UNDEF || s->st_shndx == SHN_COMMON)
+	if (s->st_shndx == SHN_UNDEF || s->st_shndx >= SHN_LORESERVE)
 		return false;
-	/* like perf: only typed functions; NOTYPE labels in hand-written
-	 * assembly would cut real functions into pieces */
 	if (!data)
-		return t == STT_FUNC || t == STT_GNU_IFUNC;
+		return t == STT_FUNC || t == STT_GNU_IFUNC || t == STT_NOTYPE;
 	return t == STT_OBJECT;
+}
+
+/* a NOTYPE label (hand-written assembly: ld.so's _start) in code; like
+ * perf, a label names code no function covers, never a piece of one
+ * (load_table drops the labels inside a sized function) */
+static bool code_label(Elf *elf, const GElf_Sym *s, const char *name)
+{
+	GElf_Shdr sh;
+
+	if (GELF_ST_TYPE(s->st_info) != STT_NOTYPE)
+		return false;
+	/* mapping symbols ($x, $d) and assembler locals name no code */
+	if (name[0] == '$' || !strncmp(name, ".L", 2))
+		return false;
+	return gelf_getshdr(elf_getscn(elf, s->st_shndx), &sh) && (sh.sh_flags & SHF_EXECINSTR);
 }
 
 /* Among symbols at one address keep the most public one: a global name is
  * what the user wrote; locals at the same address are usually aliases. */
 static int bind_rank(unsigned char info)
 {
+	if (GELF_ST_TYPE(info) == STT_NOTYPE)
+		return 0; /* a label: below any function at its address */
 	switch (GELF_ST_BIND(info)) {
 	case STB_GLOBAL:
 		return 3;
@@ -80,6 +95,8 @@ static size_t read_symtab(Elf *elf, Elf_Scn *scn, bool data, struct raw_func **o
 		name = elf_strptr(elf, sh.sh_link, s.st_name);
 		if (!name || !*name)
 			continue;
+		if (GELF_ST_TYPE(s.st_info) == STT_NOTYPE && !code_label(elf, &s, name))
+			continue;
 		v[nr].f.addr = s.st_value;
 		v[nr].f.name = name;
 		v[nr].size = s.st_size;
@@ -108,6 +125,7 @@ static void load_table(struct sym_dso *dso, Elf *elf, Elf_Scn *scn, bool data,
 {
 	struct raw_func *raw;
 	size_t n = read_symtab(elf, scn, data, &raw), nr = 0;
+	uint64_t covered = 0; /* the end of the sized functions so far */
 
 	if (n > 1)
 		qsort(raw, n, sizeof(*raw), raw_cmp);
@@ -118,6 +136,10 @@ static void load_table(struct sym_dso *dso, Elf *elf, Elf_Scn *scn, bool data,
 
 		if (i > 0 && raw[i].f.addr == raw[i - 1].f.addr)
 			continue;
+		if (raw[i].rank == 0 && raw[i].f.addr < covered)
+			continue;
+		if (raw[i].size && raw[i].f.addr + raw[i].size > covered)
+			covered = raw[i].f.addr + raw[i].size;
 		*f = raw[i].f;
 		if (raw[i].size) {
 			f->end = f->addr + raw[i].size;

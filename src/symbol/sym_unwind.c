@@ -50,6 +50,9 @@ static const int8_t perf_to_dwarf[PERF_X86_64_REGS] = {
 	8, 9, 10, 11, 12, 13, 14, 15,   /* r8 .. r15 */
 };
 #define PERF_REG_SP 7
+/* PERF_SAMPLE_REGS_ABI_64: a 32-bit process's registers (ABI_32) are
+ * numbered and sized otherwise, and its binaries are i386 ones */
+#define REGS_ABI_64 2
 #define PERF_REG_IP 8
 #define DWARF_REG_RBP 6
 
@@ -103,6 +106,7 @@ static const char *const end_names[] = {
 	[SYM_UNWIND_NO_REGS] = "no user registers",
 	[SYM_UNWIND_MAX_DEPTH] = "too deep",
 	[SYM_UNWIND_FAILED] = "unwinding failed",
+	[SYM_UNWIND_ABI] = "not 64-bit registers",
 };
 
 const char *sym_unwind_end_name(enum sym_unwind_end end)
@@ -477,6 +481,10 @@ void sym_unwind(struct sym_unwinder *u, const struct sym_user_state *st, uint64_
 	u->max = max;
 	u->sp = user_reg(st, PERF_REG_SP, &have_sp);
 	user_reg(st, PERF_REG_IP, &have_ip);
+	if (st->abi != REGS_ABI_64) {
+		*out = (struct sym_unwind_result){ 0, SYM_UNWIND_ABI, NULL };
+		return;
+	}
 	if (!have_sp || !have_ip || !u->arch || !max) {
 		*out = (struct sym_unwind_result){ 0, have_sp && have_ip ? SYM_UNWIND_FAILED : SYM_UNWIND_NO_REGS,
 						   NULL };

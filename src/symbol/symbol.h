@@ -326,6 +326,7 @@ struct sym_unwinder;
 /* what a sample's user state is: perf's registers (x86-64 numbering) */
 struct sym_user_state {
 	uint32_t pid, tid;
+	uint32_t abi;          /* PERF_SAMPLE_REGS_ABI_*: only 64-bit registers are unwound */
 	uint64_t regs_mask;    /* PERF_REG_X86_* bits */
 	const uint64_t *regs;  /* popcount(regs_mask) values, lowest register first */
 	const uint8_t *stack;  /* the copy from the stack pointer up */
@@ -342,6 +343,7 @@ enum sym_unwind_end {
 	SYM_UNWIND_NO_REGS,      /* no stack pointer or ip among the registers */
 	SYM_UNWIND_MAX_DEPTH,    /* more frames than asked for */
 	SYM_UNWIND_FAILED,       /* bad CFI, or memory the unwinder cannot read */
+	SYM_UNWIND_ABI,          /* registers of a 32-bit process (or an unknown ABI) */
 };
 
 struct sym_unwind_result {

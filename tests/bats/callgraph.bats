@@ -181,3 +181,113 @@ START="_start;__libc_start_main@@GLIBC_2.34;__libc_start_call_main"
 	# percent: stacks deeper than the 8 KiB copy, different samples each)
 	[ $((1000 * p_unk_samples / p_samples)) -le $((1000 * f_unk_samples / f_samples + 20)) ]
 }
+
+# ----- perf record --call-graph dwarf's files: perf's samples, pfmon's unwinder
+
+# perf_dwarf OUT ARGS...: perf record --call-graph dwarf of ARGS into OUT
+perf_dwarf() {
+	local out=$1
+	shift
+	perf record -q -F 1000 -e task-clock --call-graph dwarf -o "$out" -- "$@" >/dev/null 2>&1
+}
+
+# perf's folded stacks of FILE, named as pfmon names them
+perf_folded() {
+	perf script -i "$1" -F comm,ip,sym,dso 2>/dev/null | awk -f "$FOLD_PERF"
+}
+
+@test "perf record --call-graph dwarf's file: pfmon unwinds perf's samples, the paths and shares perf script gives" {
+	command -v perf >/dev/null || skip "perf is not installed"
+	perf_dwarf "$TMP/perf.data" "$FIXTURES/calltree" 400
+	perf_folded "$TMP/perf.data" > "$TMP/perf.folded"
+	run -0 --separate-stderr "$PFMON" --report="$TMP/perf.data" --report-format=folded
+	hot=$(frames_count hot)
+	cold=$(frames_count cold)
+	total=$(printf '%s\n' "$output" | awk '{ t += $NF } END { print t + 0 }')
+	# perf drops __libc_start_main (its debug name is __libc_start_main_impl)
+	output=$(cat "$TMP/perf.folded")
+	p_hot=$(frames_count "main;a;b;hot")
+	p_cold=$(frames_count "main;a;c;cold")
+	p_total=$(awk '{ t += $NF } END { print t + 0 }' "$TMP/perf.folded")
+	echo "pfmon: hot $hot cold $cold of $total; perf script: hot $p_hot cold $p_cold of $p_total"
+	[ "$hot" -ge 100 ] && [ "$cold" -ge 30 ]
+	[ "$total" -eq "$p_total" ]
+	# every sample in hot or cold has its whole path, down to _start
+	run -0 --separate-stderr "$PFMON" --report="$TMP/perf.data" --report-format=folded
+	[ "$(root_count "$START;main;a;b;hot")" -eq "$hot" ]
+	[ "$(root_count "$START;main;a;c;cold")" -eq "$cold" ]
+	# the same samples: shares within one point (in thousandths)
+	d=$((1000 * hot / total - 1000 * p_hot / p_total))
+	[ "${d#-}" -le 10 ]
+	d=$((1000 * cold / total - 1000 * p_cold / p_total))
+	[ "${d#-}" -le 10 ]
+}
+
+@test "perf record --call-graph dwarf's file: the same stacks in the SVG flame graph and the JSON report" {
+	command -v perf >/dev/null || skip "perf is not installed"
+	perf_dwarf "$TMP/perf.data" "$FIXTURES/calltree" 200
+	run -0 --separate-stderr "$PFMON" --report="$TMP/perf.data" --report-format=svg
+	printf '%s\n' "$output" > "$TMP/f.svg"
+	python3 -c 'import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])' "$TMP/f.svg"
+	for f in main a b c hot cold; do
+		grep -q "<title>$f (calltree): [0-9]* samples" "$TMP/f.svg" || { echo "no frame $f"; false; }
+	done
+	run -0 --separate-stderr "$PFMON" --report="$TMP/perf.data" --report-format=json
+	# the hottest call chain, leaf first, down to _start
+	printf '%s\n' "$output" | jq -e '.callchains | max_by(.samples) | [.frames[].name][0:4] == ["hot", "b", "a", "main"]'
+	printf '%s\n' "$output" | jq -e '.callchains | max_by(.samples) | .frames[-1].name == "_start"'
+}
+
+@test "Debian's python3, perf's own file: no more unknown stacks than perf script finds in it" {
+	command -v perf >/dev/null || skip "perf is not installed"
+	[ -x /usr/bin/python3 ] || skip "/usr/bin/python3 is not installed"
+	cp "$TESTS_SRCDIR/../bench/unwind/work.py" "$TMP/work.py"
+	perf_dwarf "$TMP/perf.data" /usr/bin/python3 "$TMP/work.py" 100
+	run -0 --separate-stderr "$PFMON" --report="$TMP/perf.data" --report-format=folded
+	printf '%s\n' "$output" > "$TMP/pfmon.folded"
+	perf_folded "$TMP/perf.data" > "$TMP/perf.folded"
+	read -r _ p_stacks _ p_samples _ p_unk _ p_unk_samples < <(awk -f "$STATS" "$TMP/pfmon.folded")
+	read -r _ f_stacks _ f_samples _ f_unk _ f_unk_samples < <(awk -f "$STATS" "$TMP/perf.folded")
+	echo "pfmon: $p_unk of $p_stacks stacks unknown ($p_unk_samples of $p_samples samples)"
+	echo "perf:  $f_unk of $f_stacks stacks unknown ($f_unk_samples of $f_samples samples)"
+	[ "$p_samples" -ge 200 ]
+	# the same samples: exactly
+	[ "$p_samples" -eq "$f_samples" ]
+	[ "$p_unk_samples" -le "$f_unk_samples" ]
+}
+
+@test "perf record --call-graph dwarf,64: the short stack copies end with a marker" {
+	command -v perf >/dev/null || skip "perf is not installed"
+	perf record -q -F 1000 -e task-clock --call-graph dwarf,64 -o "$TMP/perf.data" -- \
+		"$FIXTURES/calltree" 200 >/dev/null 2>&1
+	run -0 --separate-stderr "$PFMON" --report="$TMP/perf.data" --report-format=folded
+	marked=$(printf '%s\n' "$output" | awk '/^calltree;\[unwind: stack copy ends\];/ { t += $NF } END { print t + 0 }')
+	echo "ended by the copy: $marked"
+	[ "$marked" -ge 50 ]
+	! printf '%s\n' "$output" | grep -v -E '^calltree;(_start|\[unwind: [a-zA-Z0-9 -]+\]);'
+}
+
+@test "hostile user registers and stacks in perf.data: one error line or a marker, no crash" {
+	command -v perf >/dev/null || skip "perf is not installed"
+	perf_dwarf "$TMP/perf.data" "$FIXTURES/calltree" 50
+	run -0 --separate-stderr "$PFMON" --report="$TMP/perf.data" --report-format=folded
+	printf '%s\n' "$output" | sort > "$TMP/good"
+	patch() { python3 "$TESTS_SRCDIR/bats/perfdata_patch.py" "$TMP/perf.data" "$TMP/bad.data" "$1"; }
+	# a stack size past the end of its record
+	[ "$(patch stack-size)" -eq 1 ]
+	run -1 --separate-stderr "$PFMON" --report="$TMP/bad.data" --report-format=folded
+	one_error_line "^error: '$TMP/bad.data': record at offset [0-9]+: .*user stack overruns the record$"
+	# dyn_size larger than the copy: the copy's size is what is used
+	[ "$(patch dyn-size)" -ge 20 ]
+	run -0 --separate-stderr "$PFMON" --report="$TMP/bad.data" --report-format=folded
+	diff "$TMP/good" <(printf '%s\n' "$output" | sort)
+	# a 32-bit process's registers are not read as x86-64 ones
+	[ "$(patch abi32)" -ge 20 ]
+	run -0 --separate-stderr "$PFMON" --report="$TMP/bad.data" --report-format=folded
+	! printf '%s\n' "$output" | grep -v '^calltree;\[unwind: not 64-bit registers\];'
+	# more registers than were recorded: the stack bytes read as registers
+	patch all-regs
+	run --separate-stderr "$PFMON" --report="$TMP/bad.data" --report-format=folded
+	[ "$status" -eq 0 ] || [ "$status" -eq 1 ]
+	[ "${#stderr_lines[@]}" -le 1 ]
+}

@@ -156,6 +156,14 @@ cd "$tmp"
 	--smpl-outfile="$d/pfmon-two-events" /bin/sh -c "$loop & $loop; wait" >/dev/null
 if command -v perf >/dev/null; then
 	perf record -q -e cpu-clock -F 2000 -g --no-buildid-cache -o "$d/perf-record" /bin/sh -c "$loop" >/dev/null 2>&1
+	# user registers and 256-byte stack copies (REGS_USER, STACK_USER): the unwinder's input
+	perf record -q -e cpu-clock -F 4000 --call-graph dwarf,256 --no-buildid-cache -o "$d/perf-record-dwarf" \
+		/bin/sh -c 'i=0; while [ $i -lt 4000 ]; do i=$((i+1)); done' >/dev/null 2>&1
+	# the target picks the report's format by the file's size: folded stacks,
+	# which unwind (zero bytes after the feature sections are not read)
+	while [ $(($(stat -c %s "$d/perf-record-dwarf") / 5 % 4)) -ne 2 ]; do
+		printf '\0' >>"$d/perf-record-dwarf"
+	done
 fi
 cd - >/dev/null
 
