@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Damage the user registers and stacks of a perf record --call-graph dwarf
 file, as a hostile file would: perfdata_patch.py IN OUT WHAT
 
