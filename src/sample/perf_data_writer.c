@@ -15,7 +15,8 @@
  * Each event gets one id (its index + 1) and PERF_SAMPLE_IDENTIFIER, so
  * records of several events need no other rule to be told apart; side-band
  * records carry the first event's sample_id trailer (sample_id_all).  A
- * sample's fields are those pfmon keeps (man/pfmon-smpl.5): branch stacks
+ * sample's fields are those pfmon keeps (man/pfmon-smpl.5), the user
+ * registers and stack of --call-graph=dwarf included: branch stacks
  * and the counts read in samples (pfmon's non-sampling events) have no
  * place in what perf report reads back without the events' group, and are
  * left out.
@@ -96,6 +97,8 @@ static uint64_t sample_type_of(uint32_t fields)
 	for (size_t i = 0; i < ARRAY_SIZE(map); i++)
 		if (fields & map[i].field)
 			t |= map[i].bit;
+	if (fields & SAMPLE_F_USER_STACK)
+		t |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
 	if (fields & SAMPLE_F_INS_LAT)
 		t |= PERF_SAMPLE_WEIGHT_STRUCT;
 	else if (fields & SAMPLE_F_WEIGHT)
@@ -170,6 +173,12 @@ static void fill_attr(struct pd_event *e, const struct smpl_event *se, bool firs
 	a->freq = se->freq;
 	a->sample_period = se->period; /* sample_freq when freq: a union */
 	a->sample_id_all = 1;
+	if (e->sample_type & PERF_SAMPLE_REGS_USER) {
+		/* the registers pfmon records; the stack size is the largest a
+		 * sample may hold (each sample says its own) */
+		a->sample_regs_user = SAMPLE_USER_REGS_X86_64;
+		a->sample_stack_user = SAMPLE_MAX_STACK;
+	}
 	/* the side-band records are the first event's, as perf's */
 	a->mmap = a->mmap2 = a->comm = a->comm_exec = a->task = first;
 }
@@ -310,6 +319,46 @@ static void put_sample_id(struct perf_data_writer *w, const struct sample_id *si
 	ob_u64(&w->buf, 1); /* PERF_SAMPLE_IDENTIFIER: the first event's id */
 }
 
+/* PERF_SAMPLE_REGS_USER: the ABI, then the attr's registers in order
+ * (those the sample lacks as 0); a sample without registers says ABI 0 */
+static void put_regs_user(struct obuf *o, const struct sample *s)
+{
+	size_t have = 0;
+
+	if (!(s->fields & SAMPLE_F_USER_STACK) || !s->regs_abi || !s->regs) {
+		ob_u64(o, PERF_SAMPLE_REGS_ABI_NONE);
+		return;
+	}
+	ob_u64(o, s->regs_abi);
+	for (unsigned r = 0; r < 64; r++) {
+		bool in_sample = s->regs_mask >> r & 1;
+
+		if (SAMPLE_USER_REGS_X86_64 >> r & 1)
+			ob_u64(o, in_sample ? s->regs[have] : 0);
+		have += in_sample;
+	}
+}
+
+/* PERF_SAMPLE_STACK_USER: size, the bytes (the used part pfmon keeps,
+ * padded to 8), dyn_size; at most room bytes, so the record fits (the
+ * outer frames of a cut copy end in the unwinder's marker) */
+static void put_stack_user(struct obuf *o, const struct sample *s, size_t room)
+{
+	size_t used = (s->fields & SAMPLE_F_USER_STACK) && s->stack ? s->stack_size : 0;
+	size_t size;
+	static const uint8_t zeros[8];
+
+	if (used > room)
+		used = room & ~(size_t)7;
+	size = (used + 7) & ~(size_t)7;
+	ob_u64(o, size);
+	if (!size)
+		return;
+	ob_bytes(o, s->stack, used);
+	ob_bytes(o, zeros, size - used);
+	ob_u64(o, used);
+}
+
 static int write_sample(struct perf_data_writer *w, const struct sample *s, struct pf_error *err)
 {
 	uint64_t t;
@@ -346,6 +395,15 @@ static int write_sample(struct perf_data_writer *w, const struct sample *s, stru
 	if (t & PERF_SAMPLE_CALLCHAIN) {
 		ob_u64(&w->buf, nr);
 		ob_bytes(&w->buf, s->callchain, (size_t)nr * 8);
+	}
+	if (t & PERF_SAMPLE_REGS_USER)
+		put_regs_user(&w->buf, s);
+	if (t & PERF_SAMPLE_STACK_USER) {
+		/* what the record holds so far, the stack's size and dyn_size,
+		 * and the fields after it (weight, data source, address) */
+		size_t taken = w->buf.len - at + 16 + 32;
+
+		put_stack_user(&w->buf, s, taken < PD_RECORD_MAX ? PD_RECORD_MAX - taken : 0);
 	}
 	if (t & PERF_SAMPLE_WEIGHT)
 		ob_u64(&w->buf, s->weight);

@@ -223,9 +223,12 @@ static void setup_sampling_event(const struct record_plan *p, const struct pf_co
 	}
 	if (k == p->first_sampling) {
 		/* the binaries' mappings, exec names and forks, once; data
-		 * mappings too when data addresses are to be symbolized */
+		 * mappings too when data addresses are to be symbolized, and
+		 * with user stacks (as perf record): a perf.data reader's
+		 * unwinder reads .eh_frame_hdr through the read-only mapping
+		 * that holds it */
 		a->mmap = a->mmap2 = a->comm = a->comm_exec = a->task = 1;
-		a->mmap_data = !!(st & PERF_SAMPLE_ADDR);
+		a->mmap_data = !!(st & (PERF_SAMPLE_ADDR | PERF_SAMPLE_STACK_USER));
 	}
 }
 

@@ -291,3 +291,20 @@ perf_folded() {
 	[ "$status" -eq 0 ] || [ "$status" -eq 1 ]
 	[ "${#stderr_lines[@]}" -le 1 ]
 }
+
+@test "--call-graph=dwarf --smpl-format=perf: perf script unwinds the stacks pfmon wrote, and so does pfmon" {
+	command -v perf >/dev/null || skip "perf is not installed"
+	run -0 "$PFMON" -e cpu-clock --smpl-freq=1000 --call-graph=dwarf --smpl-format=perf \
+		--smpl-outfile="$TMP/p.data" "$FIXTURES/calltree" 400
+	output=$(perf_folded "$TMP/p.data")
+	p_hot=$(frames_count "main;a;b;hot")
+	p_cold=$(frames_count "main;a;c;cold")
+	p_total=$(printf '%s\n' "$output" | awk '{ t += $NF } END { print t + 0 }')
+	run -0 --separate-stderr "$PFMON" --report="$TMP/p.data" --report-format=folded
+	hot=$(root_count "$START;main;a;b;hot")
+	cold=$(root_count "$START;main;a;c;cold")
+	echo "perf script: hot $p_hot cold $p_cold of $p_total; pfmon: hot $hot cold $cold"
+	[ "$p_hot" -ge 100 ] && [ "$p_cold" -ge 30 ]
+	# the same samples, whole paths on both sides
+	[ "$hot" -eq "$p_hot" ] && [ "$cold" -eq "$p_cold" ]
+}
