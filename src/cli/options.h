@@ -50,7 +50,7 @@ struct opt_def {
 	const char *arg_name;
 	const char *group; /* section of --help; NULL: hidden from --help */
 	enum opt_store store;
-	size_t offset; /* STORE_BOOL / STORE_STR: field of pf_config */
+	size_t offset; /* STORE_BOOL, STORE_STR and opt_one_of: field of pf_config */
 	int (*apply)(struct cli_state *st, const struct opt_def *o, const char *arg, struct pf_error *err);
 	const char *help;
 	unsigned modes; /* enum opt_mode bits */
