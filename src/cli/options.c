@@ -282,24 +282,20 @@ static int opt_attach(struct cli_state *st, const struct opt_def *o, const char 
 {
 	struct pf_config *cfg = st->cfg;
 	bool threads = strcmp(o->long_name, "tid") == 0;
-	size_t n;
-	char **v;
+	uint64_t *ids;
+	const char *why;
+	long n;
 
 	if (cfg->n_attach && cfg->attach_threads != threads)
 		return pf_error_set(err, PF_E_USAGE, "--tid cannot be combined with --attach-task/-p/--pid");
-	v = str_split(arg, ',', &n);
-	for (size_t i = 0; i < n; i++) {
-		uint64_t id;
-
-		if (!parse_u64(v[i], &id) || id < 1 || id > INT32_MAX) {
-			str_vec_free(v);
-			return bad_value(o, arg, threads ? "expected thread ids, comma separated"
-							  : "expected process ids, comma separated", err);
-		}
-		cfg->attach = xrealloc(cfg->attach, (cfg->n_attach + 1) * sizeof(*cfg->attach));
-		cfg->attach[cfg->n_attach++] = (int)id;
-	}
-	str_vec_free(v);
+	n = parse_u64_list(arg, false, 1, INT32_MAX, &ids, &why);
+	if (n < 0)
+		return bad_value(o, arg, threads ? "expected thread ids, comma separated"
+						  : "expected process ids, comma separated", err);
+	cfg->attach = xrealloc(cfg->attach, (cfg->n_attach + (size_t)n) * sizeof(*cfg->attach));
+	for (long i = 0; i < n; i++)
+		cfg->attach[cfg->n_attach++] = (int)ids[i];
+	free(ids);
 	cfg->attach_threads = threads;
 	return 0;
 }
