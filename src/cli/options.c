@@ -1121,6 +1121,57 @@ static int record_model_option(struct cli_state *st, const struct model_row *r, 
 	return 0;
 }
 
+/*
+ * getopt_long takes any unique prefix of a long option, as pfmon 3.x and
+ * perf do: "--smpl-period" is --smpl-periods-random.  The prefix is kept,
+ * so that an error about the option says what it was taken as
+ * (options_explain_abbreviation).
+ */
+static void note_abbreviation(struct pf_config *cfg, const char *arg, const char *name)
+{
+	size_t len;
+
+	if (strncmp(arg, "--", 2))
+		return;
+	arg += 2;
+	len = strcspn(arg, "=");
+	if (len >= strlen(name) || strncmp(arg, name, len))
+		return; /* the whole name, or not this element (defensive) */
+	cfg->abbreviations = xrealloc(cfg->abbreviations, (cfg->n_abbreviations + 1) * sizeof(*cfg->abbreviations));
+	cfg->abbreviations[cfg->n_abbreviations++] = (struct pf_abbreviation){ xstrndup(arg, len), name };
+}
+
+/* does msg speak of option --name (and not of a longer one)? */
+static bool mentions_option(const char *msg, const char *name)
+{
+	size_t len = strlen(name);
+
+	for (const char *p = strstr(msg, "--"); p; p = strstr(p + 2, "--")) {
+		char next = p[2 + len];
+
+		if (!strncmp(p + 2, name, len) && !(next == '-' || isalnum((unsigned char)next)))
+			return true;
+	}
+	return false;
+}
+
+void options_explain_abbreviation(const struct pf_config *cfg, struct pf_error *err)
+{
+	for (size_t i = 0; i < cfg->n_abbreviations; i++) {
+		const struct pf_abbreviation *a = &cfg->abbreviations[i];
+		struct strbuf sb = STRBUF_INIT;
+
+		if (!mentions_option(err->msg, a->taken))
+			continue;
+		strbuf_addstr(&sb, "'--");
+		strbuf_add_escaped(&sb, a->typed);
+		strbuf_addf(&sb, "' was taken as --%s: %s", a->taken, err->msg);
+		snprintf(err->msg, sizeof(err->msg), "%s", strbuf_str(&sb));
+		strbuf_release(&sb);
+		return;
+	}
+}
+
 static int parse_loop(int argc, char **argv, struct cli_state *st, struct pf_error *err)
 {
 	struct model_row rows[MAX_MODEL_ROWS];
@@ -1132,11 +1183,17 @@ static int parse_loop(int argc, char **argv, struct cli_state *st, struct pf_err
 	build_getopt(longs, shorts, rows, n_rows);
 	optind = 0; /* full re-initialisation (GNU): parse may run more than once */
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
+	for (;;) {
+		int at = optind ? optind : 1; /* a long option is this element whole */
 		const struct opt_def *o;
 
+		c = getopt_long(argc, argv, shorts, longs, NULL);
+		if (c == -1)
+			break;
 		if (c == '?' || c == ':')
 			return getopt_error(c, argv, err);
+		if (c >= 256)
+			note_abbreviation(st->cfg, argv[at], longs[c - 256].name);
 		if (c >= 256 + (int)ARRAY_SIZE(options)) {
 			if (record_model_option(st, &rows[c - 256 - ARRAY_SIZE(options)], optarg, err))
 				return -1;
@@ -1159,6 +1216,9 @@ int options_parse(int argc, char **argv, struct pf_config *cfg, struct pf_error 
 
 	free(cfg->options_given);
 	cfg->options_given = xcalloc(ARRAY_SIZE(options), sizeof(*cfg->options_given));
+	for (size_t i = 0; i < cfg->n_abbreviations; i++)
+		free(cfg->abbreviations[i].typed);
+	cfg->n_abbreviations = 0;
 	rc = parse_loop(argc, argv, &st, err);
 
 	if (rc == 0 && cfg->n_sets == 0) {

@@ -58,6 +58,9 @@ struct opt_def {
 
 /* Parse argv into cfg (pf_config_init first).  Returns 0, or -1 with err. */
 int options_parse(int argc, char **argv, struct pf_config *cfg, struct pf_error *err);
+/* An error that speaks of a long option given abbreviated says so first:
+ * "'--smpl-period' was taken as --smpl-periods-random: ..." */
+void options_explain_abbreviation(const struct pf_config *cfg, struct pf_error *err);
 void options_usage(FILE *out);
 /*
  * --list-opts: every name of every option but the hidden ones, a line each,
