@@ -44,6 +44,7 @@ int main(void)
 	size_t n = ita2_event_count();
 	struct ita2_request req;
 	struct ita2_result res;
+	struct set_prog prog = { 0 };
 	struct pf_error err;
 	struct tally t = { .n = 0 };
 	unsigned long okc = 0, total = 0;
@@ -58,10 +59,11 @@ int main(void)
 			req.ev[0] = (int)i;
 			req.ev[1] = (int)j;
 			total++;
-			if (ita2_encode(&req, &res, &err) == 0)
+			if (ita2_encode(&req, &res, &prog, &err) == 0)
 				okc++;
 			else
 				count_rule(&t, err.msg);
+			set_prog_release(&prog);
 		}
 	}
 	clock_gettime(CLOCK_MONOTONIC, &b);

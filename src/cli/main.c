@@ -207,6 +207,8 @@ int main(int argc, char **argv)
 		status = dispatch(&cfg, &no_hw_note, &err);
 	else
 		status = -1;
+	if (status < 0)
+		options_explain_abbreviation(&cfg, &err);
 	pf_config_release(&cfg);
 	if (status >= 0 && no_hw_note)
 		fprintf(stderr, "note: the kernel exposes no hardware PMU (as in most VMs): "

@@ -282,24 +282,20 @@ static int opt_attach(struct cli_state *st, const struct opt_def *o, const char 
 {
 	struct pf_config *cfg = st->cfg;
 	bool threads = strcmp(o->long_name, "tid") == 0;
-	size_t n;
-	char **v;
+	uint64_t *ids;
+	const char *why;
+	long n;
 
 	if (cfg->n_attach && cfg->attach_threads != threads)
 		return pf_error_set(err, PF_E_USAGE, "--tid cannot be combined with --attach-task/-p/--pid");
-	v = str_split(arg, ',', &n);
-	for (size_t i = 0; i < n; i++) {
-		uint64_t id;
-
-		if (!parse_u64(v[i], &id) || id < 1 || id > INT32_MAX) {
-			str_vec_free(v);
-			return bad_value(o, arg, threads ? "expected thread ids, comma separated"
-							  : "expected process ids, comma separated", err);
-		}
-		cfg->attach = xrealloc(cfg->attach, (cfg->n_attach + 1) * sizeof(*cfg->attach));
-		cfg->attach[cfg->n_attach++] = (int)id;
-	}
-	str_vec_free(v);
+	n = parse_u64_list(arg, false, 1, INT32_MAX, &ids, &why);
+	if (n < 0)
+		return bad_value(o, arg, threads ? "expected thread ids, comma separated"
+						  : "expected process ids, comma separated", err);
+	cfg->attach = xrealloc(cfg->attach, (cfg->n_attach + (size_t)n) * sizeof(*cfg->attach));
+	for (long i = 0; i < n; i++)
+		cfg->attach[cfg->n_attach++] = (int)ids[i];
+	free(ids);
 	cfg->attach_threads = threads;
 	return 0;
 }
@@ -474,36 +470,55 @@ static int bad_name(const struct opt_def *o, const char *arg, const char *what,
 	return rc;
 }
 
-static int opt_report_sort(struct cli_state *st, const struct opt_def *o, const char *arg, struct pf_error *err)
+/*
+ * The options whose value is one of a list of names, each list read from
+ * the table its parser (or the code the value goes to) checks names
+ * against: the shell completion offers what pfmon accepts, and an option
+ * stored by opt_one_of() is checked against the same list.
+ */
+static const char *pmu_model_name_at(size_t i)
 {
-	enum profile_sort sort;
+	const struct pmu_model *m = pmu_model_at(i);
 
-	if (!profile_sort_from_name(arg, &sort))
-		return bad_name(o, arg, "sort keys", profile_sort_name, err);
-	st->cfg->report_sort = arg;
-	return 0;
+	return m ? m->name : NULL;
 }
 
-static int opt_smpl_format(struct cli_state *st, const struct opt_def *o, const char *arg,
-			   struct pf_error *err)
+static const char *smpl_module_name_at(size_t i)
 {
-	enum sample_out_format format;
-
-	if (!sample_out_format_from_name(arg, &format))
-		return bad_name(o, arg, "sample file formats", sample_out_format_name, err);
-	st->cfg->smpl_format = arg;
-	return 0;
+	return ia64_smpl_module_name((enum ia64_smpl_module)i);
 }
 
-static int opt_report_format(struct cli_state *st, const struct opt_def *o, const char *arg,
-			     struct pf_error *err)
-{
-	enum profile_format format;
+static const struct {
+	const char *long_name;
+	const char *(*name_at)(size_t i); /* NULL past the last */
+	const char *what; /* opt_one_of's error: "WHAT are a, b and c" */
+} option_names[] = {
+	{ "report-sort", profile_sort_name, "sort keys" },
+	{ "report-format", profile_format_name, "report formats" },
+	{ "smpl-format", sample_out_format_name, "sample file formats" },
+	{ "pmu", pmu_model_name_at, NULL },
+	{ "smpl-module", smpl_module_name_at, NULL },
+	{ "smpl-module-info", smpl_module_name_at, NULL },
+};
 
-	if (!profile_format_from_name(arg, &format))
-		return bad_name(o, arg, "report formats", profile_format_name, err);
-	st->cfg->report_format = arg;
-	return 0;
+/* --report-sort, --report-format, --smpl-format: one of option_names' list,
+ * kept in the const char * at o->offset */
+static int opt_one_of(struct cli_state *st, const struct opt_def *o, const char *arg, struct pf_error *err)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(option_names); i++) {
+		const char *name;
+
+		if (strcmp(option_names[i].long_name, o->long_name))
+			continue;
+		for (size_t k = 0; (name = option_names[i].name_at(k)); k++) {
+			if (!strcmp(name, arg)) {
+				*(const char **)((char *)st->cfg + o->offset) = arg;
+				return 0;
+			}
+		}
+		return bad_name(o, arg, option_names[i].what, option_names[i].name_at, err);
+	}
+	return bad_value(o, arg, "no list of names for this option", err);
 }
 
 /* --demangle-cpp (pfmon 3.x; the default now, as in perf) and --no-demangle */
@@ -592,6 +607,7 @@ static int opt_start_delay(struct cli_state *st, const struct opt_def *o, const 
 #define CALL(fn) STORE_CALL, 0, fn
 #define BOOL(field) STORE_BOOL, offsetof(struct pf_config, field), NULL
 #define STR(field) STORE_STR, offsetof(struct pf_config, field), NULL
+#define ONE_OF(field) STORE_CALL, offsetof(struct pf_config, field), opt_one_of
 
 static const char G_GEN[] = "Generic options";
 static const char G_OUT[] = "Output options";
@@ -747,7 +763,7 @@ static const struct opt_def options[] = {
 	{ "smpl-outfile", NULL, ARG_REQUIRED, "FILE", G_SMPL, STR(smpl_outfile),
 	  "write the samples to FILE (see pfmon-smpl(5); the escapes of --outfile); with --report, an Itanium 2 dump's",
 	  M_SAMPLE | M_REPORT },
-	{ "smpl-format", NULL, ARG_REQUIRED, "FMT", G_SMPL, CALL(opt_smpl_format),
+	{ "smpl-format", NULL, ARG_REQUIRED, "FMT", G_SMPL, ONE_OF(smpl_format),
 	  "--smpl-outfile's format: pfmon (default, pfmon-smpl(5)) or perf (perf.data)", M_SAMPLE },
 	{ "export-perf-data", NULL, ARG_REQUIRED, "FILE", G_SMPL, STR(export_perf_data),
 	  "with --report: write the samples read to FILE as perf.data, and exit", M_REPORT },
@@ -766,9 +782,9 @@ static const struct opt_def options[] = {
 	{ "smpl-cum-threshold", NULL, ARG_REQUIRED, "PCT", G_SMPL, CALL(opt_cum_threshold),
 	  "report entries until PCT % of the samples (default 100)", M_PROFILE | M_MERGE },
 	{ "report", NULL, ARG_REQUIRED, "FILE", G_SMPL, STR(report_file), "report from a sample file and exit", M_REPORT },
-	{ "report-sort", NULL, ARG_REQUIRED, "KEY", G_SMPL, CALL(opt_report_sort),
+	{ "report-sort", NULL, ARG_REQUIRED, "KEY", G_SMPL, ONE_OF(report_sort),
 	  "profile by function (default), line, binary, address or data address", M_PROFILE | M_MERGE },
-	{ "report-format", NULL, ARG_REQUIRED, "FMT", G_SMPL, CALL(opt_report_format),
+	{ "report-format", NULL, ARG_REQUIRED, "FMT", G_SMPL, ONE_OF(report_format),
 	  "profile as text (default), json, folded stacks, svg or script", M_PROFILE | M_MERGE },
 	{ "no-demangle", NULL, ARG_NONE, NULL, G_SMPL, CALL(opt_demangle),
 	  "show C++ and Rust names mangled, as in the symbol table", M_PROFILE | M_MERGE },
@@ -840,35 +856,6 @@ static size_t model_rows(struct model_row *rows)
 			rows[n++] = (struct model_row){ m, &m->options[r], r };
 	return n;
 }
-
-static const char *pmu_model_name_at(size_t i)
-{
-	const struct pmu_model *m = pmu_model_at(i);
-
-	return m ? m->name : NULL;
-}
-
-static const char *smpl_module_name_at(size_t i)
-{
-	return ia64_smpl_module_name((enum ia64_smpl_module)i);
-}
-
-/*
- * The options whose value is one of a list of names, each list read from
- * the table its parser (or the code the value goes to) checks names
- * against: the shell completion offers what pfmon accepts.
- */
-static const struct {
-	const char *long_name;
-	const char *(*name_at)(size_t i); /* NULL past the last */
-} option_names[] = {
-	{ "report-sort", profile_sort_name },
-	{ "report-format", profile_format_name },
-	{ "smpl-format", sample_out_format_name },
-	{ "pmu", pmu_model_name_at },
-	{ "smpl-module", smpl_module_name_at },
-	{ "smpl-module-info", smpl_module_name_at },
-};
 
 /* The completion's kind of value, from the argument's name in --help */
 static const char *value_kind(const char *long_name, const char *arg_name)
@@ -1134,6 +1121,57 @@ static int record_model_option(struct cli_state *st, const struct model_row *r, 
 	return 0;
 }
 
+/*
+ * getopt_long takes any unique prefix of a long option, as pfmon 3.x and
+ * perf do: "--smpl-period" is --smpl-periods-random.  The prefix is kept,
+ * so that an error about the option says what it was taken as
+ * (options_explain_abbreviation).
+ */
+static void note_abbreviation(struct pf_config *cfg, const char *arg, const char *name)
+{
+	size_t len;
+
+	if (strncmp(arg, "--", 2))
+		return;
+	arg += 2;
+	len = strcspn(arg, "=");
+	if (len >= strlen(name) || strncmp(arg, name, len))
+		return; /* the whole name, or not this element (defensive) */
+	cfg->abbreviations = xrealloc(cfg->abbreviations, (cfg->n_abbreviations + 1) * sizeof(*cfg->abbreviations));
+	cfg->abbreviations[cfg->n_abbreviations++] = (struct pf_abbreviation){ xstrndup(arg, len), name };
+}
+
+/* does msg speak of option --name (and not of a longer one)? */
+static bool mentions_option(const char *msg, const char *name)
+{
+	size_t len = strlen(name);
+
+	for (const char *p = strstr(msg, "--"); p; p = strstr(p + 2, "--")) {
+		char next = p[2 + len];
+
+		if (!strncmp(p + 2, name, len) && !(next == '-' || isalnum((unsigned char)next)))
+			return true;
+	}
+	return false;
+}
+
+void options_explain_abbreviation(const struct pf_config *cfg, struct pf_error *err)
+{
+	for (size_t i = 0; i < cfg->n_abbreviations; i++) {
+		const struct pf_abbreviation *a = &cfg->abbreviations[i];
+		struct strbuf sb = STRBUF_INIT;
+
+		if (!mentions_option(err->msg, a->taken))
+			continue;
+		strbuf_addstr(&sb, "'--");
+		strbuf_add_escaped(&sb, a->typed);
+		strbuf_addf(&sb, "' was taken as --%s: %s", a->taken, err->msg);
+		snprintf(err->msg, sizeof(err->msg), "%s", strbuf_str(&sb));
+		strbuf_release(&sb);
+		return;
+	}
+}
+
 static int parse_loop(int argc, char **argv, struct cli_state *st, struct pf_error *err)
 {
 	struct model_row rows[MAX_MODEL_ROWS];
@@ -1145,11 +1183,17 @@ static int parse_loop(int argc, char **argv, struct cli_state *st, struct pf_err
 	build_getopt(longs, shorts, rows, n_rows);
 	optind = 0; /* full re-initialisation (GNU): parse may run more than once */
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
+	for (;;) {
+		int at = optind ? optind : 1; /* a long option is this element whole */
 		const struct opt_def *o;
 
+		c = getopt_long(argc, argv, shorts, longs, NULL);
+		if (c == -1)
+			break;
 		if (c == '?' || c == ':')
 			return getopt_error(c, argv, err);
+		if (c >= 256)
+			note_abbreviation(st->cfg, argv[at], longs[c - 256].name);
 		if (c >= 256 + (int)ARRAY_SIZE(options)) {
 			if (record_model_option(st, &rows[c - 256 - ARRAY_SIZE(options)], optarg, err))
 				return -1;
@@ -1172,6 +1216,9 @@ int options_parse(int argc, char **argv, struct pf_config *cfg, struct pf_error 
 
 	free(cfg->options_given);
 	cfg->options_given = xcalloc(ARRAY_SIZE(options), sizeof(*cfg->options_given));
+	for (size_t i = 0; i < cfg->n_abbreviations; i++)
+		free(cfg->abbreviations[i].typed);
+	cfg->n_abbreviations = 0;
 	rc = parse_loop(argc, argv, &st, err);
 
 	if (rc == 0 && cfg->n_sets == 0) {

@@ -50,7 +50,7 @@ struct opt_def {
 	const char *arg_name;
 	const char *group; /* section of --help; NULL: hidden from --help */
 	enum opt_store store;
-	size_t offset; /* STORE_BOOL / STORE_STR: field of pf_config */
+	size_t offset; /* STORE_BOOL, STORE_STR and opt_one_of: field of pf_config */
 	int (*apply)(struct cli_state *st, const struct opt_def *o, const char *arg, struct pf_error *err);
 	const char *help;
 	unsigned modes; /* enum opt_mode bits */
@@ -58,6 +58,9 @@ struct opt_def {
 
 /* Parse argv into cfg (pf_config_init first).  Returns 0, or -1 with err. */
 int options_parse(int argc, char **argv, struct pf_config *cfg, struct pf_error *err);
+/* An error that speaks of a long option given abbreviated says so first:
+ * "'--smpl-period' was taken as --smpl-periods-random: ..." */
+void options_explain_abbreviation(const struct pf_config *cfg, struct pf_error *err);
 void options_usage(FILE *out);
 /*
  * --list-opts: every name of every option but the hidden ones, a line each,

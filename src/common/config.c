@@ -40,6 +40,11 @@ void pf_config_release(struct pf_config *cfg)
 	cfg->n_attach = 0;
 	free(cfg->options_given);
 	cfg->options_given = NULL;
+	for (size_t i = 0; i < cfg->n_abbreviations; i++)
+		free(cfg->abbreviations[i].typed);
+	free(cfg->abbreviations);
+	cfg->abbreviations = NULL;
+	cfg->n_abbreviations = 0;
 	free(cfg->model_options);
 	cfg->model_options = NULL;
 	cfg->n_model_options = 0;

@@ -220,6 +220,13 @@ struct pf_config {
 
 	/* which rows of the CLI's option table were given, for its checks */
 	bool *options_given;
+	/* the long options given abbreviated (getopt_long takes a unique
+	 * prefix): what was typed (owned) and the option it was taken as */
+	struct pf_abbreviation {
+		char *typed;
+		const char *taken;
+	} *abbreviations;
+	size_t n_abbreviations;
 };
 
 void pf_config_init(struct pf_config *cfg);

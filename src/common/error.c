@@ -55,6 +55,17 @@ int pf_error_set(struct pf_error *err, enum pf_errcode code, ...)
 	return -1;
 }
 
+int pf_error_line(struct pf_error *err, enum pf_errcode code, const char *origin, int line, const char *fmt, ...)
+{
+	char why[PF_ERROR_MSG_MAX / 2];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	return pf_error_set(err, code, origin, line, why);
+}
+
 int pf_error_constraint(struct pf_error *err, const char *rule, unsigned event_mask, const char *what)
 {
 	if (!err)

@@ -87,6 +87,12 @@ struct pf_error {
 int pf_error_set(struct pf_error *err, enum pf_errcode code, ...);
 int pf_error_vset(struct pf_error *err, enum pf_errcode code, va_list ap);
 
+/* A line of a text input is wrong (saved counts, metric definitions): code's
+ * format takes the origin, the line number and the reason, which is
+ * formatted from fmt.  Returns -1. */
+int pf_error_line(struct pf_error *err, enum pf_errcode code, const char *origin, int line, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
 /* A hardware rule broken by events of a set: fills rule and events (bit i of
  * event_mask: event i of the set) and formats the message from what and the
  * rule.  Returns -1. */

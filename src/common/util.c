@@ -232,6 +232,65 @@ bool parse_u64(const char *s, uint64_t *out)
 	return parse_u64_why(s, out) == NULL;
 }
 
+/* parse_u64_list's ranges expand to at most this many numbers in all */
+#define LIST_MAX (1u << 20)
+
+/* one entry of parse_u64_list: N, or N1-N2 if ranges, into [*lo, *hi] */
+static const char *parse_list_entry(const char *e, bool ranges, uint64_t min, uint64_t max, uint64_t *lo,
+				    uint64_t *hi)
+{
+	const char *dash = ranges ? strchr(e, '-') : NULL;
+	const char *why;
+
+	if (dash) {
+		char *first = xstrndup(e, (size_t)(dash - e));
+
+		why = parse_u64_why(first, lo);
+		free(first);
+		if (!why)
+			why = parse_u64_why(dash + 1, hi);
+		if (!why && *hi < *lo)
+			why = "a range ends before it starts";
+	} else {
+		why = parse_u64_why(e, lo);
+		*hi = *lo;
+	}
+	if (!why && (*lo < min || *hi > max))
+		why = "out of range";
+	return why;
+}
+
+long parse_u64_list(const char *s, bool ranges, uint64_t min, uint64_t max, uint64_t **out, const char **why)
+{
+	size_t n_entries, n = 0;
+	char **v = str_split(s, ',', &n_entries);
+	uint64_t *nums = NULL;
+
+	*why = NULL;
+	for (size_t i = 0; i < n_entries; i++) {
+		uint64_t lo, hi;
+
+		*why = parse_list_entry(v[i], ranges, min, max, &lo, &hi);
+		if (!*why && hi - lo >= LIST_MAX - n)
+			*why = "too many numbers";
+		if (*why)
+			break;
+		nums = xrealloc(nums, (n + (size_t)(hi - lo) + 1) * sizeof(*nums));
+		for (uint64_t k = lo;; k++) {
+			nums[n++] = k;
+			if (k == hi)
+				break;
+		}
+	}
+	str_vec_free(v);
+	if (*why) {
+		free(nums);
+		return -1;
+	}
+	*out = nums;
+	return (long)n;
+}
+
 static const char *escape_of(unsigned char c)
 {
 	switch (c) {

@@ -54,6 +54,14 @@ void str_vec_free(char **v);
 const char *parse_u64_why(const char *s, uint64_t *out);
 /* the same, true when s is a number */
 bool parse_u64(const char *s, uint64_t *out);
+/*
+ * A comma-separated list of such numbers, each from min to max; with
+ * ranges, also N1-N2 (N1 <= N2), expanded: "0,2-3" is 0, 2, 3.  Returns
+ * the count and *out (allocated, in list order), or -1 and why: an empty
+ * list or entry, a bad number, a number out of range, a reversed range,
+ * more than 2^20 numbers in all.
+ */
+long parse_u64_list(const char *s, bool ranges, uint64_t min, uint64_t max, uint64_t **out, const char **why);
 
 /*
  * The one escaper for user strings (option values, command names, event

@@ -470,25 +470,6 @@ static int fill_counters(const struct pmu_set_request *r, const struct ita2_requ
 	return 0;
 }
 
-static int fill_regs_notes(const struct ita2_result *res, struct set_prog *out)
-{
-	out->regs = calloc(res->n_regs ? res->n_regs : 1, sizeof(*out->regs));
-	if (!out->regs)
-		return -1;
-	out->n_regs = res->n_regs;
-	for (size_t i = 0; i < res->n_regs; i++)
-		out->regs[i] = res->regs[i];
-	if (!res->n_notes)
-		return 0;
-	out->notes = calloc(res->n_notes + 1, sizeof(*out->notes));
-	if (!out->notes)
-		return -1;
-	for (size_t i = 0; i < res->n_notes; i++)
-		if (!(out->notes[i] = strdup(res->notes[i])))
-			return -1;
-	return 0;
-}
-
 static int ita2_encode_set(const struct pmu_model *m, const struct pmu_set_request *r, struct set_prog *out,
 			   struct pf_error *err)
 {
@@ -496,9 +477,13 @@ static int ita2_encode_set(const struct pmu_model *m, const struct pmu_set_reque
 	struct ita2_result res;
 
 	memset(out, 0, sizeof(*out));
-	if (ita2_build_request(r, &req, err) || ita2_encode(&req, &res, err))
+	if (ita2_build_request(r, &req, err))
 		return -1;
-	if (fill_counters(r, &req, &res, out) || fill_regs_notes(&res, out)) {
+	if (ita2_encode(&req, &res, out, err)) {
+		set_prog_release(out);
+		return -1;
+	}
+	if (fill_counters(r, &req, &res, out)) {
 		set_prog_release(out);
 		return pf_error_set(err, PF_E_NOMEM);
 	}

@@ -98,9 +98,6 @@ int ita2_get_ear_mode(size_t i, enum ita2_ear_mode *mode); /* -1 if not an EAR e
 /* ---- encoding ----------------------------------------------------------- */
 
 #define ITA2_MAX_EVENTS 4
-#define ITA2_MAX_REGS 32
-#define ITA2_MAX_NOTES 8
-#define ITA2_NOTE_LEN 200
 
 /* instruction-set mask values (PMC.ism) */
 #define ITA2_ISM_BOTH 0u
@@ -147,15 +144,16 @@ struct ita2_request {
 struct ita2_result {
 	int pmc[ITA2_MAX_EVENTS]; /* counter of event i */
 	uint64_t value[ITA2_MAX_EVENTS]; /* PMC value as listed (bit 23 clear) */
-	struct reg_value regs[ITA2_MAX_REGS]; /* other registers, register order */
-	size_t n_regs;
-	char notes[ITA2_MAX_NOTES][ITA2_NOTE_LEN];
-	size_t n_notes;
+	/* the other registers (register order) and the notes go to the model's
+	 * output, by set_prog_reg() and set_prog_note() */
+	struct set_prog *prog;
 	bool fine; /* code range in fine mode (pfm_ita2_irange_is_fine) */
 };
 
-/* Validate, assign and encode; -1 with err naming the rule. */
-int ita2_encode(const struct ita2_request *req, struct ita2_result *res, struct pf_error *err);
+/* Validate, assign and encode, the registers beyond PMC4-7 and the notes
+ * added to prog; -1 with err naming the rule (prog then holds a part:
+ * set_prog_release() it). */
+int ita2_encode(const struct ita2_request *req, struct ita2_result *res, struct set_prog *prog, struct pf_error *err);
 
 /* PMC/PMD register fields, shared by the encoder and the decoder */
 #define ITA2_PMC_PLM_MASK 0xfull

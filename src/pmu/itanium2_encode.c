@@ -31,24 +31,6 @@ int ita2_reject(struct pf_error *err, const char *rule, unsigned events, const c
 	return pf_error_constraint(err, rule, events, what);
 }
 
-void ita2_note(struct ita2_result *res, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (res->n_notes >= ITA2_MAX_NOTES)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(res->notes[res->n_notes++], ITA2_NOTE_LEN, fmt, ap);
-	va_end(ap);
-}
-
-void ita2_add_reg(struct ita2_result *res, enum reg_file file, unsigned n, uint64_t value)
-{
-	if (res->n_regs >= ITA2_MAX_REGS)
-		return;
-	res->regs[res->n_regs++] = (struct reg_value){ .file = file, .num = n, .value = value };
-}
-
 /* ---- classification helpers ------------------------------------------ */
 
 bool ita2_is_cancels(const struct ita2_event *e)
@@ -336,7 +318,7 @@ static void encode_counters(const struct ita2_request *req, struct ita2_result *
 				(uint64_t)req->thres[i] << ITA2_PMC_THRES_SHIFT |
 				(uint64_t)req->ism[i] << ITA2_PMC_ISM_SHIFT;
 		if (res->pmc[i] == 4)
-			ita2_note(res, "PMC4 is written with bit 23 (enable) set: 0x%llx",
+			set_prog_note(res->prog, "PMC4 is written with bit 23 (enable) set: 0x%llx",
 				  (unsigned long long)(res->value[i] | ITA2_PMC4_ENABLE));
 	}
 }
@@ -363,7 +345,7 @@ static void encode_iear(const struct ita2_request *req, struct ita2_result *res)
 	    (uint64_t)e->ear_umask << ITA2_PMC10_UMASK_SHIFT | (uint64_t)req->ism[i] << ITA2_PMC10_ISM_SHIFT;
 	if (e->ear == ITA2_EAR_I_CACHE)
 		v |= 2ull << ITA2_PMC10_CT_SHIFT;
-	ita2_add_reg(res, REG_PMC, 10, v);
+	set_prog_reg(res->prog, REG_PMC, 10, v);
 }
 
 /* PMC11 (F.2): mode 00 cache, 01 TLB, 10 ALAT */
@@ -377,7 +359,7 @@ static void encode_dear(const struct ita2_request *req, struct ita2_result *res)
 	const struct ita2_event *e = E(req, (size_t)i);
 
 	mode = e->ear == ITA2_EAR_D_TLB ? 1 : e->ear == ITA2_EAR_D_ALAT ? 2 : 0;
-	ita2_add_reg(res, REG_PMC, 11,
+	set_prog_reg(res->prog, REG_PMC, 11,
 		     (req->plm[i] & ITA2_PMC_PLM_MASK) | pm_bit(req, ITA2_PMC11_PM_SHIFT) |
 			     mode << ITA2_PMC11_MODE_SHIFT |
 			     (uint64_t)e->ear_umask << ITA2_PMC11_UMASK_SHIFT |
@@ -427,7 +409,7 @@ static int encode_btb(const struct ita2_request *req, struct ita2_result *res, s
 
 	if (!ita2_btb_used(req)) {
 		if (dear >= 0 && E(req, (size_t)dear)->ear != ITA2_EAR_D_CACHE)
-			ita2_add_reg(res, REG_PMC, 12, 0);
+			set_prog_reg(res->prog, REG_PMC, 12, 0);
 		return 0;
 	}
 	tm = btb_mask(req->btb_opts, ITA2_BTB_TM_TK, ITA2_BTB_TM_NTK);
@@ -446,7 +428,7 @@ static int encode_btb(const struct ita2_request *req, struct ita2_result *res, s
 					   "the BTB records only Itanium branches: event '%s' monitors IA-32 execution only",
 					   E(req, i)->name);
 	}
-	ita2_add_reg(res, REG_PMC, 12,
+	set_prog_reg(res->prog, REG_PMC, 12,
 		     (plm & ITA2_PMC_PLM_MASK) | pm_bit(req, ITA2_PMC12_PM_SHIFT) |
 			     (uint64_t)tm << ITA2_PMC12_TM_SHIFT | (uint64_t)ptm << ITA2_PMC12_PTM_SHIFT |
 			     (uint64_t)ppm << ITA2_PMC12_PPM_SHIFT | (uint64_t)brt << ITA2_PMC12_BRT_SHIFT);
@@ -495,17 +477,17 @@ static void encode_opcm(const struct ita2_request *req, struct ita2_result *res)
 	uint64_t pmc15 = ITA2_PMC15_RESET | 0xf;
 
 	if (req->opcm8_used) {
-		ita2_add_reg(res, REG_PMC, 8, (req->opcm8 | ITA2_PMC8_ONE | ITA2_PMC8_IG_AD) & ~ITA2_PMC8_INV);
+		set_prog_reg(res->prog, REG_PMC, 8, (req->opcm8 | ITA2_PMC8_ONE | ITA2_PMC8_IG_AD) & ~ITA2_PMC8_INV);
 		pmc15 &= ~pmc15_clear(req, "IA64_TAGGED_INST_RETIRED.IBRP0_PMC8", 0,
 				      "IA64_TAGGED_INST_RETIRED.IBRP2_PMC8", 2);
 	}
 	if (req->opcm9_used) {
-		ita2_add_reg(res, REG_PMC, 9, (req->opcm9 | ITA2_PMC8_ONE | ITA2_PMC8_IG_AD) & ~ITA2_PMC8_INV);
+		set_prog_reg(res->prog, REG_PMC, 9, (req->opcm9 | ITA2_PMC8_ONE | ITA2_PMC8_IG_AD) & ~ITA2_PMC8_INV);
 		pmc15 &= ~pmc15_clear(req, "IA64_TAGGED_INST_RETIRED.IBRP1_PMC9", 1,
 				      "IA64_TAGGED_INST_RETIRED.IBRP3_PMC9", 3);
 	}
 	if (req->opcm8_used || req->opcm9_used)
-		ita2_add_reg(res, REG_PMC, 15, pmc15);
+		set_prog_reg(res->prog, REG_PMC, 15, pmc15);
 }
 
 /* ---- final checks on register values (C-REG) ---------------------------- */
@@ -515,8 +497,8 @@ static int check_regs(const struct ita2_request *req, const struct ita2_result *
 	for (size_t i = 0; i < req->n; i++)
 		if (res->value[i] & ITA2_PMC_MBZ_MASK)
 			return ita2_reject(err, "C-REG-2", 1u << i, "PMC%d bits 27:26 must be 0", res->pmc[i]);
-	for (size_t i = 0; i < res->n_regs; i++) {
-		const struct reg_value *r = &res->regs[i];
+	for (size_t i = 0; i < res->prog->n_regs; i++) {
+		const struct reg_value *r = &res->prog->regs[i];
 		bool pmc = r->file == REG_PMC;
 
 		if (pmc && (r->num == 8 || r->num == 9) && !(r->value & ITA2_PMC8_ONE))
@@ -538,23 +520,24 @@ static int cmp_reg(const struct reg_value *a, const struct reg_value *b)
 static void sort_regs(struct ita2_result *res)
 {
 	/* insertion sort: a dozen registers at most */
-	for (size_t i = 1; i < res->n_regs; i++) {
-		struct reg_value r = res->regs[i];
+	for (size_t i = 1; i < res->prog->n_regs; i++) {
+		struct reg_value r = res->prog->regs[i];
 		size_t j = i;
 
-		while (j > 0 && cmp_reg(&res->regs[j - 1], &r) > 0) {
-			res->regs[j] = res->regs[j - 1];
+		while (j > 0 && cmp_reg(&res->prog->regs[j - 1], &r) > 0) {
+			res->prog->regs[j] = res->prog->regs[j - 1];
 			j--;
 		}
-		res->regs[j] = r;
+		res->prog->regs[j] = r;
 	}
 }
 
 /* ---- the dispatcher --------------------------------------------------- */
 
-int ita2_encode(const struct ita2_request *req, struct ita2_result *res, struct pf_error *err)
+int ita2_encode(const struct ita2_request *req, struct ita2_result *res, struct set_prog *prog, struct pf_error *err)
 {
 	memset(res, 0, sizeof(*res));
+	res->prog = prog;
 	if (req->n > ITA2_MAX_EVENTS)
 		return ita2_reject(err, "C-GEN-1", (1u << req->n) - 1, "%zu events given, at most 4 counters (PMC4-PMC7)", req->n);
 	if (check_thresholds(req, err) || check_ears(req, err) || check_sets(req, err) ||

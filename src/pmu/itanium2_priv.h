@@ -14,8 +14,6 @@
 /* rule broken by the events of bit mask 'events' (bit i: event i of the set) */
 int ita2_reject(struct pf_error *err, const char *rule, unsigned events, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
-void ita2_note(struct ita2_result *res, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void ita2_add_reg(struct ita2_result *res, enum reg_file file, unsigned n, uint64_t value);
 
 bool ita2_is_cancels(const struct ita2_event *e);
 bool ita2_is_prefetch(const struct ita2_event *e);

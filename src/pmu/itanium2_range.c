@@ -166,7 +166,7 @@ static int check_range_events(const struct ita2_request *req, bool code, struct 
 static void report(struct ita2_result *res, const char *kind, const struct ita2_range *r, size_t npairs,
 		   bool fine, uint64_t lo, uint64_t hi)
 {
-	ita2_note(res, "%s range [0x%llx-0x%llx): %zu register pair(s)%s, start offset -0x%llx, end offset +0x%llx",
+	set_prog_note(res->prog, "%s range [0x%llx-0x%llx): %zu register pair(s)%s, start offset -0x%llx, end offset +0x%llx",
 		  kind, (unsigned long long)r->start, (unsigned long long)r->end, npairs,
 		  fine ? ", fine mode" : "", (unsigned long long)(r->start - lo),
 		  (unsigned long long)(hi - r->end));
@@ -174,8 +174,8 @@ static void report(struct ita2_result *res, const char *kind, const struct ita2_
 
 static void add_ibr_pair(struct ita2_result *res, int pair, uint64_t addr, uint64_t mask)
 {
-	ita2_add_reg(res, REG_IBR, 2u * pair, addr);
-	ita2_add_reg(res, REG_IBR, 2u * pair + 1, mask);
+	set_prog_reg(res->prog, REG_IBR, 2u * pair, addr);
+	set_prog_reg(res->prog, REG_IBR, 2u * pair + 1, mask);
 }
 
 /* fine mode (E.2.1 item 3): lower limit on pair lo, upper on lo + 2 */
@@ -280,7 +280,7 @@ static void warn_unconstrained(const struct ita2_request *req, struct ita2_resul
 		int p = qual_pair(req, i);
 
 		if ((E(req, i)->qual & ITA2_Q_IAR) && !pp->code[p] && !pp->upper[p])
-			ita2_note(res, "warning: event '%s' is qualified by IBR pair %d, which carries no range: it counts the whole program",
+			set_prog_note(res->prog, "warning: event '%s' is qualified by IBR pair %d, which carries no range: it counts the whole program",
 				  E(req, i)->name, p);
 	}
 }
@@ -313,8 +313,8 @@ static int encode_drange(const struct ita2_request *req, struct ita2_result *res
 		return -1;
 	split(r->start, r->end, NPAIRS, LEFT, &bl);
 	for (size_t k = 0; k < bl.n; k++) {
-		ita2_add_reg(res, REG_DBR, 2u * (unsigned)k, bl.b[k].base);
-		ita2_add_reg(res, REG_DBR, 2u * (unsigned)k + 1, mask_reg(req->default_plm, bl.b[k].log2));
+		set_prog_reg(res->prog, REG_DBR, 2u * (unsigned)k, bl.b[k].base);
+		set_prog_reg(res->prog, REG_DBR, 2u * (unsigned)k + 1, mask_reg(req->default_plm, bl.b[k].log2));
 		pp->data[k] = true;
 		if (bl.b[k].base < lo)
 			lo = bl.b[k].base;
@@ -324,7 +324,7 @@ static int encode_drange(const struct ita2_request *req, struct ita2_result *res
 	pp->n_data = bl.n;
 	report(res, "data", r, bl.n, false, lo, hi);
 	if (bl.n > 1)
-		ita2_note(res, "warning: the data range uses %zu DBR pairs; the manual does not recommend enabling more than one (rule C-DBR-2)",
+		set_prog_note(res->prog, "warning: the data range uses %zu DBR pairs; the manual does not recommend enabling more than one (rule C-DBR-2)",
 			  bl.n);
 	return 0;
 }
@@ -355,12 +355,12 @@ static uint64_t pmc13_value(const struct ita2_request *req, const struct pairs *
 
 static void replace_reg(struct ita2_result *res, enum reg_file file, unsigned n, uint64_t value)
 {
-	for (size_t i = 0; i < res->n_regs; i++)
-		if (res->regs[i].file == file && res->regs[i].num == n) {
-			res->regs[i].value = value;
+	for (size_t i = 0; i < res->prog->n_regs; i++)
+		if (res->prog->regs[i].file == file && res->prog->regs[i].num == n) {
+			res->prog->regs[i].value = value;
 			return;
 		}
-	ita2_add_reg(res, file, n, value);
+	set_prog_reg(res->prog, file, n, value);
 }
 
 static void encode_pmc8_14(const struct ita2_request *req, struct ita2_result *res, const struct pairs *pp)
@@ -376,7 +376,7 @@ static void encode_pmc8_14(const struct ita2_request *req, struct ita2_result *r
 	pmc8 = (pmc8 & ~(ITA2_PMC8_IG_AD | ITA2_PMC8_INV)) | ITA2_PMC8_ONE |
 	       (req->inverse_irange ? ITA2_PMC8_INV : 0);
 	replace_reg(res, REG_PMC, 8, pmc8);
-	ita2_add_reg(res, REG_PMC, 14, pmc14);
+	set_prog_reg(res->prog, REG_PMC, 14, pmc14);
 }
 
 /*
@@ -420,7 +420,7 @@ int ita2_encode_ranges(const struct ita2_request *req, struct ita2_result *res, 
 		/* C-IBR-4: a code range with no PMC13 enable bit mis-tags I-side events */
 		if (req->irange.used && !(pmc13 >> ITA2_PMC13_ENA_SHIFT(0) & 0xf))
 			return ita2_reject(err, "C-IBR-4", 0, "a code range needs a PMC13 enable bit");
-		ita2_add_reg(res, REG_PMC, 13, pmc13);
+		set_prog_reg(res->prog, REG_PMC, 13, pmc13);
 	}
 	return 0;
 }

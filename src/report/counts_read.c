@@ -6,7 +6,6 @@
 #include <errno.h>
 #include <jansson.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,17 +45,8 @@ struct reader {
 	struct pf_error *err;
 };
 
-static int bad_line(struct reader *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int bad_line(struct reader *r, const char *fmt, ...)
-{
-	char why[PF_ERROR_MSG_MAX / 2];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(why, sizeof(why), fmt, ap);
-	va_end(ap);
-	return pf_error_set(r->err, PF_E_COUNTS_LINE, r->origin, r->line, why);
-}
+/* the line being read is wrong */
+#define bad_line(r, ...) pf_error_line((r)->err, PF_E_COUNTS_LINE, (r)->origin, (r)->line, __VA_ARGS__)
 
 void saved_counts_release(struct saved_counts *s)
 {

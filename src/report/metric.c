@@ -4,7 +4,6 @@
 
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,17 +69,8 @@ struct def_parser {
 	struct pf_error *err;
 };
 
-static int def_fail(struct def_parser *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int def_fail(struct def_parser *p, const char *fmt, ...)
-{
-	char why[PF_ERROR_MSG_MAX / 2];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(why, sizeof(why), fmt, ap);
-	va_end(ap);
-	return pf_error_set(p->err, PF_E_METRIC_DEF, p->origin, p->line, why);
-}
+/* the line being read is wrong */
+#define def_fail(p, ...) pf_error_line((p)->err, PF_E_METRIC_DEF, (p)->origin, (p)->line, __VA_ARGS__)
 
 static bool valid_metric_name(const char *s)
 {

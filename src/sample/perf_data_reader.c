@@ -21,7 +21,6 @@
 
 #include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -33,6 +32,7 @@
 #include "sample/perf_data.h"
 #include "sample/perf_data_format.h"
 #include "sample/perf_record.h"
+#include "sample/read_fail.h"
 
 /* one record of the data section, in the order it is given out */
 struct pd_ref {
@@ -73,25 +73,11 @@ struct perf_data_reader {
 	uint64_t bounce[65536 / 8];  /* a record at an offset not 8-byte aligned */
 	uint64_t tell;
 	struct smpl_status st;
-	bool failed;
-	struct pf_error failure;
+	struct read_fail fail; /* the first failure, answered to every later call */
 };
 
-__attribute__((format(printf, 3, 4)))
-static int bad(struct perf_data_reader *r, struct pf_error *err, const char *fmt, ...)
-{
-	char why[PF_ERROR_MSG_MAX / 2];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(why, sizeof(why), fmt, ap);
-	va_end(ap);
-	r->failed = true;
-	pf_error_set(&r->failure, PF_E_BAD_FILE, r->name, why);
-	if (err)
-		*err = r->failure;
-	return -1;
-}
+/* the reader's shorthand for read_fail_bad_file() */
+#define bad(r, err, ...) read_fail_bad_file(&(r)->fail, (r)->name, (err), __VA_ARGS__)
 
 bool perf_data_magic(const void *head, size_t len)
 {
@@ -691,11 +677,8 @@ static void fix_event(struct perf_data_reader *r, struct sample_record *out)
 int perf_data_reader_next(struct perf_data_reader *r, struct sample_record *out,
 			  struct pf_error *err)
 {
-	if (r->failed) {
-		if (err)
-			*err = r->failure;
+	if (read_fail_again(&r->fail, err))
 		return -1;
-	}
 	if (next_synthetic(r, out))
 		return 1;
 	while (r->next < r->n_order) {

@@ -12,13 +12,13 @@
 
 #include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/util.h"
 #include "sample/perf_data.h"
+#include "sample/read_fail.h"
 #include "sample/smpl_codec.h"
 #include "sample/smpl_file.h"
 #include "sample/smpl_format.h"
@@ -38,8 +38,7 @@ struct smpl_reader {
 	uint64_t seq;           /* the number the next chunk must have (1.2) */
 	bool returned_any;      /* a record was returned: no Itanium 2 configuration now */
 	bool ia64;              /* the first record was an Itanium 2 configuration (1.3) */
-	bool failed;
-	struct pf_error failure;
+	struct read_fail fail; /* the first failure, answered to every later call */
 	struct smpl_delta d;
 	struct smpl_status st;
 	/* a perf.data file: everything is its reader's */
@@ -55,34 +54,16 @@ struct smpl_reader {
 	size_t str_cap;
 };
 
-__attribute__((format(printf, 3, 4)))
-static int bad(struct smpl_reader *r, struct pf_error *err, const char *fmt, ...)
-{
-	char why[PF_ERROR_MSG_MAX / 2];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(why, sizeof(why), fmt, ap);
-	va_end(ap);
-	r->failed = true;
-	pf_error_set(&r->failure, PF_E_BAD_FILE, r->name, why);
-	if (err)
-		*err = r->failure;
-	return -1;
-}
+/* the reader's shorthand for read_fail_bad_file() */
+#define bad(r, err, ...) read_fail_bad_file(&(r)->fail, (r)->name, (err), __VA_ARGS__)
 
 /* fread until n bytes or end of file; a read error is reported */
 static int read_full(struct smpl_reader *r, void *buf, size_t n, size_t *got,
 		     struct pf_error *err)
 {
 	*got = fread(buf, 1, n, r->f);
-	if (*got < n && ferror(r->f)) {
-		r->failed = true;
-		pf_error_set(&r->failure, PF_E_INPUT, r->name, strerror(errno ? errno : EIO));
-		if (err)
-			*err = r->failure;
-		return -1;
-	}
+	if (*got < n && ferror(r->f))
+		return read_fail_set(&r->fail, err, PF_E_INPUT, r->name, strerror(errno ? errno : EIO));
 	r->off += *got;
 	return 0;
 }
@@ -954,11 +935,8 @@ int smpl_reader_next(struct smpl_reader *r, struct sample_record *out, struct pf
 	for (;;) {
 		int rc;
 
-		if (r->failed) {
-			if (err)
-				*err = r->failure;
+		if (read_fail_again(&r->fail, err))
 			return -1;
-		}
 		if (r->pos >= r->chunk.len) {
 			if (r->partial && !r->st.truncated)
 				mark_truncated(r, r->chunk_off + r->chunk.len);

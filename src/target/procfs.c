@@ -20,17 +20,12 @@ static int by_pid(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* a directory entry that is a decimal task id */
-static bool task_id(const char *name, pid_t *tid)
+bool procfs_task_id(const char *name, pid_t *tid)
 {
-	char *end;
-	long v;
+	uint64_t v;
 
-	if (name[0] < '1' || name[0] > '9')
-		return false;
-	errno = 0;
-	v = strtol(name, &end, 10);
-	if (errno || *end || v <= 0 || v > INT32_MAX)
+	/* decimal only: /proc has no 0x names, nor a leading 0 */
+	if (name[0] < '1' || name[0] > '9' || !parse_u64(name, &v) || v > INT32_MAX)
 		return false;
 	*tid = (pid_t)v;
 	return true;
@@ -52,7 +47,7 @@ long procfs_tasks(pid_t pid, pid_t **tids)
 	while ((de = readdir(d))) {
 		pid_t t;
 
-		if (!task_id(de->d_name, &t))
+		if (!procfs_task_id(de->d_name, &t))
 			continue;
 		if (n == cap) {
 			cap *= 2;
@@ -205,68 +200,34 @@ static int by_int(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* one CPU number: decimal, no sign, at most 999999 (online or not is
- * checked against the system, not here) */
-static bool cpu_number(const char *s, size_t len, int *out)
-{
-	long v = 0;
-
-	if (!len || len > 6)
-		return false;
-	for (size_t i = 0; i < len; i++) {
-		if (s[i] < '0' || s[i] > '9')
-			return false;
-		v = v * 10 + (s[i] - '0');
-	}
-	*out = (int)v;
-	return true;
-}
+/* the largest CPU number of a list (online or not is checked against the
+ * system, not here) */
+#define CPU_NUMBER_MAX 999999
 
 long procfs_parse_cpu_list(const char *list, int **cpus, char *why, size_t why_size)
 {
-	size_t n = 0, cap = 8;
-	int *v = xcalloc(cap, sizeof(*v));
-	const char *p = list;
+	uint64_t *v;
+	const char *bad;
+	long n = parse_u64_list(list, true, 0, CPU_NUMBER_MAX, &v, &bad);
 
-	while (*p) {
-		size_t len = strcspn(p, ","), dash;
-		int lo, hi;
-
-		dash = strcspn(p, "-");
-		if (dash < len) {
-			if (!cpu_number(p, dash, &lo) || !cpu_number(p + dash + 1, len - dash - 1, &hi) || hi < lo)
-				goto bad;
-		} else if (!cpu_number(p, len, &lo)) {
-			goto bad;
-		} else {
-			hi = lo;
-		}
-		for (int c = lo; c <= hi; c++) {
-			if (n == cap) {
-				cap *= 2;
-				v = xrealloc(v, cap * sizeof(*v));
-			}
-			v[n++] = c;
-		}
-		p += len;
-		if (*p == ',' && !*++p)
-			goto bad; /* a trailing comma */
+	if (n < 0) {
+		snprintf(why, why_size, "expected CPU numbers and ranges, as 0,2-3");
+		return -1;
 	}
-	if (!n)
-		goto bad;
-	qsort(v, n, sizeof(*v), by_int);
-	for (size_t i = 1; i < n; i++)
-		if (v[i] == v[i - 1]) {
-			snprintf(why, why_size, "CPU %d is listed twice", v[i]);
-			free(v);
+	*cpus = xcalloc((size_t)n, sizeof(**cpus));
+	for (long i = 0; i < n; i++)
+		(*cpus)[i] = (int)v[i];
+	free(v);
+	qsort(*cpus, (size_t)n, sizeof(**cpus), by_int);
+	for (long i = 1; i < n; i++) {
+		if ((*cpus)[i] == (*cpus)[i - 1]) {
+			snprintf(why, why_size, "CPU %d is listed twice", (*cpus)[i]);
+			free(*cpus);
+			*cpus = NULL;
 			return -1;
 		}
-	*cpus = v;
-	return (long)n;
-bad:
-	snprintf(why, why_size, "expected CPU numbers and ranges, as 0,2-3");
-	free(v);
-	return -1;
+	}
+	return n;
 }
 
 long procfs_online_cpus(int **cpus)

@@ -36,6 +36,9 @@ void procfs_maps_free(struct sample_record *recs, size_t n);
  * the count, or -1 when unreadable. */
 long procfs_online_cpus(int **cpus);
 
+/* A /proc directory entry that is a task id (decimal, 1 to INT32_MAX). */
+bool procfs_task_id(const char *name, pid_t *tid);
+
 /* Parse a CPU list "N,N1-N2,..." (the kernel's and pfmon 3.x's syntax):
  * ascending and without duplicates into *cpus (allocated); the count, or
  * -1 with why set ("duplicated CPU 3", ...). */

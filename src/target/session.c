@@ -547,12 +547,11 @@ static void synthesize_all(struct session *s)
 	if (!d)
 		return;
 	while ((de = readdir(d))) {
-		char *end;
-		long pid = strtol(de->d_name, &end, 10);
+		pid_t pid;
 
-		if (*end || pid <= 0 || pid == getpid())
+		if (!procfs_task_id(de->d_name, &pid) || pid == getpid())
 			continue;
-		synthesize_maps(s, (pid_t)pid);
+		synthesize_maps(s, pid);
 	}
 	closedir(d);
 }

@@ -115,6 +115,43 @@ load helpers
 LIST
 }
 
+@test "an abbreviated long option: an error about it says what it was taken as" {
+	# getopt_long's unique prefixes, as pfmon 3.x and perf: the run works
+	run --separate-stderr "$PFMON" --with-h --us-c -e task-clock true
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
+	[[ "$output" =~ task-clock ]]
+	# "--smpl-period" is --smpl-periods-random, not a period: the later error says so
+	run --separate-stderr "$PFMON" --smpl-period=1000 -e cpu-clock true
+	[ "$status" -eq 1 ]
+	one_error_line "^error: '--smpl-period' was taken as --smpl-periods-random: cannot sample 'cpu-clock': --smpl-periods-random needs a period"
+	# a value refused while parsing, given as --opt=V and as --opt V
+	run --separate-stderr "$PFMON" --smpl-per=0 true
+	[ "$status" -eq 2 ]
+	one_error_line "^error: '--smpl-per' was taken as --smpl-periods-random: invalid value '0' for option '--smpl-periods-random': entries are MASK"
+	run --separate-stderr "$PFMON" --smpl-ent x true
+	[ "$status" -eq 2 ]
+	one_error_line "^error: '--smpl-ent' was taken as --smpl-entries: invalid value 'x' for option '--smpl-entries'"
+	# the whole name: no note; --follow-exec is itself, not --follow-exec-exclude
+	run --separate-stderr "$PFMON" --smpl-entries=x true
+	one_error_line "^error: invalid value 'x' for option '--smpl-entries'"
+	run --separate-stderr "$PFMON" --follow-exec='(' true
+	[ "$status" -eq 2 ]
+	[[ "$stderr" != *"was taken as"* ]]
+	# an option refused in this mode: named as typed, then as taken
+	run --separate-stderr "$PFMON" --smpl-ent=64 -e task-clock true
+	[ "$status" -eq 2 ]
+	one_error_line "^error: '--smpl-ent' was taken as --smpl-entries: option '--smpl-entries' is not used when counting"
+	# an error about another option or event is not about the abbreviation
+	run --separate-stderr "$PFMON" --us-c -e no_such_event true
+	[ "$status" -eq 2 ]
+	one_error_line "^error: unknown event 'no_such_event'"
+	# a prefix of several options is refused
+	run --separate-stderr "$PFMON" --smpl-s true
+	[ "$status" -eq 2 ]
+	one_error_line "^error: unknown or ambiguous option '--smpl-s'"
+}
+
 @test "an option needing a value, given none" {
 	run --separate-stderr "$PFMON" -e
 	[ "$status" -eq 2 ]

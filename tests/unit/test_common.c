@@ -3,6 +3,7 @@
 #include <config.h>
 
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "common/error.h"
@@ -61,6 +62,49 @@ static void numbers(void)
 	refuses("1,000", "not a number");
 }
 
+/* parse_u64_list gives want (n numbers, -1: refused with a why holding why) */
+static void list_is(const char *s, bool ranges, uint64_t min, uint64_t max, long want_n, const uint64_t *want,
+		    const char *why_want)
+{
+	uint64_t *v = NULL;
+	const char *why = NULL;
+	long n = parse_u64_list(s, ranges, min, max, &v, &why);
+	bool good = n == want_n;
+
+	for (long i = 0; good && i < n; i++)
+		good = v[i] == want[i];
+	if (want_n < 0)
+		good = good && why && strstr(why, why_want);
+	ok(good, "list '%s'%s: %ld numbers%s%s", s, ranges ? " (ranges)" : "", n, why ? ", " : "", why ? why : "");
+	if (n >= 0)
+		free(v);
+}
+
+static void lists(void)
+{
+	static const uint64_t cpus[] = { 0, 2, 3, 7 };
+	static const uint64_t pids[] = { 12, 0x20, 5 };
+
+	list_is("0,2-3,7", true, 0, 999999, 4, cpus, NULL);
+	list_is("7", true, 0, 999999, 1, cpus + 3, NULL);
+	list_is("12,0x20,5", false, 1, INT32_MAX, 3, pids, NULL); /* list order kept */
+	list_is("", true, 0, 10, -1, NULL, "empty");
+	list_is("1,", true, 0, 10, -1, NULL, "empty");
+	list_is(",1", false, 0, 10, -1, NULL, "empty");
+	list_is("1,,2", false, 0, 10, -1, NULL, "empty");
+	list_is("3-1", true, 0, 10, -1, NULL, "range");
+	list_is("1-", true, 0, 10, -1, NULL, "empty");
+	list_is("-1", true, 0, 10, -1, NULL, "empty");
+	list_is("1-2-3", true, 0, 10, -1, NULL, "not a number");
+	list_is("1-2", false, 0, 10, -1, NULL, "not a number"); /* no ranges: a dash is not a number */
+	list_is("0", false, 1, 10, -1, NULL, "out of range");
+	list_is("5-11", true, 0, 10, -1, NULL, "out of range");
+	list_is("01", true, 0, 10, -1, NULL, "leading 0");
+	list_is("0-0xffffffffffffffff", true, 0, UINT64_MAX, -1, NULL, "too many");
+	list_is("0xffffffffffffffff-0xffffffffffffffff", true, 0, UINT64_MAX, 1, (const uint64_t[]){ UINT64_MAX },
+		NULL);
+}
+
 static void escaping(void)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -88,6 +132,7 @@ static void escaping(void)
 int main(void)
 {
 	numbers();
+	lists();
 	escaping();
 	return tap_done();
 }
