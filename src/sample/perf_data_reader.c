@@ -648,19 +648,6 @@ static bool next_synthetic(struct perf_data_reader *r, struct sample_record *out
 	return false;
 }
 
-static void count(struct perf_data_reader *r, const struct sample_record *out)
-{
-	struct sample_totals *t = &r->st.counted;
-
-	t->records++;
-	if (out->type == SREC_SAMPLE)
-		t->samples++;
-	else if (out->type == SREC_LOST || out->type == SREC_LOST_SAMPLES)
-		t->lost += out->lost.lost;
-	else if (out->type == SREC_THROTTLE)
-		t->throttled++;
-}
-
 /* without PERF_SAMPLE_IDENTIFIER every event's records decode alike: the
  * event is then the one of the record's id */
 static void fix_event(struct perf_data_reader *r, struct sample_record *out)
@@ -706,7 +693,7 @@ int perf_data_reader_next(struct perf_data_reader *r, struct sample_record *out,
 		}
 		fix_event(r, out);
 		r->tell = off + rec->size;
-		count(r, out);
+		sample_totals_add(&r->st.counted, out);
 		return 1;
 	}
 	return 0;

@@ -32,3 +32,14 @@ const char *sample_rec_type_name(enum sample_rec_type t)
 		return rec_type_names[t];
 	return "unknown";
 }
+
+void sample_totals_add(struct sample_totals *t, const struct sample_record *rec)
+{
+	t->records++;
+	if (rec->type == SREC_SAMPLE)
+		t->samples++;
+	else if (rec->type == SREC_LOST || rec->type == SREC_LOST_SAMPLES)
+		t->lost += rec->lost.lost;
+	else if (rec->type == SREC_THROTTLE)
+		t->throttled++;
+}

@@ -598,11 +598,7 @@ int smpl_write_record(struct smpl_writer *w, const struct sample_record *rec,
 		return pf_error_set(err, PF_E_OUTPUT, w->path, "record type not stored in sample files");
 	if (check_size(w, err))
 		return -1;
-	if (rec->type == SREC_LOST || rec->type == SREC_LOST_SAMPLES)
-		w->totals.lost += rec->lost.lost;
-	if (rec->type == SREC_THROTTLE)
-		w->totals.throttled++;
-	w->totals.records++;
+	sample_totals_add(&w->totals, rec);
 	return emit(w, code, err);
 }
 

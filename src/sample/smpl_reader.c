@@ -890,19 +890,11 @@ static int check_end(struct smpl_reader *r, const struct sample_totals *e, uint6
 
 static void count(struct smpl_reader *r, const struct sample_record *out)
 {
-	struct sample_totals *t = &r->st.counted;
-
 	/* the totals leave out the end record and the optional ones */
 	if (out->type == SREC_END || out->type == SREC_KERNEL || out->type == SREC_KSYM ||
 	    out->type == SREC_BINARY || out->type == SREC_IA64_CONFIG || out->type == SREC_IA64_SAMPLE)
 		return;
-	t->records++;
-	if (out->type == SREC_SAMPLE)
-		t->samples++;
-	else if (out->type == SREC_LOST || out->type == SREC_LOST_SAMPLES)
-		t->lost += out->lost.lost;
-	else if (out->type == SREC_THROTTLE)
-		t->throttled++;
+	sample_totals_add(&r->st.counted, out);
 }
 
 /* An Itanium 2 dump's file (1.3) starts with its configuration and holds
