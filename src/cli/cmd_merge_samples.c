@@ -13,12 +13,14 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/commands.h"
 #include "common/strmap.h"
 #include "common/util.h"
 #include "report/profile.h"
 #include "sample/smpl_file.h"
+#include "sample/smpl_readahead.h"
 
 struct sample_input {
 	const char *path;
@@ -128,53 +130,109 @@ static const char *canonical_path(struct binaries *b, const struct sample_binary
 	return bin->path;
 }
 
+/* where a file's records come from: its own reader, or the read-ahead workers */
+struct file_source {
+	struct smpl_readahead *ra; /* NULL: r */
+	size_t i;
+	struct smpl_reader *r;
+	struct sample_record rec; /* r's */
+	struct smpl_status st;    /* from ra, at the file's end */
+};
+
+static int source_next(struct file_source *s, const struct sample_record **rec, struct pf_error *err)
+{
+	if (!s->ra) {
+		*rec = &s->rec;
+		return smpl_reader_next(s->r, &s->rec, err);
+	}
+	return smpl_readahead_next(s->ra, s->i, rec, &s->st, err);
+}
+
+static const struct smpl_status *source_status(const struct file_source *s)
+{
+	return s->ra ? &s->st : smpl_reader_status(s->r);
+}
+
 /*
  * One file's records into the profile.  A mapping is held back one record:
  * the binary identity that follows it (pfmon writes it right after the
  * first mapping of a binary) may say it is a binary already known at
  * another path.
  */
-static int add_file(struct profile *p, struct binaries *b, const char *path, struct pf_error *err)
+static int add_file(struct profile *p, struct binaries *b, const char *path, struct file_source *src,
+		    struct pf_error *err)
 {
-	struct smpl_reader *r = smpl_reader_open(path, err);
-	struct sample_record rec, held;
+	const struct sample_record *rec;
+	struct sample_record held, renamed;
 	char *held_name = NULL;
 	int rc;
 
-	if (!r)
+	if (!src->ra && !(src->r = smpl_reader_open(path, err)))
 		return -1;
-	while ((rc = smpl_reader_next(r, &rec, err)) > 0) {
-		if (held_name && rec.type == SREC_BINARY && !strcmp(rec.binary.path, held_name)) {
-			const char *canon = canonical_path(b, &rec.binary);
+	while ((rc = source_next(src, &rec, err)) > 0) {
+		if (held_name && rec->type == SREC_BINARY && !strcmp(rec->binary.path, held_name)) {
+			const char *canon = canonical_path(b, &rec->binary);
 
 			held.mmap.filename = canon;
-			rec.binary.path = canon;
+			renamed = *rec;
+			renamed.binary.path = canon;
+			rec = &renamed;
 		}
 		if (held_name) {
 			profile_add(p, &held);
 			free(held_name);
 			held_name = NULL;
 		}
-		if (rec.type == SREC_MMAP && rec.mmap.filename) {
-			held = rec;
-			held_name = xstrdup(rec.mmap.filename);
+		if (rec->type == SREC_MMAP && rec->mmap.filename) {
+			held = *rec;
+			held_name = xstrdup(rec->mmap.filename);
 			held.mmap.filename = held_name;
 			continue;
 		}
-		profile_add(p, &rec);
+		profile_add(p, rec);
 	}
 	if (held_name) {
 		profile_add(p, &held);
 		free(held_name);
 	}
-	if (rc == 0 && smpl_reader_status(r)->truncated) {
+	if (rc == 0 && source_status(src)->truncated) {
 		fputs("warning: '", stderr);
 		fput_escaped(stderr, path);
 		fprintf(stderr, "' is truncated at offset %llu: the samples after it are lost\n",
-			(unsigned long long)smpl_reader_status(r)->truncated_at);
+			(unsigned long long)source_status(src)->truncated_at);
 	}
-	smpl_reader_close(r);
+	if (src->r)
+		smpl_reader_close(src->r);
+	src->r = NULL;
 	return rc < 0 ? -1 : 0;
+}
+
+#define MAX_READ_THREADS 64
+
+/*
+ * The threads that read and decode the files while this one profiles:
+ * PFMON_MERGE_THREADS, else one fewer than the CPUs online (at most 8);
+ * 0: this thread reads them itself.  The output is the same either way.
+ */
+static int read_threads(unsigned *out, struct pf_error *err)
+{
+	const char *env = getenv("PFMON_MERGE_THREADS");
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	uint64_t v;
+
+	if (env) {
+		if (!parse_u64(env, &v) || v > MAX_READ_THREADS) {
+			char msg[160];
+
+			snprintf(msg, sizeof(msg), "PFMON_MERGE_THREADS='%.40s': give a number of threads from 0 to %d",
+				 env, MAX_READ_THREADS);
+			return pf_error_set(err, PF_E_USAGE, msg);
+		}
+		*out = (unsigned)v;
+		return 0;
+	}
+	*out = cpus > 1 ? (unsigned)(cpus - 1 < 8 ? cpus - 1 : 8) : 0;
+	return 0;
 }
 
 #define TOP_DEFAULT 10
@@ -225,6 +283,30 @@ static void print_summary(FILE *out, const struct sample_input *in, size_t n)
 	fprintf(out, " on %zu host%s\n", hosts, hosts == 1 ? "" : "s");
 }
 
+/* every file into the profile, in rank order, read ahead by threads if there are some */
+static int add_files(struct profile *p, struct binaries *b, const struct sample_input *in, size_t n,
+		     struct pf_error *err)
+{
+	const char **paths = xcalloc(n + 1, sizeof(*paths));
+	struct file_source src = { 0 };
+	unsigned threads = 0;
+	int rc = read_threads(&threads, err);
+
+	for (size_t i = 0; i < n; i++)
+		paths[i] = in[i].path;
+	if (!rc && threads && n > 1)
+		src.ra = smpl_readahead_start(paths, n, threads);
+	for (size_t i = 0; i < n && !rc; i++) {
+		profile_begin_source(p, i);
+		src.i = i;
+		rc = add_file(p, b, in[i].path, &src, err);
+	}
+	if (src.ra)
+		smpl_readahead_stop(src.ra);
+	free(paths);
+	return rc;
+}
+
 static int merge_into(const struct pf_config *cfg, struct sample_input *in, size_t n,
 		      const struct smpl_header *first, struct pf_error *err)
 {
@@ -238,10 +320,7 @@ static int merge_into(const struct pf_config *cfg, struct sample_input *in, size
 	/* each rank's own counts cost a second count per sample: only when asked */
 	if (cfg->merge_ranks)
 		profile_set_sources(p, n);
-	for (size_t i = 0; i < n && !rc; i++) {
-		profile_begin_source(p, i);
-		rc = add_file(p, &b, in[i].path, err);
-	}
+	rc = add_files(p, &b, in, n, err);
 	if (!rc && cfg->outfile && !(out = fopen(cfg->outfile, "w")))
 		rc = pf_error_set(err, PF_E_OUTPUT, cfg->outfile, strerror(errno));
 	if (!rc) {
