@@ -295,6 +295,48 @@ samples_of() {
 	[ "$(samples_of "$output" hot)" -eq $((h0 + h1)) ]
 }
 
+# merge_with THREADS ARGS...: stdout, then stderr, then the exit status of a merge
+merge_with() {
+	local t=$1 rc=0
+	shift
+	PFMON_MERGE_THREADS=$t "$PFMON" --merge "$@" >out.$t 2>err.$t || rc=$?
+	cat out.$t err.$t
+	echo "exit $rc"
+}
+
+@test "--merge of sample files: the same output whatever the number of reading threads" {
+	# thousands of records a file: many batches each, queues that fill up
+	for r in 0 1 2 3 4; do
+		clean_env OMPI_COMM_WORLD_RANK=$r OMPI_COMM_WORLD_SIZE=6 OMPI_MCA_ess_base_jobid=61 \
+			"$PFMON" -e cpu-clock --long-smpl-periods=20000 --smpl-outfile=s.%r.pfs \
+			"$FIXTURES/hotspot" 200 >/dev/null
+	done
+	one=$(merge_with 0 --merge-ranks s.*.pfs)
+	[[ "$one" =~ "# event cpu-clock: " ]]
+	[[ "$one" =~ "exit 0" ]]
+	for t in 1 2 3 8; do
+		[ "$(merge_with $t --merge-ranks s.*.pfs)" = "$one" ]
+	done
+	[ "$(merge_with 1 --report-format=json s.*.pfs)" = "$(merge_with 0 --report-format=json s.*.pfs)" ]
+	# a truncated rank: its warning where it was, the rest the same
+	head -c $(($(stat -c %s s.2.pfs) / 2)) s.2.pfs >t.pfs && mv t.pfs s.2.pfs
+	one=$(merge_with 0 s.*.pfs)
+	[[ "$one" =~ "'s.2.pfs' is truncated at offset" ]]
+	[ "$(merge_with 2 s.*.pfs)" = "$one" ]
+	# a corrupted rank: the same one error, exit 1
+	printf 'XXXXXXXX' | dd of=s.3.pfs bs=1 seek=$(($(stat -c %s s.3.pfs) / 2)) conv=notrunc 2>/dev/null
+	one=$(merge_with 0 s.*.pfs)
+	[[ "$one" =~ "exit 1" ]]
+	[[ "$one" =~ "s.3.pfs" ]]
+	[ "$(merge_with 1 s.*.pfs)" = "$one" ]
+	[ "$(merge_with 3 s.*.pfs)" = "$one" ]
+	# the variable is a number of threads, or refused
+	PFMON_MERGE_THREADS=many run -2 --separate-stderr "$PFMON" --merge s.0.pfs s.1.pfs
+	one_error_line "PFMON_MERGE_THREADS='many': give a number of threads from 0 to 64"
+	PFMON_MERGE_THREADS=65 run -2 --separate-stderr "$PFMON" --merge s.0.pfs s.1.pfs
+	one_error_line "PFMON_MERGE_THREADS='65'"
+}
+
 @test "--merge of sample files refuses other jobs, a repeated rank, mixed kinds, CSV" {
 	sample_ranks 2 40
 	mv s.0.pfs j40.pfs
