@@ -191,7 +191,7 @@ int cmd_merge(struct pf_config *cfg, struct pf_error *err)
 	int rc = collect(cfg, &l, err);
 
 	for (size_t i = 0; !rc && i < l.n; i++) {
-		bool sample;
+		bool sample = false;
 
 		rc = is_sample_file(l.v[i], &sample, err);
 		if (!rc && i == 0)
