@@ -94,6 +94,7 @@ void profile_free(struct profile *p)
 		strmap_release(&p->ev[i].keys);
 		strmap_release(&p->ev[i].key_index);
 		free(p->ev[i].key_frames);
+		free(p->ev[i].key_counts);
 		free(p->ev[i].key_pids);
 		for (size_t j = 0; j < SAMPLE_MAX_READ; j++)
 			strmap_release(&p->ev[i].read_sums[j]);

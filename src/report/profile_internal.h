@@ -80,6 +80,7 @@ struct event_hist {
 	/* JSON: each named key's first frame, for its separate fields */
 	struct strmap key_index; /* name -> index + 1 in key_frames */
 	struct prof_frame *key_frames;
+	uint64_t *key_counts; /* of the entry each key frame is from */
 	uint32_t *key_pids; /* by process: each named key's pid, parallel to key_frames */
 	size_t n_key_frames;
 	/* a merge of several files (pfmon --merge): each source's own counts,
@@ -88,10 +89,12 @@ struct event_hist {
 	struct strmap *source_keys;
 };
 
-/* JSON: a named stack's frames (leaf first), the first counted under the name */
+/* JSON: a named stack's frames (leaf first): of the typed stacks with the
+ * name, the one prof_stands_first() */
 struct prof_stack {
 	struct prof_frame *frames;
 	uint32_t n;
+	uint64_t count;
 };
 
 /*
@@ -166,6 +169,12 @@ struct profile {
 };
 
 /* profile_keys.c */
+/* Of two typed keys or stacks with one name, the one JSON shows the frames
+ * of: the one counted more, of equals the one with lower addresses (leaf
+ * first).  Never the first one met: the order of a hash map is not the
+ * same from run to run (its keys hold pointers). */
+bool prof_stands_first(const struct prof_frame *a, uint32_t na, uint64_t ca, const struct prof_frame *b, uint32_t nb,
+		       uint64_t cb);
 enum frame_kind prof_frame_kind(uint8_t cpumode);
 /* the typed key of a sample by the profile's sort */
 struct prof_frame prof_sample_frame(struct profile *p, const struct sample *s);

@@ -285,6 +285,39 @@ void prof_name_keymap(struct profile *p, struct prof_keymap *m, struct strmap *o
 	prof_keymap_release(m);
 }
 
+bool prof_stands_first(const struct prof_frame *a, uint32_t na, uint64_t ca, const struct prof_frame *b, uint32_t nb,
+		       uint64_t cb)
+{
+	if (ca != cb)
+		return ca > cb;
+	for (uint32_t i = 0; i < na && i < nb; i++)
+		if (a[i].addr != b[i].addr)
+			return a[i].addr < b[i].addr;
+	return na < nb;
+}
+
+/* JSON: the frame a named key's separate fields are from */
+static void keep_key_frame(struct event_hist *h, const char *name, const struct prof_entry *e)
+{
+	const struct prof_frame *code = &e->frames[e->n - 1]; /* the code or data frame */
+	/* by process the first frame is the process's */
+	uint32_t pid = e->n > 1 && e->frames[0].kind == FRAME_PID ? (uint32_t)e->frames[0].addr : 0;
+	size_t at = strmap_get(&h->key_index, name);
+
+	if (!at) {
+		h->key_frames = xrealloc(h->key_frames, (h->n_key_frames + 1) * sizeof(*h->key_frames));
+		h->key_counts = xrealloc(h->key_counts, (h->n_key_frames + 1) * sizeof(*h->key_counts));
+		h->key_pids = xrealloc(h->key_pids, (h->n_key_frames + 1) * sizeof(*h->key_pids));
+		at = ++h->n_key_frames;
+		strmap_add(&h->key_index, name, at);
+	} else if (!prof_stands_first(code, 1, e->count, &h->key_frames[at - 1], 1, h->key_counts[at - 1])) {
+		return;
+	}
+	h->key_frames[at - 1] = *code;
+	h->key_counts[at - 1] = e->count;
+	h->key_pids[at - 1] = pid;
+}
+
 void prof_name_keys(struct profile *p, struct event_hist *h)
 {
 	struct strbuf key = STRBUF_INIT;
@@ -301,14 +334,8 @@ void prof_name_keys(struct profile *p, struct event_hist *h)
 			name_key(p, &e->frames[j], &key);
 		}
 		strmap_add(&h->keys, strbuf_str(&key), e->count);
-		if (p->opts.format == PROFILE_JSON && !strmap_get(&h->key_index, strbuf_str(&key))) {
-			h->key_frames = xrealloc(h->key_frames, (h->n_key_frames + 1) * sizeof(*h->key_frames));
-			h->key_pids = xrealloc(h->key_pids, (h->n_key_frames + 1) * sizeof(*h->key_pids));
-			/* by process the first frame is the process's */
-			h->key_pids[h->n_key_frames] = e->n > 1 && e->frames[0].kind == FRAME_PID ? (uint32_t)e->frames[0].addr : 0;
-			h->key_frames[h->n_key_frames++] = e->frames[e->n - 1]; /* the code or data frame */
-			strmap_add(&h->key_index, strbuf_str(&key), h->n_key_frames);
-		}
+		if (p->opts.format == PROFILE_JSON)
+			keep_key_frame(h, strbuf_str(&key), e);
 		for (uint32_t j = 0; j < h->n_reads; j++)
 			strmap_add(&h->read_sums[j], strbuf_str(&key), e->reads[j]);
 	}

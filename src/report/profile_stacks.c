@@ -261,6 +261,27 @@ static void fold(const struct named_stack *ns, struct strbuf *out)
 	}
 }
 
+/* JSON shows each named stack's frames: one typed stack stands for it */
+static void keep_stack_rep(struct profile *p, const char *name, struct prof_entry *e)
+{
+	size_t at = strmap_get(&p->stack_index, name);
+	struct prof_stack *rep;
+
+	if (!at) {
+		p->stack_reps = xrealloc(p->stack_reps, (p->n_stack_reps + 1) * sizeof(*p->stack_reps));
+		at = ++p->n_stack_reps;
+		strmap_add(&p->stack_index, name, at);
+		p->stack_reps[at - 1] = (struct prof_stack){ 0 };
+	} else if (!prof_stands_first(e->frames, e->n, e->count, p->stack_reps[at - 1].frames,
+				      p->stack_reps[at - 1].n, p->stack_reps[at - 1].count)) {
+		return;
+	}
+	rep = &p->stack_reps[at - 1];
+	free(rep->frames);
+	*rep = (struct prof_stack){ e->frames, e->n, e->count };
+	e->frames = NULL; /* now the stack_reps' */
+}
+
 void prof_name_stacks(struct profile *p)
 {
 	struct named_stack *ns = xcalloc(1, sizeof(*ns));
@@ -280,13 +301,8 @@ void prof_name_stacks(struct profile *p)
 		}
 		fold(ns, &key);
 		strmap_add(&p->folded, strbuf_str(&key), e->count);
-		if (p->opts.format == PROFILE_JSON && !strmap_get(&p->stack_index, strbuf_str(&key))) {
-			/* JSON shows each named stack's frames: one typed stack stands for it */
-			p->stack_reps = xrealloc(p->stack_reps, (p->n_stack_reps + 1) * sizeof(*p->stack_reps));
-			p->stack_reps[p->n_stack_reps++] = (struct prof_stack){ e->frames, e->n };
-			p->stacks.slots[i].frames = NULL; /* now the stack_reps' */
-			strmap_add(&p->stack_index, strbuf_str(&key), p->n_stack_reps);
-		}
+		if (p->opts.format == PROFILE_JSON)
+			keep_stack_rep(p, strbuf_str(&key), e);
 	}
 	strbuf_release(&ns->text);
 	free(ns);
