@@ -142,7 +142,8 @@ static void note_kernel_ips(struct profile *p, const struct sample *s)
 	}
 }
 
-static void add_sample(struct profile *p, const struct sample *s)
+/* count samples like s (sample_fold_equal()) */
+static void add_sample(struct profile *p, const struct sample *s, uint64_t count)
 {
 	struct event_hist *h = s->evidx < p->n_ev ? &p->ev[s->evidx] : NULL;
 	struct prof_frame key[2];
@@ -151,7 +152,7 @@ static void add_sample(struct profile *p, const struct sample *s)
 
 	if (!h)
 		return;
-	h->samples++;
+	h->samples += count;
 	note_kernel_ips(p, s);
 	if (s->fields & SAMPLE_F_PERIOD) {
 		h->min_period = s->period < h->min_period ? s->period : h->min_period;
@@ -162,18 +163,18 @@ static void add_sample(struct profile *p, const struct sample *s)
 		return;
 	}
 	if (p->opts.format == PROFILE_FOLDED || p->opts.format == PROFILE_SVG) {
-		prof_add_stack(p, s);
+		prof_add_stack(p, s, count);
 		return;
 	}
 	/* JSON: the call chains too, when recorded */
 	if (p->opts.format == PROFILE_JSON && (s->fields & SAMPLE_F_CALLCHAIN))
-		prof_add_stack(p, s);
+		prof_add_stack(p, s, count);
 	/* by process: the process first, the frame second */
 	key[0] = (struct prof_frame){ FRAME_PID, NULL, s->pid };
 	key[1] = prof_sample_frame(p, s);
-	e = prof_keymap_add(&h->counted, &key[2 - n], n);
+	e = prof_keymap_add(&h->counted, &key[2 - n], n, count);
 	if (p->n_sources)
-		prof_keymap_add(&h->source_counted[p->source], &key[2 - n], n);
+		prof_keymap_add(&h->source_counted[p->source], &key[2 - n], n, count);
 	/* counts read in samples are credited per key as samples come */
 	if (h->n_reads && (s->fields & SAMPLE_F_READ))
 		prof_add_reads(p, h, s, e);
@@ -253,11 +254,16 @@ static void use_perf_kallsyms(struct profile *p, const struct sample_kernel *k)
 
 void profile_add(struct profile *p, const struct sample_record *rec)
 {
+	profile_add_n(p, rec, 1);
+}
+
+void profile_add_n(struct profile *p, const struct sample_record *rec, uint64_t count)
+{
 	struct sym_maps *maps = sym_resolver_maps(p->res);
 
 	switch (rec->type) {
 	case SREC_SAMPLE:
-		add_sample(p, &rec->sample);
+		add_sample(p, &rec->sample, count);
 		break;
 	case SREC_MMAP:
 		if (rec->mmap.filename) {

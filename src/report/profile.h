@@ -49,6 +49,9 @@ struct profile;
 struct profile *profile_new(const struct profile_opts *opts, const struct smpl_header *h);
 void profile_free(struct profile *p);
 void profile_add(struct profile *p, const struct sample_record *rec);
+/* a sample count times (samples folded into one, sample_fold_equal());
+ * any other record as profile_add() */
+void profile_add_n(struct profile *p, const struct sample_record *rec, uint64_t count);
 /* the reader's status: a truncated or unfinished file is reported */
 void profile_set_status(struct profile *p, const struct smpl_status *st);
 /* While samples still come from a running command: once a kernel address

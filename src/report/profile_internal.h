@@ -178,8 +178,8 @@ bool prof_stands_first(const struct prof_frame *a, uint32_t na, uint64_t ca, con
 enum frame_kind prof_frame_kind(uint8_t cpumode);
 /* the typed key of a sample by the profile's sort */
 struct prof_frame prof_sample_frame(struct profile *p, const struct sample *s);
-/* count under key (n frames); the entry, for the counts read in the sample */
-struct prof_entry *prof_keymap_add(struct prof_keymap *m, const struct prof_frame *key, uint32_t n);
+/* count samples under key (n frames); the entry, for the counts read in the sample */
+struct prof_entry *prof_keymap_add(struct prof_keymap *m, const struct prof_frame *key, uint32_t n, uint64_t count);
 void prof_keymap_release(struct prof_keymap *m);
 const char *prof_base_name(const char *path);
 struct prof_frame prof_user_frame(struct profile *p, uint32_t pid, uint64_t ip, bool show_ip);
@@ -204,7 +204,7 @@ void prof_release_comms(struct profile *p);
 /* the name records gave process pid, or NULL */
 const char *prof_comm_of(const struct profile *p, uint32_t pid);
 /* a sample's call stack, its process at the root */
-void prof_add_stack(struct profile *p, const struct sample *s);
+void prof_add_stack(struct profile *p, const struct sample *s, uint64_t count);
 /* name the stacks: into folded (and stack_reps for JSON), or into flame for the SVG */
 /* the same for one source's keys of a merge (no read counts) */
 void prof_name_keymap(struct profile *p, struct prof_keymap *m, struct strmap *out);

@@ -208,7 +208,7 @@ static void keymap_grow(struct prof_keymap *m)
 	m->cap = cap;
 }
 
-struct prof_entry *prof_keymap_add(struct prof_keymap *m, const struct prof_frame *key, uint32_t n)
+struct prof_entry *prof_keymap_add(struct prof_keymap *m, const struct prof_frame *key, uint32_t n, uint64_t count)
 {
 	struct prof_entry *e;
 
@@ -221,7 +221,7 @@ struct prof_entry *prof_keymap_add(struct prof_keymap *m, const struct prof_fram
 		e->n = n;
 		m->len++;
 	}
-	e->count++;
+	e->count += count;
 	return e;
 }
 

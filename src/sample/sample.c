@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Names of the record types, for messages and dumps.
+ * Names of the record types, for messages and dumps; record totals; which
+ * samples fold into one.
  */
 #include <config.h>
+
+#include <string.h>
 
 #include "common/util.h"
 #include "sample/sample.h"
@@ -42,4 +45,38 @@ void sample_totals_add(struct sample_totals *t, const struct sample_record *rec)
 		t->lost += rec->lost.lost;
 	else if (rec->type == SREC_THROTTLE)
 		t->throttled++;
+}
+
+bool sample_foldable(const struct sample *s)
+{
+	return !(s->fields & (SAMPLE_F_READ | SAMPLE_F_USER_STACK));
+}
+
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+	h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+	return h * 0xff51afd7ed558ccdull;
+}
+
+uint64_t sample_fold_hash(const struct sample *s)
+{
+	uint64_t h = mix(mix(mix(s->fields, s->evidx), s->ip), ((uint64_t)s->pid << 32) | s->tid);
+
+	h = mix(mix(mix(h, s->period), s->addr), s->cpumode);
+	for (uint32_t i = 0; i < s->callchain_nr; i++)
+		h = mix(h, s->callchain[i]);
+	for (uint32_t i = 0; i < s->branch_nr; i++)
+		h = mix(mix(h, s->branches[i].from), s->branches[i].to);
+	return h;
+}
+
+bool sample_fold_equal(const struct sample *a, const struct sample *b)
+{
+	return a->fields == b->fields && a->evidx == b->evidx && a->cpumode == b->cpumode &&
+	       a->exact_ip == b->exact_ip && a->ip == b->ip && a->pid == b->pid && a->tid == b->tid &&
+	       a->period == b->period && a->addr == b->addr && a->weight == b->weight &&
+	       a->ins_lat == b->ins_lat && a->data_src == b->data_src && a->phys_addr == b->phys_addr &&
+	       a->callchain_nr == b->callchain_nr && a->branch_nr == b->branch_nr &&
+	       (!a->callchain_nr || !memcmp(a->callchain, b->callchain, a->callchain_nr * sizeof(*a->callchain))) &&
+	       (!a->branch_nr || !memcmp(a->branches, b->branches, a->branch_nr * sizeof(*a->branches)));
 }

@@ -263,4 +263,15 @@ const char *sample_rec_type_name(enum sample_rec_type t);
  * lost samples or throttling */
 void sample_totals_add(struct sample_totals *t, const struct sample_record *rec);
 
+/*
+ * Folding: samples a profile cannot tell apart, counted once with their
+ * number.  A profile never looks at a sample's time, CPU, or id and stream
+ * id (the event is evidx); every other field must be equal.  Samples with
+ * counts read in them (each credits the increase since the previous one)
+ * or with a user stack to unwind are never folded.
+ */
+bool sample_foldable(const struct sample *s);
+uint64_t sample_fold_hash(const struct sample *s);
+bool sample_fold_equal(const struct sample *a, const struct sample *b);
+
 #endif

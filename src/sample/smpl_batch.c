@@ -14,9 +14,9 @@ struct smpl_batch_block {
 	size_t used, cap;
 };
 
-void smpl_batch_init(struct smpl_batch *b)
+void smpl_batch_init(struct smpl_batch *b, bool fold)
 {
-	*b = (struct smpl_batch){ 0 };
+	*b = (struct smpl_batch){ .fold = fold };
 }
 
 /* n bytes (8-aligned) that stay where they are until reset or release */
@@ -63,14 +63,73 @@ struct sample_record *smpl_batch_slot(struct smpl_batch *b)
 	if (b->n == b->cap) {
 		b->cap = b->cap ? 2 * b->cap : 256;
 		b->recs = xrealloc(b->recs, b->cap * sizeof(*b->recs));
+		b->counts = xrealloc(b->counts, b->cap * sizeof(*b->counts));
 	}
 	return &b->recs[b->n];
 }
 
+/* another record: the samples before it are not folded into any more */
+static void end_fold_epoch(struct smpl_batch *b)
+{
+	if (b->fold_len)
+		memset(b->fold_slots, 0, b->fold_cap * sizeof(*b->fold_slots));
+	b->fold_len = 0;
+}
+
+static void grow_fold_slots(struct smpl_batch *b)
+{
+	size_t cap = b->fold_cap ? 2 * b->fold_cap : 512;
+	uint32_t *slots = xcalloc(cap, sizeof(*slots));
+
+	for (size_t i = 0; i < b->fold_cap; i++) {
+		uint32_t at = b->fold_slots[i];
+		size_t j;
+
+		if (!at)
+			continue;
+		for (j = sample_fold_hash(&b->recs[at - 1].sample) & (cap - 1); slots[j]; j = (j + 1) & (cap - 1))
+			;
+		slots[j] = at;
+	}
+	free(b->fold_slots);
+	b->fold_slots = slots;
+	b->fold_cap = cap;
+}
+
+/* the record s folds into, else s (at b->n) is entered for the next ones: NULL */
+static struct sample_record *fold_into(struct smpl_batch *b, const struct sample *s)
+{
+	size_t j;
+
+	if ((b->fold_len + 1) * 2 > b->fold_cap)
+		grow_fold_slots(b);
+	for (j = sample_fold_hash(s) & (b->fold_cap - 1); b->fold_slots[j]; j = (j + 1) & (b->fold_cap - 1)) {
+		struct sample_record *r = &b->recs[b->fold_slots[j] - 1];
+
+		if (sample_fold_equal(&r->sample, s))
+			return r;
+	}
+	b->fold_slots[j] = (uint32_t)b->n + 1;
+	b->fold_len++;
+	return NULL;
+}
+
 void smpl_batch_commit(struct smpl_batch *b)
 {
-	struct sample_record *r = &b->recs[b->n++];
+	struct sample_record *r = &b->recs[b->n];
 
+	if (r->type != SREC_SAMPLE) {
+		end_fold_epoch(b);
+	} else {
+		struct sample_record *into = b->fold && sample_foldable(&r->sample) ? fold_into(b, &r->sample) : NULL;
+
+		b->samples++;
+		if (into) {
+			b->counts[into - b->recs]++;
+			return; /* the slot is the next record's */
+		}
+	}
+	b->counts[b->n++] = 1;
 	switch (r->type) {
 	case SREC_SAMPLE:
 		copy_sample(b, &r->sample);
@@ -103,6 +162,8 @@ void smpl_batch_reset(struct smpl_batch *b)
 	for (size_t i = 0; i < b->nr_blocks; i++)
 		b->blocks[i].used = 0;
 	b->n = b->cur = b->bytes = 0;
+	b->samples = 0;
+	end_fold_epoch(b);
 }
 
 void smpl_batch_release(struct smpl_batch *b)
@@ -111,5 +172,7 @@ void smpl_batch_release(struct smpl_batch *b)
 		free(b->blocks[i].mem);
 	free(b->blocks);
 	free(b->recs);
-	smpl_batch_init(b);
+	free(b->counts);
+	free(b->fold_slots);
+	smpl_batch_init(b, b->fold);
 }

@@ -19,6 +19,7 @@
 
 #define BATCH_RECORDS 256 /* some 80 KiB: still in cache when the consumer reads them */
 #define BATCH_BYTES (1u << 20) /* pointed-to bytes: user stacks can be 64 KiB a sample */
+#define BATCH_SAMPLES 65536    /* folded ones too: the consumer is not kept waiting long */
 #define QUEUE_DEPTH 4          /* batches queued per file */
 
 struct file_slot {
@@ -38,6 +39,7 @@ struct smpl_readahead {
 	size_t consuming; /* the file the consumer is at */
 	size_t ahead;     /* workers take files before consuming + ahead */
 	bool stop;
+	bool fold; /* the workers' batches fold samples */
 	pthread_mutex_t lock;
 	pthread_cond_t workers_wake, consumer_wake;
 	pthread_t *threads;
@@ -56,7 +58,7 @@ static struct smpl_batch *take_batch(struct smpl_readahead *ra)
 	if (ra->nr_spare)
 		return ra->spare[--ra->nr_spare];
 	b = xmalloc(sizeof(*b));
-	smpl_batch_init(b);
+	smpl_batch_init(b, ra->fold);
 	return b;
 }
 
@@ -127,7 +129,7 @@ static void read_file(struct smpl_readahead *ra, size_t i)
 	b = new_batch(ra);
 	while ((rc = smpl_reader_next(r, smpl_batch_slot(b), &err)) > 0) {
 		smpl_batch_commit(b);
-		if (b->n < BATCH_RECORDS && b->bytes < BATCH_BYTES)
+		if (b->n < BATCH_RECORDS && b->bytes < BATCH_BYTES && b->samples < BATCH_SAMPLES)
 			continue;
 		if (!queue_batch(ra, i, b)) {
 			smpl_reader_close(r);
@@ -169,10 +171,11 @@ static void *worker(void *arg)
 	return NULL;
 }
 
-struct smpl_readahead *smpl_readahead_start(const char *const *paths, size_t n, unsigned workers)
+struct smpl_readahead *smpl_readahead_start(const char *const *paths, size_t n, unsigned workers, bool fold)
 {
 	struct smpl_readahead *ra = xcalloc(1, sizeof(*ra));
 
+	ra->fold = fold;
 	ra->paths = paths;
 	ra->n = n;
 	ra->files = xcalloc(n + 1, sizeof(*ra->files));
@@ -196,13 +199,14 @@ struct smpl_readahead *smpl_readahead_start(const char *const *paths, size_t n, 
 	return ra;
 }
 
-int smpl_readahead_next(struct smpl_readahead *ra, size_t i, const struct sample_record **out, struct smpl_status *st,
-			struct pf_error *err)
+int smpl_readahead_next(struct smpl_readahead *ra, size_t i, const struct sample_record **out, uint64_t *count,
+			struct smpl_status *st, struct pf_error *err)
 {
 	struct file_slot *f = &ra->files[i];
 	int rc;
 
 	if (ra->cur && ra->pos < ra->cur->n) {
+		*count = ra->cur->counts[ra->pos];
 		*out = &ra->cur->recs[ra->pos++];
 		return 1;
 	}
@@ -223,6 +227,7 @@ int smpl_readahead_next(struct smpl_readahead *ra, size_t i, const struct sample
 		ra->pos = 0;
 		pthread_cond_broadcast(&ra->workers_wake);
 		pthread_mutex_unlock(&ra->lock);
+		*count = ra->cur->counts[ra->pos];
 		*out = &ra->cur->recs[ra->pos++];
 		return 1;
 	}

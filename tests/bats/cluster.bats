@@ -318,6 +318,19 @@ merge_with() {
 		[ "$(merge_with $t --merge-ranks s.*.pfs)" = "$one" ]
 	done
 	[ "$(merge_with 1 --report-format=json s.*.pfs)" = "$(merge_with 0 --report-format=json s.*.pfs)" ]
+	# call chains, every format and sort: the folding threads change none
+	for r in 0 1 2 3 4; do
+		clean_env OMPI_COMM_WORLD_RANK=$r OMPI_COMM_WORLD_SIZE=6 OMPI_MCA_ess_base_jobid=62 \
+			"$PFMON" -e cpu-clock -g --long-smpl-periods=20000 --smpl-outfile=g.%r.pfs \
+			"$FIXTURES/hotspot" 200 >/dev/null
+	done
+	for view in --report-format=folded --report-format=svg --report-format=json --report-sort=line \
+		--report-sort=address --report-sort=binary --report-format=script; do
+		one=$(merge_with 0 $view g.*.pfs)
+		[[ "$one" =~ "exit 0" ]]
+		[ "$(merge_with 2 $view g.*.pfs)" = "$one" ]
+	done
+	[[ "$(merge_with 2 --report-format=folded g.*.pfs)" =~ hotspot\;.*\;hot\ [0-9]+ ]]
 	# a truncated rank: its warning where it was, the rest the same
 	head -c $(($(stat -c %s s.2.pfs) / 2)) s.2.pfs >t.pfs && mv t.pfs s.2.pfs
 	one=$(merge_with 0 s.*.pfs)
