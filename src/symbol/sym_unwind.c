@@ -372,6 +372,20 @@ static bool can_step(struct sym_unwinder *u, uint64_t pc)
 	return false;
 }
 
+/*
+ * The binary at address a reported to libdwfl, if it can be.  A failure is
+ * not said here: can_step() meets it again and says it.
+ */
+static void report_early(struct sym_unwinder *u, uint64_t a)
+{
+	const struct sym_map *m = sym_maps_find(sym_resolver_maps(u->r), u->cur->pid, a);
+
+	if (!m || dwfl_addrmodule(u->cur->dwfl, a) || (m->path[0] != '/' && strcmp(m->path, "[vdso]")))
+		return;
+	if (report_module(u, m))
+		u->ended = false;
+}
+
 static int frame_cb(Dwfl_Frame *state, void *arg)
 {
 	struct sym_unwinder *u = arg;
@@ -379,7 +393,19 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 	Dwarf_Word rbp;
 	bool activation;
 
-	if (!dwfl_frame_pc(state, &pc, &activation) || pc == 0) {
+	/* Asked whether a frame is an activation, libdwfl unwinds it (is its
+	 * caller a signal frame?).  Its binary must be known by then: with no
+	 * module at its pc libdwfl guesses the caller from rbp, a general
+	 * register in code built without frame pointers, and the walk goes
+	 * astray.  Its pc is a return address or the sample's own: report the
+	 * binaries at pc and at pc - 1 (a call can end a mapping). */
+	if (!dwfl_frame_pc(state, &pc, NULL) || pc == 0) {
+		stop(u, SYM_UNWIND_FAILED, NULL);
+		return DWARF_CB_ABORT;
+	}
+	report_early(u, pc);
+	report_early(u, pc - 1);
+	if (!dwfl_frame_pc(state, &pc, &activation)) {
 		stop(u, SYM_UNWIND_FAILED, NULL);
 		return DWARF_CB_ABORT;
 	}
