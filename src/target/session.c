@@ -747,11 +747,31 @@ static void disable_all(struct session *s)
  * address that asked for it.  Inherited counters switch with their
  * children: the ioctl acts on the children of an event too.
  */
+/*
+ * Sampling started late (a trigger, a delay): the kernel wrote no MMAP or
+ * COMM record while the events were disabled, the exec's included, so the
+ * processes' mappings are read now, before their first samples.
+ */
+static void synthesize_started(struct session *s)
+{
+	pid_t *pids = NULL;
+	size_t n = s->trig ? sess_trig_processes(s, &pids) : 0;
+
+	if (s->have_child)
+		synthesize_maps(s, s->child.pid);
+	for (size_t i = 0; i < n; i++)
+		if (!s->have_child || pids[i] != s->child.pid)
+			synthesize_maps(s, pids[i]);
+	free(pids);
+}
+
 int sess_set_counting(struct session *s, bool on, struct pf_error *err)
 {
 	if (s->counting_on == on)
 		return 0;
 	s->counting_on = on;
+	if (on && s->plan)
+		synthesize_started(s);
 	if (on)
 		return enable_all(s, err);
 	for (size_t i = 0; i < s->n_fds; i++) {
@@ -826,12 +846,19 @@ int session_run(struct session *s, const struct session_sink *sink, int *status,
 	if (s->opts.triggers.start_delay_ns)
 		s->start_at = sess_monotonic_ns() + s->opts.triggers.start_delay_ns;
 	if (sess_traced(s) && s->have_child) {
-		rc = sess_follow_run(s, status, err);
+		rc = s->plan ? sess_start_reader(s, err) : 0;
+		if (!rc)
+			rc = sess_follow_run(s, sink, status, err);
 		if (s->have_child) {
 			child_kill(&s->child); /* the timeout: pfmon 3.x ends the command it started */
 			s->have_child = false;
 		}
-		return rc;
+		sess_stop_reader(s);
+		if (rc || !s->plan)
+			return rc ? -1 : 0;
+		if (sess_drain(s, sink, true, err)) /* what the tasks wrote before they ended */
+			return -1;
+		return sess_pass_unreported_losses(s, sink, err);
 	}
 	s->start_ns = sess_monotonic_ns();
 	/* a counted command without a timeout: nothing to do but wait */

@@ -201,6 +201,8 @@ int sess_drain(struct session *s, const struct session_sink *sink, bool final, s
 
 	if (s->wake_fd >= 0 && read(s->wake_fd, &wakes, sizeof(wakes)) < 0 && errno != EAGAIN)
 		return pf_error_set(err, PF_E_SYSTEM, "eventfd", strerror(errno));
+	if (sess_pass_synthesized(s, sink, err))
+		return -1;
 	pthread_mutex_lock(&s->lock);
 	b = s->filling;
 	s->filling = b == &s->bufs[0] ? &s->bufs[1] : &s->bufs[0];
@@ -233,11 +235,12 @@ int sess_drain(struct session *s, const struct session_sink *sink, bool final, s
 	return sink->drained ? sink->drained(sink->arg, err) : 0;
 }
 
-/* what the mappings of attached processes say, before any ring record */
+/* what the mappings of attached processes say, before any ring record;
+ * those of a sampling start, before the samples after it */
 int sess_pass_synthesized(struct session *s, const struct session_sink *sink, struct pf_error *err)
 {
-	for (size_t i = 0; i < s->n_synth; i++)
-		if (sink->record(&s->synth[i], sink->arg, err))
+	for (; s->n_synth_passed < s->n_synth; s->n_synth_passed++)
+		if (sink->record(&s->synth[s->n_synth_passed], sink->arg, err))
 			return -1;
 	return 0;
 }

@@ -99,8 +99,10 @@ struct session {
 	int *pidfds; /* attached processes (or the command): readable when they end */
 	size_t n_pidfds;
 	bool *pid_ended;
-	struct sample_record *synth; /* mappings of attached processes */
-	size_t n_synth;
+	/* mappings of attached processes, and of the command's when a trigger
+	 * or a delay starts sampling (their MMAP records went by disabled) */
+	struct sample_record *synth;
+	size_t n_synth, n_synth_passed;
 
 	enum session_end end;
 	uint64_t start_ns; /* when the run began (CLOCK_MONOTONIC) */
@@ -140,6 +142,7 @@ int sess_start_reader(struct session *s, struct pf_error *err);
 void sess_stop_reader(struct session *s);
 /* pass on what the rings hold; final: everything, the reader stopped */
 int sess_drain(struct session *s, const struct session_sink *sink, bool final, struct pf_error *err);
+/* the synthesized records not passed on yet */
 int sess_pass_synthesized(struct session *s, const struct session_sink *sink, struct pf_error *err);
 int sess_pass_unreported_losses(struct session *s, const struct session_sink *sink, struct pf_error *err);
 
@@ -159,7 +162,7 @@ void sess_task_add(struct session *s, pid_t tid, size_t fd_first);
 int sess_follow_prepare(struct session *s, struct pf_error *err);
 int sess_follow_seize(struct session *s, pid_t pid, struct pf_error *err);
 /* run a followed command until every followed task has ended */
-int sess_follow_run(struct session *s, int *status, struct pf_error *err);
+int sess_follow_run(struct session *s, const struct session_sink *sink, int *status, struct pf_error *err);
 void sess_tasks_free(struct session *s);
 
 /* trigger.c: code triggers (int3) and data triggers (debug registers) */
@@ -180,6 +183,8 @@ void sess_trig_exit(struct session *s, pid_t tid);
 int sess_trig_resume_request(const struct session *s, pid_t tid);
 /* traced tasks with triggers remain besides the command */
 bool sess_trig_busy(const struct session *s);
+/* the processes (thread group ids) the triggers watch: n, *out allocated */
+size_t sess_trig_processes(const struct session *s, pid_t **out);
 void sess_note_rusage(struct session *s, const struct rusage *ru);
 
 #endif

@@ -389,9 +389,11 @@ static int on_stop(struct session *s, pid_t tid, int status, struct pf_error *er
 	return rc;
 }
 
+/* a traced task's state change, or (sampling) records the ring reader copied */
 static void wait_for_sigchld(struct session *s, uint64_t deadline)
 {
-	struct pollfd p = { .fd = s->chld_pipe[0], .events = POLLIN };
+	struct pollfd p[2] = { { .fd = s->chld_pipe[0], .events = POLLIN },
+			       { .fd = s->reader_running ? s->wake_fd : -1, .events = POLLIN } };
 	char buf[64];
 	int timeout = 100;
 
@@ -402,7 +404,7 @@ static void wait_for_sigchld(struct session *s, uint64_t deadline)
 		if (timeout > 100)
 			timeout = 100;
 	}
-	if (poll(&p, 1, timeout) > 0)
+	if (poll(p, 2, timeout) > 0 && p[0].revents)
 		while (read(s->chld_pipe[0], buf, sizeof(buf)) > 0)
 			;
 }
@@ -419,7 +421,7 @@ static bool any_live(const struct session *s)
  * Until the command has ended and no followed task is left: every state
  * change of a traced task is one waitpid away (SIGCHLD wakes the loop).
  */
-int sess_follow_run(struct session *s, int *status, struct pf_error *err)
+int sess_follow_run(struct session *s, const struct session_sink *sink, int *status, struct pf_error *err)
 {
 	uint64_t deadline = s->opts.timeout_ns ? sess_monotonic_ns() + s->opts.timeout_ns : 0;
 	bool command_ended = false;
@@ -455,6 +457,8 @@ int sess_follow_run(struct session *s, int *status, struct pf_error *err)
 			break;
 		}
 		if (sess_start_if_due(s, err))
+			return -1;
+		if (s->plan && sess_drain(s, sink, false, err))
 			return -1;
 		wait_for_sigchld(s, !s->start_at ? deadline : !deadline || s->start_at < deadline ? s->start_at : deadline);
 	}

@@ -168,6 +168,16 @@ void sess_trig_free(struct session *s)
 	s->trig = NULL;
 }
 
+size_t sess_trig_processes(const struct session *s, pid_t **out)
+{
+	const struct trig_state *t = s->trig;
+
+	*out = xcalloc(t->n_spaces + 1, sizeof(**out));
+	for (size_t i = 0; i < t->n_spaces; i++)
+		(*out)[i] = t->spaces[i].tgid;
+	return t->n_spaces;
+}
+
 #if defined(__x86_64__)
 
 bool session_triggers_supported(void)

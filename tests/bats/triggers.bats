@@ -26,6 +26,30 @@ sym() {
 	[ "$(count_of page-faults)" -gt 30 ]
 }
 
+@test "sampling inside the windows: one page-fault sample a call of work(), in work(), in the file too" {
+	f=$BATS_TEST_TMPDIR/w.pfs
+	run -0 --separate-stderr "$PFMON" -e page-faults --long-smpl-periods=1 $W --trigger-code-repeat \
+		--smpl-outfile="$f" "$FIXTURES/trigwork" 10
+	run -0 --separate-stderr "$PFMON" --report="$f"
+	[[ "$output" =~ "# event page-faults: 10 samples (period 1)" ]]
+	# named: the mappings the kernel wrote while sampling was off are read at the start
+	printf '%s\n' "$output" | grep -E '^ +10 100\.00% 100\.00%  work \(trigwork\)$'
+	# without triggers: many more, most elsewhere
+	run -0 --separate-stderr "$PFMON" -e page-faults --long-smpl-periods=1 "$FIXTURES/trigwork" 10
+	printf '%s\n' "$output" | grep -E '^ +1[01] +[0-9.]+% +[0-9.]+%  unrelated \(trigwork\)$'
+}
+
+@test "sampling after --trigger-start-delay: the samples are named, not [unknown]" {
+	# unrelated() spins: about 2.5 s of user time, the first second unsampled
+	run -0 --separate-stderr "$PFMON" -e task-clock --long-smpl-periods=1000000 --trigger-start-delay=1 \
+		"$FIXTURES/trigwork" 20 0 - 60000000
+	echo "$output"
+	n=$(printf '%s\n' "$output" | sed -n 's/^# event task-clock: \([0-9]*\) samples.*/\1/p')
+	[ "$n" -ge 50 ]
+	printf '%s\n' "$output" | grep -E '^ +[0-9]+ +[0-9.]+% +[0-9.]+%  unrelated \(trigwork\)$'
+	! printf '%s\n' "$output" | grep -F '[unknown 0x'
+}
+
 @test "without --trigger-code-repeat only the first start..stop window counts" {
 	run --separate-stderr "$PFMON" -e page-faults $W "$FIXTURES/trigwork" 10
 	[ "$status" -eq 0 ]
@@ -301,5 +325,4 @@ sym() {
 	check "need to specify a command" --trigger-code-start-address=work
 	check "not implemented with per-task results" --follow-fork --trigger-code-start-address=work "$F"
 	check "not implemented with --print-interval" --print-interval=100 --trigger-code-start-address=work "$F"
-	check "is not used when sampling" --long-smpl-periods=100000 --trigger-code-start-address=work "$F"
 }
