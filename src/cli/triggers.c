@@ -330,8 +330,5 @@ int trigger_check_options(const struct pf_config *cfg, bool follows, struct pf_e
 		return pf_error_set(err, PF_E_USAGE, "code and data triggers are not implemented with per-task "
 				    "results (--follow-*, --per-thread) yet: --trigger-code-follow and "
 				    "--trigger-data-follow apply them to every task of the command");
-	if (cfg->print_interval)
-		return pf_error_set(err, PF_E_USAGE, "code and data triggers are not implemented with "
-				    "--print-interval yet");
 	return check_data(cfg, err);
 }

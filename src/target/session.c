@@ -742,12 +742,6 @@ static void disable_all(struct session *s)
 }
 
 /*
- * Every group leader (the members count with them).  With the command
- * stopped by ptrace, nothing of it runs between the switch and the
- * address that asked for it.  Inherited counters switch with their
- * children: the ioctl acts on the children of an event too.
- */
-/*
  * Sampling started late (a trigger, a delay): the kernel wrote no MMAP or
  * COMM record while the events were disabled, the exec's included, so the
  * processes' mappings are read now, before their first samples.
@@ -765,6 +759,12 @@ static void synthesize_started(struct session *s)
 	free(pids);
 }
 
+/*
+ * Every group leader (the members count with them).  With the command
+ * stopped by ptrace, nothing of it runs between the switch and the
+ * address that asked for it.  Inherited counters switch with their
+ * children: the ioctl acts on the children of an event too.
+ */
 int sess_set_counting(struct session *s, bool on, struct pf_error *err)
 {
 	if (s->counting_on == on)
@@ -794,13 +794,13 @@ int sess_start_if_due(struct session *s, struct pf_error *err)
 	return sess_set_counting(s, true, err);
 }
 
-static uint64_t earliest(uint64_t a, uint64_t b)
+uint64_t sess_earliest(uint64_t a, uint64_t b)
 {
 	return !a ? b : !b ? a : a < b ? a : b;
 }
 
 /* --print-interval: the sink reads and prints each interval's counts */
-static int tick_if_due(struct session *s, const struct session_sink *sink, uint64_t *next, struct pf_error *err)
+int sess_tick_if_due(struct session *s, const struct session_sink *sink, uint64_t *next, struct pf_error *err)
 {
 	uint64_t now = sess_monotonic_ns();
 
@@ -817,13 +817,13 @@ static int run_loop(struct session *s, const struct session_sink *sink, int *sta
 	uint64_t next_tick = s->opts.interval_ns && sink && sink->tick ? s->start_ns + s->opts.interval_ns : 0;
 
 	while (!session_over(s, deadline, status)) {
-		if (wait_for_activity(s, earliest(earliest(deadline, next_tick), s->start_at), err))
+		if (wait_for_activity(s, sess_earliest(sess_earliest(deadline, next_tick), s->start_at), err))
 			return -1;
 		if (sess_start_if_due(s, err))
 			return -1;
 		if (s->plan && sess_drain(s, sink, false, err))
 			return -1;
-		switch (tick_if_due(s, sink, &next_tick, err)) {
+		switch (sess_tick_if_due(s, sink, &next_tick, err)) {
 		case 0:
 			break;
 		case 1: /* --interval-count reached */
@@ -838,6 +838,7 @@ static int run_loop(struct session *s, const struct session_sink *sink, int *sta
 
 int session_run(struct session *s, const struct session_sink *sink, int *status, struct pf_error *err)
 {
+	bool traced;
 	int rc;
 
 	*status = 0;
@@ -845,24 +846,11 @@ int session_run(struct session *s, const struct session_sink *sink, int *status,
 		return -1;
 	if (s->opts.triggers.start_delay_ns)
 		s->start_at = sess_monotonic_ns() + s->opts.triggers.start_delay_ns;
-	if (sess_traced(s) && s->have_child) {
-		rc = s->plan ? sess_start_reader(s, err) : 0;
-		if (!rc)
-			rc = sess_follow_run(s, sink, status, err);
-		if (s->have_child) {
-			child_kill(&s->child); /* the timeout: pfmon 3.x ends the command it started */
-			s->have_child = false;
-		}
-		sess_stop_reader(s);
-		if (rc || !s->plan)
-			return rc ? -1 : 0;
-		if (sess_drain(s, sink, true, err)) /* what the tasks wrote before they ended */
-			return -1;
-		return sess_pass_unreported_losses(s, sink, err);
-	}
 	s->start_ns = sess_monotonic_ns();
+	/* a traced command (followed, or with triggers): its stops run the loop */
+	traced = sess_traced(s) && s->have_child;
 	/* a counted command without a timeout: nothing to do but wait */
-	if (!s->plan && s->have_child && !s->opts.timeout_ns && !s->opts.interval_ns && !s->start_at) {
+	if (!traced && !s->plan && s->have_child && !s->opts.timeout_ns && !s->opts.interval_ns && !s->start_at) {
 		*status = child_wait(&s->child);
 		sess_note_rusage(s, &s->child.usage);
 		s->have_child = false;
@@ -871,7 +859,7 @@ int session_run(struct session *s, const struct session_sink *sink, int *status,
 	}
 	rc = s->plan ? sess_start_reader(s, err) : 0;
 	if (!rc)
-		rc = run_loop(s, sink, status, err);
+		rc = traced ? sess_follow_run(s, sink, status, err) : run_loop(s, sink, status, err);
 	disable_all(s); /* attached tasks run on: the counts end here */
 	/* the last, partial interval */
 	if (!rc && s->opts.interval_ns && sink && sink->tick && s->end != SESSION_END_INTERVALS)

@@ -155,6 +155,12 @@ void sess_counts_clear(const struct session *s, struct session_count *counts);
 int sess_count_fd(const struct session *s, const struct session_fd *f, struct session_count *counts,
 		  struct pf_error *err);
 
+/* the earlier of two times, 0 being none */
+uint64_t sess_earliest(uint64_t a, uint64_t b);
+/* --print-interval: the sink's tick when an interval has ended (*next: its
+ * end, moved on); 0, 1 once --interval-count is reached, -1 */
+int sess_tick_if_due(struct session *s, const struct session_sink *sink, uint64_t *next, struct pf_error *err);
+
 /* session_tasks.c */
 /* a task whose counters are s->fds[fd_first ..]: (re)started on tid */
 void sess_task_add(struct session *s, pid_t tid, size_t fd_first);

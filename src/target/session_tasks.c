@@ -424,6 +424,7 @@ static bool any_live(const struct session *s)
 int sess_follow_run(struct session *s, const struct session_sink *sink, int *status, struct pf_error *err)
 {
 	uint64_t deadline = s->opts.timeout_ns ? sess_monotonic_ns() + s->opts.timeout_ns : 0;
+	uint64_t next_tick = s->opts.interval_ns && sink && sink->tick ? s->start_ns + s->opts.interval_ns : 0;
 	bool command_ended = false;
 
 	s->end = SESSION_END_COMMAND;
@@ -460,7 +461,16 @@ int sess_follow_run(struct session *s, const struct session_sink *sink, int *sta
 			return -1;
 		if (s->plan && sess_drain(s, sink, false, err))
 			return -1;
-		wait_for_sigchld(s, !s->start_at ? deadline : !deadline || s->start_at < deadline ? s->start_at : deadline);
+		switch (sess_tick_if_due(s, sink, &next_tick, err)) {
+		case 0:
+			break;
+		case 1: /* --interval-count reached */
+			s->end = SESSION_END_INTERVALS;
+			return 0;
+		default:
+			return -1;
+		}
+		wait_for_sigchld(s, sess_earliest(sess_earliest(deadline, next_tick), s->start_at));
 	}
 	return 0;
 }

@@ -39,6 +39,19 @@ sym() {
 	printf '%s\n' "$output" | grep -E '^ +1[01] +[0-9.]+% +[0-9.]+%  unrelated \(trigwork\)$'
 }
 
+@test "--print-interval with triggers: the intervals' page faults add up to the windows' 10" {
+	# unrelated() spins between the calls: windows in several intervals
+	run -0 --separate-stderr "$PFMON" -e page-faults --print-interval=100 $W --trigger-code-repeat \
+		"$FIXTURES/trigwork" 10 0 - 30000000
+	echo "$output"
+	intervals=$(printf '%s\n' "$output" | grep -c '^# [0-9.]* s$')
+	sum=$(printf '%s\n' "$output" | awk '/^# total/ { exit } $2 == "page-faults" { t += $1 } END { print t + 0 }')
+	total=$(printf '%s\n' "$output" | awk '/^# total/ { getline; print $1 }')
+	[ "$intervals" -ge 3 ]
+	[ "$sum" -eq 10 ]
+	[ "$total" -eq 10 ]
+}
+
 @test "sampling after --trigger-start-delay: the samples are named, not [unknown]" {
 	# unrelated() spins: about 2.5 s of user time, the first second unsampled
 	run -0 --separate-stderr "$PFMON" -e task-clock --long-smpl-periods=1000000 --trigger-start-delay=1 \
@@ -324,5 +337,4 @@ sym() {
 	check "not with --system-wide or --attach-task" -p $$ --trigger-code-start-address=work
 	check "need to specify a command" --trigger-code-start-address=work
 	check "not implemented with per-task results" --follow-fork --trigger-code-start-address=work "$F"
-	check "not implemented with --print-interval" --print-interval=100 --trigger-code-start-address=work "$F"
 }
