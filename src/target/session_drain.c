@@ -142,16 +142,19 @@ static void *reader_main(void *arg)
 	for (int c = 0; c < s->ncpu; c++)
 		if (s->ring_fd[c] >= 0)
 			pfd[n++] = (struct pollfd){ .fd = s->ring_fd[c], .events = POLLIN };
-	while (!s->reader_stop) {
+	while (!__atomic_load_n(&s->reader_stop, __ATOMIC_ACQUIRE)) {
 		struct pf_error err;
 		size_t before;
+		bool copied;
 
 		poll(pfd, n, 50);
 		pthread_mutex_lock(&s->lock);
 		before = s->filling->n;
 		collect_rings(s, &err); /* a malformed header drops the rest of its ring: counted there */
+		/* under the lock: once it is released the drain may swap and empty the buffer */
+		copied = s->filling->n != before;
 		pthread_mutex_unlock(&s->lock);
-		if (s->filling->n != before && write(s->wake_fd, &one, sizeof(one)) < 0)
+		if (copied && write(s->wake_fd, &one, sizeof(one)) < 0)
 			break;
 	}
 	free(pfd);
@@ -173,7 +176,7 @@ void sess_stop_reader(struct session *s)
 {
 	if (!s->reader_running)
 		return;
-	s->reader_stop = true;
+	__atomic_store_n(&s->reader_stop, true, __ATOMIC_RELEASE);
 	pthread_join(s->reader, NULL);
 	s->reader_running = false;
 }

@@ -88,7 +88,7 @@ struct session {
 	pthread_mutex_t lock; /* guards filling and the rings while the reader runs */
 	pthread_t reader;
 	bool reader_running;
-	volatile bool reader_stop;
+	bool reader_stop; /* atomic: set by the main thread, read by the reader */
 	int wake_fd; /* eventfd: the reader copied records */
 	uint64_t lost_in_records; /* what LOST records said */
 
