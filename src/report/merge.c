@@ -69,8 +69,9 @@ static int check_files(const struct results_file *f, size_t n, struct pf_error *
 			return mismatch(err, &f[0], &f[i], what);
 		}
 		if (f[i].rank == f[i - 1].rank) {
-			snprintf(what, sizeof(what), "are both rank %u (one results file per rank: per-task or "
-				 "per-CPU files need --aggregate-results)", f[i].rank);
+			snprintf(what, sizeof(what), "are both rank %u (one results file per rank: per-task files "
+				 "need --aggregate-results; a rank's per-CPU files add up only when their CPUs "
+				 "differ)", f[i].rank);
 			return mismatch(err, &f[i - 1], &f[i], what);
 		}
 		if (same_events(&f[0], &f[i], err))
@@ -223,6 +224,62 @@ static void compute_metrics(struct merge_counts *m, const struct metric_list *l)
 	free(slots);
 }
 
+static bool share_a_cpu(const struct results_file *a, const struct results_file *b)
+{
+	for (size_t i = 0; i < a->n_cpus; i++)
+		for (size_t j = 0; j < b->n_cpus; j++)
+			if (a->cpus[i] == b->cpus[j])
+				return true;
+	return false;
+}
+
+/* b's CPUs into a, a rank's results over more of its CPUs; b is emptied */
+static void add_cpus(struct results_file *a, struct results_file *b)
+{
+	for (size_t e = 0; e < a->n_values; e++) {
+		struct results_value *x = &a->values[e];
+		const struct results_value *y = &b->values[e];
+
+		/* one CPU not counted: the rank's sum is not known */
+		if (y->state != RV_OK || __builtin_add_overflow(x->value, y->value, &x->value))
+			x->state = RV_NOT_COUNTED;
+	}
+	a->cpus = xrealloc(a->cpus, (a->n_cpus + b->n_cpus) * sizeof(*a->cpus));
+	memcpy(a->cpus + a->n_cpus, b->cpus, b->n_cpus * sizeof(*b->cpus));
+	a->n_cpus += b->n_cpus;
+	a->start_ns = b->start_ns < a->start_ns ? b->start_ns : a->start_ns;
+	a->end_ns = b->end_ns > a->end_ns ? b->end_ns : a->end_ns;
+	results_file_release(b);
+}
+
+/*
+ * System-wide without --aggregate-results writes a file a CPU (.cpuN):
+ * a rank's files of different CPUs and the same events are one rank, its
+ * counts their sums.  Files sorted by rank; returns how many are left,
+ * the emptied ones moved to the end.
+ */
+static size_t join_cpu_files(struct results_file *f, size_t n)
+{
+	size_t out = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		struct results_file *last = out ? &f[out - 1] : NULL;
+		struct pf_error ignored = { 0 };
+
+		if (last && last->rank == f[i].rank && last->n_cpus && f[i].n_cpus && !share_a_cpu(last, &f[i]) &&
+		    !same_events(last, &f[i], &ignored)) {
+			add_cpus(last, &f[i]);
+			continue;
+		}
+		if (out != i) {
+			f[out] = f[i];
+			memset(&f[i], 0, sizeof(f[i]));
+		}
+		out++;
+	}
+	return out;
+}
+
 int merge_counts_compute(struct merge_counts *m, struct results_file *files, size_t n,
 			 const struct metric_list *l, struct pf_error *err)
 {
@@ -234,6 +291,7 @@ int merge_counts_compute(struct merge_counts *m, struct results_file *files, siz
 	if (!n)
 		return pf_error_set(err, PF_E_USAGE, "--merge: no results file");
 	qsort(files, n, sizeof(*files), by_rank);
+	n = m->n_files = join_cpu_files(files, n);
 	if (check_files(files, n, err))
 		return -1;
 	ne = files[0].n_values;

@@ -30,6 +30,7 @@ void results_file_release(struct results_file *rf)
 	for (size_t i = 0; i < rf->n_metrics; i++)
 		free(rf->metrics[i]);
 	free(rf->metrics);
+	free(rf->cpus);
 	memset(rf, 0, sizeof(*rf));
 }
 
@@ -43,6 +44,10 @@ struct reader {
 	char sep[16];
 	bool have_header, have_rank, have_size, have_times;
 	bool *assigned; /* per value: its count row was read */
+	/* per-CPU rows (system-wide without --aggregate-results): a block of
+	 * rows a CPU, each with every value; the file's values are their sums */
+	int cpu;              /* the block's CPU, -1 before the first */
+	bool *cpu_assigned;   /* per value: its row in this block was read */
 	struct pf_error *err;
 };
 
@@ -237,26 +242,133 @@ static void assign(struct reader *r, size_t i, bool counted, uint64_t v, bool cl
 	r->rf->values[i].is_clock = clock;
 }
 
-/* "VALUE NAME ..." or "<not counted> NAME ...": lines of other names
- * (metrics of no count line, --show-time) are not counts */
-static void text_row(struct reader *r, char *line)
+/* every value of the CPU block that ends has its row */
+static int check_cpu_block(struct reader *r)
+{
+	for (size_t i = 0; r->cpu >= 0 && i < r->rf->n_values; i++)
+		if (!r->cpu_assigned[i]) {
+			char msg[600];
+
+			snprintf(msg, sizeof(msg), "no count for event '%s' of set %d on CPU %d", r->rf->values[i].name,
+				 r->rf->values[i].set, r->cpu);
+			return bad(r, msg);
+		}
+	return 0;
+}
+
+/* a row of CPU cpu: the next CPU's block starts where the CPU changes */
+static int enter_cpu(struct reader *r, long cpu)
+{
+	struct results_file *rf = r->rf;
+
+	if (cpu == r->cpu)
+		return 0;
+	if (cpu < 0 || cpu > INT32_MAX)
+		return bad(r, "a CPU number out of range");
+	if (check_cpu_block(r))
+		return -1;
+	for (size_t i = 0; i < rf->n_cpus; i++)
+		if (rf->cpus[i] == cpu) {
+			char msg[80];
+
+			snprintf(msg, sizeof(msg), "CPU %ld has two blocks of rows", cpu);
+			return bad(r, msg);
+		}
+	rf->cpus = xrealloc(rf->cpus, (rf->n_cpus + 1) * sizeof(*rf->cpus));
+	rf->cpus[rf->n_cpus++] = (int)cpu;
+	r->cpu = (int)cpu;
+	r->cpu_assigned = xrealloc(r->cpu_assigned, (rf->n_values + 1) * sizeof(*r->cpu_assigned));
+	memset(r->cpu_assigned, 0, (rf->n_values + 1) * sizeof(*r->cpu_assigned));
+	return 0;
+}
+
+/* A CPU's row of the event named name: added to the file's value.  One
+ * CPU not counted makes the sum not counted: a part is not the total. */
+static int add_cpu_row(struct reader *r, const char *name, bool counted, uint64_t v, bool clock)
+{
+	struct results_value *val = NULL;
+	size_t i;
+
+	for (i = 0; i < r->rf->n_values && !val; i++)
+		if (!r->cpu_assigned[i] && !strcmp(r->rf->values[i].name, name))
+			val = &r->rf->values[i];
+	if (!val) {
+		for (i = 0; i < r->rf->n_values; i++)
+			if (!strcmp(r->rf->values[i].name, name)) {
+				char msg[400];
+
+				snprintf(msg, sizeof(msg), "CPU %d has a second row of event '%.200s'", r->cpu, name);
+				return bad(r, msg);
+			}
+		return 0; /* not an event of the header: a metric's line */
+	}
+	i--;
+	r->cpu_assigned[i] = true;
+	val->is_clock = clock;
+	if (!counted || (r->assigned[i] && val->state == RV_NOT_COUNTED)) {
+		val->state = RV_NOT_COUNTED;
+	} else if (!r->assigned[i]) {
+		val->state = RV_OK;
+		val->value = v;
+	} else if (__builtin_add_overflow(val->value, v, &val->value)) {
+		return bad(r, "the CPUs' counts add up past 2^64");
+	}
+	r->assigned[i] = true;
+	return 0;
+}
+
+/* "CPU<n>", the first field of a per-CPU row: n, else -1 */
+static long row_cpu(const char *field)
+{
+	char *end;
+	long cpu;
+
+	if (strncmp(field, "CPU", 3) || field[3] < '0' || field[3] > '9')
+		return -1;
+	errno = 0;
+	cpu = strtol(field + 3, &end, 10);
+	return *end || errno ? -2 : cpu;
+}
+
+/* a count row: with a CPU, into that CPU's block */
+static int count_row(struct reader *r, long cpu, const char *name, bool counted, uint64_t v, bool clock)
+{
+	size_t i;
+
+	if (cpu == -2)
+		return bad(r, "a CPU number out of range");
+	if (cpu < 0) {
+		if (value_of(r, name, &i))
+			assign(r, i, counted, v, clock);
+		return 0;
+	}
+	if (enter_cpu(r, cpu))
+		return -1;
+	return add_cpu_row(r, name, counted, v, clock);
+}
+
+/* "[CPUn] VALUE NAME ..." or "[CPUn] <not counted> NAME ...": lines of
+ * other names (metrics of no count line, --show-time) are not counts */
+static int text_row(struct reader *r, char *line)
 {
 	char *save = NULL, *first = strtok_r(line, " \t", &save), *name;
 	bool counted = true;
 	uint64_t v = 0;
-	size_t i;
+	long cpu;
 
 	if (!first)
-		return;
+		return 0;
+	cpu = row_cpu(first);
+	if (cpu != -1 && !(first = strtok_r(NULL, " \t", &save)))
+		return 0;
 	if (!strcmp(first, "<not")) {
 		strtok_r(NULL, " \t", &save); /* counted> / supported> */
 		counted = false;
 	} else if (!count_parse_text(first, r->format == PF_FMT_EU, &v)) {
-		return;
+		return 0;
 	}
 	name = strtok_r(NULL, " \t", &save);
-	if (name && value_of(r, name, &i))
-		assign(r, i, counted, v, false);
+	return name ? count_row(r, cpu, name, counted, v, false) : 0;
 }
 
 /* a count in perf stat's units: clocks in ms, back to ns */
@@ -266,20 +378,24 @@ static bool parse_unit_count(const char *val, const char *unit, uint64_t *out, b
 	return *clock ? count_parse_msec(val, out) : count_parse_perf(val, out);
 }
 
-/* value,unit,event,...: a line of a metric has no event */
-static void csv_row(struct reader *r, const char *line)
+/* [CPUn,]value,unit,event,...: a line of a metric has no event */
+static int csv_row(struct reader *r, const char *line)
 {
-	size_t n, i;
+	size_t n;
 	char **f = count_csv_split(line, r->sep, &n);
+	long cpu = f && n ? row_cpu(f[0]) : -1;
+	size_t at = cpu != -1; /* the CPU's field first */
 	uint64_t v = 0;
 	bool clock = false, counted;
+	int rc = 0;
 
-	if (f && n >= 3 && *f[2] && value_of(r, f[2], &i)) {
-		counted = f[0][0] != '<';
-		if (!counted || parse_unit_count(f[0], f[1], &v, &clock))
-			assign(r, i, counted, v, clock);
+	if (f && n >= at + 3 && *f[at + 2]) {
+		counted = f[at][0] != '<';
+		if (!counted || parse_unit_count(f[at], f[at + 1], &v, &clock))
+			rc = count_row(r, cpu, f[at + 2], counted, v, clock);
 	}
 	str_vec_free(f);
+	return rc;
 }
 
 static const char *json_str(json_t *o, const char *key)
@@ -342,10 +458,10 @@ static int json_row(struct reader *r, const char *line)
 {
 	json_error_t je;
 	json_t *o = json_loads(line, JSON_REJECT_DUPLICATES, &je), *h;
-	const char *name, *val, *unit;
+	const char *name, *val, *unit, *cpu_text;
 	uint64_t v = 0;
 	bool clock = false;
-	size_t i;
+	long cpu;
 	int rc = 0;
 
 	if (!json_is_object(o)) {
@@ -355,13 +471,19 @@ static int json_row(struct reader *r, const char *line)
 	h = json_object_get(o, "pfmon-header");
 	if (h) {
 		rc = json_is_object(h) ? json_header(r, h) : bad(r, "bad pfmon-header");
-	} else if ((name = json_str(o, "event")) && (val = json_str(o, "counter-value")) &&
-		   value_of(r, name, &i)) {
+	} else if ((name = json_str(o, "event")) && (val = json_str(o, "counter-value"))) {
+		char cpu_field[32];
+
+		/* perf stat -a -A: "cpu" : "N" */
+		cpu_text = json_str(o, "cpu");
+		snprintf(cpu_field, sizeof(cpu_field), "CPU%.20s", cpu_text ? cpu_text : "");
+		cpu = cpu_text ? row_cpu(cpu_field) : -1;
+		cpu = cpu_text && cpu == -1 ? -2 : cpu;
 		unit = json_str(o, "unit");
 		if (val[0] == '<')
-			assign(r, i, false, 0, false);
+			rc = count_row(r, cpu, name, false, 0, false);
 		else if (parse_unit_count(val, unit ? unit : "", &v, &clock))
-			assign(r, i, true, v, clock);
+			rc = count_row(r, cpu, name, true, v, clock);
 	}
 	json_decref(o);
 	return rc;
@@ -395,9 +517,9 @@ static int read_line(struct reader *r, char *line)
 	if (!r->have_header || !line[0])
 		return 0; /* counts before the header: intervals, read again below it */
 	if (r->kind == PF_OUT_CSV)
-		csv_row(r, line);
-	else if (r->kind == PF_OUT_TEXT)
-		text_row(r, line);
+		return csv_row(r, line);
+	if (r->kind == PF_OUT_TEXT)
+		return text_row(r, line);
 	return 0;
 }
 
@@ -416,6 +538,8 @@ static int check_complete(struct reader *r)
 		return bad(r, "the rank is not below the job size");
 	if (!rf->n_values)
 		return bad(r, "the header names no event");
+	if (check_cpu_block(r))
+		return -1;
 	for (size_t i = 0; i < rf->n_values; i++)
 		if (!r->assigned[i]) {
 			char msg[600];
@@ -433,7 +557,7 @@ static int check_complete(struct reader *r)
 
 int results_read(FILE *in, const char *path, struct results_file *rf, struct pf_error *err)
 {
-	struct reader r = { .rf = rf, .path = path, .err = err, .sep = "," };
+	struct reader r = { .rf = rf, .path = path, .err = err, .sep = ",", .cpu = -1 };
 	char *line = NULL;
 	size_t cap = 0;
 	int rc = 0;
@@ -450,6 +574,7 @@ int results_read(FILE *in, const char *path, struct results_file *rf, struct pf_
 		rc = check_complete(&r);
 	free(line);
 	free(r.assigned);
+	free(r.cpu_assigned);
 	if (rc)
 		results_file_release(rf);
 	return rc;

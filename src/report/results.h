@@ -77,6 +77,10 @@ struct results_file {
 	size_t n_values;
 	char **metrics; /* -M names */
 	size_t n_metrics;
+	/* system-wide per-CPU results: the CPUs whose rows the values add up
+	 * (none: one row an event) */
+	int *cpus;
+	size_t n_cpus;
 };
 
 /* Read one results file.  0, or -1 with err naming the file (and line). */

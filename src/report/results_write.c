@@ -75,7 +75,10 @@ static void header_text_pfmon3(FILE *out, const struct pf_config *cfg, const str
 	command_text(&cmd, cfg);
 	fprintf(out, "# command: %s\n", strbuf_str(&cmd));
 	strbuf_release(&cmd);
-	fprintf(out, "# monitoring mode: per-thread%s\n", cfg->no_inherit ? "" : ", following children");
+	if (cfg->system_wide)
+		fprintf(out, "# monitoring mode: system-wide%s\n", cfg->aggregate ? ", CPUs aggregated" : ", per CPU");
+	else
+		fprintf(out, "# monitoring mode: per-thread%s\n", cfg->no_inherit ? "" : ", following children");
 }
 
 /* what a merge needs, one "key: value" a line */

@@ -241,6 +241,51 @@ make_ranks() {
 	one_error_line "option '--events' is not used with --merge"
 }
 
+# cpu_sum FILES... EVENT: the sum of the per-CPU text rows of EVENT
+cpu_sum() {
+	local ev=${@: -1}
+	awk -v ev="$ev" '/^CPU[0-9]+ / && $3 == ev { t += $2 } END { print t + 0 }' "${@:1:$#-1}"
+}
+
+@test "system-wide per-CPU files (.cpuN): a rank's CPUs add up, in text, CSV and JSON" {
+	for r in 0 1; do
+		clean_env OMPI_COMM_WORLD_RANK=$r OMPI_COMM_WORLD_SIZE=2 OMPI_MCA_ess_base_jobid=9 \
+			"$PFMON" -a -e page-faults,context-switches --outfile=t.%r sleep 0.2
+		clean_env OMPI_COMM_WORLD_RANK=$r OMPI_COMM_WORLD_SIZE=2 OMPI_MCA_ess_base_jobid=10 \
+			"$PFMON" -a -e page-faults,context-switches --csv --outfile=c.%r sleep 0.2
+		clean_env OMPI_COMM_WORLD_RANK=$r OMPI_COMM_WORLD_SIZE=2 OMPI_MCA_ess_base_jobid=11 \
+			"$PFMON" -a -e page-faults,context-switches --json --outfile=j.%r sleep 0.2
+	done
+	ncpu=$(ls t.0.cpu* | wc -l)
+	[ "$ncpu" -ge 1 ]
+	[ "$(header_value t.0.cpu0 'monitoring mode')" = "system-wide, per CPU" ]
+	run -0 --separate-stderr "$PFMON" --merge --csv t.*
+	[ "$(csv_col "$output" context-switches ranks)" = 2 ]
+	[ "$(csv_col "$output" context-switches total)" -eq "$(cpu_sum t.* context-switches)" ]
+	[ "$(csv_col "$output" page-faults min)" -eq "$(cpu_sum t.0.* t.1.* page-faults | \
+		awk -v a="$(cpu_sum t.0.* page-faults)" -v b="$(cpu_sum t.1.* page-faults)" \
+		'{ print (a < b ? a : b) }')" ]
+	run -0 --separate-stderr "$PFMON" --merge --csv c.*
+	[ "$(csv_col "$output" context-switches ranks)" = 2 ]
+	run -0 --separate-stderr "$PFMON" --merge --csv j.*
+	[ "$(csv_col "$output" context-switches ranks)" = 2 ]
+	# a CPU twice in one rank is not a larger rank
+	cp t.0.cpu0 t.0.again
+	run -2 --separate-stderr "$PFMON" --merge t.*
+	one_error_line "are both rank 0 .*per-CPU files add up only when their CPUs differ"
+	rm t.0.again
+	# crafted files: a CPU's block twice, a row twice, a CPU without an event's row
+	{ cat t.0.cpu0; grep '^CPU0 ' t.0.cpu0 | sed 's/^CPU0/CPU7/'; grep '^CPU0 ' t.0.cpu0; } >bad.2
+	run -1 --separate-stderr "$PFMON" --merge bad.2
+	one_error_line "'bad.2': line [0-9]+: CPU 0 has two blocks of rows"
+	{ cat t.0.cpu0; grep '^CPU0 .* page-faults' t.0.cpu0; } >bad.1
+	run -1 --separate-stderr "$PFMON" --merge bad.1
+	one_error_line "'bad.1': line [0-9]+: CPU 0 has a second row of event 'page-faults'"
+	grep -v '^CPU0 .* page-faults' t.0.cpu0 >bad.3
+	run -1 --separate-stderr "$PFMON" --merge bad.3
+	one_error_line "'bad.3': .*no count for event 'page-faults' of set 0 on CPU 0"
+}
+
 # sample_ranks N JOB: N ranks sampling the hotspot fixture into s.<rank>.pfs
 sample_ranks() {
 	for r in $(seq 0 $(($1 - 1))); do
