@@ -33,6 +33,7 @@ static void set_bad(struct walk *w, const char *name, const char *why)
 }
 
 /* one event alone in one set, with the model's default options */
+/* --check of one set of the events in name (a comma list; NULL: none) */
 static int encode_alone(const struct pmu_model *m, const char *name, char *out, size_t len, struct pf_error *err)
 {
 	struct pf_config cfg;
@@ -46,7 +47,9 @@ static int encode_alone(const struct pmu_model *m, const char *name, char *out, 
 	cfg.sets = xcalloc(1, sizeof(*cfg.sets));
 	cfg.n_sets = 1;
 	cfg.check = true; /* --check: the dry run's encoding */
-	cfg.sets[0].events = str_split(name, ',', &cfg.sets[0].n_events);
+	if (name)
+		cfg.sets[0].events = str_split(name, ',', &cfg.sets[0].n_events);
+	*out = '\0';
 	rc = pmu_encode_set(m, &cfg, 0, &prog, err);
 	if (rc == 0) {
 		f = open_memstream(&text, &tlen);
@@ -124,29 +127,7 @@ static bool tableless(const struct pmu_model *m)
 /* --check of one empty set: the registers the model's defaults program */
 static int encode_empty(const struct pmu_model *m, char *out, size_t len, struct pf_error *err)
 {
-	struct pf_config cfg;
-	struct set_prog prog;
-	char *text = NULL;
-	size_t tlen = 0;
-	FILE *f;
-	int rc;
-
-	pf_config_init(&cfg);
-	cfg.sets = xcalloc(1, sizeof(*cfg.sets));
-	cfg.n_sets = 1;
-	cfg.check = true; /* --check: the dry run's encoding */
-	*out = '\0';
-	rc = pmu_encode_set(m, &cfg, 0, &prog, err);
-	if (rc == 0) {
-		f = open_memstream(&text, &tlen);
-		check_print_set(f, m, 0, 1, &prog, true);
-		fclose(f);
-		snprintf(out, len, "%s", text);
-		free(text);
-		set_prog_release(&prog);
-	}
-	pf_config_release(&cfg);
-	return rc;
+	return encode_alone(m, NULL, out, len, err);
 }
 
 static void test_model(const struct pmu_model *m)
