@@ -35,6 +35,7 @@ struct sym_resolver {
 	size_t *dso_index;     /* open-addressed by path hash: dsos index + 1 */
 	size_t dso_index_cap;
 	struct sym_dso *last_dso; /* memo: samples come in runs from one binary */
+	const char *last_map_path; /* its path as the maps interned it, or NULL */
 	struct sym_dso *kernel;   /* "[kernel]", once a kernel address is seen */
 	struct sym_kernel_symbol *recorded; /* kernel symbols given instead of kallsyms */
 	size_t nr_recorded, cap_recorded;
@@ -265,10 +266,15 @@ static struct sym_dso *find_or_open_dso(struct sym_resolver *r, const char *path
 }
 
 /* Samples come in runs from one binary: try the last one before hashing. */
+/* A map's path is interned for the maps' lifetime, which is the
+ * resolver's: the same pointer is the same path, with no strcmp a sample. */
 static struct sym_dso *get_dso(struct sym_resolver *r, const char *path, bool from_map)
 {
+	if (from_map && r->last_dso && path == r->last_map_path)
+		return r->last_dso;
 	if (!r->last_dso || strcmp(r->last_dso->path, path) != 0)
 		r->last_dso = find_or_open_dso(r, path, from_map);
+	r->last_map_path = from_map ? path : NULL;
 	return r->last_dso;
 }
 
