@@ -160,7 +160,7 @@ int ib_u64(struct ibuf *i, uint64_t *v)
 	return 0;
 }
 
-int ib_varint(struct ibuf *i, uint64_t *v)
+int ib_varint_long(struct ibuf *i, uint64_t *v)
 {
 	uint64_t r = 0;
 	unsigned shift = 0;
