@@ -108,6 +108,7 @@ struct session *session_new(struct set_prog *sets, size_t n_sets, const struct r
 	s->filling = &s->bufs[0];
 	s->wake_fd = -1;
 	u64set_init(&s->tids);
+	u64set_init(&s->synth_hash);
 	u64set_init(&s->task_of);
 	s->chld_pipe[0] = s->chld_pipe[1] = -1;
 	choose_cpus(s);
@@ -487,13 +488,39 @@ static int open_thread(struct session *s, pid_t tid, struct pf_error *err)
 
 /* the name and mappings of an attached process, as the kernel would have
  * sent them (the name roots its call stacks) */
+static uint64_t maps_hash(const struct sample_record *recs, long n)
+{
+	uint64_t h = (uint64_t)n;
+
+	for (long i = 0; i < n; i++) {
+		const struct sample_mmap *m = &recs[i].mmap;
+
+		h = (h ^ m->start) * 0x100000001b3ull;
+		h = (h ^ m->len) * 0x100000001b3ull;
+		h = (h ^ m->pgoff) * 0x100000001b3ull;
+		for (const char *c = m->filename ? m->filename : ""; *c; c++)
+			h = (h ^ (unsigned char)*c) * 0x100000001b3ull;
+	}
+	return h;
+}
+
+/* The mappings of pid as MMAP records (and its name), once more only if
+ * they changed since the last time: a trigger that starts sampling at
+ * every call of a function reads them each time, and keeps them once. */
 static void synthesize_maps(struct session *s, pid_t pid)
 {
 	struct sample_record *recs;
 	long n = procfs_maps(pid, !!(s->layout.sample_type & PERF_SAMPLE_ADDR), &recs);
+	uint64_t h, last;
 
 	if (n < 0)
 		return;
+	h = maps_hash(recs, n);
+	if (u64set_get(&s->synth_hash, (uint64_t)pid, &last) && last == h) {
+		procfs_maps_free(recs, (size_t)n);
+		return;
+	}
+	u64set_put(&s->synth_hash, (uint64_t)pid, h);
 	s->synth = xrealloc(s->synth, (s->n_synth + (size_t)n + 1) * sizeof(*s->synth));
 	if (procfs_comm_record(pid, &s->synth[s->n_synth]))
 		s->n_synth++;
@@ -948,5 +975,6 @@ void session_free(struct session *s)
 	free(s->held.recs);
 	u64set_release(&s->by_id);
 	u64set_release(&s->tids);
+	u64set_release(&s->synth_hash);
 	free(s);
 }

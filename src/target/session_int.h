@@ -103,6 +103,7 @@ struct session {
 	 * or a delay starts sampling (their MMAP records went by disabled) */
 	struct sample_record *synth;
 	size_t n_synth, n_synth_passed;
+	struct u64set synth_hash; /* pid -> a hash of the mappings last synthesized */
 
 	enum session_end end;
 	uint64_t start_ns; /* when the run began (CLOCK_MONOTONIC) */
