@@ -13,13 +13,13 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli/commands.h"
 #include "common/strmap.h"
 #include "common/util.h"
 #include "report/profile.h"
 #include "sample/smpl_file.h"
+#include "cli/sample_source.h"
 #include "sample/smpl_readahead.h"
 
 struct sample_input {
@@ -130,39 +130,13 @@ static const char *canonical_path(struct binaries *b, const struct sample_binary
 	return bin->path;
 }
 
-/* where a file's records come from: its own reader, or the read-ahead workers */
-struct file_source {
-	struct smpl_readahead *ra; /* NULL: r */
-	size_t i;
-	struct smpl_reader *r;
-	struct sample_record rec; /* r's */
-	struct smpl_status st;    /* from ra, at the file's end */
-};
-
-/* the next record, and how many samples are folded into it */
-static int source_next(struct file_source *s, const struct sample_record **rec, uint64_t *count,
-		       struct pf_error *err)
-{
-	if (!s->ra) {
-		*rec = &s->rec;
-		*count = 1;
-		return smpl_reader_next(s->r, &s->rec, err);
-	}
-	return smpl_readahead_next(s->ra, s->i, rec, count, &s->st, err);
-}
-
-static const struct smpl_status *source_status(const struct file_source *s)
-{
-	return s->ra ? &s->st : smpl_reader_status(s->r);
-}
-
 /*
  * One file's records into the profile.  A mapping is held back one record:
  * the binary identity that follows it (pfmon writes it right after the
  * first mapping of a binary) may say it is a binary already known at
  * another path.
  */
-static int add_file(struct profile *p, struct binaries *b, const char *path, struct file_source *src,
+static int add_file(struct profile *p, struct binaries *b, const char *path, struct sample_source *src,
 		    struct pf_error *err)
 {
 	const struct sample_record *rec;
@@ -173,7 +147,7 @@ static int add_file(struct profile *p, struct binaries *b, const char *path, str
 
 	if (!src->ra && !(src->r = smpl_reader_open(path, err)))
 		return -1;
-	while ((rc = source_next(src, &rec, &count, err)) > 0) {
+	while ((rc = sample_source_next(src, &rec, &count, err)) > 0) {
 		if (held_name && rec->type == SREC_BINARY && !strcmp(rec->binary.path, held_name)) {
 			const char *canon = canonical_path(b, &rec->binary);
 
@@ -199,48 +173,16 @@ static int add_file(struct profile *p, struct binaries *b, const char *path, str
 		profile_add(p, &held);
 		free(held_name);
 	}
-	if (rc == 0 && source_status(src)->truncated) {
+	if (rc == 0 && sample_source_status(src)->truncated) {
 		fputs("warning: '", stderr);
 		fput_escaped(stderr, path);
 		fprintf(stderr, "' is truncated at offset %llu: the samples after it are lost\n",
-			(unsigned long long)source_status(src)->truncated_at);
+			(unsigned long long)sample_source_status(src)->truncated_at);
 	}
 	if (src->r)
 		smpl_reader_close(src->r);
 	src->r = NULL;
 	return rc < 0 ? -1 : 0;
-}
-
-#define MAX_READ_THREADS 64
-
-/*
- * The threads that read, decode and fold the files while this one
- * profiles: PFMON_MERGE_THREADS, else one a CPU online (at most 8); 0: this
- * thread reads them itself.  The output is the same either way.  Once the
- * workers have folded the samples this thread has little left to do, so
- * it does not count as one of the CPUs' worth of threads: with 2 CPUs,
- * 2 workers merge 1.5 million samples in half the time one file's report
- * takes, 1 worker in 80% of it (bench/merge).
- */
-static int read_threads(unsigned *out, struct pf_error *err)
-{
-	const char *env = getenv("PFMON_MERGE_THREADS");
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	uint64_t v;
-
-	if (env) {
-		if (!parse_u64(env, &v) || v > MAX_READ_THREADS) {
-			char msg[160];
-
-			snprintf(msg, sizeof(msg), "PFMON_MERGE_THREADS='%.40s': give a number of threads from 0 to %d",
-				 env, MAX_READ_THREADS);
-			return pf_error_set(err, PF_E_USAGE, msg);
-		}
-		*out = (unsigned)v;
-		return 0;
-	}
-	*out = cpus < 1 ? 1 : cpus > 8 ? 8 : (unsigned)cpus;
-	return 0;
 }
 
 #define TOP_DEFAULT 10
@@ -297,9 +239,9 @@ static int add_files(struct profile *p, struct binaries *b, const struct sample_
 		     struct pf_error *err)
 {
 	const char **paths = xcalloc(n + 1, sizeof(*paths));
-	struct file_source src = { 0 };
+	struct sample_source src = { 0 };
 	unsigned threads = 0;
-	int rc = read_threads(&threads, err);
+	int rc = sample_read_threads(&threads, err);
 
 	for (size_t i = 0; i < n; i++)
 		paths[i] = in[i].path;

@@ -344,7 +344,7 @@ samples_of() {
 merge_with() {
 	local t=$1 rc=0
 	shift
-	PFMON_MERGE_THREADS=$t "$PFMON" --merge "$@" >out.$t 2>err.$t || rc=$?
+	PFMON_READ_THREADS=$t "$PFMON" --merge "$@" >out.$t 2>err.$t || rc=$?
 	cat out.$t err.$t
 	echo "exit $rc"
 }
@@ -389,10 +389,10 @@ merge_with() {
 	[ "$(merge_with 1 s.*.pfs)" = "$one" ]
 	[ "$(merge_with 3 s.*.pfs)" = "$one" ]
 	# the variable is a number of threads, or refused
-	PFMON_MERGE_THREADS=many run -2 --separate-stderr "$PFMON" --merge s.0.pfs s.1.pfs
-	one_error_line "PFMON_MERGE_THREADS='many': give a number of threads from 0 to 64"
-	PFMON_MERGE_THREADS=65 run -2 --separate-stderr "$PFMON" --merge s.0.pfs s.1.pfs
-	one_error_line "PFMON_MERGE_THREADS='65'"
+	PFMON_READ_THREADS=many run -2 --separate-stderr "$PFMON" --merge s.0.pfs s.1.pfs
+	one_error_line "PFMON_READ_THREADS='many': give a number of threads from 0 to 64"
+	PFMON_READ_THREADS=65 run -2 --separate-stderr "$PFMON" --merge s.0.pfs s.1.pfs
+	one_error_line "PFMON_READ_THREADS='65'"
 }
 
 @test "--merge of sample files refuses other jobs, a repeated rank, mixed kinds, CSV" {

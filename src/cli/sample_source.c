@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <config.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "cli/sample_source.h"
+#include "common/util.h"
+
+int sample_source_next(struct sample_source *s, const struct sample_record **rec, uint64_t *count,
+		       struct pf_error *err)
+{
+	if (!s->ra) {
+		*rec = &s->rec;
+		*count = 1;
+		return smpl_reader_next(s->r, &s->rec, err);
+	}
+	return smpl_readahead_next(s->ra, s->i, rec, count, &s->st, err);
+}
+
+const struct smpl_status *sample_source_status(const struct sample_source *s)
+{
+	return s->ra ? &s->st : smpl_reader_status(s->r);
+}
+
+#define MAX_READ_THREADS 64
+
+/*
+ * Once the threads have folded the samples pfmon's own thread has little
+ * left to do, so it does not count as one of the CPUs' worth of threads:
+ * with 2 CPUs, 2 threads merge 1.5 million samples in half the time one
+ * file's report takes in one thread, 1 in 80% of it (bench/merge), and one
+ * reading thread reports a file in two thirds of the time.
+ */
+int sample_read_threads(unsigned *out, struct pf_error *err)
+{
+	const char *env = getenv("PFMON_READ_THREADS");
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	uint64_t v;
+
+	if (env) {
+		if (!parse_u64(env, &v) || v > MAX_READ_THREADS) {
+			char msg[160];
+
+			snprintf(msg, sizeof(msg), "PFMON_READ_THREADS='%.40s': give a number of threads from 0 to %d",
+				 env, MAX_READ_THREADS);
+			return pf_error_set(err, PF_E_USAGE, msg);
+		}
+		*out = (unsigned)v;
+		return 0;
+	}
+	*out = cpus < 1 ? 1 : cpus > 8 ? 8 : (unsigned)cpus;
+	return 0;
+}
