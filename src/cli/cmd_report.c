@@ -4,7 +4,9 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
+#include "cli/sample_source.h"
 #include "commands.h"
 #include "common/util.h"
 #include "report/ia64_report.h"
@@ -47,34 +49,63 @@ static int report_module(const struct pf_config *cfg, struct smpl_reader *rd,
 	return rc < 0 ? -1 : 0;
 }
 
+/*
+ * Every record into the profile, the first already read.  A regular file
+ * is read again from its start by a reading thread, which decodes and folds
+ * the samples while this thread profiles them (PFMON_READ_THREADS not 0);
+ * perf script's sample by sample takes each sample in this thread.
+ */
+static int read_into(struct profile *p, const struct pf_config *cfg, enum profile_format format, unsigned threads,
+		     struct smpl_reader *r, const struct sample_record *first, struct smpl_status *st,
+		     struct pf_error *err)
+{
+	struct sample_source src = { .r = r };
+	const struct sample_record *rec;
+	const char *path = cfg->report_file;
+	struct stat sb;
+	uint64_t count;
+	int rc;
+
+	if (threads && format != PROFILE_SCRIPT && stat(path, &sb) == 0 && S_ISREG(sb.st_mode))
+		src.ra = smpl_readahead_start(&path, 1, 1, true);
+	if (!src.ra && first)
+		profile_add(p, first);
+	while ((rc = sample_source_next(&src, &rec, &count, err)) > 0)
+		profile_add_n(p, rec, count);
+	*st = *sample_source_status(&src);
+	if (src.ra)
+		smpl_readahead_stop(src.ra);
+	return rc;
+}
+
 /* the profile, as at the end of a run (the first record already read) */
 static int report_profile(const struct pf_config *cfg, struct smpl_reader *r,
 			  const struct sample_record *first, struct pf_error *err)
 {
 	struct profile_opts po;
-	struct sample_record rec;
+	struct smpl_status st;
 	struct profile *p;
+	unsigned threads;
 	int rc;
 
 	if (cfg->smpl_print_counts || cfg->smpl_view_given || cfg->smpl_sort_given)
 		return pf_error_set(err, PF_E_USAGE, "--smpl-print-counts and the dear-hist views and sorts "
 				    "apply to a sampling module (--smpl-module=NAME)");
+	if (sample_read_threads(&threads, err))
+		return -1;
 	po = profile_opts_from_config(cfg);
 	p = profile_new(&po, smpl_reader_header(r));
-	if (first)
-		profile_add(p, first);
-	while ((rc = smpl_reader_next(r, &rec, err)) > 0)
-		profile_add(p, &rec);
+	rc = read_into(p, cfg, po.format, threads, r, first, &st, err);
 	/* a corrupted file still shows what came before the damage */
-	profile_set_status(p, smpl_reader_status(r));
+	profile_set_status(p, &st);
 	profile_print(p, stdout);
 	profile_print_warnings(p, stderr);
 	warn_lost(profile_lost(p), profile_throttled(p));
-	if (rc == 0 && smpl_reader_status(r)->truncated) {
+	if (rc == 0 && st.truncated) {
 		fputs("warning: '", stderr);
 		fput_escaped(stderr, cfg->report_file);
 		fprintf(stderr, "' is truncated at offset %llu: the samples after it are lost\n",
-			(unsigned long long)smpl_reader_status(r)->truncated_at);
+			(unsigned long long)st.truncated_at);
 	}
 	profile_free(p);
 	return rc < 0 ? -1 : 0;

@@ -87,3 +87,41 @@ build_id_of() {
 	[[ "$output" =~ "  [unknown] (hot)" ]]
 	one_error_line "^warning: '$BATS_TEST_TMPDIR/hot' is not the binary recorded \(no build-id; inode, mtime or size changed\)"
 }
+
+# report_with THREADS ARGS...: stdout, stderr and the exit status of a report
+report_with() {
+	local t=$1 rc=0
+	shift
+	PFMON_READ_THREADS=$t "$PFMON" "$@" >"$BATS_TEST_TMPDIR/out.$t" 2>"$BATS_TEST_TMPDIR/err.$t" || rc=$?
+	cat "$BATS_TEST_TMPDIR/out.$t" "$BATS_TEST_TMPDIR/err.$t"
+	echo "exit $rc"
+}
+
+@test "a report read by a reading thread that folds samples: the same output as read in pfmon's thread" {
+	f=$BATS_TEST_TMPDIR/g.pfs
+	run -0 "$PFMON" -e cpu-clock -g --long-smpl-periods=20000 --smpl-outfile="$f" "$FIXTURES/hotspot" 300
+	for view in "" --report-format=folded --report-format=svg --report-format=json --report-sort=line \
+		--report-sort=address --report-sort=binary --report-format=script; do
+		one=$(report_with 0 --report="$f" $view)
+		[[ "$one" =~ "exit 0" ]]
+		[ "$(report_with 1 --report="$f" $view)" = "$one" ]
+		[ "$(report_with 4 --report="$f" $view)" = "$one" ]
+	done
+	# perf.data too
+	run -0 "$PFMON" --report="$f" --export-perf-data="$BATS_TEST_TMPDIR/p.data"
+	[ "$(report_with 1 --report="$BATS_TEST_TMPDIR/p.data")" = "$(report_with 0 --report="$BATS_TEST_TMPDIR/p.data")" ]
+	# a truncated file: its warning, the samples before; a corrupted one: the same one error
+	head -c $(($(stat -c %s "$f") / 2)) "$f" >"$BATS_TEST_TMPDIR/t.pfs"
+	one=$(report_with 0 --report="$BATS_TEST_TMPDIR/t.pfs")
+	[[ "$one" =~ "is truncated at offset" ]]
+	[ "$(report_with 1 --report="$BATS_TEST_TMPDIR/t.pfs")" = "$one" ]
+	cp "$f" "$BATS_TEST_TMPDIR/c.pfs"
+	printf 'XXXXXXXX' | dd of="$BATS_TEST_TMPDIR/c.pfs" bs=1 seek=$(($(stat -c %s "$f") / 2)) conv=notrunc 2>/dev/null
+	one=$(report_with 0 --report="$BATS_TEST_TMPDIR/c.pfs")
+	[[ "$one" =~ "exit 1" ]]
+	[ "$(report_with 1 --report="$BATS_TEST_TMPDIR/c.pfs")" = "$one" ]
+	# a pipe is read in pfmon's own thread (it cannot be read again from its start)
+	[ "$(cat "$f" | PFMON_READ_THREADS=1 "$PFMON" --report=/dev/stdin)" = "$(PFMON_READ_THREADS=0 "$PFMON" --report="$f")" ]
+	PFMON_READ_THREADS=x run -2 --separate-stderr "$PFMON" --report="$f"
+	one_error_line "PFMON_READ_THREADS='x': give a number of threads from 0 to 64"
+}
