@@ -69,7 +69,10 @@ build_id_of() {
 	run --separate-stderr env PFMON_DEBUG_ROOT="$BATS_TEST_TMPDIR/debug" "$PFMON" --report="$BATS_TEST_TMPDIR/s.pfs"
 	[ "$status" -eq 0 ]
 	[ -z "$stderr" ]
-	[ "$output" = "$live" ]
+	# the same but for a note on a library sampled by chance (libc's
+	# clock_gettime) whose debug file this root does not hold
+	! printf '%s\n' "$output" | grep -F "# no debug info: $BATS_TEST_TMPDIR/hot"
+	[ "$(printf '%s\n' "$output" | grep -v '^# no debug info: ')" = "$(printf '%s\n' "$live" | grep -v '^# no debug info: ')" ]
 }
 
 @test "a binary without a build-id: a changed mtime or size is enough to refuse it" {
