@@ -31,7 +31,7 @@ const struct smpl_status *sample_source_status(const struct sample_source *s)
  * left to do, so it does not count as one of the CPUs' worth of threads:
  * with 2 CPUs, 2 threads merge 1.5 million samples in half the time one
  * file's report takes in one thread, 1 in 80% of it (bench/merge), and one
- * reading thread reports a file in two thirds of the time.
+ * reading thread reports a file in 80 to 90% of the time.
  */
 int sample_read_threads(unsigned *out, struct pf_error *err)
 {
