@@ -821,13 +821,13 @@ int sess_start_if_due(struct session *s, struct pf_error *err)
 	return sess_set_counting(s, true, err);
 }
 
-uint64_t sess_earliest(uint64_t a, uint64_t b)
+static uint64_t earliest(uint64_t a, uint64_t b)
 {
 	return !a ? b : !b ? a : a < b ? a : b;
 }
 
 /* --print-interval: the sink reads and prints each interval's counts */
-int sess_tick_if_due(struct session *s, const struct session_sink *sink, uint64_t *next, struct pf_error *err)
+static int tick_if_due(struct session *s, const struct session_sink *sink, uint64_t *next, struct pf_error *err)
 {
 	uint64_t now = sess_monotonic_ns();
 
@@ -838,27 +838,46 @@ int sess_tick_if_due(struct session *s, const struct session_sink *sink, uint64_
 	return sink->tick(sink->arg, now - s->start_ns, err);
 }
 
+uint64_t sess_first_tick(const struct session *s, const struct session_sink *sink)
+{
+	return s->opts.interval_ns && sink && sink->tick ? s->start_ns + s->opts.interval_ns : 0;
+}
+
+uint64_t sess_next_wake(const struct session *s, uint64_t deadline, uint64_t next_tick)
+{
+	return earliest(earliest(deadline, next_tick), s->start_at);
+}
+
+int sess_after_wake(struct session *s, const struct session_sink *sink, uint64_t *next_tick, struct pf_error *err)
+{
+	if (sess_start_if_due(s, err))
+		return -1;
+	if (s->plan && sess_drain(s, sink, false, err))
+		return -1;
+	switch (tick_if_due(s, sink, next_tick, err)) {
+	case 0:
+		return 0;
+	case 1: /* --interval-count reached */
+		s->end = SESSION_END_INTERVALS;
+		return 1;
+	default:
+		return -1;
+	}
+}
+
 static int run_loop(struct session *s, const struct session_sink *sink, int *status, struct pf_error *err)
 {
 	uint64_t deadline = s->opts.timeout_ns ? s->start_ns + s->opts.timeout_ns : 0;
-	uint64_t next_tick = s->opts.interval_ns && sink && sink->tick ? s->start_ns + s->opts.interval_ns : 0;
+	uint64_t next_tick = sess_first_tick(s, sink);
 
 	while (!session_over(s, deadline, status)) {
-		if (wait_for_activity(s, sess_earliest(sess_earliest(deadline, next_tick), s->start_at), err))
+		int rc;
+
+		if (wait_for_activity(s, sess_next_wake(s, deadline, next_tick), err))
 			return -1;
-		if (sess_start_if_due(s, err))
-			return -1;
-		if (s->plan && sess_drain(s, sink, false, err))
-			return -1;
-		switch (sess_tick_if_due(s, sink, &next_tick, err)) {
-		case 0:
-			break;
-		case 1: /* --interval-count reached */
-			s->end = SESSION_END_INTERVALS;
-			return 0;
-		default:
-			return -1;
-		}
+		rc = sess_after_wake(s, sink, &next_tick, err);
+		if (rc)
+			return rc < 0 ? -1 : 0;
 	}
 	return 0;
 }

@@ -156,11 +156,15 @@ void sess_counts_clear(const struct session *s, struct session_count *counts);
 int sess_count_fd(const struct session *s, const struct session_fd *f, struct session_count *counts,
 		  struct pf_error *err);
 
-/* the earlier of two times, 0 being none */
-uint64_t sess_earliest(uint64_t a, uint64_t b);
-/* --print-interval: the sink's tick when an interval has ended (*next: its
- * end, moved on); 0, 1 once --interval-count is reached, -1 */
-int sess_tick_if_due(struct session *s, const struct session_sink *sink, uint64_t *next, struct pf_error *err);
+/* The two session loops (a traced command's, everything else's) after
+ * each wake-up: the end of the first interval (0 without
+ * --print-interval); when to wake next (a deadline, the next interval, a
+ * delayed start); then a due delayed start, the records the ring reader
+ * copied and a due interval (*next_tick moved on): 0 to go on, 1 once
+ * --interval-count is reached (s->end says so), -1 */
+uint64_t sess_first_tick(const struct session *s, const struct session_sink *sink);
+uint64_t sess_next_wake(const struct session *s, uint64_t deadline, uint64_t next_tick);
+int sess_after_wake(struct session *s, const struct session_sink *sink, uint64_t *next_tick, struct pf_error *err);
 
 /* session_tasks.c */
 /* a task whose counters are s->fds[fd_first ..]: (re)started on tid */

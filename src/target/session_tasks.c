@@ -424,13 +424,13 @@ static bool any_live(const struct session *s)
 int sess_follow_run(struct session *s, const struct session_sink *sink, int *status, struct pf_error *err)
 {
 	uint64_t deadline = s->opts.timeout_ns ? sess_monotonic_ns() + s->opts.timeout_ns : 0;
-	uint64_t next_tick = s->opts.interval_ns && sink && sink->tick ? s->start_ns + s->opts.interval_ns : 0;
+	uint64_t next_tick = sess_first_tick(s, sink);
 	bool command_ended = false;
 
 	s->end = SESSION_END_COMMAND;
 	while (!command_ended || any_live(s) || sess_trig_busy(s)) {
 		struct rusage ru;
-		int st;
+		int st, rc;
 		pid_t tid;
 
 		while ((tid = wait4(-1, &st, __WALL | WNOHANG, &ru)) > 0) {
@@ -457,20 +457,10 @@ int sess_follow_run(struct session *s, const struct session_sink *sink, int *sta
 			s->end = SESSION_END_TIMEOUT;
 			break;
 		}
-		if (sess_start_if_due(s, err))
-			return -1;
-		if (s->plan && sess_drain(s, sink, false, err))
-			return -1;
-		switch (sess_tick_if_due(s, sink, &next_tick, err)) {
-		case 0:
-			break;
-		case 1: /* --interval-count reached */
-			s->end = SESSION_END_INTERVALS;
-			return 0;
-		default:
-			return -1;
-		}
-		wait_for_sigchld(s, sess_earliest(sess_earliest(deadline, next_tick), s->start_at));
+		rc = sess_after_wake(s, sink, &next_tick, err);
+		if (rc)
+			return rc < 0 ? -1 : 0;
+		wait_for_sigchld(s, sess_next_wake(s, deadline, next_tick));
 	}
 	return 0;
 }
