@@ -100,12 +100,7 @@ int main(void)
 		}
 	printf("every ordered pair: %zu pairs (at most %zu sets each) in %.2f s (target < 10 s)\n", pairs, max_pair,
 	       now_s() - t0);
-	for (size_t i = 0; i < l.n; i++) {
-		for (size_t k = 0; k < g[i].n; k++)
-			free(g[i].events[k]);
-		free(g[i].events);
-	}
-	free(g);
+	plan_groups_free(g, l.n);
 	metric_list_release(&l);
 	pf_config_release(&cfg);
 	return 0;

@@ -132,16 +132,6 @@ static int check_events(const struct pf_config *cfg, const struct pmu_model *m, 
 	return 0;
 }
 
-static void free_groups(struct plan_group *g, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		for (size_t k = 0; k < g[i].n; k++)
-			free(g[i].events[k]);
-		free(g[i].events);
-	}
-	free(g);
-}
-
 /* the plan's sets after the user's own (an empty default set is replaced) */
 static void append_sets(struct pf_config *cfg, struct metric_run *run)
 {
@@ -190,7 +180,7 @@ int metrics_prepare(struct pf_config *cfg, const struct pmu_model *m, struct met
 	for (size_t w = 0; w < run->n_want; w++)
 		metric_events(&run->list, run->want[w], &groups[w].events, &groups[w].n);
 	rc = plan_sets(m, cfg, groups, run->n_want, &run->plan, err);
-	free_groups(groups, run->n_want);
+	plan_groups_free(groups, run->n_want);
 	if (!rc)
 		append_sets(cfg, run);
 	return rc;

@@ -328,6 +328,16 @@ int plan_sets(const struct pmu_model *m, const struct pf_config *cfg, const stru
 	return rc;
 }
 
+void plan_groups_free(struct plan_group *g, size_t n)
+{
+	for (size_t i = 0; g && i < n; i++) {
+		for (size_t k = 0; k < g[i].n; k++)
+			free(g[i].events[k]);
+		free(g[i].events);
+	}
+	free(g);
+}
+
 void plan_release(struct plan *pl)
 {
 	for (size_t s = 0; s < pl->n_sets; s++) {

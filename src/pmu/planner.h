@@ -47,5 +47,7 @@ bool plan_set_fits(const struct pmu_model *m, const struct pf_config *cfg, char 
 int plan_sets(const struct pmu_model *m, const struct pf_config *cfg, const struct plan_group *groups,
 	      size_t n_groups, struct plan *out, struct pf_error *err);
 void plan_release(struct plan *p);
+/* n groups whose event names were allocated (metric_events()), and g */
+void plan_groups_free(struct plan_group *g, size_t n);
 
 #endif

@@ -76,12 +76,7 @@ static void check_pmu(const char *pmu, const char *text, char *why, size_t size)
 		snprintf(why, size, "plan: %.400s", err.msg);
 	else if (!*why)
 		plan_release(&p);
-	for (size_t i = 0; i < l.n; i++) {
-		for (size_t k = 0; k < g[i].n; k++)
-			free(g[i].events[k]);
-		free(g[i].events);
-	}
-	free(g);
+	plan_groups_free(g, l.n);
 	pf_config_release(&cfg);
 	metric_list_release(&l);
 }

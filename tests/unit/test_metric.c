@@ -398,12 +398,7 @@ static void test_plan_itanium2_metrics(void)
 	ok(lone_fits == 0, "no metric whose events fit one set is split");
 	ok(split == 6, "the metrics planned across sets are the six the manual's rules force (%d)", split);
 	plan_release(&p);
-	for (size_t i = 0; i < l.n; i++) {
-		for (size_t k = 0; k < g[i].n; k++)
-			free(g[i].events[k]);
-		free(g[i].events);
-	}
-	free(g);
+	plan_groups_free(g, l.n);
 	metric_list_release(&l);
 }
 
