@@ -240,8 +240,8 @@ static void add_cpus(struct results_file *a, struct results_file *b)
 		struct results_value *x = &a->values[e];
 		const struct results_value *y = &b->values[e];
 
-		/* one CPU not counted: the rank's sum is not known */
-		if (y->state != RV_OK || __builtin_add_overflow(x->value, y->value, &x->value))
+		/* a sum past 2^64 is not known either */
+		if (!results_value_add(x, y->state == RV_OK, y->value))
 			x->state = RV_NOT_COUNTED;
 	}
 	a->cpus = xrealloc(a->cpus, (a->n_cpus + b->n_cpus) * sizeof(*a->cpus));

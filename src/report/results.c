@@ -14,6 +14,15 @@
 
 /* ----- reading ----- */
 
+bool results_value_add(struct results_value *sum, bool counted, uint64_t v)
+{
+	if (!counted)
+		sum->state = RV_NOT_COUNTED;
+	if (sum->state != RV_OK)
+		return true;
+	return !__builtin_add_overflow(sum->value, v, &sum->value);
+}
+
 void results_file_release(struct results_file *rf)
 {
 	free(rf->path);
@@ -224,10 +233,12 @@ static int header_line(struct reader *r, const char *key, const char *v)
 }
 
 /* the first header event of this name whose row was not read yet */
-static struct results_value *value_of(struct reader *r, const char *name, size_t *idx)
+/* the first value named name whose row is not taken yet (an event in two
+ * sets has a row each); taken NULL: any */
+static struct results_value *value_of(struct reader *r, const char *name, const bool *taken, size_t *idx)
 {
 	for (size_t i = 0; i < r->rf->n_values; i++)
-		if (!r->assigned[i] && !strcmp(r->rf->values[i].name, name)) {
+		if ((!taken || !taken[i]) && !strcmp(r->rf->values[i].name, name)) {
 			*idx = i;
 			return &r->rf->values[i];
 		}
@@ -286,31 +297,23 @@ static int enter_cpu(struct reader *r, long cpu)
  * CPU not counted makes the sum not counted: a part is not the total. */
 static int add_cpu_row(struct reader *r, const char *name, bool counted, uint64_t v, bool clock)
 {
-	struct results_value *val = NULL;
 	size_t i;
+	struct results_value *val = value_of(r, name, r->cpu_assigned, &i);
 
-	for (i = 0; i < r->rf->n_values && !val; i++)
-		if (!r->cpu_assigned[i] && !strcmp(r->rf->values[i].name, name))
-			val = &r->rf->values[i];
 	if (!val) {
-		for (i = 0; i < r->rf->n_values; i++)
-			if (!strcmp(r->rf->values[i].name, name)) {
-				char msg[400];
+		char msg[400];
 
-				snprintf(msg, sizeof(msg), "CPU %d has a second row of event '%.200s'", r->cpu, name);
-				return bad(r, msg);
-			}
-		return 0; /* not an event of the header: a metric's line */
+		if (!value_of(r, name, NULL, &i))
+			return 0; /* not an event of the header: a metric's line */
+		snprintf(msg, sizeof(msg), "CPU %d has a second row of event '%.200s'", r->cpu, name);
+		return bad(r, msg);
 	}
-	i--;
 	r->cpu_assigned[i] = true;
 	val->is_clock = clock;
-	if (!counted || (r->assigned[i] && val->state == RV_NOT_COUNTED)) {
-		val->state = RV_NOT_COUNTED;
-	} else if (!r->assigned[i]) {
-		val->state = RV_OK;
+	if (!r->assigned[i]) {
+		val->state = counted ? RV_OK : RV_NOT_COUNTED;
 		val->value = v;
-	} else if (__builtin_add_overflow(val->value, v, &val->value)) {
+	} else if (!results_value_add(val, counted, v)) {
 		return bad(r, "the CPUs' counts add up past 2^64");
 	}
 	r->assigned[i] = true;
@@ -338,7 +341,7 @@ static int count_row(struct reader *r, long cpu, const char *name, bool counted,
 	if (cpu == -2)
 		return bad(r, "a CPU number out of range");
 	if (cpu < 0) {
-		if (value_of(r, name, &i))
+		if (value_of(r, name, r->assigned, &i))
 			assign(r, i, counted, v, clock);
 		return 0;
 	}

@@ -83,6 +83,11 @@ struct results_file {
 	size_t n_cpus;
 };
 
+/* A part (a CPU's count, counted or not) into a sum of parts: a part not
+ * counted leaves the sum not counted, as a part is not the total.  False
+ * when the sum would pass 2^64 (it is left as it was). */
+bool results_value_add(struct results_value *sum, bool counted, uint64_t v);
+
 /* Read one results file.  0, or -1 with err naming the file (and line). */
 int results_read(FILE *in, const char *path, struct results_file *rf, struct pf_error *err);
 void results_file_release(struct results_file *rf);
