@@ -616,6 +616,7 @@ int session_open_cpus(struct session *s, char *const argv[], struct pf_error *er
 		if (s->plan)
 			break; /* open_sampling_task opened every CPU */
 	}
+	s->every_process = true;
 	if (s->plan)
 		synthesize_all(s);
 	if (!s->start_off && enable_all(s, err))
@@ -771,18 +772,29 @@ static void disable_all(struct session *s)
 /*
  * Sampling started late (a trigger, a delay): the kernel wrote no MMAP or
  * COMM record while the events were disabled, the exec's included, so the
- * processes' mappings are read now, before their first samples.
+ * processes' mappings are read now, before their first samples: every
+ * process system-wide; else those of the tasks opened on (the command, the
+ * attached ones) and those the triggers follow.
  */
 static void synthesize_started(struct session *s)
 {
 	pid_t *pids = NULL;
-	size_t n = s->trig ? sess_trig_processes(s, &pids) : 0;
+	size_t n;
 
-	if (s->have_child)
-		synthesize_maps(s, s->child.pid);
+	if (s->every_process) {
+		synthesize_all(s);
+		return;
+	}
+	for (size_t i = 0; i < s->tids.cap; i++) {
+		uint64_t tid;
+		pid_t tgid;
+
+		if (u64set_at(&s->tids, i, &tid) && procfs_tgid((pid_t)tid, &tgid))
+			synthesize_maps(s, tgid);
+	}
+	n = s->trig ? sess_trig_processes(s, &pids) : 0;
 	for (size_t i = 0; i < n; i++)
-		if (!s->have_child || pids[i] != s->child.pid)
-			synthesize_maps(s, pids[i]);
+		synthesize_maps(s, pids[i]);
 	free(pids);
 }
 

@@ -104,6 +104,7 @@ struct session {
 	struct sample_record *synth;
 	size_t n_synth, n_synth_passed;
 	struct u64set synth_hash; /* pid -> a hash of the mappings last synthesized */
+	bool every_process;       /* system-wide */
 
 	enum session_end end;
 	uint64_t start_ns; /* when the run began (CLOCK_MONOTONIC) */

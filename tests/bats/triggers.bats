@@ -338,3 +338,12 @@ sym() {
 	check "need to specify a command" --trigger-code-start-address=work
 	check "not implemented with per-task results" --follow-fork --trigger-code-start-address=work "$F"
 }
+
+@test "system-wide sampling after --trigger-start-delay: a program started during the delay is named" {
+	[ "$(id -u)" -eq 0 ] || skip "system-wide monitoring needs root here"
+	# it execs while sampling is off: its mappings come from /proc at the start
+	(sleep 0.2; exec "$FIXTURES/hotspot" 2500 >/dev/null) &
+	run -0 --separate-stderr "$PFMON" -a -e cpu-clock --long-smpl-periods=1000000 --trigger-start-delay=1 -t 2
+	wait
+	printf '%s\n' "$output" | grep -E '^ +[0-9]+ +[0-9.]+% +[0-9.]+%  [0-9]+:hotspot hot \(hotspot\)$'
+}
