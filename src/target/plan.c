@@ -133,10 +133,23 @@ void record_plan_release(struct record_plan *p)
 
 #define DEFAULT_FREQ 1000 /* Hz, when no period or frequency is given */
 
-static uint64_t wanted_sample_type(const struct pf_config *cfg, const struct counter_prog *c)
+/*
+ * The period is recorded only in frequency mode, where the kernel alone
+ * knows it; a fixed or randomized period is pfmon's own and the drain puts
+ * it in each sample.  Asking for it with a fixed period would be wrong, not
+ * just wasteful: the kernel's software-event path (page faults, context
+ * switches, tracepoints, breakpoints) then samples every event, each with
+ * a period of 1, whatever the period asked for (perf record -c does not ask
+ * for it either).
+ */
+static uint64_t wanted_sample_type(const struct pf_config *cfg, const struct counter_prog *c,
+				   const struct period_random *r)
 {
 	uint64_t st = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
-		      PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD;
+		      PERF_SAMPLE_CPU;
+
+	if (!r->base)
+		st |= PERF_SAMPLE_PERIOD;
 
 	if (cfg->smpl_data_addr || c->attr.type == PERF_TYPE_BREAKPOINT)
 		st |= PERF_SAMPLE_ADDR;
@@ -240,7 +253,9 @@ void record_plan_apply(struct record_plan *p, const struct pf_config *cfg)
 	p->ring_pages = ring_pages(cfg);
 	ring_bytes = p->ring_pages * (size_t)sysconf(_SC_PAGESIZE);
 	for (size_t k = 0; k < p->n_events; k++)
-		st |= wanted_sample_type(cfg, p->events[k]) | (p->reads[k].n ? PERF_SAMPLE_READ : 0);
+		if (!p->counting[k])
+			st |= wanted_sample_type(cfg, p->events[k], &p->random[k]) |
+			      (p->reads[k].n ? PERF_SAMPLE_READ : 0);
 	for (size_t k = 0; k < p->n_events; k++)
 		if (p->counting[k])
 			setup_counting_event(cfg, p->events[k]);

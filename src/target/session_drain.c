@@ -104,6 +104,10 @@ static int pass_record(struct session *s, const struct perf_event_header *h, con
 		if (f && s->plan->random[f->evidx].mask) {
 			f->sampled = true;
 			rec.sample.period = rec.sample.time < f->since ? f->prev_period : f->period;
+			rec.sample.fields |= SAMPLE_F_PERIOD;
+		} else if (f && !(s->layout.sample_type & PERF_SAMPLE_PERIOD)) {
+			rec.sample.period = f->period; /* fixed: pfmon's own, not recorded */
+			rec.sample.fields |= SAMPLE_F_PERIOD;
 		}
 	}
 	if (rec.type == SREC_THROTTLE || rec.type == SREC_UNTHROTTLE) {

@@ -52,6 +52,27 @@ pct_of() {
 	[ "$output" = "$live" ]
 }
 
+@test "a software event sampled every 1000 page faults: one sample a thousand, each of period 1000" {
+	# (the kernel samples every fault, each with period 1, when asked to
+	# record the period of a fixed-period software event)
+	run -0 --separate-stderr "$PFMON" -e page-faults "$FIXTURES/touch_pages" 20000
+	faults=$(count_of page-faults)
+	f="$BATS_TEST_TMPDIR/pf.data"
+	run -0 --separate-stderr "$PFMON" -e page-faults --long-smpl-periods=1000 --smpl-format=perf \
+		--smpl-outfile="$f" "$FIXTURES/touch_pages" 20000
+	n=$(printf '%s\n' "$output" | sed -n 's/^# event page-faults: \([0-9]*\) samples (period 1000)$/\1/p')
+	ncpu=$(getconf _NPROCESSORS_ONLN)
+	echo "$n samples, $faults page faults counted in another run" >&2
+	# a counter a CPU (each counts its own thousands): between the
+	# faults' thousands less one a CPU and the thousands (the two runs'
+	# faults differ by a few)
+	[ "$n" -le $(( (faults + 100) / 1000 )) ]
+	[ "$n" -ge $(( (faults - 100) / 1000 - ncpu )) ]
+	# perf reads the period of each sample as 1000
+	command -v perf >/dev/null || return 0
+	[ "$(perf script -i "$f" -F period 2>/dev/null | sort -u | tr -d ' ')" = 1000 ]
+}
+
 @test "a period given for the second event set turns sampling on too" {
 	run "$PFMON" -e task-clock -e cpu-clock --long-smpl-periods=1000000 "$FIXTURES/burn" 50
 	[ "$status" -eq 0 ]
