@@ -29,6 +29,42 @@ line_of() { # line_of FILE MARKER: the line number of the marker comment
 	grep -n "$2" "$TESTS_SRCDIR/fixtures/$1" | cut -d: -f1
 }
 
+# function_lines FILE FUNCTION: "FIRST LAST", the lines of FUNCTION's
+# definition in the fixture source FILE, from its name to the closing
+# brace at the start of a line
+function_lines() {
+	awk -v f="$2" '!first && $0 ~ "^[A-Za-z_].*[ *]" f "\\(" && $0 !~ ";$" { first = NR }
+		first && /^}/ { print first, NR; exit }' "$TESTS_SRCDIR/fixtures/$1"
+}
+
+# line_in_function FILE FUNCTION LINE: LINE is one of FUNCTION's lines.
+# Which line of a loop gets the most samples depends on the CPU's skid and
+# the compiler's layout: tests name the function, never the line.
+line_in_function() {
+	local range
+	range=$(function_lines "$1" "$2")
+	[ -n "$range" ] || { echo "no function $2 in $1" >&2; return 1; }
+	[ "$3" -ge "${range% *}" ] && [ "$3" -le "${range#* }" ] || {
+		echo "line $3 is not one of $2's lines ($range) in $1" >&2
+		return 1
+	}
+}
+
+# wait_running PID PROGRAM: wait (20 s at most) until PID has exec'd
+# PROGRAM (a basename) and used 2 clock ticks of CPU: it runs its own
+# loop, its mappings are in /proc.  Tests wait on this, never on a sleep.
+wait_running() {
+	for _ in $(seq 1 2000); do
+		if [ "$(basename "$(readlink "/proc/$1/exe" 2>/dev/null)")" = "$2" ] &&
+			[ "$(awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null || echo 0)" -ge 2 ]; then
+			return 0
+		fi
+		kill -0 "$1" 2>/dev/null || return 1
+		sleep 0.01
+	done
+	return 1
+}
+
 hw_pmu_present() {
 	"$PFMON" -e cycles true >/dev/null 2>&1
 }

@@ -123,9 +123,9 @@ within_1() {
 	perf record -q -e task-clock -g -o "$W/perf.data" "$FIXTURES/uselib" 300 >/dev/null 2>&1
 	run "$PFMON" --report="$W/perf.data" --report-sort=line
 	[ "$status" -eq 0 ]
-	lib=$(line_of libspin.c 'LIB HOT LINE')
 	top=$(printf '%s\n' "$output" | grep -v '^#' | head -1)
-	[[ "$top" =~ libspin\.c:($lib|$((lib - 1)))$ ]]
+	[[ "$top" =~ libspin\.c:([0-9]+)$ ]]
+	line_in_function libspin.c lib_spin "${BASH_REMATCH[1]}"
 	run "$PFMON" --report="$W/perf.data" --report-sort=binary
 	top=$(printf '%s\n' "$output" | grep -v '^#' | head -1)
 	[[ "$top" =~ /libspin\.so$ ]]

@@ -25,10 +25,10 @@ pct_of() {
 @test "the hot function's samples are attributed to its source lines" {
 	run "$PFMON" -e cpu-clock --long-smpl-periods=500000 --report-sort=line "$FIXTURES/hotspot" 400
 	[ "$status" -eq 0 ]
-	hot=$(line_of hotspot.c 'HOT LINE')
 	top=$(printf '%s\n' "$output" | grep -v '^#' | head -1)
-	# the loop's body or its for line, in hotspot.c
-	[[ "$top" =~ hotspot\.c:($hot|$((hot - 1)))$ ]]
+	# a line of hot() in hotspot.c (which one depends on the CPU's skid)
+	[[ "$top" =~ hotspot\.c:([0-9]+)$ ]]
+	line_in_function hotspot.c hot "${BASH_REMATCH[1]}"
 }
 
 @test "a shared-library function is resolved through its load bias" {
@@ -37,9 +37,9 @@ pct_of() {
 	top=$(printf '%s\n' "$output" | grep -v '^#' | head -1)
 	[[ "$top" =~ \ lib_spin\ \(libspin\.so\)$ ]]
 	run "$PFMON" -e cpu-clock --long-smpl-periods=500000 --report-sort=line "$FIXTURES/uselib" 300
-	lib=$(line_of libspin.c 'LIB HOT LINE')
 	top=$(printf '%s\n' "$output" | grep -v '^#' | head -1)
-	[[ "$top" =~ libspin\.c:($lib|$((lib - 1)))$ ]]
+	[[ "$top" =~ libspin\.c:([0-9]+)$ ]]
+	line_in_function libspin.c lib_spin "${BASH_REMATCH[1]}"
 }
 
 @test "a sample file reports the same profile later" {

@@ -24,6 +24,8 @@ samples_of() {
 	a=$!
 	"$FIXTURES/hotspot" 2000 &
 	b=$!
+	wait_running "$a" hotspot
+	wait_running "$b" hotspot
 	run --separate-stderr "$PFMON" -a -e cpu-clock --long-smpl-periods=1000000 sleep 1
 	[ "$status" -eq 0 ]
 	[[ "$output" =~ "pid:command function" ]]
@@ -42,6 +44,8 @@ samples_of() {
 	a=$!
 	"$FIXTURES/hotspot" 2000 &
 	b=$!
+	wait_running "$a" hotspot
+	wait_running "$b" hotspot
 	run -0 --separate-stderr "$PFMON" -a -e cpu-clock --long-smpl-periods=1000000 --report-format=json sleep 1
 	# every entry: a pid, the number its name starts with; comm, the name's command when known
 	[ "$(jq '[.events[0].entries[] | select((.pid | type) != "number" or (.pid as $p | .name | startswith("\($p):") | not))]
@@ -69,6 +73,8 @@ samples_of() {
 	a=$!
 	"$FIXTURES/hotspot" 2000 &
 	b=$!
+	wait_running "$a" hotspot
+	wait_running "$b" hotspot
 	run --separate-stderr "$PFMON" -a -e cpu-clock --long-smpl-periods=1000000 --smpl-ignore-pids sleep 1
 	[ "$status" -eq 0 ]
 	[[ ! "$output" =~ "pid:command" ]]
