@@ -305,6 +305,18 @@ sym() {
 	one_error_line "not an address of .*trigwork's loaded segments"
 }
 
+@test "address 0 is outside the text: exit status 1, as any such address, not a usage error" {
+	for f in trigwork trigwork_nopie; do
+		for a in 0 0x0; do
+			run --separate-stderr "$PFMON" -e page-faults --trigger-code-start-address=$a "$FIXTURES/$f" 10
+			echo "$f $a -> $status: $stderr" >&2
+			[ "$status" -eq 1 ]
+			one_error_line "^error: trigger '$a' \(--trigger-code-start-address\): 0x[0-9a-f]+ is outside the text of .*$f$"
+			[ -z "$output" ]
+		done
+	done
+}
+
 @test "usage errors: syntax, combinations, debug registers, where triggers cannot act" {
 	check() { # check EXPECTED-REGEX ARGS...
 		local re=$1
