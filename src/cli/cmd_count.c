@@ -244,12 +244,26 @@ int session_open_target(struct session *s, const struct pf_config *cfg, struct p
 	return session_open_command(s, cfg->command, err);
 }
 
+/* a trigger whose address the program never reached switched nothing:
+ * say which, once each (an address inside an instruction, a function
+ * never called, a variable never touched) */
+static void warn_unreached_triggers(const struct session *s, const struct pf_config *cfg)
+{
+	for (int k = 0; k < PF_TRG_KINDS; k++)
+		for (size_t i = 0; i < cfg->n_triggers[k]; i++)
+			if (!session_trigger_reached(s, (enum session_trigger_kind)k, i))
+				fprintf(stderr, "warning: trigger '%s' (--%s) never fired: the program never %s it\n",
+					cfg->triggers[k][i], trigger_option_name((enum pf_trigger_kind)k),
+					k == PF_TRG_CODE_START || k == PF_TRG_CODE_STOP ? "executed" : "accessed");
+}
+
 void session_note_end(const struct session *s, const struct pf_config *cfg)
 {
 	size_t exited = cfg->n_attach ? session_tasks_exited(s) : 0;
 	const char *name;
 	size_t let_go = session_let_go(s, &name);
 
+	warn_unreached_triggers(s, cfg);
 	if (let_go)
 		fprintf(stderr, "note: %zu followed task%s (%s%s) stopped being traced at the exec of a program that "
 			"calls ptrace(2), so that its own ptrace works: its counts go on, what it starts is not "

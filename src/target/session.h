@@ -189,6 +189,10 @@ int session_run(struct session *s, const struct session_sink *sink, int *status,
 enum session_end session_ended_by(const struct session *s);
 /* trigger hits acted on (code and data), for -v and the benchmarks */
 uint64_t session_trigger_hits(const struct session *s);
+/* was the address of the i-th trigger of this kind executed (code) or
+ * accessed (data) by a task that acts on triggers?  true too when the
+ * triggers were never set (the command ended before its entry point) */
+bool session_trigger_reached(const struct session *s, enum session_trigger_kind kind, size_t i);
 /* how many of the tasks opened on have exited (their counts are kept) */
 size_t session_tasks_exited(const struct session *s);
 
