@@ -19,6 +19,7 @@
 #include "kernel/perf.h"
 #include "report/counts.h"
 #include "report/results.h"
+#include "symbol/symbol.h"
 #include "target/procfs.h"
 #include "target/session.h"
 #include "triggers.h"
@@ -69,6 +70,12 @@ static bool stdout_carries_results(const struct pf_config *cfg)
 	return !cfg->outfile && cfg->output_kind != PF_OUT_TEXT;
 }
 
+/* a program that would trace, or ask to be traced (pfmon(1), FOLLOWING) */
+static bool calls_ptrace(const char *path)
+{
+	return sym_elf_names(path, "ptrace");
+}
+
 /*
  * The rule (pfmon(1), FOLLOWING): by default every thread and child is
  * counted with the command, in one result; --no-inherit counts the command
@@ -106,6 +113,7 @@ struct session_opts session_opts_from_config(const struct pf_config *cfg)
 			.exec_pattern = cfg->follow_exec_pattern,
 			.exec_exclude = cfg->follow_exec_exclude,
 			.split_exec = cfg->exec_split,
+			.calls_ptrace = calls_ptrace,
 		};
 	}
 	return o;
@@ -236,10 +244,30 @@ int session_open_target(struct session *s, const struct pf_config *cfg, struct p
 	return session_open_command(s, cfg->command, err);
 }
 
+/* a trigger whose address the program never reached switched nothing:
+ * say which, once each (an address inside an instruction, a function
+ * never called, a variable never touched) */
+static void warn_unreached_triggers(const struct session *s, const struct pf_config *cfg)
+{
+	for (int k = 0; k < PF_TRG_KINDS; k++)
+		for (size_t i = 0; i < cfg->n_triggers[k]; i++)
+			if (!session_trigger_reached(s, (enum session_trigger_kind)k, i))
+				fprintf(stderr, "warning: trigger '%s' (--%s) never fired: the program never %s it\n",
+					cfg->triggers[k][i], trigger_option_name((enum pf_trigger_kind)k),
+					k == PF_TRG_CODE_START || k == PF_TRG_CODE_STOP ? "executed" : "accessed");
+}
+
 void session_note_end(const struct session *s, const struct pf_config *cfg)
 {
 	size_t exited = cfg->n_attach ? session_tasks_exited(s) : 0;
+	const char *name;
+	size_t let_go = session_let_go(s, &name);
 
+	warn_unreached_triggers(s, cfg);
+	if (let_go)
+		fprintf(stderr, "note: %zu followed task%s (%s%s) stopped being traced at the exec of a program that "
+			"calls ptrace(2), so that its own ptrace works: its counts go on, what it starts is not "
+			"followed\n", let_go, let_go > 1 ? "s" : "", name, let_go > 1 ? ", ..." : "");
 	if (exited && session_ended_by(s) != SESSION_END_TARGETS)
 		fprintf(stderr, "note: %zu of the threads monitored exited during the session; their counts "
 			"are kept\n", exited);

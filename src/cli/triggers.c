@@ -49,10 +49,11 @@ const char *trigger_spec_parse(const char *text, struct trigger_spec *out)
 	memset(out, 0, sizeof(*out));
 	if (!*text)
 		return "the address is empty";
-	if (isdigit((unsigned char)text[0])) {
-		why = parse_u64_why(text, &out->value);
-		return why ? why : out->value ? NULL : "address 0 is not an instruction or a variable";
-	}
+	/* a well-formed number is syntax; whether the program has an
+	 * instruction or a variable there (0 included) is known once it is
+	 * loaded: an address outside its text is exit status 1, not a usage error */
+	if (isdigit((unsigned char)text[0]))
+		return parse_u64_why(text, &out->value);
 	for (size_t i = 0; i < len; i++)
 		if (!symbol_char(text[i], i == 0))
 			return "expected an address (decimal or 0x hexadecimal), a SYMBOL or SYMBOL+OFFSET";

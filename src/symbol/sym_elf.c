@@ -131,6 +131,41 @@ Elf_Scn *sym_elf_section(Elf *elf, uint32_t type, const char *name)
 	return NULL;
 }
 
+/* a symbol called name in this symbol table section */
+static bool table_names(Elf *elf, Elf_Scn *scn, const char *name)
+{
+	Elf_Data *d = scn ? elf_getdata(scn, NULL) : NULL;
+	GElf_Shdr sh;
+	GElf_Sym sym;
+
+	if (!d || !gelf_getshdr(scn, &sh) || !sh.sh_entsize)
+		return false;
+	for (size_t i = 1; i < sh.sh_size / sh.sh_entsize; i++) {
+		const char *n;
+
+		if (!gelf_getsym(d, (int)i, &sym) || GELF_ST_TYPE(sym.st_info) == STT_SECTION)
+			continue;
+		n = elf_strptr(elf, sh.sh_link, sym.st_name);
+		if (n && !strcmp(n, name))
+			return true;
+	}
+	return false;
+}
+
+bool sym_elf_names(const char *path, const char *name)
+{
+	struct sym_elf e;
+	bool found;
+
+	if (sym_elf_open(path, &e, NULL))
+		return false;
+	/* imported (undefined in .dynsym) or, in a static program, defined */
+	found = table_names(e.elf, sym_elf_section(e.elf, SHT_DYNSYM, NULL), name) ||
+		table_names(e.elf, sym_elf_section(e.elf, SHT_SYMTAB, NULL), name);
+	sym_elf_close(&e);
+	return found;
+}
+
 /* A debug section with contents: objcopy --only-keep-debug leaves the
  * code sections as NOBITS, strip removes the debug ones altogether. */
 bool sym_elf_has_progbits(Elf *elf, const char *name)

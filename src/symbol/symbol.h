@@ -106,6 +106,10 @@ int sym_file_identity(const char *path, struct sym_file_id *id, struct pf_error 
 /* ---- one ELF file ---- */
 struct sym_dso;
 
+/* Does the ELF file at path import or define a symbol called name (its
+ * .dynsym or .symtab)?  false too when it cannot be read. */
+bool sym_elf_names(const char *path, const char *name);
+
 /* debug_root NULL: $PFMON_DEBUG_ROOT, else /usr/lib/debug. */
 int sym_dso_open(const char *path, const char *debug_root, struct sym_dso **out,
 		 struct pf_error *err);

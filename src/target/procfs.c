@@ -84,6 +84,25 @@ bool procfs_tgid(pid_t tid, pid_t *tgid)
 	return found;
 }
 
+char procfs_state(pid_t pid)
+{
+	char path[64], buf[512], *close_paren;
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	/* the name in parentheses may hold anything, ')' too: the state
+	 * follows the last one */
+	close_paren = strrchr(buf, ')');
+	return close_paren && close_paren[1] == ' ' ? close_paren[2] : 0;
+}
+
 bool procfs_comm(pid_t pid, char *buf, size_t size)
 {
 	char path[64];

@@ -44,6 +44,10 @@ bool procfs_task_id(const char *name, pid_t *tid);
  * -1 with why set ("duplicated CPU 3", ...). */
 long procfs_parse_cpu_list(const char *list, int **cpus, char *why, size_t why_size);
 
+/* The task's state letter in /proc/PID/stat ('R', 'S', 'Z' for a zombie,
+ * ...), 0 when it is gone. */
+char procfs_state(pid_t pid);
+
 /* The process's name as the kernel keeps it (comm), into buf. */
 bool procfs_comm(pid_t pid, char *buf, size_t size);
 

@@ -443,6 +443,20 @@ int session_open_command(struct session *s, char *const argv[], struct pf_error 
 }
 
 /*
+ * Every thread listed was gone when its counters opened: a process that
+ * has exited, whose parent has not reaped it yet (a zombie keeps its
+ * /proc/PID/task entry), or one that exited while pfmon attached.  Either
+ * way nothing of it can be counted: an error, not a run of empty counts.
+ */
+static int no_thread_opened(pid_t pid, struct pf_error *err)
+{
+	if (procfs_state(pid) == 'Z')
+		return pf_error_set(err, PF_E_NO_SUCH_TASK, (int)pid,
+				    "the process has exited (a zombie its parent has not reaped)");
+	return pf_error_set(err, PF_E_NO_SUCH_TASK, (int)pid, "the process exited while pfmon attached to it");
+}
+
+/*
  * Every thread of a running process: list /proc/PID/task, open on each,
  * and list again until a listing shows no thread that is not open.  A
  * thread created by an opened thread inherits its counters; one created
@@ -473,7 +487,7 @@ static int open_process(struct session *s, pid_t pid, struct pf_error *err)
 		if (rc < 0)
 			return -1;
 		if (s->tids.len == before)
-			return 0;
+			return s->n_fds > fds_before ? 0 : no_thread_opened(pid, err);
 	}
 }
 

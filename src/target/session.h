@@ -46,6 +46,10 @@ struct session_follow {
 	const char *exec_pattern;   /* ... of programs matching this (POSIX ERE), NULL: any */
 	const char *exec_exclude;   /* ... but not of these */
 	bool split_exec;            /* one result per program image */
+	/* does the program at path call ptrace(2)?  A task pfmon traces can
+	 * neither trace nor be traced (EPERM): a followed task that execs
+	 * such a program is let go there (NULL: none is) */
+	bool (*calls_ptrace)(const char *path);
 };
 
 /*
@@ -185,6 +189,10 @@ int session_run(struct session *s, const struct session_sink *sink, int *status,
 enum session_end session_ended_by(const struct session *s);
 /* trigger hits acted on (code and data), for -v and the benchmarks */
 uint64_t session_trigger_hits(const struct session *s);
+/* was the address of the i-th trigger of this kind executed (code) or
+ * accessed (data) by a task that acts on triggers?  true too when the
+ * triggers were never set (the command ended before its entry point) */
+bool session_trigger_reached(const struct session *s, enum session_trigger_kind kind, size_t i);
 /* how many of the tasks opened on have exited (their counts are kept) */
 size_t session_tasks_exited(const struct session *s);
 
@@ -202,6 +210,10 @@ struct session_task_result {
  * now).  The array belongs to the session. */
 int session_task_results(struct session *s, const struct session_task_result **out, size_t *n,
 			 struct pf_error *err);
+
+/* followed tasks let go at the exec of a program that calls ptrace(2):
+ * how many, and the name of the first (*name, the session's) */
+size_t session_let_go(const struct session *s, const char **name);
 
 /* the launched command's resource use when it was reaped (for --show-time) */
 const struct rusage *session_command_rusage(const struct session *s);

@@ -121,6 +121,8 @@ struct session {
 	int chld_pipe[2]; /* SIGCHLD wakes the loop */
 	struct rusage child_rusage;
 	bool have_rusage;
+	size_t n_let_go;       /* tasks let go: they call ptrace(2) themselves */
+	char let_go_name[16];  /* the first one's */
 
 	/* triggers (trigger.c) */
 	struct trig_state *trig;  /* NULL: no code or data trigger */

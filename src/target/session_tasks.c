@@ -294,10 +294,41 @@ static int reset_task(struct session *s, struct sess_task *t)
 }
 
 /*
+ * A task pfmon traces cannot be traced by another tracer, nor call
+ * PTRACE_TRACEME: its own ptrace(2) fails with EPERM, and a program that
+ * waits for its child to stop for it waits forever.  The only moment
+ * pfmon can see that coming without stopping at every system call is the
+ * exec: a program whose symbol tables name ptrace is let go there, before
+ * its first instruction.  Its counters are its own (not inherited) and go
+ * on counting until it exits; what it starts is not followed.
+ */
+static int let_go_if_tracer(struct session *s, struct sess_task *t)
+{
+	char exe[64];
+
+	if (!s->opts.follow.calls_ptrace)
+		return 0;
+	snprintf(exe, sizeof(exe), "/proc/%d/exe", (int)t->tid);
+	if (!s->opts.follow.calls_ptrace(exe))
+		return 0;
+	if (!s->n_let_go++)
+		memcpy(s->let_go_name, t->comm, sizeof(s->let_go_name));
+	ptrace(PTRACE_DETACH, t->tid, 0, 0);
+	return 1; /* detached */
+}
+
+size_t session_let_go(const struct session *s, const char **name)
+{
+	*name = s->let_go_name;
+	return s->n_let_go;
+}
+
+/*
  * A followed task made an exec.  Its first one (the launched command's)
  * starts the measurement; after that, an exec of a program that is not
  * followed ends the task's results and pfmon lets it go; a followed one
- * goes on counting, or with split_exec starts a new result row.
+ * goes on counting, or with split_exec starts a new result row (1: the
+ * task was let go).
  */
 static int on_exec(struct session *s, pid_t tid, struct pf_error *err)
 {
@@ -308,7 +339,7 @@ static int on_exec(struct session *s, pid_t tid, struct pf_error *err)
 	if (!t->started) {
 		t->started = true;
 		task_names(t);
-		return 0;
+		return let_go_if_tracer(s, t);
 	}
 	before = *t; /* the names of the image that ends here */
 	task_names(t);
@@ -319,12 +350,14 @@ static int on_exec(struct session *s, pid_t tid, struct pf_error *err)
 		ptrace(PTRACE_DETACH, tid, 0, 0);
 		return 1; /* detached */
 	}
-	if (!s->opts.follow.split_exec)
-		return 0;
-	if (take_result(s, &before, err))
-		return -1;
-	t->exec_no++;
-	return reset_task(s, t) ? pf_error_set(err, PF_E_SYSTEM, "PERF_EVENT_IOC_RESET", strerror(errno)) : 0;
+	if (s->opts.follow.split_exec) {
+		if (take_result(s, &before, err))
+			return -1;
+		t->exec_no++;
+		if (reset_task(s, t))
+			return pf_error_set(err, PF_E_SYSTEM, "PERF_EVENT_IOC_RESET", strerror(errno));
+	}
+	return let_go_if_tracer(s, t);
 }
 
 static bool is_stop_signal(int sig)

@@ -74,6 +74,7 @@ struct trig_bp {
 	enum bp_role role;
 	bool repeat;       /* stays armed after it acts */
 	bool to_return;    /* a start whose stop is the call's return */
+	size_t trig, stop_trig; /* the trigger options it stands for (index in its kind; NO_BP: none) */
 };
 
 /* one address space (a process, with its threads and vfork children) */
@@ -110,6 +111,7 @@ struct dr_slot {
 	enum dr_role role;
 	bool to_return;  /* DR_CODE_START: its stop is the call's return */
 	uint64_t ctl;    /* its RW and LEN bits in DR7 */
+	size_t trig, stop_trig; /* as in struct trig_bp */
 };
 
 struct trig_state {
@@ -131,6 +133,7 @@ struct trig_state {
 	uint64_t dr7;         /* as set at the entry point (a followed task starts with it) */
 	bool code_in_dr;      /* code triggers are debug registers, not int3s */
 	uint64_t hits;
+	bool *reached[STRG_KINDS]; /* per trigger option: its address was executed or accessed */
 };
 
 bool session_triggers_any(const struct session_triggers *t)
@@ -148,8 +151,27 @@ uint64_t session_trigger_hits(const struct session *s)
 
 void sess_trig_init(struct session *s)
 {
-	if (session_triggers_any(&s->opts.triggers))
-		s->trig = xcalloc(1, sizeof(*s->trig));
+	if (!session_triggers_any(&s->opts.triggers))
+		return;
+	s->trig = xcalloc(1, sizeof(*s->trig));
+	for (int k = 0; k < STRG_KINDS; k++)
+		s->trig->reached[k] = xcalloc(s->opts.triggers.n[k] + 1, sizeof(bool));
+}
+
+bool session_trigger_reached(const struct session *s, enum session_trigger_kind kind, size_t i)
+{
+	/* not set (the command ended before its entry point): nothing to say */
+	return !s->trig || !s->trig->resolved || s->trig->reached[kind][i];
+}
+
+/* the trigger options trig (and stop_trig, when it is a start that is also its stop) were reached */
+static inline void note_reached(struct trig_state *t, bool start, size_t trig, size_t stop_trig, bool code)
+{
+	if (trig != NO_BP)
+		t->reached[code ? (start ? STRG_CODE_START : STRG_CODE_STOP) : (start ? STRG_DATA_START : STRG_DATA_STOP)]
+			  [trig] = true;
+	if (stop_trig != NO_BP)
+		t->reached[STRG_CODE_STOP][stop_trig] = true;
 }
 
 void sess_trig_free(struct session *s)
@@ -164,6 +186,8 @@ void sess_trig_free(struct session *s)
 	free(t->threads);
 	free(t->bps);
 	free(t->born);
+	for (int k = 0; k < STRG_KINDS; k++)
+		free(t->reached[k]);
 	free(t);
 	s->trig = NULL;
 }
@@ -229,7 +253,8 @@ static struct trig_thread *add_thread(struct trig_state *t, pid_t tid, size_t sp
 static size_t add_bp(struct trig_state *t, uint64_t addr, enum bp_role role, bool repeat)
 {
 	t->bps = xrealloc(t->bps, (t->n_bps + 1) * sizeof(*t->bps));
-	t->bps[t->n_bps] = (struct trig_bp){ .addr = addr, .role = role, .repeat = repeat };
+	t->bps[t->n_bps] = (struct trig_bp){ .addr = addr, .role = role, .repeat = repeat, .trig = NO_BP,
+					     .stop_trig = NO_BP };
 	for (size_t i = 0; i < t->n_spaces; i++) {
 		t->spaces[i].armed = xrealloc(t->spaces[i].armed, (t->n_bps + 2) * sizeof(bool));
 		t->spaces[i].armed[t->n_bps] = false;
@@ -351,6 +376,7 @@ struct code_addr {
 	uint64_t addr;
 	bool start;
 	bool to_return; /* a start whose stop is the call's return */
+	size_t trig, stop_trig; /* its index among the starts (stops); the stop's when to_return */
 };
 
 #define DR7_RW_SHIFT(slot) (16 + 4 * (slot))
@@ -360,7 +386,7 @@ static size_t add_slot(struct trig_state *t, enum dr_role role, uint64_t addr, u
 {
 	size_t i = t->n_dr++;
 
-	t->slot[i] = (struct dr_slot){ .role = role, .ctl = ctl };
+	t->slot[i] = (struct dr_slot){ .role = role, .ctl = ctl, .trig = NO_BP, .stop_trig = NO_BP };
 	t->dr_addr[i] = addr;
 	return i;
 }
@@ -381,6 +407,8 @@ static int set_dr_triggers(struct session *s, pid_t tid, const struct code_addr 
 		size_t k = add_slot(t, code[i].start ? DR_CODE_START : DR_CODE_STOP, code[i].addr, 0);
 
 		t->slot[k].to_return = code[i].to_return;
+		t->slot[k].trig = code[i].trig;
+		t->slot[k].stop_trig = code[i].stop_trig;
 		returns |= code[i].to_return;
 		t->dr7 |= DR7_ENABLE(k);
 	}
@@ -397,6 +425,7 @@ static int set_dr_triggers(struct session *s, pid_t tid, const struct code_addr 
 				return -1;
 			slot = add_slot(t, kinds[k] == STRG_DATA_START ? DR_DATA_START : DR_DATA_STOP, a.addr,
 					(rw << DR7_RW_SHIFT(t->n_dr)) | (dr_len_bits(a.size) << DR7_LEN_SHIFT(t->n_dr)));
+			t->slot[slot].trig = i;
 			t->dr7 |= DR7_ENABLE(slot);
 		}
 	for (size_t i = 0; i < t->n_dr; i++)
@@ -430,10 +459,12 @@ static int set_triggers(struct session *s, pid_t tid, struct pf_error *err)
 		bool start = i < n_start;
 
 		rc = resolve_one(s, tid, start ? STRG_CODE_START : STRG_CODE_STOP, start ? i : i - n_start, &a, err);
-		code[n_code] = (struct code_addr){ .addr = a.addr, .start = start };
+		code[n_code] = (struct code_addr){ .addr = a.addr, .start = start, .trig = start ? i : i - n_start,
+						   .stop_trig = NO_BP };
 		for (size_t j = 0; !start && j < n_start; j++)
 			if (code[j].addr == a.addr && !code[j].to_return) {
 				code[j].to_return = true; /* dynamic: at each start */
+				code[j].stop_trig = i - n_start;
 				returns = true;
 				n_code--;
 				break;
@@ -448,6 +479,8 @@ static int set_triggers(struct session *s, pid_t tid, struct pf_error *err)
 		size_t b = add_bp(t, code[i].addr, code[i].start ? BP_START : BP_STOP, o->code_repeat);
 
 		t->bps[b].to_return = code[i].to_return;
+		t->bps[b].trig = code[i].trig;
+		t->bps[b].stop_trig = code[i].stop_trig;
 		rc = arm(t, &t->spaces[0], tid, b, err);
 	}
 	free(code);
@@ -516,6 +549,8 @@ static int act(struct session *s, struct trig_space *sp, pid_t tid, size_t b, co
 	struct trig_bp *bp = &t->bps[b];
 
 	*keep = bp->repeat;
+	if (bp->role == BP_START || bp->role == BP_STOP)
+		note_reached(t, bp->role == BP_START, bp->trig, bp->stop_trig, true);
 	switch (bp->role) {
 	case BP_ENTRY:
 		*keep = false;
@@ -633,6 +668,8 @@ static int act_slot(struct session *s, struct trig_thread *th, size_t k, bool *k
 	bool code = sl->role == DR_CODE_START || sl->role == DR_CODE_STOP || sl->role == DR_RETURN;
 
 	*keep = code ? o->code_repeat : o->data_repeat;
+	if (sl->role != DR_RETURN)
+		note_reached(t, sl->role == DR_CODE_START || sl->role == DR_DATA_START, sl->trig, sl->stop_trig, code);
 	switch (sl->role) {
 	case DR_CODE_START:
 	case DR_DATA_START:

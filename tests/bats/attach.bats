@@ -214,6 +214,26 @@ wait_perf_fds() {
 	one_error_line "^error: invalid value '12x' for option '--attach-task'"
 }
 
+@test "a zombie (exited, not reaped by its parent) is a process that has exited: exit status 1" {
+	# the shell forks 'true' and becomes sleep, which never reaps it
+	sh -c 'true & echo $! >"$1"; exec sleep 60' sh "$BATS_TEST_TMPDIR/zpid" &
+	SP_PID=$!
+	disown # the teardown kills it: no job notice
+	for _ in $(seq 1 400); do
+		z=$(cat "$BATS_TEST_TMPDIR/zpid" 2>/dev/null)
+		[ -n "$z" ] && [ "$(awk '{ print $3 }' "/proc/$z/stat" 2>/dev/null)" = Z ] && break
+		sleep 0.05
+	done
+	[ "$(awk '{ print $3 }' "/proc/$z/stat")" = Z ]
+	run --separate-stderr "$PFMON" -e task-clock -p "$z" -t 1
+	[ "$status" -eq 1 ]
+	one_error_line "^error: cannot attach to $z: the process has exited \(a zombie its parent has not reaped\)$"
+	[ -z "$output" ]
+	run --separate-stderr "$PFMON" -e task-clock --tid "$z" -t 1
+	[ "$status" -eq 1 ]
+	one_error_line "^error: cannot attach to $z: no such thread$"
+}
+
 @test "another user's process: permission denied, naming why" {
 	command -v setpriv >/dev/null || skip "setpriv not installed"
 	[ "$(id -u)" -eq 0 ] || skip "needs root to run as another user"

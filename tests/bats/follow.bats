@@ -122,3 +122,32 @@ within() { # within VALUE EXPECTED PCT
 	run --separate-stderr "$PFMON" --show-time -e task-clock --follow-fork true
 	[ "$status" -eq 2 ]
 }
+
+@test "a followed program that uses ptrace(2) is let go at its exec: its ptrace works, one note says so" {
+	note="^note: 1 followed task \(dbgself\) stopped being traced at the exec of a program that calls ptrace\(2\)"
+	# the child asks to be traced and stops itself; its parent waits for that stop
+	run --separate-stderr timeout 20 "$PFMON" -e task-clock --follow-fork "$FIXTURES/dbgself"
+	echo "$status: $stderr" >&2
+	[ "$status" -eq 0 ]
+	one_error_line "$note"
+	[ "$(counts_named dbgself | wc -l)" -eq 1 ]
+	[ "$(counts_named dbgself)" -gt 0 ] # its counts go on after it is let go
+	# PTRACE_TRACEME in the command itself
+	run --separate-stderr timeout 20 "$PFMON" -e task-clock --follow-all "$FIXTURES/dbgself" self
+	[ "$status" -eq 0 ]
+	one_error_line "$note"
+	# a followed shell's child that execs it: the shell stays followed
+	run --separate-stderr timeout 20 "$PFMON" -e task-clock --follow-all sh -c "\"$FIXTURES/dbgself\"; :"
+	[ "$status" -eq 0 ]
+	one_error_line "$note"
+	[ "$(counts_named sh | wc -l)" -eq 1 ]
+	[ "$(counts_named dbgself | wc -l)" -eq 1 ]
+}
+
+@test "strace -f under --follow-all traces its command as without pfmon" {
+	command -v strace >/dev/null || skip "strace not installed"
+	run --separate-stderr timeout 20 "$PFMON" -e task-clock --follow-all strace -f -o /dev/null true
+	echo "$status: $stderr" >&2
+	[ "$status" -eq 0 ]
+	one_error_line "^note: 1 followed task \(strace\) stopped being traced"
+}

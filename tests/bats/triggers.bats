@@ -318,6 +318,37 @@ sym() {
 	one_error_line "not an address of .*trigwork's loaded segments"
 }
 
+@test "a trigger that never fired: one warning line each, whatever the mechanism" {
+	for silent in "" 1; do
+		# 'trigwork 0' refuses its argument (exit 2) before it calls work()
+		PFMON_TEST_BREAKPOINTS_SILENT=$silent run --separate-stderr "$PFMON" -e page-faults $W \
+			"$FIXTURES/trigwork" 0
+		echo "silent=$silent $status: $stderr" >&2
+		[ "$status" -eq 2 ]
+		[[ "$output" =~ "<not counted>" ]]
+		[ "${#stderr_lines[@]}" -eq 2 ]
+		[ "${stderr_lines[0]}" = "warning: trigger 'work' (--trigger-code-start-address) never fired: the program never executed it" ]
+		[ "${stderr_lines[1]}" = "warning: trigger 'work' (--trigger-code-stop-address) never fired: the program never executed it" ]
+	done
+	# reached, even by a stop before any start: nothing to say
+	run --separate-stderr "$PFMON" -e page-faults --trigger-code-start-address=work \
+		--trigger-code-stop-address=main "$FIXTURES/trigwork" 3
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
+}
+
+@test "address 0 is outside the text: exit status 1, as any such address, not a usage error" {
+	for f in trigwork trigwork_nopie; do
+		for a in 0 0x0; do
+			run --separate-stderr "$PFMON" -e page-faults --trigger-code-start-address=$a "$FIXTURES/$f" 10
+			echo "$f $a -> $status: $stderr" >&2
+			[ "$status" -eq 1 ]
+			one_error_line "^error: trigger '$a' \(--trigger-code-start-address\): 0x[0-9a-f]+ is outside the text of .*$f$"
+			[ -z "$output" ]
+		done
+	done
+}
+
 @test "usage errors: syntax, combinations, debug registers, where triggers cannot act" {
 	check() { # check EXPECTED-REGEX ARGS...
 		local re=$1
