@@ -18,13 +18,24 @@ missing=
 for p in $PACKAGES; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing="$missing $p"
 done
-if [ -n "$missing" ]; then
-	if [ "$(id -u)" -ne 0 ]; then
-		echo "error: missing packages:$missing (run this script as root)" >&2
-		exit 1
-	fi
-	export DEBIAN_FRONTEND=noninteractive
-	apt-get update -qq
-	# shellcheck disable=SC2086
-	apt-get install -y -qq --no-install-recommends $missing
+if [ -z "$missing" ]; then
+	echo "install-deps: every package pfmon needs is installed"
+	exit 0
 fi
+if [ "$(id -u)" -ne 0 ]; then
+	echo "error: missing packages:$missing (run this script as root)" >&2
+	exit 1
+fi
+start=$(date +%s)
+export DEBIAN_FRONTEND=noninteractive
+echo "install-deps: $(echo $missing | wc -w) packages missing; reading Debian's package lists"
+apt-get update -qq
+# shellcheck disable=SC2086
+echo "install-deps: installing$missing and what they depend on (several minutes on a fresh system)"
+# shellcheck disable=SC2086
+apt-get install -y -qq --no-install-recommends $missing >/tmp/pfmon-install-deps.log 2>&1 || {
+	tail -20 /tmp/pfmon-install-deps.log >&2
+	echo "error: apt-get install failed (its log: /tmp/pfmon-install-deps.log)" >&2
+	exit 1
+}
+echo "install-deps: done in $(($(date +%s) - start)) s"
