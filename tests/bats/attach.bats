@@ -215,10 +215,23 @@ wait_perf_fds() {
 }
 
 @test "a zombie (exited, not reaped by its parent) is a process that has exited: exit status 1" {
-	# the shell forks 'true' and becomes sleep, which never reaps it
-	sh -c 'true & echo $! >"$1"; exec sleep 60' sh "$BATS_TEST_TMPDIR/zpid" &
+	# the shell forks a child and becomes sleep, which never reaps it; the
+	# child exits only once the shell is sleep (a shell that saw it exit
+	# first could reap it)
+	go="$BATS_TEST_TMPDIR/go"
+	sh -c '(while [ ! -e "$2" ]; do sleep 0.01; done) & echo $! >"$1"; exec sleep 60' \
+		sh "$BATS_TEST_TMPDIR/zpid" "$go" &
 	SP_PID=$!
 	disown # the teardown kills it: no job notice
+	wait_running_exe() {
+		for _ in $(seq 1 2000); do
+			[ "$(basename "$(readlink "/proc/$SP_PID/exe" 2>/dev/null)")" = sleep ] && return 0
+			sleep 0.01
+		done
+		return 1
+	}
+	wait_running_exe
+	touch "$go"
 	for _ in $(seq 1 400); do
 		z=$(cat "$BATS_TEST_TMPDIR/zpid" 2>/dev/null)
 		[ -n "$z" ] && [ "$(awk '{ print $3 }' "/proc/$z/stat" 2>/dev/null)" = Z ] && break
