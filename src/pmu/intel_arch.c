@@ -93,6 +93,11 @@ bool ia_host_cpuid(struct ia_cpuid *r, char *vendor, size_t vendor_len, const ch
 	memcpy(v + 8, &c, 4);
 	v[12] = '\0';
 	snprintf(vendor, vendor_len, "%s", v);
+	/* test seam: the other vendor's paths on this machine (the tests read
+	 * the attributes pfmon would open; on a machine with a PMU of the
+	 * other vendor a count would measure something else) */
+	if (getenv("PFMON_TEST_CPU_VENDOR"))
+		snprintf(vendor, vendor_len, "%s", getenv("PFMON_TEST_CPU_VENDOR"));
 	if (max < 0xa) {
 		*why = "this CPU's highest CPUID leaf is below 0AH";
 		return false;
