@@ -285,14 +285,48 @@ void prof_name_keymap(struct profile *p, struct prof_keymap *m, struct strmap *o
 	prof_keymap_release(m);
 }
 
+static int cmp_str(const char *a, const char *b)
+{
+	return a && b ? strcmp(a, b) : (a != NULL) - (b != NULL);
+}
+
+static int cmp_u64(uint64_t a, uint64_t b)
+{
+	return (a > b) - (a < b);
+}
+
+/*
+ * A total order of frames by what they are, not by where they were met:
+ * two frames with one name (_start of a program and of ld.so, whose key
+ * shows no address) are told apart by their binary, their address in it
+ * and its source line, so a merge read by any number of threads (which
+ * meets them in another order) picks the same one.
+ */
+static int cmp_frame(const struct prof_frame *a, const struct prof_frame *b)
+{
+	const struct sym_result *x = a->res, *y = b->res;
+	int c = cmp_u64(a->addr, b->addr);
+
+	if (c || (c = cmp_u64(a->kind, b->kind)) || !x || !y)
+		return c ? c : (x != NULL) - (y != NULL);
+	if ((c = cmp_str(x->binary, y->binary)) || (c = cmp_u64(x->addr, y->addr)) ||
+	    (c = cmp_str(x->func, y->func)) || (c = cmp_str(x->module, y->module)) ||
+	    (c = cmp_str(x->file, y->file)))
+		return c;
+	return cmp_u64(x->line, y->line);
+}
+
 bool prof_stands_first(const struct prof_frame *a, uint32_t na, uint64_t ca, const struct prof_frame *b, uint32_t nb,
 		       uint64_t cb)
 {
 	if (ca != cb)
 		return ca > cb;
-	for (uint32_t i = 0; i < na && i < nb; i++)
-		if (a[i].addr != b[i].addr)
-			return a[i].addr < b[i].addr;
+	for (uint32_t i = 0; i < na && i < nb; i++) {
+		int c = cmp_frame(&a[i], &b[i]);
+
+		if (c)
+			return c < 0;
+	}
 	return na < nb;
 }
 
