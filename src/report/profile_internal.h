@@ -114,13 +114,9 @@ struct read_streams {
 	size_t cap, len; /* cap: a power of two */
 };
 
-/* --report-format=script: the samples one by one */
-struct prof_script_frame {
-	enum frame_kind kind;
-	const struct sym_result *res; /* user frames: resolved as the sample came */
-	uint64_t ip;
-};
-
+/* --report-format=script: the samples one by one; their frames are typed
+ * as the stacks' are (user frames resolved as the sample came), with each
+ * frame's ip in addr (a marker's: why the unwinding ended) */
 struct prof_script_sample {
 	uint32_t fields, evidx, tid, cpu;
 	uint64_t time, period;
@@ -133,7 +129,7 @@ struct prof_script_sample {
 struct prof_script {
 	struct prof_script_sample *samples;
 	size_t n, cap;
-	struct prof_script_frame *frames;
+	struct prof_frame *frames;
 	size_t n_frames, cap_frames;
 };
 
@@ -190,8 +186,10 @@ uint8_t prof_context_cpumode(uint64_t marker);
 
 /* profile_unwind.c: the frames of a sample with a user stack (--call-graph=dwarf),
  * leaf first: the kernel's call chain, then the unwound user frames, then a
- * marker frame when they end before the outermost one */
-size_t prof_unwound_frames(struct profile *p, const struct sample *s, struct prof_frame *f, size_t max);
+ * marker frame when they end before the outermost one; show_ip keeps each
+ * user frame's ip (perf script's lines show it) */
+size_t prof_unwound_frames(struct profile *p, const struct sample *s, bool show_ip, struct prof_frame *f,
+			   size_t max);
 /* Name every key (after the kernel's symbols are known): into keys and
  * read_sums; entries whose names are equal add up. */
 void prof_name_keys(struct profile *p, struct event_hist *h);

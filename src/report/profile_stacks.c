@@ -131,7 +131,7 @@ void prof_add_stack(struct profile *p, const struct sample *s, uint64_t count)
 {
 	struct prof_frame f[STACK_MAX + 1];
 	/* --call-graph=dwarf: the user frames are unwound from the stack copy */
-	size_t n = s->fields & SAMPLE_F_USER_STACK ? prof_unwound_frames(p, s, f, STACK_MAX)
+	size_t n = s->fields & SAMPLE_F_USER_STACK ? prof_unwound_frames(p, s, false, f, STACK_MAX)
 						   : sample_frames(p, s, f, STACK_MAX);
 
 	f[n++] = process_frame(p, s);
