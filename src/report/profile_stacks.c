@@ -56,19 +56,21 @@ const char *prof_comm_of(const struct profile *p, uint32_t pid)
 
 /* The root frame: the thread's name, else its process's; a task whose
  * name no record gave is ":PID", as perf shows it.  A profile by process
- * roots each process apart: "name-PID" (stackcollapse-perf.pl --pid). */
+ * roots each process apart: "command-PID" (stackcollapse-perf.pl --pid),
+ * ":PID-PID" for an unnamed one, never a bare "-PID". */
 static struct prof_frame process_frame(struct profile *p, const struct sample *s)
 {
 	uint64_t idx;
-	char name[64];
+	char name[64], unnamed[16];
 	bool named = u64set_get(&p->task_comm, s->tid, &idx) || u64set_get(&p->task_comm, s->pid, &idx);
 
+	snprintf(unnamed, sizeof(unnamed), ":%u", s->pid);
 	if (p->opts.by_process) {
-		snprintf(name, sizeof(name), "%s-%u", named ? p->comms[idx] : "", s->pid);
+		/* the name is copied before comm_index() can move the names */
+		snprintf(name, sizeof(name), "%s-%u", named ? p->comms[idx] : unnamed, s->pid);
 		idx = comm_index(p, name);
 	} else if (!named) {
-		snprintf(name, sizeof(name), ":%u", s->pid);
-		idx = comm_index(p, name);
+		idx = comm_index(p, unnamed);
 	}
 	return (struct prof_frame){ FRAME_COMM, NULL, idx };
 }
