@@ -100,6 +100,8 @@ static int report_profile(const struct pf_config *cfg, struct smpl_reader *r,
 	profile_set_status(p, &st);
 	profile_print(p, stdout);
 	profile_print_warnings(p, stderr);
+	if (rc == 0)
+		profile_print_notes(p, stderr);
 	warn_lost(profile_lost(p), profile_throttled(p));
 	if (rc == 0 && st.truncated) {
 		fputs("warning: '", stderr);

@@ -234,6 +234,13 @@ void profile_print_warnings(const struct profile *p, FILE *err)
 	}
 }
 
+void profile_print_notes(const struct profile *p, FILE *err)
+{
+	/* the text report lists them itself; the others have no room for a note */
+	if (p->opts.format != PROFILE_TEXT)
+		prof_print_missing(p, err, "note: ", false);
+}
+
 /* perf.data: perf record keeps a copy of kallsyms in its build-id cache;
  * the copy of that kernel and that boot (_text where the file's kernel
  * mapping says) names the kernel frames whatever kernel runs now, and

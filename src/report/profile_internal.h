@@ -226,5 +226,8 @@ void prof_print_json(const struct profile *p, FILE *out);
 void prof_print_folded(const struct profile *p, FILE *out);
 void prof_print_svg(const struct profile *p, FILE *out);
 void prof_print_text(const struct profile *p, FILE *out);
+/* each binary without symbols or line table (or unreadable), a line after
+ * prefix; wrong_files: those not the binary recorded too */
+void prof_print_missing(const struct profile *p, FILE *out, const char *prefix, bool wrong_files);
 
 #endif
