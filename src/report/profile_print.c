@@ -397,27 +397,6 @@ void prof_print_json(const struct profile *p, FILE *out)
 	json_newline(&w);
 }
 
-/*
- * Folded stacks have no comment syntax (flamegraph.pl reads every line), so
- * the binaries that could not be read are said on stderr, one line each:
- * their frames are addresses, not functions.
- */
-static void warn_unreadable(const struct profile *p, FILE *err)
-{
-	size_t n = sym_resolver_nr_dsos(p->res);
-
-	for (size_t i = 0; i < n; i++) {
-		struct sym_dso_info info;
-
-		sym_resolver_dso_info(p->res, i, &info);
-		if (!info.open_error)
-			continue;
-		fputs("warning: cannot read ", err);
-		fput_escaped(err, info.path);
-		fprintf(err, ": %s (its frames are addresses)\n", info.open_error);
-	}
-}
-
 void prof_print_folded(const struct profile *p, FILE *out)
 {
 	struct strmap_entry *v = strmap_sorted(&p->folded);
@@ -427,7 +406,6 @@ void prof_print_folded(const struct profile *p, FILE *out)
 		fprintf(out, " %llu\n", (unsigned long long)v[i].value);
 	}
 	free(v);
-	warn_unreadable(p, stderr);
 }
 
 /* what the graph is of: each sampled event, and what is missing from it */
@@ -458,7 +436,6 @@ void prof_print_svg(const struct profile *p, FILE *out)
 	o.subtitle = strbuf_str(&sub);
 	flame_write_svg(p->flame, &o, out);
 	strbuf_release(&sub);
-	warn_unreadable(p, stderr);
 }
 
 void prof_print_text(const struct profile *p, FILE *out)
