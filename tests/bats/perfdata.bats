@@ -252,3 +252,41 @@ within_1() {
 	[ "$status" -eq 2 ]
 	one_error_line "sample file formats are pfmon and perf"
 }
+
+# feature_offset FILE FEAT: where header feature FEAT's section starts in FILE
+# (the table of sections follows the data section, one entry per feature bit)
+feature_offset() {
+	python3 - "$1" "$2" <<'PY'
+import struct, sys
+b = open(sys.argv[1], 'rb').read()
+data_off, data_size = struct.unpack_from('<QQ', b, 40)
+bits = struct.unpack_from('<4Q', b, 72)
+feats = [f for f in range(256) if bits[f // 64] >> (f % 64) & 1]
+k = feats.index(int(sys.argv[2]))
+print(struct.unpack_from('<Q', b, data_off + data_size + 16 * k)[0])
+PY
+}
+
+@test "a perf.data file cut in its header features: every sample reported, one warning naming the features lost" {
+	perf record -q -e cpu-clock -o "$W/perf.data" "$FIXTURES/hotspot" 200 >/dev/null 2>&1
+	run -0 --separate-stderr "$PFMON" --report="$W/perf.data"
+	intact=$output
+	# inside CMDLINE (feature 11): it and the sections after it are lost
+	off=$(feature_offset "$W/perf.data" 11)
+	head -c $((off + 4)) "$W/perf.data" >"$W/cut.data"
+	run -0 --separate-stderr "$PFMON" --report="$W/cut.data"
+	[ "$output" = "$intact" ]
+	one_error_line "^warning: '$W/cut.data' is cut at offset $((off + 4)) after its samples \(all there\): its header features CMDLINE, EVENT_DESC(, [A-Z_]+)* are lost$"
+	# perf reads it too
+	perf report -i "$W/cut.data" --stdio >/dev/null 2>&1
+	# inside the table of sections: all are lost, the kernel's build-id too,
+	# so the kernel samples cannot be named, but every sample is there
+	data_end=$(python3 -c 'import struct,sys; o,s = struct.unpack_from("<QQ", open(sys.argv[1],"rb").read(), 40); print(o + s)' "$W/perf.data")
+	head -c $((data_end + 8)) "$W/perf.data" >"$W/table.data"
+	run -0 --separate-stderr "$PFMON" --report="$W/table.data" --report-format=folded
+	# (and notes: without the kernel's identity its vDSO cannot be read)
+	[ "$(grep -c '^warning: ' <<<"$stderr")" -eq 1 ]
+	grep -Eq "^warning: '$W/table.data' is cut at offset $((data_end + 8)) after its samples \(all there\): its header features BUILD_ID, .*, CMDLINE, EVENT_DESC.* are lost$" <<<"$stderr"
+	[ "$(printf '%s\n' "$output" | awk '{ t += $NF } END { print t }')" -eq \
+		"$(printf '%s\n' "$intact" | awk '/^# event cpu-clock:/ { print $4 }')" ]
+}
