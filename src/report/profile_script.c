@@ -76,7 +76,10 @@ void prof_add_script(struct profile *p, const struct sample *s)
 	e = &sc->samples[sc->n++];
 	/* the thread's name when the sample was taken (profile_stacks.c keeps
 	 * them from COMM and FORK records) */
-	comm = u64set_get(&p->task_comm, s->tid, &comm) ? comm + 1 : 0;
+	if (s->pid == 0 && (s->fields & SAMPLE_F_TID))
+		comm = UINT32_MAX; /* named at the end: the idle task's or not */
+	else
+		comm = u64set_get(&p->task_comm, s->tid, &comm) ? comm + 1 : 0;
 	*e = (struct prof_script_sample){ .fields = s->fields, .evidx = s->evidx, .tid = s->tid,
 					  .cpu = s->cpu, .time = s->time, .period = sample_period(p, s),
 					  .comm = (uint32_t)comm, .first = sc->n_frames,
@@ -134,6 +137,9 @@ static void frame_text(struct profile *p, const struct prof_frame *f, struct str
 static void print_start(const struct profile *p, const struct prof_script_sample *e, FILE *out)
 {
 	const char *comm = e->comm && e->comm <= p->n_comms ? p->comms[e->comm - 1] : NULL;
+
+	if (e->comm == UINT32_MAX)
+		comm = prof_pid0_name(p);
 	char unknown[16];
 
 	if (!comm) {

@@ -47,10 +47,17 @@ void prof_fork_comm(struct profile *p, uint32_t ptid, uint32_t tid)
 		u64set_put(&p->task_comm, tid, idx);
 }
 
+const char *prof_pid0_name(const struct profile *p)
+{
+	return p->pid0_shared ? PROF_PID0_SHARED : "swapper";
+}
+
 const char *prof_comm_of(const struct profile *p, uint32_t pid)
 {
 	uint64_t idx;
 
+	if (pid == 0) /* no record names it (profile.c, pid0_record()) */
+		return prof_pid0_name(p);
 	return u64set_get(&p->task_comm, pid, &idx) ? p->comms[idx] : NULL;
 }
 
@@ -64,6 +71,8 @@ static struct prof_frame process_frame(struct profile *p, const struct sample *s
 	char name[64], unnamed[16];
 	bool named = u64set_get(&p->task_comm, s->tid, &idx) || u64set_get(&p->task_comm, s->pid, &idx);
 
+	if (s->pid == 0) /* named at the end, when it is known whom pid 0 stands for */
+		return (struct prof_frame){ FRAME_COMM, NULL, PROF_COMM_PID0 };
 	snprintf(unnamed, sizeof(unnamed), ":%u", s->pid);
 	if (p->opts.by_process) {
 		/* the name is copied before comm_index() can move the names */
@@ -178,7 +187,12 @@ static enum flame_kind name_frame(const struct profile *p, const struct prof_fra
 	*binary = NULL;
 	switch (f->kind) {
 	case FRAME_COMM:
-		add_frame_text(out, p->comms[f->addr], true);
+		if (f->addr != PROF_COMM_PID0)
+			add_frame_text(out, p->comms[f->addr], true);
+		else
+			add_frame_text(out, prof_pid0_name(p), true);
+		if (f->addr == PROF_COMM_PID0 && p->opts.by_process)
+			strbuf_addstr(out, "-0");
 		return FLAME_PROCESS;
 	case FRAME_USER:
 		if (!r || !r->binary) {
