@@ -282,6 +282,7 @@ static int merge_into(const struct pf_config *cfg, struct sample_input *in, size
 		if (cfg->merge_ranks)
 			print_rank_shares(out, p, in, n, cfg->smpl_show_top);
 		profile_print_warnings(p, stderr);
+		profile_print_notes(p, stderr);
 		warn_lost(profile_lost(p), profile_throttled(p));
 		if (out != stdout && fclose(out))
 			rc = pf_error_set(err, PF_E_OUTPUT, cfg->outfile, strerror(errno));

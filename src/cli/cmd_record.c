@@ -251,6 +251,8 @@ static int print_profile(struct record_run *rr, struct pf_error *err)
 		warn_lost(profile_lost(rr->profile), profile_throttled(rr->profile));
 		return pf_error_set(err, PF_E_OUTPUT, "standard output", strerror(e));
 	}
+	profile_print_warnings(rr->profile, stderr);
+	profile_print_notes(rr->profile, stderr);
 	warn_lost(profile_lost(rr->profile), profile_throttled(rr->profile));
 	return 0;
 }

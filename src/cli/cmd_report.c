@@ -43,9 +43,8 @@ static int report_module(const struct pf_config *cfg, struct smpl_reader *rd,
 	if (rc == 0)
 		ia64_report_finish(r);
 	ia64_report_free(r);
-	if (rc == 0 && smpl_reader_status(rd)->truncated)
-		fprintf(stderr, "warning: '%s' is truncated at offset %llu: the samples after it are lost\n",
-			cfg->report_file, (unsigned long long)smpl_reader_status(rd)->truncated_at);
+	if (rc == 0)
+		sample_source_warn(cfg->report_file, smpl_reader_status(rd));
 	return rc < 0 ? -1 : 0;
 }
 
@@ -100,13 +99,11 @@ static int report_profile(const struct pf_config *cfg, struct smpl_reader *r,
 	profile_set_status(p, &st);
 	profile_print(p, stdout);
 	profile_print_warnings(p, stderr);
+	if (rc == 0)
+		profile_print_notes(p, stderr);
 	warn_lost(profile_lost(p), profile_throttled(p));
-	if (rc == 0 && st.truncated) {
-		fputs("warning: '", stderr);
-		fput_escaped(stderr, cfg->report_file);
-		fprintf(stderr, "' is truncated at offset %llu: the samples after it are lost\n",
-			(unsigned long long)st.truncated_at);
-	}
+	if (rc == 0)
+		sample_source_warn(cfg->report_file, &st);
 	profile_free(p);
 	return rc < 0 ? -1 : 0;
 }
@@ -150,12 +147,8 @@ static int export_perf_data(const struct pf_config *cfg, struct smpl_reader *r,
 	/* what was read is kept even after a damaged record: the error says where */
 	if (sample_out_close(o, rc < 0 ? &why : err) && rc >= 0)
 		rc = -1;
-	if (rc == 0 && smpl_reader_status(r)->truncated) {
-		fputs("warning: '", stderr);
-		fput_escaped(stderr, cfg->report_file);
-		fprintf(stderr, "' is truncated at offset %llu: the samples after it are lost\n",
-			(unsigned long long)smpl_reader_status(r)->truncated_at);
-	}
+	if (rc == 0)
+		sample_source_warn(cfg->report_file, smpl_reader_status(r));
 	return rc < 0 ? -1 : 0;
 }
 

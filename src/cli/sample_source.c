@@ -7,6 +7,7 @@
 
 #include "cli/sample_source.h"
 #include "common/util.h"
+#include "sample/perf_data.h"
 
 int sample_source_next(struct sample_source *s, const struct sample_record **rec, uint64_t *count,
 		       struct pf_error *err)
@@ -22,6 +23,43 @@ int sample_source_next(struct sample_source *s, const struct sample_record **rec
 const struct smpl_status *sample_source_status(const struct sample_source *s)
 {
 	return s->ra ? &s->st : smpl_reader_status(s->r);
+}
+
+/* "BUILD_ID, CMDLINE, ..." into sb: the features a cut perf.data lost */
+static void name_features(const uint64_t *lost, size_t words, struct strbuf *sb)
+{
+	for (unsigned feat = 0; feat < words * 64; feat++) {
+		const char *name = perf_data_feature_name(feat);
+
+		if (!(lost[feat / 64] >> (feat % 64) & 1))
+			continue;
+		if (sb->len)
+			strbuf_addstr(sb, ", ");
+		if (name)
+			strbuf_addstr(sb, name);
+		else
+			strbuf_addf(sb, "feature %u", feat);
+	}
+}
+
+void sample_source_warn(const char *file, const struct smpl_status *st)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (st->truncated) {
+		fputs("warning: '", stderr);
+		fput_escaped(stderr, file);
+		fprintf(stderr, "' is truncated at offset %llu: the samples after it are lost\n",
+			(unsigned long long)st->truncated_at);
+	}
+	name_features(st->features_lost, ARRAY_SIZE(st->features_lost), &sb);
+	if (sb.len) {
+		fputs("warning: '", stderr);
+		fput_escaped(stderr, file);
+		fprintf(stderr, "' is cut at offset %llu after its samples (all there): its header "
+			"features %s are lost\n", (unsigned long long)st->features_cut_at, strbuf_str(&sb));
+	}
+	strbuf_release(&sb);
 }
 
 #define MAX_READ_THREADS 64

@@ -28,6 +28,10 @@ int sample_source_next(struct sample_source *s, const struct sample_record **rec
 /* at the file's end: the reader's status */
 const struct smpl_status *sample_source_status(const struct sample_source *s);
 
+/* At a file's end: one warning line for a file truncated in its records,
+ * one for a perf.data file cut in its header (the features lost named) */
+void sample_source_warn(const char *file, const struct smpl_status *st);
+
 /* PFMON_READ_THREADS, else one a CPU online (at most 8); 0: none */
 int sample_read_threads(unsigned *out, struct pf_error *err);
 

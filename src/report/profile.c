@@ -142,6 +142,25 @@ static void note_kernel_ips(struct profile *p, const struct sample *s)
 	}
 }
 
+/*
+ * pid 0 is the idle task: it runs no user code, maps nothing, never execs.
+ * A file recorded inside a pid namespace has every task outside it at pid
+ * 0 and tid 0 too (ids as the recorder's namespace sees them): their
+ * mappings and names, all under one id, cannot be told apart, so none is
+ * kept and their user frames are left unknown, as perf leaves them.  True
+ * for a record of such tasks, which must reach neither the address spaces
+ * nor the names.
+ */
+static bool pid0_record(struct profile *p, const struct sample_record *rec)
+{
+	bool hidden = (rec->type == SREC_MMAP && rec->mmap.pid == 0) ||
+		      (rec->type == SREC_COMM && (rec->comm.pid == 0 || rec->comm.tid == 0)) ||
+		      (rec->type == SREC_FORK && (rec->task.pid == 0 || rec->task.tid == 0));
+
+	p->pid0_shared = p->pid0_shared || hidden;
+	return hidden;
+}
+
 /* count samples like s (sample_fold_equal()) */
 static void add_sample(struct profile *p, const struct sample *s, uint64_t count)
 {
@@ -153,6 +172,11 @@ static void add_sample(struct profile *p, const struct sample *s, uint64_t count
 	if (!h)
 		return;
 	h->samples += count;
+	if ((s->fields & SAMPLE_F_TID) && s->pid == 0 && prof_frame_kind(s->cpumode) == FRAME_USER) {
+		/* not the idle task's: a task of another pid namespace (pid0_record()) */
+		p->pid0_shared = true;
+		p->pid0_user_samples += count;
+	}
 	note_kernel_ips(p, s);
 	if (s->fields & SAMPLE_F_PERIOD) {
 		h->min_period = s->period < h->min_period ? s->period : h->min_period;
@@ -232,6 +256,17 @@ void profile_print_warnings(const struct profile *p, FILE *err)
 			fprintf(err, "warning: '%s' is %s: its samples are shown as [unknown]\n", info.path,
 				info.open_error);
 	}
+	if (p->pid0_user_samples)
+		fprintf(err, "warning: %llu samples of pid 0 ran in user mode: tasks outside the recording's "
+			"pid namespace, which it cannot tell apart (%s); their frames are left unknown\n",
+			(unsigned long long)p->pid0_user_samples, PROF_PID0_SHARED);
+}
+
+void profile_print_notes(const struct profile *p, FILE *err)
+{
+	/* the text report lists them itself; the others have no room for a note */
+	if (p->opts.format != PROFILE_TEXT)
+		prof_print_missing(p, err, "note: ", false);
 }
 
 /* perf.data: perf record keeps a copy of kallsyms in its build-id cache;
@@ -261,6 +296,8 @@ void profile_add_n(struct profile *p, const struct sample_record *rec, uint64_t 
 {
 	struct sym_maps *maps = sym_resolver_maps(p->res);
 
+	if (pid0_record(p, rec))
+		return;
 	switch (rec->type) {
 	case SREC_SAMPLE:
 		add_sample(p, &rec->sample, count);

@@ -72,6 +72,10 @@ size_t profile_kernel_symbols(struct profile *p, struct sample_ksym **out);
 void profile_record_binaries(struct profile *p, struct sample_out *w);
 /* One warning line per binary that was not the one recorded (after printing). */
 void profile_print_warnings(const struct profile *p, FILE *err);
+/* After a report printed whole, in the formats other than text: one note
+ * line per binary sampled without symbols or debug information, or
+ * unreadable, in the words the text report lists them with. */
+void profile_print_notes(const struct profile *p, FILE *err);
 /* lost and throttle totals, for the loud warnings at the end */
 uint64_t profile_lost(const struct profile *p);
 uint64_t profile_throttled(const struct profile *p);

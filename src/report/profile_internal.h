@@ -39,10 +39,14 @@ enum frame_kind {
 	FRAME_RAW,           /* addr: pfmon's instruction histogram, nothing resolved */
 	FRAME_DATA,          /* res: the data address's answer, addr the address */
 	FRAME_NO_DATA,       /* a sample without a data address */
-	FRAME_COMM,          /* addr: the index of a process's name in comms: a stack's root */
+	FRAME_COMM,          /* addr: the index of a process's name in comms (PROF_COMM_PID0:
+			      * pid 0's, named at the end): a stack's root */
 	FRAME_PID,           /* addr: the process a by-process key starts with */
 	FRAME_UNWIND_END,    /* addr: why an unwound stack ends early (enum sym_unwind_end) */
 };
+
+/* pid 0's root frame: its name is known only once every record is read */
+#define PROF_COMM_PID0 UINT64_MAX
 
 struct prof_frame {
 	enum frame_kind kind;
@@ -114,17 +118,14 @@ struct read_streams {
 	size_t cap, len; /* cap: a power of two */
 };
 
-/* --report-format=script: the samples one by one */
-struct prof_script_frame {
-	enum frame_kind kind;
-	const struct sym_result *res; /* user frames: resolved as the sample came */
-	uint64_t ip;
-};
-
+/* --report-format=script: the samples one by one; their frames are typed
+ * as the stacks' are (user frames resolved as the sample came), with each
+ * frame's ip in addr (a marker's: why the unwinding ended) */
 struct prof_script_sample {
 	uint32_t fields, evidx, tid, cpu;
 	uint64_t time, period;
-	uint32_t comm;      /* index + 1 in the profile's comms, 0: none known */
+	uint32_t comm;      /* index + 1 in the profile's comms, 0: none known,
+			     * UINT32_MAX: pid 0's (prof_pid0_name()) */
 	bool chain;         /* the sample has a call chain */
 	size_t first;       /* its frames in frames[] */
 	uint32_t n;
@@ -133,7 +134,7 @@ struct prof_script_sample {
 struct prof_script {
 	struct prof_script_sample *samples;
 	size_t n, cap;
-	struct prof_script_frame *frames;
+	struct prof_frame *frames;
 	size_t n_frames, cap_frames;
 };
 
@@ -152,6 +153,11 @@ struct profile {
 	size_t n_comms;
 	struct strmap comm_ids;    /* a name's index in comms + 1 */
 	struct u64set task_comm;   /* a thread's id -> the index of its name */
+	/* pid 0 is the idle task, and in a file recorded inside a pid
+	 * namespace also every task outside it (the kernel reports those as
+	 * pid 0): records of pid 0, or its samples in user mode, say so */
+	bool pid0_shared;
+	uint64_t pid0_user_samples;
 	struct read_streams streams;
 	uint64_t lost, throttled;
 	struct smpl_status status;
@@ -190,8 +196,10 @@ uint8_t prof_context_cpumode(uint64_t marker);
 
 /* profile_unwind.c: the frames of a sample with a user stack (--call-graph=dwarf),
  * leaf first: the kernel's call chain, then the unwound user frames, then a
- * marker frame when they end before the outermost one */
-size_t prof_unwound_frames(struct profile *p, const struct sample *s, struct prof_frame *f, size_t max);
+ * marker frame when they end before the outermost one; show_ip keeps each
+ * user frame's ip (perf script's lines show it) */
+size_t prof_unwound_frames(struct profile *p, const struct sample *s, bool show_ip, struct prof_frame *f,
+			   size_t max);
 /* Name every key (after the kernel's symbols are known): into keys and
  * read_sums; entries whose names are equal add up. */
 void prof_name_keys(struct profile *p, struct event_hist *h);
@@ -201,8 +209,12 @@ void prof_name_keys(struct profile *p, struct event_hist *h);
 void prof_set_comm(struct profile *p, uint32_t tid, const char *comm);
 void prof_fork_comm(struct profile *p, uint32_t ptid, uint32_t tid);
 void prof_release_comms(struct profile *p);
-/* the name records gave process pid, or NULL */
+/* the name records gave process pid (pid 0's: prof_pid0_name()), or NULL */
 const char *prof_comm_of(const struct profile *p, uint32_t pid);
+/* "swapper", as perf names the idle task; PROF_PID0_SHARED when pid 0
+ * also stands for tasks outside the recorder's pid namespace */
+const char *prof_pid0_name(const struct profile *p);
+#define PROF_PID0_SHARED "[other pid namespace]"
 /* a sample's call stack, its process at the root */
 void prof_add_stack(struct profile *p, const struct sample *s, uint64_t count);
 /* name the stacks: into folded (and stack_reps for JSON), or into flame for the SVG */
@@ -228,5 +240,8 @@ void prof_print_json(const struct profile *p, FILE *out);
 void prof_print_folded(const struct profile *p, FILE *out);
 void prof_print_svg(const struct profile *p, FILE *out);
 void prof_print_text(const struct profile *p, FILE *out);
+/* each binary without symbols or line table (or unreadable), a line after
+ * prefix; wrong_files: those not the binary recorded too */
+void prof_print_missing(const struct profile *p, FILE *out, const char *prefix, bool wrong_files);
 
 #endif

@@ -90,24 +90,31 @@ static void print_event_text(const struct profile *p, const struct event_hist *h
 	free(v);
 }
 
-/* the binaries the symbolizer opened that had no symbols or no line table */
-static void print_missing_text(const struct profile *p, FILE *out)
+/* The binaries the symbolizer opened that had no symbols or no line table,
+ * a line each after prefix: the text report's "# " lines, the other
+ * formats' "note: " lines on stderr, in the same words (without the files
+ * not recorded, wrong_file, which have a warning of their own there). */
+void prof_print_missing(const struct profile *p, FILE *out, const char *prefix, bool wrong_files)
 {
 	size_t n = sym_resolver_nr_dsos(p->res);
 
 	for (size_t i = 0; i < n; i++) {
 		struct sym_dso_info info;
+		const char *what;
 
 		sym_resolver_dso_info(p->res, i, &info);
+		if (info.wrong_file && !wrong_files)
+			continue;
 		if (info.open_error)
-			fputs("# cannot read ", out);
+			what = "cannot read ";
 		else if (info.symbols == SYM_SRC_NONE)
-			fputs("# no symbols: ", out);
+			what = "no symbols: ";
 		else if (!info.has_lines && info.kind == SYM_DSO_FILE)
 			/* the kernel and the vDSO never have any: not worth a line */
-			fputs("# no debug info: ", out);
+			what = "no debug info: ";
 		else
 			continue;
+		fprintf(out, "%s%s", prefix, what);
 		fput_escaped(out, info.path);
 		if (info.open_error || (info.symbols == SYM_SRC_NONE && info.why_no_symbols))
 			fprintf(out, ": %s", info.open_error ? info.open_error : info.why_no_symbols);
@@ -390,27 +397,6 @@ void prof_print_json(const struct profile *p, FILE *out)
 	json_newline(&w);
 }
 
-/*
- * Folded stacks have no comment syntax (flamegraph.pl reads every line), so
- * the binaries that could not be read are said on stderr, one line each:
- * their frames are addresses, not functions.
- */
-static void warn_unreadable(const struct profile *p, FILE *err)
-{
-	size_t n = sym_resolver_nr_dsos(p->res);
-
-	for (size_t i = 0; i < n; i++) {
-		struct sym_dso_info info;
-
-		sym_resolver_dso_info(p->res, i, &info);
-		if (!info.open_error)
-			continue;
-		fputs("warning: cannot read ", err);
-		fput_escaped(err, info.path);
-		fprintf(err, ": %s (its frames are addresses)\n", info.open_error);
-	}
-}
-
 void prof_print_folded(const struct profile *p, FILE *out)
 {
 	struct strmap_entry *v = strmap_sorted(&p->folded);
@@ -420,7 +406,6 @@ void prof_print_folded(const struct profile *p, FILE *out)
 		fprintf(out, " %llu\n", (unsigned long long)v[i].value);
 	}
 	free(v);
-	warn_unreadable(p, stderr);
 }
 
 /* what the graph is of: each sampled event, and what is missing from it */
@@ -451,7 +436,6 @@ void prof_print_svg(const struct profile *p, FILE *out)
 	o.subtitle = strbuf_str(&sub);
 	flame_write_svg(p->flame, &o, out);
 	strbuf_release(&sub);
-	warn_unreadable(p, stderr);
 }
 
 void prof_print_text(const struct profile *p, FILE *out)
@@ -462,5 +446,5 @@ void prof_print_text(const struct profile *p, FILE *out)
 			print_event_text(p, &p->ev[i], out);
 	print_status_text(p, out);
 	print_notes_text(p, out);
-	print_missing_text(p, out);
+	prof_print_missing(p, out, "# ", true);
 }

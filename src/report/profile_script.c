@@ -12,6 +12,8 @@
  * after the event (perf's "%16s" comm then).  User frames are resolved as
  * the sample comes (in the address space of that moment), kernel frames at
  * the end, once the kernel's symbols are known, as for the other formats.
+ * A --call-graph=dwarf sample's frames are the ones its folded stack has,
+ * unwound by the same code (profile_unwind.c), its marker included.
  */
 #include <config.h>
 
@@ -21,22 +23,43 @@
 
 #include "profile_internal.h"
 
-static struct prof_script_frame *new_frame(struct prof_script *sc)
+static struct prof_frame *new_frames(struct prof_script *sc, size_t n)
 {
-	if (sc->n_frames == sc->cap_frames) {
+	while (sc->n_frames + n > sc->cap_frames) {
 		sc->cap_frames = sc->cap_frames ? sc->cap_frames * 2 : 4096;
 		sc->frames = xrealloc(sc->frames, sc->cap_frames * sizeof(*sc->frames));
 	}
-	return &sc->frames[sc->n_frames++];
+	sc->n_frames += n;
+	return &sc->frames[sc->n_frames - n];
 }
 
 static void add_frame(struct profile *p, uint8_t cpumode, uint32_t pid, uint64_t ip)
 {
-	struct prof_script_frame *f = new_frame(&p->script);
+	enum frame_kind kind = prof_frame_kind(cpumode);
 
-	f->kind = prof_frame_kind(cpumode);
-	f->ip = ip;
-	f->res = f->kind == FRAME_USER ? sym_resolve(p->res, pid, ip) : NULL;
+	*new_frames(&p->script, 1) = kind == FRAME_USER ? prof_user_frame(p, pid, ip, true)
+							: (struct prof_frame){ kind, NULL, ip };
+}
+
+/* --call-graph=dwarf: the frames the folded stacks have, unwound from the
+ * sample's stack copy, each with its ip */
+static void add_unwound(struct profile *p, const struct sample *s)
+{
+	struct prof_frame f[PERF_MAX_STACK_DEPTH + 1];
+	size_t n = prof_unwound_frames(p, s, true, f, ARRAY_SIZE(f));
+
+	memcpy(new_frames(&p->script, n), f, n * sizeof(*f));
+}
+
+/* perf script prints the attribute's period when the samples carry none
+ * (a fixed period: perf record -c, pfmon's --long-smpl-periods) */
+static uint64_t sample_period(const struct profile *p, const struct sample *s)
+{
+	if (s->fields & SAMPLE_F_PERIOD)
+		return s->period;
+	if (s->evidx < p->n_ev && !p->ev[s->evidx].freq && p->ev[s->evidx].period)
+		return p->ev[s->evidx].period;
+	return 1;
 }
 
 void prof_add_script(struct profile *p, const struct sample *s)
@@ -53,18 +76,24 @@ void prof_add_script(struct profile *p, const struct sample *s)
 	e = &sc->samples[sc->n++];
 	/* the thread's name when the sample was taken (profile_stacks.c keeps
 	 * them from COMM and FORK records) */
-	comm = u64set_get(&p->task_comm, s->tid, &comm) ? comm + 1 : 0;
+	if (s->pid == 0 && (s->fields & SAMPLE_F_TID))
+		comm = UINT32_MAX; /* named at the end: the idle task's or not */
+	else
+		comm = u64set_get(&p->task_comm, s->tid, &comm) ? comm + 1 : 0;
 	*e = (struct prof_script_sample){ .fields = s->fields, .evidx = s->evidx, .tid = s->tid,
-					  .cpu = s->cpu, .time = s->time, .period = s->period,
+					  .cpu = s->cpu, .time = s->time, .period = sample_period(p, s),
 					  .comm = (uint32_t)comm, .first = sc->n_frames,
-					  .chain = (s->fields & SAMPLE_F_CALLCHAIN) != 0 };
+					  .chain = (s->fields & (SAMPLE_F_CALLCHAIN | SAMPLE_F_USER_STACK)) != 0 };
+	if (s->fields & SAMPLE_F_USER_STACK) {
+		add_unwound(p, s);
+		e->n = (uint32_t)(sc->n_frames - e->first);
+		return;
+	}
 	for (uint32_t i = 0; e->chain && i < s->callchain_nr; i++) {
 		uint64_t ip = s->callchain[i];
 
 		if (ip >= (uint64_t)PERF_CONTEXT_MAX)
-			cpumode = ip == (uint64_t)PERF_CONTEXT_KERNEL	  ? PERF_RECORD_MISC_KERNEL
-				  : ip == (uint64_t)PERF_CONTEXT_GUEST_KERNEL ? PERF_RECORD_MISC_GUEST_KERNEL
-									      : PERF_RECORD_MISC_USER;
+			cpumode = prof_context_cpumode(ip);
 		else
 			add_frame(p, cpumode, s->pid, ip);
 	}
@@ -74,12 +103,16 @@ void prof_add_script(struct profile *p, const struct sample *s)
 }
 
 /* "symbol+0xoff (binary)", perf's "[unknown] (binary)" without a symbol */
-static void frame_text(struct profile *p, const struct prof_script_frame *f, struct strbuf *sb)
+static void frame_text(struct profile *p, const struct prof_frame *f, struct strbuf *sb)
 {
 	const struct sym_result *r = f->res;
 
+	if (f->kind == FRAME_UNWIND_END) { /* as folded stacks name it, a frame for stackcollapse */
+		strbuf_addf(sb, "[unwind: %s] ([unknown])", sym_unwind_end_name((enum sym_unwind_end)f->addr));
+		return;
+	}
 	if (f->kind == FRAME_KERNEL) {
-		r = p->kernel_named ? sym_resolve_kernel(p->res, f->ip) : NULL;
+		r = p->kernel_named ? sym_resolve_kernel(p->res, f->addr) : NULL;
 		if (r && r->func)
 			strbuf_addf(sb, "%s+0x%llx", r->func, (unsigned long long)r->offset);
 		else
@@ -104,6 +137,9 @@ static void frame_text(struct profile *p, const struct prof_script_frame *f, str
 static void print_start(const struct profile *p, const struct prof_script_sample *e, FILE *out)
 {
 	const char *comm = e->comm && e->comm <= p->n_comms ? p->comms[e->comm - 1] : NULL;
+
+	if (e->comm == UINT32_MAX)
+		comm = prof_pid0_name(p);
 	char unknown[16];
 
 	if (!comm) {
@@ -118,7 +154,7 @@ static void print_start(const struct profile *p, const struct prof_script_sample
 	if (e->fields & SAMPLE_F_TIME)
 		fprintf(out, "%5llu.%06llu: ", (unsigned long long)(e->time / 1000000000ull),
 			(unsigned long long)(e->time % 1000000000ull / 1000));
-	fprintf(out, "%10llu %s: ", (unsigned long long)(e->fields & SAMPLE_F_PERIOD ? e->period : 1),
+	fprintf(out, "%10llu %s: ", (unsigned long long)e->period,
 		e->evidx < p->n_ev ? p->ev[e->evidx].name : "?");
 }
 
@@ -133,11 +169,13 @@ void prof_print_script(struct profile *p, FILE *out)
 		if (e->chain)
 			fputc('\n', out);
 		for (uint32_t j = 0; j < e->n; j++) {
-			const struct prof_script_frame *f = &p->script.frames[e->first + j];
+			const struct prof_frame *f = &p->script.frames[e->first + j];
+			/* a marker has no ip: why the unwinding ended is in its addr */
+			uint64_t ip = f->kind == FRAME_UNWIND_END ? 0 : f->addr;
 
 			strbuf_reset(&sb);
 			frame_text(p, f, &sb);
-			fprintf(out, e->chain ? "\t%16llx %s\n" : " %16llx %s\n", (unsigned long long)f->ip,
+			fprintf(out, e->chain ? "\t%16llx %s\n" : " %16llx %s\n", (unsigned long long)ip,
 				strbuf_str(&sb));
 		}
 		if (e->chain)

@@ -47,28 +47,39 @@ void prof_fork_comm(struct profile *p, uint32_t ptid, uint32_t tid)
 		u64set_put(&p->task_comm, tid, idx);
 }
 
+const char *prof_pid0_name(const struct profile *p)
+{
+	return p->pid0_shared ? PROF_PID0_SHARED : "swapper";
+}
+
 const char *prof_comm_of(const struct profile *p, uint32_t pid)
 {
 	uint64_t idx;
 
+	if (pid == 0) /* no record names it (profile.c, pid0_record()) */
+		return prof_pid0_name(p);
 	return u64set_get(&p->task_comm, pid, &idx) ? p->comms[idx] : NULL;
 }
 
 /* The root frame: the thread's name, else its process's; a task whose
  * name no record gave is ":PID", as perf shows it.  A profile by process
- * roots each process apart: "name-PID" (stackcollapse-perf.pl --pid). */
+ * roots each process apart: "command-PID" (stackcollapse-perf.pl --pid),
+ * ":PID-PID" for an unnamed one, never a bare "-PID". */
 static struct prof_frame process_frame(struct profile *p, const struct sample *s)
 {
 	uint64_t idx;
-	char name[64];
+	char name[64], unnamed[16];
 	bool named = u64set_get(&p->task_comm, s->tid, &idx) || u64set_get(&p->task_comm, s->pid, &idx);
 
+	if (s->pid == 0) /* named at the end, when it is known whom pid 0 stands for */
+		return (struct prof_frame){ FRAME_COMM, NULL, PROF_COMM_PID0 };
+	snprintf(unnamed, sizeof(unnamed), ":%u", s->pid);
 	if (p->opts.by_process) {
-		snprintf(name, sizeof(name), "%s-%u", named ? p->comms[idx] : "", s->pid);
+		/* the name is copied before comm_index() can move the names */
+		snprintf(name, sizeof(name), "%s-%u", named ? p->comms[idx] : unnamed, s->pid);
 		idx = comm_index(p, name);
 	} else if (!named) {
-		snprintf(name, sizeof(name), ":%u", s->pid);
-		idx = comm_index(p, name);
+		idx = comm_index(p, unnamed);
 	}
 	return (struct prof_frame){ FRAME_COMM, NULL, idx };
 }
@@ -131,7 +142,7 @@ void prof_add_stack(struct profile *p, const struct sample *s, uint64_t count)
 {
 	struct prof_frame f[STACK_MAX + 1];
 	/* --call-graph=dwarf: the user frames are unwound from the stack copy */
-	size_t n = s->fields & SAMPLE_F_USER_STACK ? prof_unwound_frames(p, s, f, STACK_MAX)
+	size_t n = s->fields & SAMPLE_F_USER_STACK ? prof_unwound_frames(p, s, false, f, STACK_MAX)
 						   : sample_frames(p, s, f, STACK_MAX);
 
 	f[n++] = process_frame(p, s);
@@ -176,7 +187,12 @@ static enum flame_kind name_frame(const struct profile *p, const struct prof_fra
 	*binary = NULL;
 	switch (f->kind) {
 	case FRAME_COMM:
-		add_frame_text(out, p->comms[f->addr], true);
+		if (f->addr != PROF_COMM_PID0)
+			add_frame_text(out, p->comms[f->addr], true);
+		else
+			add_frame_text(out, prof_pid0_name(p), true);
+		if (f->addr == PROF_COMM_PID0 && p->opts.by_process)
+			strbuf_addstr(out, "-0");
 		return FLAME_PROCESS;
 	case FRAME_USER:
 		if (!r || !r->binary) {

@@ -33,7 +33,8 @@ static size_t kernel_frames(const struct sample *s, struct prof_frame *f, size_t
 	return n;
 }
 
-size_t prof_unwound_frames(struct profile *p, const struct sample *s, struct prof_frame *f, size_t max)
+size_t prof_unwound_frames(struct profile *p, const struct sample *s, bool show_ip, struct prof_frame *f,
+			   size_t max)
 {
 	uint64_t pcs[PERF_MAX_STACK_DEPTH];
 	struct sym_user_state st = { .pid = s->pid, .tid = s->tid, .abi = s->regs_abi,
@@ -52,15 +53,15 @@ size_t prof_unwound_frames(struct profile *p, const struct sample *s, struct pro
 		room = PERF_MAX_STACK_DEPTH;
 	sym_unwind(p->unwinder, &st, pcs, room, &res);
 	if (!res.n && prof_frame_kind(s->cpumode) == FRAME_USER)
-		f[n++] = prof_user_frame(p, s->pid, s->ip, false); /* where it stopped at once */
+		f[n++] = prof_user_frame(p, s->pid, s->ip, show_ip); /* where it stopped at once */
 	for (uint32_t i = 0; i < res.n; i++)
-		f[n++] = prof_user_frame(p, s->pid, pcs[i], false);
+		f[n++] = prof_user_frame(p, s->pid, pcs[i], show_ip);
 	if (res.end != SYM_UNWIND_COMPLETE)
 		f[n++] = (struct prof_frame){ FRAME_UNWIND_END, NULL, res.end };
 done:
 	if (!n) /* nothing unwound: the sampled ip on its own */
 		f[n++] = prof_frame_kind(s->cpumode) == FRAME_USER
-				 ? prof_user_frame(p, s->pid, s->ip, false)
+				 ? prof_user_frame(p, s->pid, s->ip, show_ip)
 				 : (struct prof_frame){ prof_frame_kind(s->cpumode), NULL, 0 };
 	return n;
 }

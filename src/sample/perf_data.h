@@ -35,6 +35,10 @@
  * byte order, pipe layout too): the reader then says what it cannot read */
 bool perf_data_magic(const void *head, size_t len);
 
+/* perf's name of header feature feat ("BUILD_ID", "CMDLINE"), NULL for a
+ * number perf 6.1 does not know */
+const char *perf_data_feature_name(unsigned feat);
+
 /* reading */
 struct perf_data_reader;
 

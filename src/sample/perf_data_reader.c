@@ -313,6 +313,30 @@ static const char *parse_feature(struct perf_data_reader *r, unsigned feat, cons
 	}
 }
 
+/* perf's names (tools/perf/util/header.h, HEADER_*), as perf report's
+ * "missing features" line has them */
+static const char *const feature_names[] = {
+	[1] = "TRACING_DATA", "BUILD_ID", "HOSTNAME", "OSRELEASE", "VERSION", "ARCH", "NRCPUS",
+	"CPUDESC", "CPUID", "TOTAL_MEM", "CMDLINE", "EVENT_DESC", "CPU_TOPOLOGY", "NUMA_TOPOLOGY",
+	"BRANCH_STACK", "PMU_MAPPINGS", "GROUP_DESC", "AUXTRACE", "STAT", "CACHE", "SAMPLE_TIME",
+	"MEM_TOPOLOGY", "CLOCKID", "DIR_FORMAT", "BPF_PROG_INFO", "BPF_BTF", "COMPRESSED",
+	"CPU_PMU_CAPS", "CLOCK_DATA", "HYBRID_TOPOLOGY", "PMU_CAPS",
+};
+
+const char *perf_data_feature_name(unsigned feat)
+{
+	return feat < ARRAY_SIZE(feature_names) ? feature_names[feat] : NULL;
+}
+
+/* A file cut after its data (a copy stopped short, a full disk) lost the
+ * sections past its end: its records are whole, as perf report reads them,
+ * so the loss is said, not refused. */
+static void feature_lost(struct perf_data_reader *r, unsigned feat)
+{
+	r->st.features_lost[feat / 64] |= 1ull << (feat % 64);
+	r->st.features_cut_at = r->size;
+}
+
 /* the feature sections: a table of sections right after the data, one per
  * bit set in the header's bitmap, in bit order */
 static int parse_features(struct perf_data_reader *r, const unsigned char *hdr, uint64_t table,
@@ -327,14 +351,17 @@ static int parse_features(struct perf_data_reader *r, const unsigned char *hdr, 
 		if (!(word >> (feat % 64) & 1))
 			continue;
 		if (!in_file(r, table + (uint64_t)k * PD_SECTION_SIZE, PD_SECTION_SIZE) ||
-		    table > UINT64_MAX - (uint64_t)k * PD_SECTION_SIZE)
-			return bad(r, err, "the table of header features is cut short (feature %u)", feat);
+		    table > UINT64_MAX - (uint64_t)k * PD_SECTION_SIZE) {
+			feature_lost(r, feat); /* its place in the table is cut away */
+			continue;
+		}
 		off = pd_u64(r->buf + table + (uint64_t)k * PD_SECTION_SIZE);
 		size = pd_u64(r->buf + table + (uint64_t)k * PD_SECTION_SIZE + 8);
 		k++;
-		if (!in_file(r, off, size))
-			return bad(r, err, "header feature %u lies outside the file (offset %" PRIu64
-				   ", size %" PRIu64 ")", feat, off, size);
+		if (!in_file(r, off, size)) {
+			feature_lost(r, feat);
+			continue;
+		}
 		why = parse_feature(r, feat, r->buf + off, r->buf + off + size);
 		if (why)
 			return bad(r, err, "%s (header feature %u at offset %" PRIu64 ")", why, feat, off);

@@ -104,6 +104,11 @@ struct smpl_reader;
 struct smpl_status {
 	bool truncated;          /* the file ends in the middle of a chunk or record */
 	uint64_t truncated_at;   /* offset of the first byte that could not be used */
+	/* perf.data cut after its data section: its records are whole, these
+	 * header feature sections (bit N: perf's feature N, named by
+	 * perf_data_feature_name()) lie past the end, at cut_at */
+	uint64_t features_lost[4];
+	uint64_t features_cut_at;
 	bool complete;           /* the end record was read */
 	struct sample_totals end;     /* from the end record, when complete */
 	struct sample_totals counted; /* what was read so far */

@@ -590,7 +590,8 @@ static void synthesize_all(struct session *s)
 	while ((de = readdir(d))) {
 		pid_t pid;
 
-		if (!procfs_task_id(de->d_name, &pid) || pid == getpid())
+		/* pfmon's own process too: it runs, and is sampled, like the others */
+		if (!procfs_task_id(de->d_name, &pid))
 			continue;
 		synthesize_maps(s, pid);
 	}

@@ -334,3 +334,43 @@ decoy_stacks_whole() {
 	# the same samples, whole paths on both sides
 	[ "$hot" -eq "$p_hot" ] && [ "$cold" -eq "$p_cold" ]
 }
+
+# script_stacks: per sample of perf script's lines on stdin, "FRAMES PERIOD
+# MARKER": its frames counted once per address (perf adds a line per inlined
+# function at one address), its period column, 1 when pfmon's unwinding ended
+# early (a marker frame, which perf does not print)
+script_stacks() {
+	awk '/^[^\t ]/ { if (h) print n, per, m; h = 1; n = 0; m = 0; last = ""; per = $(NF - 1); next }
+		/^\t/ && /\[unwind: / { m = 1; next }
+		/^\t/ { if ($1 != last) n++; last = $1 }
+		END { if (h) print n, per, m }'
+}
+
+# same_script_stacks FILE: pfmon's script output of FILE has perf script's
+# samples, frames and periods, and folds into pfmon's own folded stacks
+same_script_stacks() {
+	perf script -i "$1" 2>/dev/null | script_stacks >"$TMP/perf.stacks"
+	"$PFMON" --report="$1" --report-format=script >"$TMP/pfmon.script"
+	script_stacks <"$TMP/pfmon.script" >"$TMP/pfmon.stacks"
+	[ "$(wc -l <"$TMP/perf.stacks")" -eq "$(wc -l <"$TMP/pfmon.stacks")" ]
+	[ "$(wc -l <"$TMP/perf.stacks")" -ge 100 ]
+	# every period as perf prints it, every stack pfmon unwound to its end as deep as perf's
+	paste -d' ' "$TMP/perf.stacks" "$TMP/pfmon.stacks" | awk '$2 != $5 || ($6 == 0 && $1 != $4) { if (bad++ < 5) print }
+		$6 == 0 && $1 > 3 { deep++ } END { exit bad || deep < 100 }'
+	# stackcollapse's folding of the script output: pfmon's folded stacks
+	awk '/^[^\t]/ { print $1; next } { print }' "$TMP/pfmon.script" | awk -f "$FOLD_PERF" | sort >"$TMP/script.folded"
+	"$PFMON" --report="$1" --report-format=folded | sort >"$TMP/pfmon.folded"
+	diff "$TMP/script.folded" "$TMP/pfmon.folded"
+}
+
+@test "--report-format=script of --call-graph=dwarf files: perf script's unwound frames and period column" {
+	command -v perf >/dev/null || skip "perf is not installed"
+	# user time only, a fixed period (the samples carry none: the attribute's is printed)
+	perf record -q -e task-clock:u -c 1000000 --call-graph dwarf -o "$TMP/perf.data" \
+		"$FIXTURES/calltree" 300 >/dev/null 2>&1
+	same_script_stacks "$TMP/perf.data"
+	"$PFMON" -e cpu-clock -u --long-smpl-periods=1000000 --call-graph=dwarf --smpl-format=perf \
+		--smpl-outfile="$TMP/pfmon.data" "$FIXTURES/calltree" 300 >/dev/null
+	same_script_stacks "$TMP/pfmon.data"
+	grep -q '^calltree .*:    1000000 cpu-clock: $' "$TMP/pfmon.script"
+}

@@ -252,3 +252,81 @@ within_1() {
 	[ "$status" -eq 2 ]
 	one_error_line "sample file formats are pfmon and perf"
 }
+
+# feature_offset FILE FEAT: where header feature FEAT's section starts in FILE
+# (the table of sections follows the data section, one entry per feature bit)
+feature_offset() {
+	python3 - "$1" "$2" <<'PY'
+import struct, sys
+b = open(sys.argv[1], 'rb').read()
+data_off, data_size = struct.unpack_from('<QQ', b, 40)
+bits = struct.unpack_from('<4Q', b, 72)
+feats = [f for f in range(256) if bits[f // 64] >> (f % 64) & 1]
+k = feats.index(int(sys.argv[2]))
+print(struct.unpack_from('<Q', b, data_off + data_size + 16 * k)[0])
+PY
+}
+
+@test "a perf.data file cut in its header features: every sample reported, one warning naming the features lost" {
+	perf record -q -e cpu-clock -o "$W/perf.data" "$FIXTURES/hotspot" 200 >/dev/null 2>&1
+	run -0 --separate-stderr "$PFMON" --report="$W/perf.data"
+	intact=$output
+	# inside CMDLINE (feature 11): it and the sections after it are lost
+	off=$(feature_offset "$W/perf.data" 11)
+	head -c $((off + 4)) "$W/perf.data" >"$W/cut.data"
+	run -0 --separate-stderr "$PFMON" --report="$W/cut.data"
+	[ "$output" = "$intact" ]
+	one_error_line "^warning: '$W/cut.data' is cut at offset $((off + 4)) after its samples \(all there\): its header features CMDLINE, EVENT_DESC(, [A-Z_]+)* are lost$"
+	# perf reads it too
+	perf report -i "$W/cut.data" --stdio >/dev/null 2>&1
+	# inside the table of sections: all are lost, the kernel's build-id too,
+	# so the kernel samples cannot be named, but every sample is there
+	data_end=$(python3 -c 'import struct,sys; o,s = struct.unpack_from("<QQ", open(sys.argv[1],"rb").read(), 40); print(o + s)' "$W/perf.data")
+	head -c $((data_end + 8)) "$W/perf.data" >"$W/table.data"
+	run -0 --separate-stderr "$PFMON" --report="$W/table.data" --report-format=folded
+	# (and notes: without the kernel's identity its vDSO cannot be read)
+	[ "$(grep -c '^warning: ' <<<"$stderr")" -eq 1 ]
+	grep -Eq "^warning: '$W/table.data' is cut at offset $((data_end + 8)) after its samples \(all there\): its header features BUILD_ID, .*, CMDLINE, EVENT_DESC.* are lost$" <<<"$stderr"
+	[ "$(printf '%s\n' "$output" | awk '{ t += $NF } END { print t }')" -eq \
+		"$(printf '%s\n' "$intact" | awk '/^# event cpu-clock:/ { print $4 }')" ]
+}
+
+@test "perf record -a inside a pid namespace: the tasks outside it, all pid 0, are never named from each other's mappings" {
+	[ "$(id -u)" -eq 0 ] || skip "a pid namespace needs root here"
+	command -v unshare >/dev/null || skip "unshare is not installed"
+	# inside the namespace perf runs hotspot; outside, burn starts once the
+	# recording runs: the kernel reports it (and every outside task) as pid 0
+	unshare --pid --fork --mount-proc perf record -q -a -e cpu-clock -c 1000000 -o "$W/ns.data" \
+		"$FIXTURES/hotspot" 1000 >/dev/null 2>&1 &
+	rec=$!
+	for _ in $(seq 1 400); do
+		pgrep -f "^$FIXTURES/hotspot 1000" >/dev/null && break
+		sleep 0.05
+	done
+	"$FIXTURES/burn" 300
+	wait $rec || skip "perf record cannot record system-wide in a pid namespace here"
+	# perf's view: samples of pid 0 in user mode, burn's mappings recorded as pid 0's
+	perf script -i "$W/ns.data" -F pid,ip,sym,dso 2>/dev/null | awk '$1 == 0 && $2 !~ /^ffff/' | grep -q .
+	perf report -D -i "$W/ns.data" 2>/dev/null | grep -q 'PERF_RECORD_MMAP2 0/0: .*/burn$'
+	run -0 --separate-stderr "$PFMON" --report="$W/ns.data" --report-format=script
+	# pid 0's user samples: no symbol, no binary; its name says whom it stands for
+	! printf '%s\n' "$output" | awk '$2 == 0' | grep -v -e '(\[kernel.kallsyms\])$' -e ' \[unknown\] (\[unknown\])$'
+	! printf '%s\n' "$output" | awk '$2 == 0' | grep -v '^\[other pid namespace\] '
+	[[ "$stderr" =~ "samples of pid 0 ran in user mode" ]]
+	# the namespace's own processes are named as perf names them
+	[ "$(printf '%s\n' "$output" | grep -c ' hot+0x[0-9a-f]* (.*/hotspot)$')" -eq \
+		"$(perf script -i "$W/ns.data" 2>/dev/null | grep -c ' hot+0x[0-9a-f]* (.*/hotspot)$')" ]
+	[ "$(printf '%s\n' "$output" | grep -c ' hot+0x[0-9a-f]* (.*/hotspot)$')" -gt 0 ]
+}
+
+@test "pid 0 outside any pid namespace is the idle task, swapper as perf names it" {
+	[ "$(id -u)" -eq 0 ] || skip "system-wide recording needs root here"
+	perf record -q -a -e cpu-clock -c 100000 -o "$W/idle.data" sleep 0.5 >/dev/null 2>&1
+	n=$(perf script -i "$W/idle.data" -F comm,tid 2>/dev/null | awk '$1 == "swapper" && $2 == 0' | wc -l)
+	[ "$n" -gt 0 ] || skip "no idle time sampled"
+	run -0 --separate-stderr "$PFMON" --report="$W/idle.data" --report-format=script
+	[ "$(printf '%s\n' "$output" | awk '$1 == "swapper" && $2 == 0' | wc -l)" -eq "$n" ]
+	run -0 --separate-stderr "$PFMON" --report="$W/idle.data" --report-format=folded
+	printf '%s\n' "$output" | grep -q '^swapper;'
+	! printf '%s\n' "$output" | grep -q '^:0;'
+}

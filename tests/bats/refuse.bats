@@ -159,11 +159,11 @@ refused() {
 	rm "$d/hs"
 	run --separate-stderr "$PFMON" --report="$d/s.pfs" --report-format=folded
 	[ "$status" -eq 0 ]
-	[ "$(grep -c "^warning: cannot read $d/hs: " <<<"$stderr")" -eq 1 ]
+	[ "$(grep -c "^note: cannot read $d/hs: " <<<"$stderr")" -eq 1 ]
 	! grep -q '^#' <<<"$output"
 	# and when it is not a regular file
 	mkfifo "$d/hs"
 	run --separate-stderr timeout 20 "$PFMON" --report="$d/s.pfs" --report-format=folded
 	[ "$status" -eq 0 ]
-	[ "$(grep -c "^warning: cannot read $d/hs: .*not a regular file" <<<"$stderr")" -eq 1 ]
+	[ "$(grep -c "^note: cannot read $d/hs: .*not a regular file" <<<"$stderr")" -eq 1 ]
 }

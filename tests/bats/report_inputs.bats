@@ -128,3 +128,31 @@ report_with() {
 	PFMON_READ_THREADS=x run -2 --separate-stderr "$PFMON" --report="$f"
 	one_error_line "PFMON_READ_THREADS='x': give a number of threads from 0 to 64"
 }
+
+@test "folded, JSON, SVG and script reports note the binaries without symbols or debug info, or unreadable, as the text report lists them" {
+	d="$BATS_TEST_TMPDIR"
+	cp "$FIXTURES/hotspot" "$d/stripped" && strip "$d/stripped"
+	cp "$FIXTURES/hotspot" "$d/nodebug" && strip --strip-debug "$d/nodebug"
+	cp "$FIXTURES/hotspot" "$d/gone"
+	for b in stripped nodebug gone; do
+		record "$d/$b.pfs" -g "$d/$b" 100
+	done
+	# at the end of a run too, in the formats other than text
+	for b in stripped nodebug; do
+		run -0 --separate-stderr "$PFMON" -e cpu-clock --long-smpl-periods=1000000 --report-format=folded "$d/$b" 50
+		printf '%s\n' "$stderr" | grep -q "^note: no [a-z ]*: $d/$b$"
+	done
+	rm "$d/gone"
+	for b in stripped nodebug gone; do
+		run -0 --separate-stderr "$PFMON" --report="$d/$b.pfs"
+		want=$(printf '%s\n' "$output" | sed -n 's/^# \(cannot read\|no symbols:\|no debug info:\) /note: \1 /p')
+		[[ "$want" == *"$d/$b"* ]]
+		for f in folded json svg script; do
+			run -0 --separate-stderr "$PFMON" --report="$d/$b.pfs" --report-format=$f
+			[ "$(printf '%s\n' "$stderr" | grep '^note: ')" = "$want" ] || {
+				echo "$f: '$stderr', want '$want'"
+				false
+			}
+		done
+	done
+}

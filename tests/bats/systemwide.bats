@@ -113,3 +113,23 @@ busy_loops() { # two CPU-bound loops for 3 s
 	[ "$status" -eq 1 ]
 	[[ "$stderr" =~ "error: system-wide monitoring is not permitted: it needs CAP_PERFMON (or CAP_SYS_ADMIN), or kernel.perf_event_paranoid <= 0 (it is "[0-9]")" ]]
 }
+
+@test "system-wide folded stacks and SVG: every root is command-pid, pfmon's own process's too" {
+	pidfile="$BATS_TEST_TMPDIR/pfmon.pid"
+	for fmt in folded svg; do
+		# the command writes pfmon's pid (its parent's), then runs hotspot
+		run -0 --separate-stderr "$PFMON" -a -e cpu-clock --long-smpl-periods=100000 --report-format=$fmt \
+			sh -c 'echo $PPID >"$0"; exec "$1" 300' "$pidfile" "$FIXTURES/hotspot"
+		pp=$(cat "$pidfile")
+		if [ $fmt = folded ]; then
+			roots=$(printf '%s\n' "$output" | sed 's/;.*//')
+		else
+			roots=$(printf '%s\n' "$output" | sed -n 's/.*<title>\([^<]*\): [0-9]* samples\{0,1\}, .*/\1/p')
+		fi
+		printf '%s\n' "$roots" | grep -q "^hotspot-[0-9]*$"
+		# pfmon runs, and is sampled, as any process: named as the others
+		! printf '%s\n' "$roots" | grep -E "^-[0-9]+$"
+		! printf '%s\n' "$roots" | grep -E "^:$pp-$pp$"
+		printf '%s\n' "$roots" | grep -q "^pfmon-$pp$"
+	done
+}
