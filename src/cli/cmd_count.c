@@ -83,7 +83,7 @@ struct session_opts session_opts_from_config(const struct pf_config *cfg)
 		.inherit = !cfg->no_inherit && !follow && !cfg->system_wide,
 		.per_task = follow || cfg->per_thread,
 		.launch = { .no_output = cfg->no_cmd_output, .stdout_to_stderr = stdout_carries_results(cfg) },
-		.timeout_ns = cfg->session_timeout * 1000000000ull,
+		.timeout_ns = cfg->session_timeout_ns,
 		.interval_ns = cfg->print_interval * 1000000ull,
 		.cpus = cfg->cpu_list,
 		.n_cpus = cfg->n_cpu_list,
@@ -225,8 +225,8 @@ int session_open_target(struct session *s, const struct pf_config *cfg, struct p
 	if (cfg->system_wide) {
 		if (cfg->command || cfg->interval_count)
 			; /* the command or the intervals bound the session */
-		else if (cfg->session_timeout)
-			fprintf(stderr, "<session to end in %llu seconds>\n", (unsigned long long)cfg->session_timeout);
+		else if (cfg->session_timeout_ns)
+			fprintf(stderr, "<session to end in %.10g seconds>\n", cfg->session_timeout_ns / 1e9);
 		else
 			fprintf(stderr, "<press %s to stop session>\n", isatty(STDIN_FILENO) ? "ENTER" : "Ctrl-C");
 		return session_open_cpus(s, cfg->command, err);
@@ -250,8 +250,8 @@ void session_note_end(const struct session *s, const struct pf_config *cfg)
 		break;
 	case SESSION_END_TIMEOUT:
 		if (cfg->command)
-			fprintf(stderr, "note: session timeout after %llu s: the command was killed\n",
-				(unsigned long long)cfg->session_timeout);
+			fprintf(stderr, "note: session timeout after %.10g s: the command was killed\n",
+				cfg->session_timeout_ns / 1e9);
 		break;
 	default:
 		break;

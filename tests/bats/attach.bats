@@ -125,6 +125,20 @@ perf_fds() {
 	count_of task-clock >/dev/null
 }
 
+@test "-t takes fractions of a second, as perf's --timeout takes milliseconds" {
+	run --separate-stderr "$PFMON" -e task-clock -t 0.5 "$FIXTURES/sleeper" 30000
+	[ "$status" -eq 0 ]
+	one_error_line '^note: session timeout after 0.5 s: the command was killed$'
+	count_of task-clock >/dev/null
+	# a duration is more than 0, without a sign
+	run --separate-stderr "$PFMON" -e task-clock -t 0 true
+	[ "$status" -eq 2 ]
+	one_error_line "^error: invalid value '0' for option '--session-timeout': expected seconds from 0.001 to [0-9]+$"
+	run --separate-stderr "$PFMON" -e task-clock --trigger-start-delay=-1 true
+	[ "$status" -eq 2 ]
+	one_error_line "^error: invalid value '-1' for option '--trigger-start-delay': a sign is not allowed"
+}
+
 @test "sampling an attached process: its hot function and line, also from the file after it exited" {
 	"$FIXTURES/hotspot" 4000 &
 	pid=$!

@@ -152,6 +152,26 @@ LIST
 	one_error_line "^error: unknown or ambiguous option '--smpl-s'"
 }
 
+@test "perf's -I 500 (print interval) is refused, naming pfmon's --print-interval; -I alone is --info" {
+	for args in "-a -I 500" "-I500" "-aI500"; do
+		run --separate-stderr "$PFMON" $args true
+		[ "$status" -eq 2 ] || { echo "$args: status $status"; return 1; }
+		one_error_line "^error: option '-I 500': -I is pfmon's --info, which takes no value; perf's -I 500 \(print interval\) is --print-interval=500 in pfmon$"
+	done
+	# not a value only perf's meaning takes: -I is --info, as in pfmon 3.x
+	run --separate-stderr "$PFMON" -I
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"supported pfmon PMU models:"* ]]
+}
+
+@test "a fraction where an integer is needed: not an integer" {
+	for opt in --print-interval=10.5 --smpl-entries=1.5 --interval-count=2.0; do
+		run --separate-stderr "$PFMON" $opt -e task-clock true
+		[ "$status" -eq 2 ] || { echo "$opt: status $status"; return 1; }
+		one_error_line "^error: invalid value '${opt#*=}' for option '${opt%%=*}': not an integer; expected an integer from" || return 1
+	done
+}
+
 @test "an option needing a value, given none" {
 	run --separate-stderr "$PFMON" -e
 	[ "$status" -eq 2 ]
