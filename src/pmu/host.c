@@ -15,6 +15,7 @@
 #include "event/event_spec.h"
 #include "host.h"
 #include "perf_generic.h"
+#include "tracepoint.h"
 
 /*
  * libpfm4's initialisation probes every PMU it knows (about 2 ms), so it
@@ -41,18 +42,19 @@ static void apply_plm(struct perf_event_attr *attr, unsigned plm)
 	attr->exclude_hv = 1;
 }
 
-/* perf's modifier suffixes on generic events: u, k, h, in any combination */
-static int generic_modifiers(const struct event_spec *spec, unsigned *plm, struct pf_error *err)
+/* perf's modifier suffixes on generic events and tracepoints (from qualifier
+ * first on): u, k, h, in any combination */
+static int generic_modifiers(const struct event_spec *spec, size_t first, unsigned *plm, struct pf_error *err)
 {
 	unsigned mods = 0;
 
-	for (size_t i = 0; i < spec->n_quals; i++) {
+	for (size_t i = first; i < spec->n_quals; i++) {
 		const char *k = spec->quals[i].key;
 		char why[160];
 
 		if (spec->quals[i].value || strspn(k, "ukh") != strlen(k)) {
-			snprintf(why, sizeof(why), "unknown modifier '%s' (perf's generic events take u, k or h)",
-				 k);
+			snprintf(why, sizeof(why), "unknown modifier '%s' (perf's generic events and tracepoints "
+				 "take u, k or h)", k);
 			return pf_error_set(err, PF_E_BAD_MODIFIER, spec->text, why);
 		}
 		for (; *k; k++)
@@ -90,6 +92,51 @@ static void encode_generic(const struct perf_generic_event *ev, const char *text
 	if (ev->libpfm_name)
 		out->fstr = xasprintf("perf::%s:u=%d:k=%d", ev->libpfm_name, !out->attr.exclude_user,
 				      !out->attr.exclude_kernel);
+}
+
+/* perf's SUBSYSTEM:EVENT[:MODIFIERS], a tracepoint of the running kernel? */
+static bool tracepoint_of(const struct event_spec *spec, uint64_t *id)
+{
+	if (spec->pmu || spec->dot_umask || !spec->n_quals || spec->quals[0].value)
+		return false;
+	return tracepoint_id(tracefs_dir(), spec->name, spec->quals[0].key, id);
+}
+
+/* an unknown SUBSYSTEM:EVENT: what tracefs has instead, or NULL */
+static char *tracepoint_hint(const struct event_spec *spec)
+{
+	const char *dir = tracefs_dir();
+
+	/* perf's subsystems are lower case, libpfm4's events upper case */
+	if (spec->pmu || spec->dot_umask || !spec->n_quals || spec->quals[0].value ||
+	    !islower((unsigned char)spec->name[0]))
+		return NULL;
+	if (!dir)
+		return xstrdup(" (tracepoints are read from tracefs, which is not mounted here: "
+			       "mount -t tracefs nodev /sys/kernel/tracing)");
+	if (!tracefs_readable(dir))
+		return xasprintf(" (tracepoints are read from %s, which this user cannot read)", dir);
+	if (tracepoint_subsystem(dir, spec->name))
+		return xasprintf(" (tracepoint subsystem '%s' has no such event: see %s/events/%s)", spec->name, dir,
+				 spec->name);
+	return NULL;
+}
+
+/*
+ * A tracepoint fires in the kernel, so it counts at every level unless
+ * told otherwise, as in perf (and as software events here); at user level
+ * only it would count 0 (lower_default_levels() says so).
+ */
+static void encode_tracepoint(const char *text, uint64_t id, unsigned plm, struct counter_prog *out)
+{
+	prog_init(out, text, text);
+	out->attr.type = PERF_TYPE_TRACEPOINT;
+	out->attr.config = id;
+	out->is_software = true; /* no PMU needed */
+	out->kernel_only = true;
+	out->plm = plm ? plm : PF_PLM_USER | PF_PLM_KERNEL;
+	apply_plm(&out->attr, out->plm);
+	out->attr.exclude_hv = 0;
 }
 
 /* the bits of an access string: r, w, x, rw (perf's letters); 0 if invalid */
@@ -285,7 +332,9 @@ static int pfm_error(const struct event_spec *spec, int rc, struct pf_error *err
 
 	switch (rc) {
 	case PFM_ERR_NOTFOUND:
-		hint = host_suggest(spec->name);
+		hint = tracepoint_hint(spec);
+		if (!hint)
+			hint = host_suggest(spec->name);
 		pf_error_set(err, PF_E_UNKNOWN_EVENT, spec->text, hint);
 		free(hint);
 		return -1;
@@ -365,6 +414,9 @@ static int encode_libpfm(const struct event_spec *spec, unsigned plm, struct cou
 	out->fstr = fstr;
 	out->plm = (attr.exclude_user ? 0 : PF_PLM_USER) | (attr.exclude_kernel ? 0 : PF_PLM_KERNEL);
 	out->is_software = attr.type == PERF_TYPE_SOFTWARE || attr.type == PERF_TYPE_TRACEPOINT;
+	out->kernel_only = attr.type == PERF_TYPE_TRACEPOINT; /* libpfm4's, under debugfs */
+	for (size_t i = 0; i < spec->n_quals; i++)
+		out->levels_given |= !strcasecmp(spec->quals[i].key, "u") || !strcasecmp(spec->quals[i].key, "k");
 	return 0;
 }
 
@@ -372,6 +424,7 @@ int host_encode_event(const char *text, unsigned plm, struct counter_prog *out, 
 {
 	struct event_spec spec;
 	const struct perf_generic_event *gen;
+	uint64_t id;
 	int rc;
 
 	if (strncasecmp(text, "mem:", 4) == 0)
@@ -382,9 +435,17 @@ int host_encode_event(const char *text, unsigned plm, struct counter_prog *out, 
 	}
 	gen = !spec.pmu && !spec.dot_umask ? perf_generic_find(spec.name) : NULL;
 	if (gen) {
-		rc = generic_modifiers(&spec, &plm, err);
+		rc = generic_modifiers(&spec, 0, &plm, err);
 		if (!rc)
 			encode_generic(gen, text, plm, out);
+		if (!rc)
+			out->levels_given = spec.n_quals != 0;
+	} else if (tracepoint_of(&spec, &id)) {
+		rc = generic_modifiers(&spec, 1, &plm, err);
+		if (!rc)
+			encode_tracepoint(text, id, plm, out);
+		if (!rc)
+			out->levels_given = spec.n_quals > 1;
 	} else {
 		rc = encode_libpfm(&spec, plm, out, err);
 	}
@@ -565,11 +626,38 @@ static int info_libpfm(const char *name, struct event_info *out, struct pf_error
 	return 0;
 }
 
+/* -i SUBSYSTEM:EVENT; 1 if name is no tracepoint */
+static int info_tracepoint(const char *name, struct event_info *out)
+{
+	struct event_spec spec;
+	struct counter_prog c;
+	uint64_t id;
+	int found;
+
+	found = event_spec_parse(name, &spec, NULL) == 0 && spec.n_quals == 1 && tracepoint_of(&spec, &id);
+	if (found) {
+		encode_tracepoint(name, id, 0, &c);
+		event_info_add(out, "Name", "%s", name);
+		event_info_add(out, "PMU", "kernel tracepoint (%s/events/%s/%s)", tracefs_dir(), spec.name,
+			       spec.quals[0].key);
+		event_info_add(out, "Desc", "fires in the kernel only: counted at kernel level too by default, "
+			       "as in perf (at user level only it counts 0)");
+		event_info_add(out, "Modifier", "u : count at user level");
+		event_info_add(out, "Modifier", "k : count at kernel level");
+		info_encoding(out, &c);
+		counter_prog_release(&c);
+	}
+	event_spec_release(&spec);
+	return found ? 0 : 1;
+}
+
 static int host_info(const struct pmu_model *m, const char *name, struct event_info *out, struct pf_error *err)
 {
 	const struct perf_generic_event *gen = perf_generic_find(name);
 	struct counter_prog c;
 
+	if (!gen && info_tracepoint(name, out) == 0)
+		return 0;
 	if (!gen)
 		return info_libpfm(name, out, err);
 	encode_generic(gen, gen->name, 0, &c);
