@@ -257,10 +257,16 @@ static int attr_matches(int eidx, const char *key)
 	return 0;
 }
 
-static void list_umasks(int eidx, struct strbuf *sb)
+/* the unit masks an error line lists before "and N more" (an event of
+ * libpfm4's icx has 90, in 2,400 characters) */
+#define UMASK_LIST_MAX 320
+
+/* " (valid: A, B, and 12 more: 'pfmon -i EVENT' lists them)" */
+static void list_umasks(int eidx, const char *event, struct strbuf *sb)
 {
 	pfm_event_info_t info = { .size = sizeof(info) };
-	int n = 0;
+	size_t start = sb->len;
+	int n = 0, more = 0;
 
 	if (pfm_get_event_info(eidx, PFM_OS_PERF_EVENT_EXT, &info) != PFM_SUCCESS)
 		return;
@@ -270,9 +276,15 @@ static void list_umasks(int eidx, struct strbuf *sb)
 		if (pfm_get_event_attr_info(eidx, a, PFM_OS_PERF_EVENT_EXT, &ai) != PFM_SUCCESS ||
 		    ai.type != PFM_ATTR_UMASK)
 			continue;
+		if (more || sb->len - start + strlen(ai.name) > UMASK_LIST_MAX) {
+			more++;
+			continue;
+		}
 		strbuf_addstr(sb, n++ ? ", " : " (valid: ");
 		strbuf_addstr(sb, ai.name);
 	}
+	if (more)
+		strbuf_addf(sb, ", and %d more: 'pfmon -i %s' lists them", more, event);
 	if (n)
 		strbuf_addch(sb, ')');
 }
@@ -285,15 +297,15 @@ static int umask_error(const struct event_spec *spec, struct pf_error *err)
 	struct strbuf valid = STRBUF_INIT;
 	const char *bad = "";
 
-	free(base);
 	if (eidx >= 0) {
 		for (size_t i = 0; i < spec->n_quals; i++)
 			if (!spec->quals[i].value && !attr_matches(eidx, spec->quals[i].key)) {
 				bad = spec->quals[i].key;
 				break;
 			}
-		list_umasks(eidx, &valid);
+		list_umasks(eidx, base, &valid);
 	}
+	free(base);
 	if (!*bad)
 		bad = spec->n_quals ? "(combination)" : "(missing)";
 	pf_error_set(err, PF_E_BAD_UMASK, spec->text, bad, strbuf_str(&valid));

@@ -29,6 +29,21 @@ load helpers
 	one_error_line "^error: event 'MEM_LOAD_RETIRED': invalid unit mask '\(missing\)' \(valid: .*L1_HIT.*\)$"
 }
 
+@test "a missing unit mask lists libpfm4's valid ones; a very long list ends politely" {
+	# icl's INST_RETIRED has no default unit mask
+	LIBPFM_FORCE_PMU=icl run --separate-stderr "$PFMON" -e INST_RETIRED true
+	[ "$status" -eq 2 ]
+	one_error_line "^error: event 'INST_RETIRED': invalid unit mask '\(missing\)' \(valid: STALL_CYCLES, ANY_P, PREC_DIST, ANY, NOP\)$"
+	# icx's OCR has 90: the first ones, how many more, where they all are
+	LIBPFM_FORCE_PMU=icx run --separate-stderr "$PFMON" -e OCR true
+	[ "$status" -eq 2 ]
+	one_error_line "^error: event 'OCR': invalid unit mask '\(missing\)' \(valid: [A-Z0-9_]+(, [A-Z0-9_]+)*, and [0-9]+ more: 'pfmon -i OCR' lists them\)$"
+	[ "${#stderr}" -lt 600 ]
+	listed=$(sed 's/.*(valid: //; s/, and .*//' <<<"$stderr" | tr ',' '\n' | wc -l)
+	more=$(sed 's/.*, and \([0-9]*\) more.*/\1/' <<<"$stderr")
+	[ $((listed + more)) -eq "$(LIBPFM_FORCE_PMU=icx "$PFMON" -i OCR | grep -c '^Umask')" ]
+}
+
 @test "bad modifier value and unknown modifier" {
 	LIBPFM_FORCE_PMU=skl run --separate-stderr "$PFMON" -e INST_RETIRED:ANY_P:c=zz true
 	[ "$status" -eq 2 ]
