@@ -138,8 +138,8 @@ LIST
 	[[ "$output" =~ task-clock ]]
 	# "--smpl-period" is --smpl-periods-random, not a period: the later error says so
 	run --separate-stderr "$PFMON" --smpl-period=1000 -e cpu-clock true
-	[ "$status" -eq 1 ]
-	one_error_line "^error: '--smpl-period' was taken as --smpl-periods-random: cannot sample 'cpu-clock': --smpl-periods-random needs a period"
+	[ "$status" -eq 2 ]
+	one_error_line "^error: '--smpl-period' was taken as --smpl-periods-random: option '--smpl-periods-random': event 1 of set 0 \('cpu-clock'\) has no period to randomize"
 	# a value refused while parsing, given as --opt=V and as --opt V
 	run --separate-stderr "$PFMON" --smpl-per=0 true
 	[ "$status" -eq 2 ]
@@ -185,6 +185,20 @@ LIST
 		[ "$status" -eq 2 ] || { echo "$opt: status $status"; return 1; }
 		one_error_line "^error: invalid value '${opt#*=}' for option '${opt%%=*}': not an integer; expected an integer from" || return 1
 	done
+}
+
+@test "an option without its companion option is a usage error, found before any work" {
+	while IFS='|' read -r args want; do
+		run --separate-stderr "$PFMON" $args
+		[ "$status" -eq 2 ] || { echo "$args: status $status"; return 1; }
+		one_error_line "$want" || { echo "for: $args"; return 1; }
+	done <<'LIST'
+-e task-clock --smpl-periods-random=0xff:5 true|^error: option '--smpl-periods-random': event 1 of set 0 \('task-clock'\) has no period to randomize: give it one with --long-smpl-periods or --short-smpl-periods$
+-e task-clock,page-faults --long-smpl-periods=1000 --smpl-periods-random=,0xff true|^error: option '--smpl-periods-random': event 2 of set 0 \('page-faults'\) has no period to randomize
+--print-syms --report=/dev/null|^error: option '--print-syms' needs --symbol-file or --sysmap-file$
+--append -e task-clock true|^error: option '--append' needs --outfile$
+--interval-count=2 -e task-clock true|^error: --interval-count needs --print-interval$
+LIST
 }
 
 @test "an option needing a value, given none" {
