@@ -555,6 +555,16 @@ static int list_pmu_events(const pfm_pmu_info_t *pinfo, bool long_names, event_n
 	return 0;
 }
 
+/* a PMU of libpfm4 whose events -l, --dump-event-table and -I show: detected
+ * here (or forced), and not perf's generic PMU, which pfmon lists under
+ * perf's own names */
+static bool shown_pmu(int p, pfm_pmu_info_t *pinfo)
+{
+	*pinfo = (pfm_pmu_info_t){ .size = sizeof(*pinfo) };
+	return pfm_get_pmu_info(p, pinfo) == PFM_SUCCESS && pinfo->is_present && pinfo->pmu != PFM_PMU_PERF_EVENT &&
+	       pinfo->pmu != PFM_PMU_PERF_EVENT_RAW;
+}
+
 static int host_list(const struct pmu_model *m, bool long_names, event_name_cb cb, void *arg,
 		     struct pf_error *err)
 {
@@ -565,15 +575,106 @@ static int host_list(const struct pmu_model *m, bool long_names, event_name_cb c
 	if (pfm_ready(err))
 		return -1;
 	pfm_for_all_pmus(p) {
-		pfm_pmu_info_t pinfo = { .size = sizeof(pinfo) };
+		pfm_pmu_info_t pinfo;
 
-		/* perf's generic PMU is listed above under perf's own names */
-		if (pfm_get_pmu_info(p, &pinfo) != PFM_SUCCESS || !pinfo.is_present ||
-		    pinfo.pmu == PFM_PMU_PERF_EVENT || pinfo.pmu == PFM_PMU_PERF_EVENT_RAW)
-			continue;
-		if (list_pmu_events(&pinfo, long_names, cb, arg))
+		if (shown_pmu(p, &pinfo) && list_pmu_events(&pinfo, long_names, cb, arg))
 			return 0;
 	}
+	return 0;
+}
+
+/* ----- --dump-event-table: the events -l lists, one TSV row each ----- */
+
+/* the libpfm4 events of the shown PMUs, in -l's order, indexed once */
+static const int *libpfm_events(size_t *n)
+{
+	static int *events;
+	static size_t count;
+	static bool built;
+	int p;
+
+	if (!built && !pfm_ready(NULL)) {
+		pfm_for_all_pmus(p) {
+			pfm_pmu_info_t pinfo;
+
+			if (!shown_pmu(p, &pinfo))
+				continue;
+			for (int e = pinfo.first_event; e != -1; e = pfm_get_event_next(e)) {
+				pfm_event_info_t info = { .size = sizeof(info) };
+
+				if (pfm_get_event_info(e, PFM_OS_PERF_EVENT_EXT, &info) != PFM_SUCCESS)
+					continue;
+				events = xrealloc(events, (count + 1) * sizeof(*events));
+				events[count++] = e;
+			}
+		}
+	}
+	built = true;
+	*n = count;
+	return events;
+}
+
+/* a description in one TSV field: no tab or line break */
+static char *tsv_field(const char *s)
+{
+	char *f = xstrdup(s && *s ? s : "-");
+
+	for (char *c = f; *c; c++)
+		if (*c == '\t' || *c == '\n' || *c == '\r')
+			*c = ' ';
+	return f;
+}
+
+static void row_add(table_row *out, const char *key, char *value)
+{
+	event_info_add(out, key, "%s", value);
+	free(value);
+}
+
+static void libpfm_row(int eidx, table_row *out)
+{
+	pfm_event_info_t info = { .size = sizeof(info) };
+	pfm_pmu_info_t pinfo = { .size = sizeof(pinfo) };
+	struct strbuf umasks = STRBUF_INIT;
+
+	pfm_get_event_info(eidx, PFM_OS_PERF_EVENT_EXT, &info);
+	pfm_get_pmu_info(info.pmu, &pinfo);
+	for (int a = 0; a < info.nattrs; a++) {
+		pfm_event_attr_info_t ai = { .size = sizeof(ai) };
+
+		if (pfm_get_event_attr_info(eidx, a, PFM_OS_PERF_EVENT_EXT, &ai) == PFM_SUCCESS &&
+		    ai.type == PFM_ATTR_UMASK)
+			strbuf_addf(&umasks, "%s%s%s", umasks.len ? "," : "", ai.name, ai.is_dfl ? "*" : "");
+	}
+	event_info_add(out, "name", "%s", info.name);
+	event_info_add(out, "pmu", "%s", pinfo.name);
+	event_info_add(out, "code", "0x%llx", (unsigned long long)info.code);
+	row_add(out, "umasks", tsv_field(strbuf_str(&umasks)));
+	row_add(out, "desc", tsv_field(info.desc));
+	strbuf_release(&umasks);
+}
+
+/* row i: perf's generic events, then libpfm4's (umasks: '*' marks the default) */
+static int host_table_row(const struct pmu_model *m, size_t i, table_row *out)
+{
+	const struct perf_generic_event *gen = perf_generic_at(i);
+	size_t n_generic = 0, n;
+	const int *events;
+
+	if (gen) {
+		event_info_add(out, "name", "%s", gen->name);
+		event_info_add(out, "pmu", "%s", perf_generic_is_software(gen) ? "perf_sw" : "perf_hw");
+		event_info_add(out, "code", "0x%llx", (unsigned long long)gen->config);
+		event_info_add(out, "umasks", "-");
+		row_add(out, "desc", tsv_field(gen->desc));
+		return 0;
+	}
+	while (perf_generic_at(n_generic))
+		n_generic++;
+	events = libpfm_events(&n);
+	if (i - n_generic >= n)
+		return 1;
+	libpfm_row(events[i - n_generic], out);
 	return 0;
 }
 
@@ -781,11 +882,10 @@ static int host_describe(const struct pmu_model *m, const void *opts, struct eve
 	if (pfm_ready(err))
 		return -1;
 	pfm_for_all_pmus(p) {
-		pfm_pmu_info_t pinfo = { .size = sizeof(pinfo) };
+		pfm_pmu_info_t pinfo;
 		size_t len = strlen(names);
 
-		if (pfm_get_pmu_info(p, &pinfo) != PFM_SUCCESS || !pinfo.is_present ||
-		    pinfo.pmu == PFM_PMU_PERF_EVENT || pinfo.pmu == PFM_PMU_PERF_EVENT_RAW)
+		if (!shown_pmu(p, &pinfo))
 			continue;
 		snprintf(names + len, sizeof(names) - len, "%s%s", len ? " " : "", pinfo.name);
 		if ((unsigned)(pinfo.num_cntrs + pinfo.num_fixed_cntrs) > max)
@@ -819,6 +919,7 @@ const struct pmu_model pmu_host = {
 	.detect = host_detect,
 	.list_events = host_list,
 	.event_info = host_info,
+	.table_row = host_table_row,
 	.encode_set = host_encode_set,
 	.describe = host_describe,
 };
