@@ -90,7 +90,7 @@ struct session_opts session_opts_from_config(const struct pf_config *cfg)
 		.inherit = !cfg->no_inherit && !follow && !cfg->system_wide,
 		.per_task = follow || cfg->per_thread,
 		.launch = { .no_output = cfg->no_cmd_output, .stdout_to_stderr = stdout_carries_results(cfg) },
-		.timeout_ns = cfg->session_timeout * 1000000000ull,
+		.timeout_ns = cfg->session_timeout_ns,
 		.interval_ns = cfg->print_interval * 1000000ull,
 		.cpus = cfg->cpu_list,
 		.n_cpus = cfg->n_cpu_list,
@@ -123,7 +123,7 @@ struct session_opts session_opts_from_config(const struct pf_config *cfg)
  * it, no modifier in its name */
 static bool levels_defaulted(const struct pf_config *cfg, size_t set, size_t ev, const struct counter_prog *c)
 {
-	return c->is_live && !pf_config_event_plm(cfg, set, ev) && c->given && !strchr(c->given, ':');
+	return c->is_live && !pf_config_event_plm(cfg, set, ev) && !c->levels_given;
 }
 
 /* the event counts at user level only from now on */
@@ -138,50 +138,92 @@ static void drop_kernel_level(struct counter_prog *c)
 		k[3] = '0';
 }
 
+/* "'a', 'b'..." of at most 8 names, into names */
+static void add_name(char *names, size_t size, size_t n, const char *name)
+{
+	size_t len = strlen(names);
+
+	if (n < 8)
+		snprintf(names + len, size - len, "%s'%s'", n ? ", " : "", name);
+	else if (n == 8)
+		snprintf(names + len, size - len, "...");
+}
+
+/* can this user count c at kernel level?  (false: at user level only) */
+static bool must_drop_kernel(struct counter_prog *c)
+{
+	struct counter_prog user;
+	int rc = kperf_probe(&c->attr);
+
+	if (rc != -EACCES && rc != -EPERM)
+		return false;
+	user = *c;
+	user.attr.exclude_kernel = user.attr.exclude_hv = 1;
+	return kperf_probe(&user.attr) == 0; /* else not even at user level: the open says why */
+}
+
+/*
+ * An event that fires in the kernel only (a tracepoint) counts 0 at user
+ * level: one note says so, and why it is counted there, rather than a
+ * silent 0 (perf prints none).
+ */
+static void kernel_only_note(const struct set_prog *sets, size_t n_sets, int lowered_at, char *note, size_t size)
+{
+	char names[256] = "";
+	size_t n = 0, len = strlen(note);
+
+	for (size_t i = 0; i < n_sets; i++)
+		for (size_t j = 0; j < sets[i].n_counters; j++)
+			if (sets[i].counters[j].kernel_only && sets[i].counters[j].attr.exclude_kernel)
+				add_name(names, sizeof(names), n++, sets[i].counters[j].name);
+	if (!n)
+		return;
+	if (lowered_at)
+		snprintf(note + len, size - len, "note: %s fire%s in the kernel only: counted at user level only "
+			 "(kernel.perf_event_paranoid = %d for this user), %s 0\n", names, n > 1 ? "" : "s",
+			 lowered_at, n > 1 ? "they count" : "it counts");
+	else
+		snprintf(note + len, size - len, "note: %s fire%s in the kernel only: counted at user level only, "
+			 "%s 0 (count at kernel level: -k, or ':k' on the event)\n", names, n > 1 ? "" : "s",
+			 n > 1 ? "they count" : "it counts");
+}
+
 /*
  * At kernel.perf_event_paranoid >= 2 an unprivileged user counts at user
- * level only.  Events whose levels were left to pfmon (software events
- * count at every level by default) then fall back to user level, as perf
- * does, said once on one line; an event whose levels were chosen keeps
- * them, and its open fails with the advice to use -u.  The test opens a
- * counter on pfmon itself: kernel-level permission does not depend on the
- * task measured.  The note is printed once the counters are open: before
- * an error about something else it would only mislead.
+ * level only.  Events whose levels were left to pfmon (software events and
+ * tracepoints count at every level by default) then fall back to user
+ * level, as perf does, said once on one line; an event whose levels were
+ * chosen keeps them, and its open fails with the advice to use -u.  The
+ * test opens a counter on pfmon itself: kernel-level permission does not
+ * depend on the task measured.  The note is printed once the counters are
+ * open: before an error about something else it would only mislead.
+ * Kernel-only events at user level get their own note (kernel_only_note).
  */
 void lower_default_levels(const struct pf_config *cfg, struct set_prog *sets, size_t n_sets, char *note,
 			  size_t size)
 {
 	char names[256] = "";
 	size_t n = 0;
-	int paranoid = kperf_paranoid();
+	int paranoid = kperf_paranoid(), lowered_at = 0;
 
 	*note = 0;
-	if (paranoid < 2)
-		return;
-	for (size_t i = 0; i < n_sets; i++)
+	for (size_t i = 0; paranoid >= 2 && i < n_sets; i++)
 		for (size_t j = 0; j < sets[i].n_counters; j++) {
 			struct counter_prog *c = &sets[i].counters[j];
-			struct counter_prog user;
-			int rc;
 
-			if (c->attr.exclude_kernel || !levels_defaulted(cfg, i, j, c))
+			if (c->attr.exclude_kernel || !levels_defaulted(cfg, i, j, c) || !must_drop_kernel(c))
 				continue;
-			rc = kperf_probe(&c->attr);
-			if (rc != -EACCES && rc != -EPERM)
-				continue;
-			user = *c;
-			user.attr.exclude_kernel = user.attr.exclude_hv = 1;
-			if (kperf_probe(&user.attr))
-				continue; /* not even at user level: the open says why */
 			drop_kernel_level(c);
-			if (n++ < 8)
-				snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s'%s'",
-					 n > 1 ? ", " : "", c->name);
+			if (c->kernel_only)
+				lowered_at = paranoid; /* said by kernel_only_note */
+			else
+				add_name(names, sizeof(names), n++, c->name);
 		}
 	if (n)
 		snprintf(note, size, "note: kernel.perf_event_paranoid = %d lets this user count at user level "
-			 "only: %s%s exclude%s the kernel (-u or ':u' says so and drops this note)\n",
-			 paranoid, names, n > 8 ? "..." : "", n > 1 ? "" : "s");
+			 "only: %s exclude%s the kernel (-u or ':u' says so and drops this note)\n",
+			 paranoid, names, n > 1 ? "" : "s");
+	kernel_only_note(sets, n_sets, lowered_at, note, size);
 }
 
 int check_task_options(const struct pf_config *cfg, struct pf_error *err)
@@ -233,8 +275,8 @@ int session_open_target(struct session *s, const struct pf_config *cfg, struct p
 	if (cfg->system_wide) {
 		if (cfg->command || cfg->interval_count)
 			; /* the command or the intervals bound the session */
-		else if (cfg->session_timeout)
-			fprintf(stderr, "<session to end in %llu seconds>\n", (unsigned long long)cfg->session_timeout);
+		else if (cfg->session_timeout_ns)
+			fprintf(stderr, "<session to end in %.10g seconds>\n", cfg->session_timeout_ns / 1e9);
 		else
 			fprintf(stderr, "<press %s to stop session>\n", isatty(STDIN_FILENO) ? "ENTER" : "Ctrl-C");
 		return session_open_cpus(s, cfg->command, err);
@@ -278,8 +320,8 @@ void session_note_end(const struct session *s, const struct pf_config *cfg)
 		break;
 	case SESSION_END_TIMEOUT:
 		if (cfg->command)
-			fprintf(stderr, "note: session timeout after %llu s: the command was killed\n",
-				(unsigned long long)cfg->session_timeout);
+			fprintf(stderr, "note: session timeout after %.10g s: the command was killed\n",
+				cfg->session_timeout_ns / 1e9);
 		break;
 	default:
 		break;
@@ -302,7 +344,7 @@ static void show_attrs(const struct session *s)
 		fprintf(stderr,
 			"pfmon: set%d %s: %s; perf_event_attr type=%u config=%#llx config1=%#llx config2=%#llx "
 			"exclude_user=%u exclude_kernel=%u exclude_hv=%u inherit=%u\n",
-			session_event_set(s, k), p->name, p->fstr ? p->fstr : "(kernel ABI constant)", a->type,
+			session_event_set(s, k), p->name, p->fstr ? p->fstr : p->kernel_only ? "(tracefs id)" : "(kernel ABI constant)", a->type,
 			(unsigned long long)a->config, (unsigned long long)a->config1,
 			(unsigned long long)a->config2, a->exclude_user, a->exclude_kernel, a->exclude_hv, a->inherit);
 	}

@@ -3,6 +3,7 @@
 
 #include <ctype.h>
 #include <getopt.h>
+#include <math.h>
 #include <regex.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -268,10 +269,14 @@ static int parse_u64_opt(const struct opt_def *o, const char *arg, uint64_t min,
 			 struct pf_error *err)
 {
 	const char *why = parse_u64_why(arg, out);
+	double real;
 	char msg[256];
 
 	if (!why && *out >= min && *out <= max)
 		return 0;
+	/* "10.5" or "1e3" is a number, of the wrong kind ("010" keeps its own why) */
+	if (why && strpbrk(arg, ".eE") && parse_real(arg, &real))
+		why = "not an integer";
 	snprintf(msg, sizeof(msg), "%s%sexpected an integer from %llu to %llu", why ? why : "", why ? "; " : "",
 		 (unsigned long long)min, (unsigned long long)max);
 	return bad_value(o, arg, msg, err);
@@ -360,9 +365,29 @@ static int opt_interval_count(struct cli_state *st, const struct opt_def *o, con
 	return parse_u64_opt(o, arg, 1, UINT32_MAX, &st->cfg->interval_count, err);
 }
 
+/* a duration in seconds, fractions too ("0.5"), kept in nanoseconds: from
+ * 1 ms (the session's poll granularity) to 100 years */
+#define SECONDS_MAX (100.0 * 365 * 24 * 3600)
+
+static int parse_seconds_opt(const struct opt_def *o, const char *arg, uint64_t *ns, struct pf_error *err)
+{
+	const char *why;
+	double secs;
+	char msg[256];
+
+	why = parse_real_why(arg, &secs);
+	if (!why && secs >= 0.001 && secs <= SECONDS_MAX) {
+		*ns = (uint64_t)llround(secs * 1e9);
+		return 0;
+	}
+	snprintf(msg, sizeof(msg), "%s%sexpected seconds from 0.001 to %.0f", why ? why : "", why ? "; " : "",
+		 SECONDS_MAX);
+	return bad_value(o, arg, msg, err);
+}
+
 static int opt_timeout(struct cli_state *st, const struct opt_def *o, const char *arg, struct pf_error *err)
 {
-	return parse_u64_opt(o, arg, 1, 100u * 365 * 24 * 3600, &st->cfg->session_timeout, err);
+	return parse_seconds_opt(o, arg, &st->cfg->session_timeout_ns, err);
 }
 
 static int opt_smpl_entries(struct cli_state *st, const struct opt_def *o, const char *arg, struct pf_error *err)
@@ -601,7 +626,7 @@ static int opt_trigger(struct cli_state *st, const struct opt_def *o, const char
 
 static int opt_start_delay(struct cli_state *st, const struct opt_def *o, const char *arg, struct pf_error *err)
 {
-	return parse_u64_opt(o, arg, 1, 100u * 365 * 24 * 3600, &st->cfg->trigger_start_delay, err);
+	return parse_seconds_opt(o, arg, &st->cfg->trigger_start_delay_ns, err);
 }
 
 #define CALL(fn) STORE_CALL, 0, fn
@@ -1172,6 +1197,50 @@ void options_explain_abbreviation(const struct pf_config *cfg, struct pf_error *
 	}
 }
 
+/*
+ * perf's short options that mean something else in pfmon (3.x had them
+ * first).  A value only perf's meaning can take -- all digits, after the
+ * option or attached to it -- is refused with pfmon's spelling: "-I 500"
+ * would otherwise print --info and run a command named 500.
+ */
+static const struct {
+	char short_name;
+	const char *pfmon_meaning;
+	const char *perf_meaning;
+	const char *pfmon_option; /* pfmon's spelling, the value appended */
+} perf_spellings[] = {
+	{ 'I', "--info, which takes no value", "print interval", "--print-interval=" },
+};
+
+static bool all_digits(const char *s)
+{
+	return s && *s && strspn(s, "0123456789") == strlen(s);
+}
+
+/* short option c was just read from argv[at]: refuse a perf spelling of it */
+static int check_perf_spelling(int c, int argc, char **argv, int at, struct pf_error *err)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(perf_spellings); i++) {
+		const char *value;
+		char msg[256];
+
+		if (perf_spellings[i].short_name != c)
+			continue;
+		/* getopt stays on an element until its cluster of options is read */
+		if (optind == at)
+			value = strchr(argv[at] + 1, c) + 1;
+		else
+			value = optind < argc ? argv[optind] : NULL;
+		if (!all_digits(value))
+			return 0;
+		snprintf(msg, sizeof(msg), "option '-%c %.32s': -%c is pfmon's %s; perf's -%c %.32s (%s) is %s%.32s in pfmon",
+			 c, value, c, perf_spellings[i].pfmon_meaning, c, value, perf_spellings[i].perf_meaning,
+			 perf_spellings[i].pfmon_option, value);
+		return pf_error_set(err, PF_E_USAGE, msg);
+	}
+	return 0;
+}
+
 static int parse_loop(int argc, char **argv, struct cli_state *st, struct pf_error *err)
 {
 	struct model_row rows[MAX_MODEL_ROWS];
@@ -1202,6 +1271,8 @@ static int parse_loop(int argc, char **argv, struct cli_state *st, struct pf_err
 		o = c >= 256 ? &options[c - 256] : find_short(c);
 		if (!o)
 			return getopt_error('?', argv, err);
+		if (c < 256 && check_perf_spelling(c, argc, argv, at, err))
+			return -1;
 		st->cfg->options_given[o - options] = true;
 		if (apply_option(st, o, optarg, err))
 			return -1;

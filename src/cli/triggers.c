@@ -77,7 +77,7 @@ void trigger_session_opts(const struct pf_config *cfg, struct session_triggers *
 	t->code_follow = cfg->code_trigger_follow;
 	t->data_follow = cfg->data_trigger_follow;
 	t->data_write_only = cfg->data_trigger_wo;
-	t->start_delay_ns = cfg->trigger_start_delay * 1000000000ull;
+	t->start_delay_ns = cfg->trigger_start_delay_ns;
 	t->dont_start = cfg->dont_start;
 }
 
@@ -308,14 +308,14 @@ int trigger_check_options(const struct pf_config *cfg, bool follows, struct pf_e
 		return -1;
 	if ((cfg->data_trigger_ro || cfg->data_trigger_wo) && !data)
 		return pf_error_set(err, PF_E_USAGE, "--trigger-data-ro and --trigger-data-wo need a data trigger");
-	if (cfg->trigger_start_delay && starts)
+	if (cfg->trigger_start_delay_ns && starts)
 		return pf_error_set(err, PF_E_USAGE, "--trigger-start-delay and a start trigger both say when "
 				    "counting starts: give one");
-	if (cfg->dont_start && !starts && !cfg->trigger_start_delay)
+	if (cfg->dont_start && !starts && !cfg->trigger_start_delay_ns)
 		return pf_error_set(err, PF_E_USAGE, "--dont-start: nothing would start the counters (a task cannot "
 				    "start counters pfmon opened on it, as perfmon let it): give a start trigger "
 				    "or --trigger-start-delay");
-	if ((cfg->trigger_start_delay || cfg->dont_start) && (follows || cfg->per_thread))
+	if ((cfg->trigger_start_delay_ns || cfg->dont_start) && (follows || cfg->per_thread))
 		return pf_error_set(err, PF_E_USAGE, "--trigger-start-delay and --dont-start are not implemented "
 				    "with per-task results (--follow-*, --per-thread) yet");
 	if (!code && !data)

@@ -15,6 +15,7 @@
 #include "common/util.h"
 #include "event/pmu_model.h"
 #include "options.h"
+#include "target/plan.h"
 
 #define MAX_SAMPLE_RATE_PATH "/proc/sys/kernel/perf_event_max_sample_rate"
 #define PERIOD_LIMIT (1ull << 63) /* the kernel refuses a period with bit 63 set */
@@ -157,6 +158,9 @@ static int check_output(const struct pf_config *cfg, struct pf_error *err)
 			     "(--pmu=itanium2) as a sample file");
 	if (given(cfg, "smpl-format") && !cfg->smpl_outfile)
 		return usage(err, "option '--smpl-format' needs --smpl-outfile");
+	/* before the report's file is read: a usage error comes first */
+	if (given(cfg, "print-syms") && !cfg->symbol_file && !cfg->sysmap_file)
+		return usage(err, "option '--print-syms' needs --symbol-file or --sysmap-file");
 	if (given(cfg, "export-perf-data") && (cfg->smpl_module || cfg->smpl_compact ||
 					       (cfg->pmu && strcmp(cfg->pmu, "itanium2") == 0)))
 		return usage(err, "option '--export-perf-data' converts a sample file or a perf.data file, "
@@ -179,18 +183,17 @@ static int check_list(size_t entries, size_t events, const char *name, size_t se
 		     events, events == 1 ? "" : "s");
 }
 
-static uint64_t event_period(const struct pf_set_config *s, size_t i)
-{
-	if (i < s->n_short_periods && s->short_periods[i])
-		return s->short_periods[i];
-	return i < s->n_long_periods ? s->long_periods[i] : 0;
-}
-
-/* base + (random & mask) must stay below 2^63 for every draw */
+/* each randomized event has a period to randomize (its companion option),
+ * and base + (random & mask) stays below 2^63 for every draw */
 static int check_random_periods(const struct pf_set_config *s, size_t set, struct pf_error *err)
 {
 	for (size_t i = 0; i < s->n_periods_random; i++) {
-		uint64_t base = event_period(s, i), mask = s->periods_random[i].mask;
+		uint64_t base = plan_event_period(s, i), mask = s->periods_random[i].mask;
+
+		if (mask && !base)
+			return usage(err, "option '--smpl-periods-random': event %zu of set %zu ('%s') has no period "
+				     "to randomize: give it one with --long-smpl-periods or --short-smpl-periods",
+				     i + 1, set, i < s->n_events ? s->events[i] : "?");
 
 		if (base && (mask >= PERIOD_LIMIT || base >= PERIOD_LIMIT - mask))
 			return usage(err, "option '--smpl-periods-random': event %zu of set %zu: period %llu plus "
@@ -313,7 +316,7 @@ static int check_frequency(const struct pf_config *cfg, struct pf_error *err)
 		bool periodic = false;
 
 		for (size_t i = 0; i < cfg->sets[k].n_events; i++)
-			periodic |= event_period(&cfg->sets[k], i) != 0;
+			periodic |= plan_event_period(&cfg->sets[k], i) != 0;
 		any_unperiodic |= !periodic;
 	}
 	/* a set with a period samples at its periods (pfmon 3.x) */

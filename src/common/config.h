@@ -173,7 +173,7 @@ struct pf_config {
 	int *attach;
 	size_t n_attach;
 	bool attach_threads;
-	uint64_t session_timeout; /* -t, seconds; 0 = none */
+	uint64_t session_timeout_ns; /* -t SECS (fractions too), in ns; 0 = none */
 	uint64_t print_interval;  /* --print-interval, ms; 0 = none */
 	uint64_t interval_count;  /* --interval-count: end after N intervals; 0 = none */
 
@@ -193,7 +193,7 @@ struct pf_config {
 	bool code_trigger_repeat, code_trigger_follow;
 	bool data_trigger_repeat, data_trigger_follow;
 	bool data_trigger_ro, data_trigger_wo;
-	uint64_t trigger_start_delay; /* --trigger-start-delay, seconds; 0 = none */
+	uint64_t trigger_start_delay_ns; /* --trigger-start-delay SECS (fractions too), in ns; 0 = none */
 	bool dont_start;
 
 	/* derived metrics (-M, --metrics-file, --show-metrics, --metric-only) */

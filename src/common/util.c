@@ -3,6 +3,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -230,6 +231,70 @@ const char *parse_u64_why(const char *s, uint64_t *out)
 bool parse_u64(const char *s, uint64_t *out)
 {
 	return parse_u64_why(s, out) == NULL;
+}
+
+/* the length of the digits at s */
+static size_t digits_at(const char *s)
+{
+	size_t n = 0;
+
+	while (isdigit((unsigned char)s[n]))
+		n++;
+	return n;
+}
+
+/* why s, whole, is not a real number in parse_real_why's syntax, or NULL */
+static const char *real_syntax(const char *s)
+{
+	size_t whole = digits_at(s), n = whole;
+
+	if (s[n] == '.') {
+		size_t frac = digits_at(s + n + 1);
+
+		if (!frac)
+			return "expected a digit after the decimal point";
+		n += 1 + frac;
+	}
+	if (!n)
+		return "not a number";
+	if (s[n] == 'e' || s[n] == 'E') {
+		size_t sign = s[n + 1] == '+' || s[n + 1] == '-';
+		size_t exp = digits_at(s + n + 1 + sign);
+
+		if (!exp)
+			return "expected the exponent's digits";
+		n += 1 + sign + exp;
+	}
+	if (s[n])
+		return isspace((unsigned char)s[n]) ? "blanks are not allowed" : "not a number";
+	return NULL;
+}
+
+const char *parse_real_why(const char *s, double *out)
+{
+	const char *why;
+	double v;
+
+	if (!s || !*s)
+		return "empty";
+	if (*s == '-' || *s == '+')
+		return "a sign is not allowed";
+	if (isspace((unsigned char)*s))
+		return "blanks are not allowed";
+	why = real_syntax(s);
+	if (why)
+		return why;
+	v = strtod(s, NULL);
+	/* ERANGE is also an underflow to 0 or a denormal: only infinity is refused */
+	if (!isfinite(v))
+		return "too large";
+	*out = v;
+	return NULL;
+}
+
+bool parse_real(const char *s, double *out)
+{
+	return parse_real_why(s, out) == NULL;
 }
 
 /* parse_u64_list's ranges expand to at most this many numbers in all */

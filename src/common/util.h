@@ -55,6 +55,18 @@ const char *parse_u64_why(const char *s, uint64_t *out);
 /* the same, true when s is a number */
 bool parse_u64(const char *s, uint64_t *out);
 /*
+ * The one real-number parser of pfmon, with the number parser's rules: a
+ * finite decimal number, the whole string: digits, a decimal point with
+ * digits after it, an exponent e[+-]N ("1.5", ".5", "2e-3").  Refused: an
+ * empty string, a sign, blanks, hexadecimal, inf and nan (strtod takes
+ * them all), and a value too large for a double.  Returns NULL and sets
+ * *out, or returns why the text is not a number.
+ */
+const char *parse_real_why(const char *s, double *out);
+/* the same, true when s is a number */
+bool parse_real(const char *s, double *out);
+
+/*
  * A comma-separated list of such numbers, each from min to max; with
  * ranges, also N1-N2 (N1 <= N2), expanded: "0,2-3" is 0, 2, 3.  Returns
  * the count and *out (allocated, in list order), or -1 and why: an empty

@@ -57,6 +57,8 @@ struct counter_prog {
 	struct perf_event_attr attr;
 	char *fstr; /* libpfm4's canonical string, or NULL */
 	bool is_software; /* kernel software event: counts without a PMU */
+	bool kernel_only; /* fires in the kernel only (a tracepoint): at user level it counts 0 */
+	bool levels_given; /* the event's own modifiers (":u", "u=1") chose its levels */
 
 	/* modelled PMU */
 	struct reg_value ctl; /* the register that configures the counter, its value as listed */

@@ -15,6 +15,7 @@
 #include "event/event_spec.h"
 #include "host.h"
 #include "perf_generic.h"
+#include "tracepoint.h"
 
 /*
  * libpfm4's initialisation probes every PMU it knows (about 2 ms), so it
@@ -41,18 +42,19 @@ static void apply_plm(struct perf_event_attr *attr, unsigned plm)
 	attr->exclude_hv = 1;
 }
 
-/* perf's modifier suffixes on generic events: u, k, h, in any combination */
-static int generic_modifiers(const struct event_spec *spec, unsigned *plm, struct pf_error *err)
+/* perf's modifier suffixes on generic events and tracepoints (from qualifier
+ * first on): u, k, h, in any combination */
+static int generic_modifiers(const struct event_spec *spec, size_t first, unsigned *plm, struct pf_error *err)
 {
 	unsigned mods = 0;
 
-	for (size_t i = 0; i < spec->n_quals; i++) {
+	for (size_t i = first; i < spec->n_quals; i++) {
 		const char *k = spec->quals[i].key;
 		char why[160];
 
 		if (spec->quals[i].value || strspn(k, "ukh") != strlen(k)) {
-			snprintf(why, sizeof(why), "unknown modifier '%s' (perf's generic events take u, k or h)",
-				 k);
+			snprintf(why, sizeof(why), "unknown modifier '%s' (perf's generic events and tracepoints "
+				 "take u, k or h)", k);
 			return pf_error_set(err, PF_E_BAD_MODIFIER, spec->text, why);
 		}
 		for (; *k; k++)
@@ -90,6 +92,51 @@ static void encode_generic(const struct perf_generic_event *ev, const char *text
 	if (ev->libpfm_name)
 		out->fstr = xasprintf("perf::%s:u=%d:k=%d", ev->libpfm_name, !out->attr.exclude_user,
 				      !out->attr.exclude_kernel);
+}
+
+/* perf's SUBSYSTEM:EVENT[:MODIFIERS], a tracepoint of the running kernel? */
+static bool tracepoint_of(const struct event_spec *spec, uint64_t *id)
+{
+	if (spec->pmu || spec->dot_umask || !spec->n_quals || spec->quals[0].value)
+		return false;
+	return tracepoint_id(tracefs_dir(), spec->name, spec->quals[0].key, id);
+}
+
+/* an unknown SUBSYSTEM:EVENT: what tracefs has instead, or NULL */
+static char *tracepoint_hint(const struct event_spec *spec)
+{
+	const char *dir = tracefs_dir();
+
+	/* perf's subsystems are lower case, libpfm4's events upper case */
+	if (spec->pmu || spec->dot_umask || !spec->n_quals || spec->quals[0].value ||
+	    !islower((unsigned char)spec->name[0]))
+		return NULL;
+	if (!dir)
+		return xstrdup(" (tracepoints are read from tracefs, which is not mounted here: "
+			       "mount -t tracefs nodev /sys/kernel/tracing)");
+	if (!tracefs_readable(dir))
+		return xasprintf(" (tracepoints are read from %s, which this user cannot read)", dir);
+	if (tracepoint_subsystem(dir, spec->name))
+		return xasprintf(" (tracepoint subsystem '%s' has no such event: see %s/events/%s)", spec->name, dir,
+				 spec->name);
+	return NULL;
+}
+
+/*
+ * A tracepoint fires in the kernel, so it counts at every level unless
+ * told otherwise, as in perf (and as software events here); at user level
+ * only it would count 0 (lower_default_levels() says so).
+ */
+static void encode_tracepoint(const char *text, uint64_t id, unsigned plm, struct counter_prog *out)
+{
+	prog_init(out, text, text);
+	out->attr.type = PERF_TYPE_TRACEPOINT;
+	out->attr.config = id;
+	out->is_software = true; /* no PMU needed */
+	out->kernel_only = true;
+	out->plm = plm ? plm : PF_PLM_USER | PF_PLM_KERNEL;
+	apply_plm(&out->attr, out->plm);
+	out->attr.exclude_hv = 0;
 }
 
 /* the bits of an access string: r, w, x, rw (perf's letters); 0 if invalid */
@@ -210,10 +257,16 @@ static int attr_matches(int eidx, const char *key)
 	return 0;
 }
 
-static void list_umasks(int eidx, struct strbuf *sb)
+/* the unit masks an error line lists before "and N more" (an event of
+ * libpfm4's icx has 90, in 2,400 characters) */
+#define UMASK_LIST_MAX 320
+
+/* " (valid: A, B, and 12 more: 'pfmon -i EVENT' lists them)" */
+static void list_umasks(int eidx, const char *event, struct strbuf *sb)
 {
 	pfm_event_info_t info = { .size = sizeof(info) };
-	int n = 0;
+	size_t start = sb->len;
+	int n = 0, more = 0;
 
 	if (pfm_get_event_info(eidx, PFM_OS_PERF_EVENT_EXT, &info) != PFM_SUCCESS)
 		return;
@@ -223,9 +276,15 @@ static void list_umasks(int eidx, struct strbuf *sb)
 		if (pfm_get_event_attr_info(eidx, a, PFM_OS_PERF_EVENT_EXT, &ai) != PFM_SUCCESS ||
 		    ai.type != PFM_ATTR_UMASK)
 			continue;
+		if (more || sb->len - start + strlen(ai.name) > UMASK_LIST_MAX) {
+			more++;
+			continue;
+		}
 		strbuf_addstr(sb, n++ ? ", " : " (valid: ");
 		strbuf_addstr(sb, ai.name);
 	}
+	if (more)
+		strbuf_addf(sb, ", and %d more: 'pfmon -i %s' lists them", more, event);
 	if (n)
 		strbuf_addch(sb, ')');
 }
@@ -238,15 +297,15 @@ static int umask_error(const struct event_spec *spec, struct pf_error *err)
 	struct strbuf valid = STRBUF_INIT;
 	const char *bad = "";
 
-	free(base);
 	if (eidx >= 0) {
 		for (size_t i = 0; i < spec->n_quals; i++)
 			if (!spec->quals[i].value && !attr_matches(eidx, spec->quals[i].key)) {
 				bad = spec->quals[i].key;
 				break;
 			}
-		list_umasks(eidx, &valid);
+		list_umasks(eidx, base, &valid);
 	}
+	free(base);
 	if (!*bad)
 		bad = spec->n_quals ? "(combination)" : "(missing)";
 	pf_error_set(err, PF_E_BAD_UMASK, spec->text, bad, strbuf_str(&valid));
@@ -285,7 +344,9 @@ static int pfm_error(const struct event_spec *spec, int rc, struct pf_error *err
 
 	switch (rc) {
 	case PFM_ERR_NOTFOUND:
-		hint = host_suggest(spec->name);
+		hint = tracepoint_hint(spec);
+		if (!hint)
+			hint = host_suggest(spec->name);
 		pf_error_set(err, PF_E_UNKNOWN_EVENT, spec->text, hint);
 		free(hint);
 		return -1;
@@ -365,6 +426,9 @@ static int encode_libpfm(const struct event_spec *spec, unsigned plm, struct cou
 	out->fstr = fstr;
 	out->plm = (attr.exclude_user ? 0 : PF_PLM_USER) | (attr.exclude_kernel ? 0 : PF_PLM_KERNEL);
 	out->is_software = attr.type == PERF_TYPE_SOFTWARE || attr.type == PERF_TYPE_TRACEPOINT;
+	out->kernel_only = attr.type == PERF_TYPE_TRACEPOINT; /* libpfm4's, under debugfs */
+	for (size_t i = 0; i < spec->n_quals; i++)
+		out->levels_given |= !strcasecmp(spec->quals[i].key, "u") || !strcasecmp(spec->quals[i].key, "k");
 	return 0;
 }
 
@@ -372,6 +436,7 @@ int host_encode_event(const char *text, unsigned plm, struct counter_prog *out, 
 {
 	struct event_spec spec;
 	const struct perf_generic_event *gen;
+	uint64_t id;
 	int rc;
 
 	if (strncasecmp(text, "mem:", 4) == 0)
@@ -382,9 +447,17 @@ int host_encode_event(const char *text, unsigned plm, struct counter_prog *out, 
 	}
 	gen = !spec.pmu && !spec.dot_umask ? perf_generic_find(spec.name) : NULL;
 	if (gen) {
-		rc = generic_modifiers(&spec, &plm, err);
+		rc = generic_modifiers(&spec, 0, &plm, err);
 		if (!rc)
 			encode_generic(gen, text, plm, out);
+		if (!rc)
+			out->levels_given = spec.n_quals != 0;
+	} else if (tracepoint_of(&spec, &id)) {
+		rc = generic_modifiers(&spec, 1, &plm, err);
+		if (!rc)
+			encode_tracepoint(text, id, plm, out);
+		if (!rc)
+			out->levels_given = spec.n_quals > 1;
 	} else {
 		rc = encode_libpfm(&spec, plm, out, err);
 	}
@@ -482,6 +555,16 @@ static int list_pmu_events(const pfm_pmu_info_t *pinfo, bool long_names, event_n
 	return 0;
 }
 
+/* a PMU of libpfm4 whose events -l, --dump-event-table and -I show: detected
+ * here (or forced), and not perf's generic PMU, which pfmon lists under
+ * perf's own names */
+static bool shown_pmu(int p, pfm_pmu_info_t *pinfo)
+{
+	*pinfo = (pfm_pmu_info_t){ .size = sizeof(*pinfo) };
+	return pfm_get_pmu_info(p, pinfo) == PFM_SUCCESS && pinfo->is_present && pinfo->pmu != PFM_PMU_PERF_EVENT &&
+	       pinfo->pmu != PFM_PMU_PERF_EVENT_RAW;
+}
+
 static int host_list(const struct pmu_model *m, bool long_names, event_name_cb cb, void *arg,
 		     struct pf_error *err)
 {
@@ -492,15 +575,106 @@ static int host_list(const struct pmu_model *m, bool long_names, event_name_cb c
 	if (pfm_ready(err))
 		return -1;
 	pfm_for_all_pmus(p) {
-		pfm_pmu_info_t pinfo = { .size = sizeof(pinfo) };
+		pfm_pmu_info_t pinfo;
 
-		/* perf's generic PMU is listed above under perf's own names */
-		if (pfm_get_pmu_info(p, &pinfo) != PFM_SUCCESS || !pinfo.is_present ||
-		    pinfo.pmu == PFM_PMU_PERF_EVENT || pinfo.pmu == PFM_PMU_PERF_EVENT_RAW)
-			continue;
-		if (list_pmu_events(&pinfo, long_names, cb, arg))
+		if (shown_pmu(p, &pinfo) && list_pmu_events(&pinfo, long_names, cb, arg))
 			return 0;
 	}
+	return 0;
+}
+
+/* ----- --dump-event-table: the events -l lists, one TSV row each ----- */
+
+/* the libpfm4 events of the shown PMUs, in -l's order, indexed once */
+static const int *libpfm_events(size_t *n)
+{
+	static int *events;
+	static size_t count;
+	static bool built;
+	int p;
+
+	if (!built && !pfm_ready(NULL)) {
+		pfm_for_all_pmus(p) {
+			pfm_pmu_info_t pinfo;
+
+			if (!shown_pmu(p, &pinfo))
+				continue;
+			for (int e = pinfo.first_event; e != -1; e = pfm_get_event_next(e)) {
+				pfm_event_info_t info = { .size = sizeof(info) };
+
+				if (pfm_get_event_info(e, PFM_OS_PERF_EVENT_EXT, &info) != PFM_SUCCESS)
+					continue;
+				events = xrealloc(events, (count + 1) * sizeof(*events));
+				events[count++] = e;
+			}
+		}
+	}
+	built = true;
+	*n = count;
+	return events;
+}
+
+/* a description in one TSV field: no tab or line break */
+static char *tsv_field(const char *s)
+{
+	char *f = xstrdup(s && *s ? s : "-");
+
+	for (char *c = f; *c; c++)
+		if (*c == '\t' || *c == '\n' || *c == '\r')
+			*c = ' ';
+	return f;
+}
+
+static void row_add(table_row *out, const char *key, char *value)
+{
+	event_info_add(out, key, "%s", value);
+	free(value);
+}
+
+static void libpfm_row(int eidx, table_row *out)
+{
+	pfm_event_info_t info = { .size = sizeof(info) };
+	pfm_pmu_info_t pinfo = { .size = sizeof(pinfo) };
+	struct strbuf umasks = STRBUF_INIT;
+
+	pfm_get_event_info(eidx, PFM_OS_PERF_EVENT_EXT, &info);
+	pfm_get_pmu_info(info.pmu, &pinfo);
+	for (int a = 0; a < info.nattrs; a++) {
+		pfm_event_attr_info_t ai = { .size = sizeof(ai) };
+
+		if (pfm_get_event_attr_info(eidx, a, PFM_OS_PERF_EVENT_EXT, &ai) == PFM_SUCCESS &&
+		    ai.type == PFM_ATTR_UMASK)
+			strbuf_addf(&umasks, "%s%s%s", umasks.len ? "," : "", ai.name, ai.is_dfl ? "*" : "");
+	}
+	event_info_add(out, "name", "%s", info.name);
+	event_info_add(out, "pmu", "%s", pinfo.name);
+	event_info_add(out, "code", "0x%llx", (unsigned long long)info.code);
+	row_add(out, "umasks", tsv_field(strbuf_str(&umasks)));
+	row_add(out, "desc", tsv_field(info.desc));
+	strbuf_release(&umasks);
+}
+
+/* row i: perf's generic events, then libpfm4's (umasks: '*' marks the default) */
+static int host_table_row(const struct pmu_model *m, size_t i, table_row *out)
+{
+	const struct perf_generic_event *gen = perf_generic_at(i);
+	size_t n_generic = 0, n;
+	const int *events;
+
+	if (gen) {
+		event_info_add(out, "name", "%s", gen->name);
+		event_info_add(out, "pmu", "%s", perf_generic_is_software(gen) ? "perf_sw" : "perf_hw");
+		event_info_add(out, "code", "0x%llx", (unsigned long long)gen->config);
+		event_info_add(out, "umasks", "-");
+		row_add(out, "desc", tsv_field(gen->desc));
+		return 0;
+	}
+	while (perf_generic_at(n_generic))
+		n_generic++;
+	events = libpfm_events(&n);
+	if (i - n_generic >= n)
+		return 1;
+	libpfm_row(events[i - n_generic], out);
 	return 0;
 }
 
@@ -565,11 +739,38 @@ static int info_libpfm(const char *name, struct event_info *out, struct pf_error
 	return 0;
 }
 
+/* -i SUBSYSTEM:EVENT; 1 if name is no tracepoint */
+static int info_tracepoint(const char *name, struct event_info *out)
+{
+	struct event_spec spec;
+	struct counter_prog c;
+	uint64_t id;
+	int found;
+
+	found = event_spec_parse(name, &spec, NULL) == 0 && spec.n_quals == 1 && tracepoint_of(&spec, &id);
+	if (found) {
+		encode_tracepoint(name, id, 0, &c);
+		event_info_add(out, "Name", "%s", name);
+		event_info_add(out, "PMU", "kernel tracepoint (%s/events/%s/%s)", tracefs_dir(), spec.name,
+			       spec.quals[0].key);
+		event_info_add(out, "Desc", "fires in the kernel only: counted at kernel level too by default, "
+			       "as in perf (at user level only it counts 0)");
+		event_info_add(out, "Modifier", "u : count at user level");
+		event_info_add(out, "Modifier", "k : count at kernel level");
+		info_encoding(out, &c);
+		counter_prog_release(&c);
+	}
+	event_spec_release(&spec);
+	return found ? 0 : 1;
+}
+
 static int host_info(const struct pmu_model *m, const char *name, struct event_info *out, struct pf_error *err)
 {
 	const struct perf_generic_event *gen = perf_generic_find(name);
 	struct counter_prog c;
 
+	if (!gen && info_tracepoint(name, out) == 0)
+		return 0;
 	if (!gen)
 		return info_libpfm(name, out, err);
 	encode_generic(gen, gen->name, 0, &c);
@@ -681,11 +882,10 @@ static int host_describe(const struct pmu_model *m, const void *opts, struct eve
 	if (pfm_ready(err))
 		return -1;
 	pfm_for_all_pmus(p) {
-		pfm_pmu_info_t pinfo = { .size = sizeof(pinfo) };
+		pfm_pmu_info_t pinfo;
 		size_t len = strlen(names);
 
-		if (pfm_get_pmu_info(p, &pinfo) != PFM_SUCCESS || !pinfo.is_present ||
-		    pinfo.pmu == PFM_PMU_PERF_EVENT || pinfo.pmu == PFM_PMU_PERF_EVENT_RAW)
+		if (!shown_pmu(p, &pinfo))
 			continue;
 		snprintf(names + len, sizeof(names) - len, "%s%s", len ? " " : "", pinfo.name);
 		if ((unsigned)(pinfo.num_cntrs + pinfo.num_fixed_cntrs) > max)
@@ -719,6 +919,7 @@ const struct pmu_model pmu_host = {
 	.detect = host_detect,
 	.list_events = host_list,
 	.event_info = host_info,
+	.table_row = host_table_row,
 	.encode_set = host_encode_set,
 	.describe = host_describe,
 };

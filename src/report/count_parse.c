@@ -2,7 +2,6 @@
 /* The values of saved counts (see count_parse.h). */
 #include <config.h>
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,22 +55,11 @@ bool count_parse_perf(const char *s, uint64_t *v)
 	return parse_u64(s, v) || integral_real(s, v);
 }
 
-bool count_parse_real(const char *s, double *v)
-{
-	char *end;
-
-	if (!*s || strchr(s, 'x') || strchr(s, 'X') || strchr(s, 'n') || strchr(s, 'N') || *s == '-' || *s == '+')
-		return false;
-	errno = 0;
-	*v = strtod(s, &end);
-	return !errno && *end == '\0' && isfinite(*v) && *v >= 0;
-}
-
 bool count_parse_msec(const char *s, uint64_t *ns)
 {
 	double ms;
 
-	if (!count_parse_real(s, &ms) || ms > 1e12)
+	if (!parse_real(s, &ms) || ms > 1e12)
 		return false;
 	*ns = (uint64_t)llround(ms * 1e6);
 	return true;

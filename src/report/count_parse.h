@@ -20,9 +20,6 @@ bool count_parse_text(const char *s, bool eu, uint64_t *v);
 /* a count as perf stat -x and -j print it: "351" or "351.000000" */
 bool count_parse_perf(const char *s, uint64_t *v);
 
-/* a finite, unsigned decimal real: no sign, no hex, no inf or nan */
-bool count_parse_real(const char *s, double *v);
-
 /* a clock in msec as perf stat prints it, in ns (up to 10^12 ms) */
 bool count_parse_msec(const char *s, uint64_t *ns);
 

@@ -211,7 +211,7 @@ static bool parse_cpu_label(const char *s, int *cpu)
 static bool csv_leading(char **f, size_t lead, struct block_key *k, char *comm, size_t size)
 {
 	for (size_t i = 0; i < lead; i++) {
-		if (i == 0 && count_parse_real(f[i], &k->interval_s)) {
+		if (i == 0 && parse_real(f[i], &k->interval_s)) {
 			k->interval = true;
 			continue;
 		}
@@ -250,7 +250,7 @@ static int csv_line(struct reader *r, const char *line)
 			rc = 1;
 			break;
 		}
-		if (!parse_u64(c[3], &runtime) || !count_parse_real(c[4], &pct))
+		if (!parse_u64(c[3], &runtime) || !parse_real(c[4], &pct))
 			continue;
 		rc = columns_row(r, &k, c[0], c[1], c[2], runtime, pct) ? -1 : 1;
 	}

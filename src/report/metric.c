@@ -132,13 +132,10 @@ static int start_block(struct def_parser *p, const char *name)
 
 static int set_scale(struct def_parser *p, const char *v)
 {
-	char *end;
 	double s;
 
-	errno = 0;
-	s = strtod(v, &end);
-	if (errno || end == v || *end || !isfinite(s) || s == 0.0 || strpbrk(v, "xXnN"))
-		return def_fail(p, "invalid scale '%.64s' (a decimal number, not 0)", v);
+	if (!parse_real(v, &s) || s == 0.0)
+		return def_fail(p, "invalid scale '%.64s' (a decimal number without a sign, not 0)", v);
 	p->cur->scale = s;
 	return 0;
 }

@@ -82,7 +82,8 @@ static size_t name_length(const char *s)
 	}
 }
 
-/* digits [. digits] [e [+-] digits]: no sign, hex, inf or nan (strtod would take them) */
+/* digits [. digits] [e [+-] digits]: parse_real's syntax, scanned here for the
+ * token's length and the position of an error */
 static int parse_number(struct parser *p)
 {
 	const char *s = p->text + p->pos;
@@ -116,8 +117,7 @@ static int parse_number(struct parser *p)
 		return fail(p, p->pos, "number too long");
 	memcpy(buf, s, n);
 	buf[n] = '\0';
-	v = strtod(buf, NULL);
-	if (!isfinite(v))
+	if (!parse_real(buf, &v)) /* the syntax is checked above: only a value too large is left */
 		return fail(p, p->pos, "number out of range");
 	p->pos += n;
 	return add_node(p, (struct mx_node){ .op = MX_NUM, .num = v, .a = -1, .b = -1, .c = -1 });

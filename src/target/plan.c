@@ -37,22 +37,6 @@ static const struct pf_period_random *event_random(const struct pf_set_config *s
 	return i < s->n_periods_random && s->periods_random[i].mask ? &s->periods_random[i] : NULL;
 }
 
-/* Each entry of --smpl-periods-random needs an event, with a period. */
-static int check_random(const struct pf_set_config *sc, const struct set_prog *set, struct pf_error *err)
-{
-	if (sc->n_periods_random > set->n_counters)
-		return pf_error_set(err, PF_E_USAGE, "--smpl-periods-random has more entries than its event "
-				    "set has events");
-	for (size_t i = 0; i < set->n_counters; i++) {
-		if (!event_random(sc, i) || plan_event_period(sc, i))
-			continue;
-		return pf_error_set(err, PF_E_CANNOT_SAMPLE, set->counters[i].name,
-				    "--smpl-periods-random needs a period for it (--long-smpl-periods or "
-				    "--short-smpl-periods)");
-	}
-	return 0;
-}
-
 static struct period_random random_state(const struct pf_set_config *s, size_t i, uint64_t default_seed)
 {
 	const struct pf_period_random *pr = event_random(s, i);
@@ -106,7 +90,8 @@ int record_plan_build(struct record_plan *p, const struct pf_config *cfg, const 
 	p->counting = xcalloc(p->n_events + 1, sizeof(*p->counting));
 	p->reads = xcalloc(p->n_events + 1, sizeof(*p->reads));
 	for (size_t s = 0; s < n_sets; k += sets[s++].n_counters) {
-		if (check_random(&cfg->sets[s], &sets[s], err) || split_set(p, &cfg->sets[s], &sets[s], k, err))
+		/* options_validate() saw that each randomized event has a period */
+		if (split_set(p, &cfg->sets[s], &sets[s], k, err))
 			return -1;
 		for (size_t i = 0; i < sets[s].n_counters; i++) {
 			p->random[k + i] = random_state(&cfg->sets[s], i, seed);

@@ -180,6 +180,20 @@ wait_perf_fds() {
 	[ "$(count_of context-switches)" -lt 30000 ]
 }
 
+@test "-t takes fractions of a second, as perf's --timeout takes milliseconds" {
+	run --separate-stderr timeout 120 "$PFMON" -e context-switches -t 0.5 "$FIXTURES/sleeper" 30000
+	[ "$status" -eq 0 ]
+	one_error_line '^note: session timeout after 0.5 s: the command was killed$'
+	[ "$(count_of context-switches)" -lt 30000 ]
+	# a duration is more than 0, without a sign
+	run --separate-stderr "$PFMON" -e task-clock -t 0 true
+	[ "$status" -eq 2 ]
+	one_error_line "^error: invalid value '0' for option '--session-timeout': expected seconds from 0.001 to [0-9]+$"
+	run --separate-stderr "$PFMON" -e task-clock --trigger-start-delay=-1 true
+	[ "$status" -eq 2 ]
+	one_error_line "^error: invalid value '-1' for option '--trigger-start-delay': a sign is not allowed"
+}
+
 @test "sampling an attached process: its hot function and a line of it, also from the file after it exited" {
 	"$FIXTURES/hotspot" 4000 &
 	pid=$!

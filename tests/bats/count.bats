@@ -224,3 +224,71 @@ assert rows[0]["unit"] == "msec"
 	PFMON_DUMP_ATTR="$dump" LIBPFM_FORCE_PMU=skl run "$PFMON" -k -e BR_MISP_RETIRED:ALL_BRANCHES true
 	grep -q '^event=BR_MISP_RETIRED:ALL_BRANCHES .* config=0xc5 .* exclude_user=1 exclude_kernel=0 ' "$dump"
 }
+
+# the tracing directory the kernel's tracepoints are read from, where it is
+# mounted (the tests mount nothing); skips without one
+require_tracefs() {
+	local dir
+	dir=$(awk '$3 == "tracefs" { print $2; exit }' /proc/mounts)
+	[ -n "$dir" ] || dir=$(awk '$3 == "debugfs" { print $2 "/tracing"; exit }' /proc/mounts)
+	[ -n "$dir" ] || skip "tracefs is not mounted"
+	[ -r "$dir/events/sched/sched_switch/id" ] || skip "no sched:sched_switch tracepoint in $dir"
+}
+
+@test "a tracepoint, read from tracefs, counts at kernel level by default as in perf" {
+	require_tracefs
+	# each of the sleeper's 25 sleeps switches it out of the CPU (the kernel's
+	# voluntary_ctxt_switches counts them)
+	run --separate-stderr "$PFMON" -e sched:sched_switch "$FIXTURES/sleeper" 25
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
+	[ "$(count_of sched:sched_switch)" -ge 25 ]
+	# perf counts it too (a comparison as "both non-zero": perf is the independent reference)
+	if command -v perf >/dev/null; then
+		n=$(perf stat -x, -e sched:sched_switch "$FIXTURES/sleeper" 25 2>&1 >/dev/null |
+			awk -F, '$3 == "sched:sched_switch" { print $1 }')
+		[ "${n:-0}" -gt 0 ] 2>/dev/null || skip "perf cannot count sched:sched_switch here ($n)"
+	fi
+}
+
+@test "a tracepoint counted at user level only: one note says it counts 0" {
+	require_tracefs
+	run --separate-stderr "$PFMON" -u -e sched:sched_switch "$FIXTURES/sleeper" 5
+	[ "$status" -eq 0 ]
+	[ "$(count_of sched:sched_switch)" -eq 0 ]
+	one_error_line "^note: 'sched:sched_switch' fires in the kernel only: counted at user level only, it counts 0 \(count at kernel level: -k, or ':k' on the event\)$"
+	# the event's own modifier is a choice of levels too
+	run --separate-stderr "$PFMON" -e sched:sched_switch:u,task-clock "$FIXTURES/sleeper" 5
+	[ "$status" -eq 0 ]
+	one_error_line "^note: 'sched:sched_switch:u' fires in the kernel only"
+	run --separate-stderr "$PFMON" -e sched:sched_switch:k "$FIXTURES/sleeper" 5
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
+	[ "$(count_of sched:sched_switch:k)" -ge 5 ]
+}
+
+@test "a tracepoint for an unprivileged user: the one note says why it counts 0, or tracefs is not readable" {
+	require_tracefs
+	[ "$(id -u)" -eq 0 ] || skip "needs root to switch to an unprivileged user"
+	command -v setpriv >/dev/null || skip "setpriv not installed"
+	level=$(cat /proc/sys/kernel/perf_event_paranoid)
+	[ "$level" -ge 2 ] || skip "perf_event_paranoid is $level: kernel counting is allowed to everybody"
+	as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+	run --separate-stderr as_nobody "$PFMON" -e sched:sched_switch "$FIXTURES/sleeper" 5
+	if as_nobody test -r "$(awk '$3 == "tracefs" { print $2; exit }' /proc/mounts)/events"; then
+		[ "$status" -eq 0 ]
+		[ "$(count_of sched:sched_switch)" -eq 0 ]
+		one_error_line "^note: 'sched:sched_switch' fires in the kernel only: counted at user level only \(kernel.perf_event_paranoid = $level for this user\), it counts 0$"
+	else
+		# tracefs is root's (mode 0700, the kernel's default): known, not readable
+		[ "$status" -eq 2 ]
+		one_error_line "^error: unknown event 'sched:sched_switch' \(tracepoints are read from /.*, which this user cannot read\)$"
+	fi
+}
+
+@test "an unknown tracepoint of a known subsystem: says where the events are" {
+	require_tracefs
+	run --separate-stderr "$PFMON" -e sched:sched_nosuch true
+	[ "$status" -eq 2 ]
+	one_error_line "^error: unknown event 'sched:sched_nosuch' \(tracepoint subsystem 'sched' has no such event: see /.*/events/sched\)$"
+}

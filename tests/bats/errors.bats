@@ -29,6 +29,21 @@ load helpers
 	one_error_line "^error: event 'MEM_LOAD_RETIRED': invalid unit mask '\(missing\)' \(valid: .*L1_HIT.*\)$"
 }
 
+@test "a missing unit mask lists libpfm4's valid ones; a very long list ends politely" {
+	# icl's INST_RETIRED has no default unit mask
+	LIBPFM_FORCE_PMU=icl run --separate-stderr "$PFMON" -e INST_RETIRED true
+	[ "$status" -eq 2 ]
+	one_error_line "^error: event 'INST_RETIRED': invalid unit mask '\(missing\)' \(valid: STALL_CYCLES, ANY_P, PREC_DIST, ANY, NOP\)$"
+	# icx's OCR has 90: the first ones, how many more, where they all are
+	LIBPFM_FORCE_PMU=icx run --separate-stderr "$PFMON" -e OCR true
+	[ "$status" -eq 2 ]
+	one_error_line "^error: event 'OCR': invalid unit mask '\(missing\)' \(valid: [A-Z0-9_]+(, [A-Z0-9_]+)*, and [0-9]+ more: 'pfmon -i OCR' lists them\)$"
+	[ "${#stderr}" -lt 600 ]
+	listed=$(sed 's/.*(valid: //; s/, and .*//' <<<"$stderr" | tr ',' '\n' | wc -l)
+	more=$(sed 's/.*, and \([0-9]*\) more.*/\1/' <<<"$stderr")
+	[ $((listed + more)) -eq "$(LIBPFM_FORCE_PMU=icx "$PFMON" -i OCR | grep -c '^Umask')" ]
+}
+
 @test "bad modifier value and unknown modifier" {
 	LIBPFM_FORCE_PMU=skl run --separate-stderr "$PFMON" -e INST_RETIRED:ANY_P:c=zz true
 	[ "$status" -eq 2 ]
@@ -123,8 +138,8 @@ LIST
 	[[ "$output" =~ task-clock ]]
 	# "--smpl-period" is --smpl-periods-random, not a period: the later error says so
 	run --separate-stderr "$PFMON" --smpl-period=1000 -e cpu-clock true
-	[ "$status" -eq 1 ]
-	one_error_line "^error: '--smpl-period' was taken as --smpl-periods-random: cannot sample 'cpu-clock': --smpl-periods-random needs a period"
+	[ "$status" -eq 2 ]
+	one_error_line "^error: '--smpl-period' was taken as --smpl-periods-random: option '--smpl-periods-random': event 1 of set 0 \('cpu-clock'\) has no period to randomize"
 	# a value refused while parsing, given as --opt=V and as --opt V
 	run --separate-stderr "$PFMON" --smpl-per=0 true
 	[ "$status" -eq 2 ]
@@ -150,6 +165,40 @@ LIST
 	run --separate-stderr "$PFMON" --smpl-s true
 	[ "$status" -eq 2 ]
 	one_error_line "^error: unknown or ambiguous option '--smpl-s'"
+}
+
+@test "perf's -I 500 (print interval) is refused, naming pfmon's --print-interval; -I alone is --info" {
+	for args in "-a -I 500" "-I500" "-aI500"; do
+		run --separate-stderr "$PFMON" $args true
+		[ "$status" -eq 2 ] || { echo "$args: status $status"; return 1; }
+		one_error_line "^error: option '-I 500': -I is pfmon's --info, which takes no value; perf's -I 500 \(print interval\) is --print-interval=500 in pfmon$"
+	done
+	# not a value only perf's meaning takes: -I is --info, as in pfmon 3.x
+	run --separate-stderr "$PFMON" -I
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"supported pfmon PMU models:"* ]]
+}
+
+@test "a fraction where an integer is needed: not an integer" {
+	for opt in --print-interval=10.5 --smpl-entries=1.5 --interval-count=2.0; do
+		run --separate-stderr "$PFMON" $opt -e task-clock true
+		[ "$status" -eq 2 ] || { echo "$opt: status $status"; return 1; }
+		one_error_line "^error: invalid value '${opt#*=}' for option '${opt%%=*}': not an integer; expected an integer from" || return 1
+	done
+}
+
+@test "an option without its companion option is a usage error, found before any work" {
+	while IFS='|' read -r args want; do
+		run --separate-stderr "$PFMON" $args
+		[ "$status" -eq 2 ] || { echo "$args: status $status"; return 1; }
+		one_error_line "$want" || { echo "for: $args"; return 1; }
+	done <<'LIST'
+-e task-clock --smpl-periods-random=0xff:5 true|^error: option '--smpl-periods-random': event 1 of set 0 \('task-clock'\) has no period to randomize: give it one with --long-smpl-periods or --short-smpl-periods$
+-e task-clock,page-faults --long-smpl-periods=1000 --smpl-periods-random=,0xff true|^error: option '--smpl-periods-random': event 2 of set 0 \('page-faults'\) has no period to randomize
+--print-syms --report=/dev/null|^error: option '--print-syms' needs --symbol-file or --sysmap-file$
+--append -e task-clock true|^error: option '--append' needs --outfile$
+--interval-count=2 -e task-clock true|^error: --interval-count needs --print-interval$
+LIST
 }
 
 @test "an option needing a value, given none" {

@@ -354,7 +354,7 @@ EOD
 	# usage errors: both files, --print-syms alone, a host sample file
 	run -2 "$PFMON" --pmu=itanium2 --report="$dump" --symbol-file="$fix" --sysmap-file="$BATS_TEST_TMPDIR/System.map"
 	run -2 --separate-stderr "$PFMON" --pmu=itanium2 --report="$dump" --print-syms
-	[[ "$stderr" == *"--print-syms needs --symbol-file or --sysmap-file"* ]]
+	[ "$stderr" = "error: option '--print-syms' needs --symbol-file or --sysmap-file" ]
 	"$PFMON" -e task-clock --smpl-outfile="$BATS_TEST_TMPDIR/host.pfs" "$FIXTURES/hotspot" 20 >/dev/null 2>&1
 	run -2 --separate-stderr "$PFMON" --report="$BATS_TEST_TMPDIR/host.pfs" --sysmap-file="$BATS_TEST_TMPDIR/System.map"
 	[[ "$stderr" == *"apply to Itanium 2 samples"* ]]

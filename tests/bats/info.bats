@@ -38,6 +38,23 @@ load helpers
 	printf '%s\n' "$output" | grep -qx 'skl::INST_RETIRED:ANY_P'
 }
 
+@test "--dump-event-table on the host: libpfm4's table, a row per event -l lists" {
+	LIBPFM_FORCE_PMU=skl run --separate-stderr "$PFMON" --dump-event-table
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
+	[ "${lines[0]}" = "$(printf 'name\tpmu\tcode\tumasks\tdesc')" ]
+	printf '%s\n' "$output" | grep -q "^task-clock	perf_sw	0x1	-	"
+	# libpfm4's own row: code, unit masks ('*': the default) as -i shows them
+	printf '%s\n' "$output" | grep -q "^INST_RETIRED	skl	0xc0	ANY_P\*,ALL,TOTAL_CYCLES,PREC_DIST	"
+	# five fields a row, and the rows are -l's events
+	[ -z "$(printf '%s\n' "$output" | awk -F'\t' 'NF != 5')" ]
+	[ "$((${#lines[@]} - 1))" -eq "$(LIBPFM_FORCE_PMU=skl "$PFMON" -l | wc -l)" ]
+	# a model without an event table: a usage error, not "cannot count"
+	run --separate-stderr "$PFMON" --pmu=itanium --dump-event-table
+	[ "$status" -eq 2 ]
+	one_error_line "^error: option '--dump-event-table': the first-generation Itanium model has no event table \(see 'pfmon --pmu=itanium -I'\)$"
+}
+
 @test "-i describes a generic event with its encoding" {
 	run "$PFMON" -i page-faults
 	[ "$status" -eq 0 ]

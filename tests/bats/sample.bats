@@ -216,9 +216,10 @@ assert 1000000 <= ev["min_period"] < ev["max_period"] <= 1000000 + 0xfffff, ev
 }
 
 @test "--smpl-periods-random needs a period, one entry per event, a non-zero mask" {
+	# a missing companion option: a usage error (pfmon(1))
 	run --separate-stderr "$PFMON" -e cpu-clock --smpl-periods-random=0xff:5 true
-	[ "$status" -eq 1 ]
-	one_error_line "^error: cannot sample 'cpu-clock': --smpl-periods-random needs a period for it"
+	[ "$status" -eq 2 ]
+	one_error_line "^error: option '--smpl-periods-random': event 1 of set 0 \('cpu-clock'\) has no period to randomize"
 	run --separate-stderr "$PFMON" -e cpu-clock --long-smpl-periods=100000 --smpl-periods-random=0xff,0xff true
 	[ "$status" -eq 2 ]
 	one_error_line "^error: option '--smpl-periods-random' has 2 entries but event set 0 has 1 event$"

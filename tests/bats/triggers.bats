@@ -376,7 +376,7 @@ sym() {
 	check "both a data start and a data stop trigger" --trigger-data-start-address=gate \
 		--trigger-data-stop-address=gate "$F"
 	check "both say when counting starts" --trigger-start-delay=1 --trigger-code-start-address=work "$F"
-	check "expected an integer from 1" --trigger-start-delay=0 "$F"
+	check "expected seconds from 0.001" --trigger-start-delay=0 "$F"
 	check "not with --system-wide or --attach-task" -a --trigger-code-start-address=work "$F"
 	check "not with --system-wide or --attach-task" -p $$ --trigger-code-start-address=work
 	check "need to specify a command" --trigger-code-start-address=work

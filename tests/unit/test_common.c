@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* src/common/: the one number parser (and, below, the one string escaper). */
+/* src/common/: the one number parser, the one real-number parser (and, below, the one string escaper). */
 #include <config.h>
 
 #include <stdint.h>
@@ -60,6 +60,53 @@ static void numbers(void)
 	refuses("0b101", "not a number");
 	refuses("0o7", "not a number");
 	refuses("1,000", "not a number");
+}
+
+static void real_is(const char *s, double want)
+{
+	double v = -1;
+	const char *why = parse_real_why(s, &v);
+
+	ok(!why && v == want, "real '%s' is %g%s%s", s, want, why ? ": " : "", why ? why : "");
+}
+
+static void real_refused(const char *s, const char *want)
+{
+	double v = 42;
+	const char *why = parse_real_why(s, &v);
+
+	ok(why && strstr(why, want) && v == 42 && !parse_real(s, &v), "real '%s' refused: %s", s ? s : "(null)",
+	   why ? why : "(accepted)");
+}
+
+/* the one real-number parser: the integer parser's rules on signs and blanks */
+static void reals(void)
+{
+	real_is("0", 0);
+	real_is("0.5", 0.5);
+	real_is(".5", 0.5);
+	real_is("10.25", 10.25);
+	real_is("010", 10); /* a real is never octal */
+	real_is("2e3", 2000);
+	real_is("2.5E-1", 0.25);
+	real_is("1e+2", 100);
+
+	real_refused(NULL, "empty");
+	real_refused("", "empty");
+	real_refused("-1", "sign");
+	real_refused("+0.5", "sign");
+	real_refused(" 1", "blank");
+	real_refused("1.5 ", "blank");
+	real_refused("5.", "digit after the decimal point");
+	real_refused(".", "digit after the decimal point");
+	real_refused("1e", "exponent");
+	real_refused("1e+", "exponent");
+	real_refused("0x10", "not a number");
+	real_refused("inf", "not a number");
+	real_refused("nan", "not a number");
+	real_refused("1,5", "not a number");
+	real_refused("1.2.3", "not a number");
+	real_refused("1e999", "too large");
 }
 
 /* parse_u64_list gives want (n numbers, -1: refused with a why holding why) */
@@ -132,6 +179,7 @@ static void escaping(void)
 int main(void)
 {
 	numbers();
+	reals();
 	lists();
 	escaping();
 	return tap_done();

@@ -54,8 +54,8 @@ static void test_perf_values(void)
 	ok(!count_parse_msec("-1", &v) && !count_parse_msec("inf", &v) && !count_parse_msec("0x10", &v),
 	   "negative, infinite and hex clocks refused");
 	ok(!count_parse_msec("1e13", &v), "a clock above 10^12 ms refused");
-	ok(count_parse_real("12.5", &d) && d == 12.5, "real 12.5");
-	ok(!count_parse_real("nan", &d) && !count_parse_real("+1", &d) && !count_parse_real("", &d),
+	ok(parse_real("12.5", &d) && d == 12.5, "real 12.5");
+	ok(!parse_real("nan", &d) && !parse_real("+1", &d) && !parse_real("", &d),
 	   "nan, a sign, empty refused");
 }
 

@@ -174,7 +174,10 @@ static void test_definitions(void)
 	is_str(def_error("metric A\n\tformula A + 1\n", b, sizeof(b)), "1 metric 'A': its formula refers to itself",
 	       "self reference");
 	is_str(def_error("metric A\n\tformula x\n\tscale 0x10\n", b, sizeof(b)),
-	       "1 t.def line 3: invalid scale '0x10' (a decimal number, not 0)", "bad scale");
+	       "1 t.def line 3: invalid scale '0x10' (a decimal number without a sign, not 0)", "bad scale");
+	is_str(def_error("metric A\n\tformula x\n\tscale -2\n", b, sizeof(b)),
+	       "1 t.def line 3: invalid scale '-2' (a decimal number without a sign, not 0)",
+	       "a signed scale: refused, as every number pfmon reads (negate in the formula)");
 	is_str(def_error("metric A\n\tformula x\n\tformula y\n", b, sizeof(b)),
 	       "1 t.def line 3: key 'formula' given twice for metric 'A'", "key twice");
 	is_str(def_error("metric A\n\tformula x\x7f\x01\n", b, sizeof(b)), "1 t.def line 2: control character 0x01",

@@ -47,6 +47,22 @@ int main(void)
 	   "MASK alone: no seed given");
 	pf_config_release(&cfg);
 
+	/* its companion: a period for each randomized event (a usage error, as every missing companion) */
+	ok(parse(&cfg, &err, "-e", "a,b", "--long-smpl-periods=,10", "--smpl-periods-random=0xff", "x", NULL) == 0 &&
+		   options_validate(&cfg, NULL, &err) < 0 && err.code == PF_E_USAGE,
+	   "a random period without a period is a usage error");
+	is_str(err.msg, "option '--smpl-periods-random': event 1 of set 0 ('a') has no period to randomize: give it "
+	       "one with --long-smpl-periods or --short-smpl-periods", "message names the event");
+	pf_config_release(&cfg);
+	ok(parse(&cfg, &err, "-e", "a", "--long-smpl-periods=10", "--smpl-periods-random=1,1", "x", NULL) == 0 &&
+		   options_validate(&cfg, NULL, &err) < 0 && err.code == PF_E_USAGE && strstr(err.msg, "2 entries"),
+	   "more random entries than events: %s", err.msg);
+	pf_config_release(&cfg);
+	ok(parse(&cfg, &err, "-e", "a,b", "--short-smpl-periods=,10", "--smpl-periods-random=,0xff", "x", NULL) == 0 &&
+		   options_validate(&cfg, NULL, &err) == 0,
+	   "a randomized event with its period is accepted: %s", err.msg);
+	pf_config_release(&cfg);
+
 	ok(parse(&cfg, &err, "-e", "a", "--smpl-periods-random=0xff:", "x", NULL) < 0 &&
 		   err.code == PF_E_BAD_OPTION_VALUE,
 	   "an empty seed after the colon is refused");

@@ -95,27 +95,9 @@ static void test_random_periods(void)
 	record_plan_release(&q);
 }
 
-static void test_refusals(void)
-{
-	static const char *const no_period[] = { "-e", "a", "--smpl-periods-random=0xff", "x", NULL, NULL, NULL };
-	static const char *const too_many[] = { "-e", "a", "--long-smpl-periods=10", "--smpl-periods-random=1,1",
-						"x", NULL, NULL };
-	struct record_plan p;
-	struct pf_error err = { 0 };
-
-	ok(plan_of(&p, &err, no_period) == -1 && err.code == PF_E_CANNOT_SAMPLE &&
-		   strstr(err.msg, "'a'") && strstr(err.msg, "needs a period"),
-	   "a random period without a period: %s", err.msg);
-	record_plan_release(&p);
-	ok(plan_of(&p, &err, too_many) == -1 && err.code == PF_E_USAGE && strstr(err.msg, "more entries"),
-	   "more random entries than events: %s", err.msg);
-	record_plan_release(&p);
-}
-
 int main(void)
 {
 	test_counting_events();
 	test_random_periods();
-	test_refusals();
 	return tap_done();
 }
