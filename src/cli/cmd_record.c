@@ -88,7 +88,9 @@ static void fill_header(struct record_run *rr, int argc, char **argv)
 
 		h->events[i] = (struct smpl_event){
 			.name = p->events[i]->name,
-			.fields = perf_sample_fields(a->sample_type),
+			/* a sample's period: the kernel's in frequency mode,
+			 * else pfmon's own, which the session puts in it */
+			.fields = perf_sample_fields(a->sample_type) | (p->counting[i] ? 0 : SAMPLE_F_PERIOD),
 			.attr_type = a->type,
 			.attr_config = a->config,
 			.sample_type = a->sample_type,
