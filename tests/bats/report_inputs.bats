@@ -63,16 +63,18 @@ build_id_of() {
 	live=$("$PFMON" --report="$BATS_TEST_TMPDIR/s.pfs")
 	id=$(build_id_of "$FIXTURES/hotspot")
 	[ -n "$id" ]
+	# the system's debug files stay reachable through the test's root (a
+	# sample that lands in ld.so or libc by chance keeps its name), with
+	# the recorded binary added
+	mkdir -p "$BATS_TEST_TMPDIR/debug"
+	[ ! -d /usr/lib/debug ] || cp -as /usr/lib/debug/. "$BATS_TEST_TMPDIR/debug/"
 	mkdir -p "$BATS_TEST_TMPDIR/debug/.build-id/${id:0:2}"
 	cp "$FIXTURES/hotspot" "$BATS_TEST_TMPDIR/debug/.build-id/${id:0:2}/${id:2}.debug"
 	cp "$FIXTURES/burn" "$BATS_TEST_TMPDIR/hot"
 	run --separate-stderr env PFMON_DEBUG_ROOT="$BATS_TEST_TMPDIR/debug" "$PFMON" --report="$BATS_TEST_TMPDIR/s.pfs"
 	[ "$status" -eq 0 ]
 	[ -z "$stderr" ]
-	# the same but for a note on a library sampled by chance (libc's
-	# clock_gettime) whose debug file this root does not hold
-	! printf '%s\n' "$output" | grep -F "# no debug info: $BATS_TEST_TMPDIR/hot"
-	[ "$(printf '%s\n' "$output" | grep -v '^# no debug info: ')" = "$(printf '%s\n' "$live" | grep -v '^# no debug info: ')" ]
+	[ "$output" = "$live" ]
 }
 
 @test "a binary without a build-id: a changed mtime or size is enough to refuse it" {
