@@ -57,7 +57,8 @@ static int add_dir(struct name_list *l, const char *dir, struct pf_error *err)
 			free(path);
 	}
 	closedir(d);
-	qsort(l->v + first, l->n - first, sizeof(*l->v), by_name);
+	if (l->n > first) /* an empty directory leaves l->v NULL, which qsort must not get */
+		qsort(l->v + first, l->n - first, sizeof(*l->v), by_name);
 	return 0;
 }
 

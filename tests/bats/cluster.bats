@@ -241,6 +241,17 @@ make_ranks() {
 	one_error_line "option '--events' is not used with --merge"
 }
 
+@test "--merge of an empty directory: one usage error, nothing else (no sanitizer report)" {
+	mkdir empty
+	run -2 --separate-stderr "$PFMON" --merge empty
+	one_error_line "^error: --merge: the directories given hold no file$"
+	# hidden files and subdirectories are not results files either
+	mkdir -p only/.hidden only/sub
+	touch only/.dot
+	run -2 --separate-stderr "$PFMON" --merge only
+	one_error_line "^error: --merge: the directories given hold no file$"
+}
+
 # cpu_sum FILES... EVENT: the sum of the per-CPU text rows of EVENT
 cpu_sum() {
 	local ev=${@: -1}
