@@ -133,14 +133,6 @@ static FILE *open_merge_output(const struct pf_config *cfg, struct pf_error *err
 	return f;
 }
 
-static int close_merge_output(FILE *f, const struct pf_config *cfg, struct pf_error *err)
-{
-	if (f == stdout)
-		return 0;
-	if (fclose(f) != 0)
-		return pf_error_set(err, PF_E_OUTPUT, cfg->outfile, strerror(errno));
-	return 0;
-}
 
 /* the metric definitions of the model (--pmu, host by default) and --metrics-file */
 static int metric_definitions(struct pf_config *cfg, struct metric_run *run, struct pf_error *err)
@@ -175,7 +167,7 @@ static int merge_counts(struct pf_config *cfg, const struct name_list *l, struct
 		out = rc ? NULL : open_merge_output(cfg, err);
 		if (out) {
 			merge_counts_print(out, &m, cfg);
-			rc = close_merge_output(out, cfg, err);
+			rc = results_close(out, cfg->outfile, err); /* a closed pipe as well */
 		} else {
 			rc = -1;
 		}

@@ -283,8 +283,7 @@ static int merge_into(const struct pf_config *cfg, struct sample_input *in, size
 			print_rank_shares(out, p, in, n, cfg->smpl_show_top);
 		profile_print_warnings(p, stderr);
 		warn_lost(profile_lost(p), profile_throttled(p));
-		if (out != stdout && fclose(out))
-			rc = pf_error_set(err, PF_E_OUTPUT, cfg->outfile, strerror(errno));
+		rc = results_close(out, cfg->outfile, err); /* a closed pipe as well */
 	}
 	for (size_t i = 0; i < b.n; i++)
 		free(b.paths[i]);
