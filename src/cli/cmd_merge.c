@@ -15,9 +15,12 @@
 
 #include "cli/commands.h"
 #include "cli/metrics.h"
+#include "common/userfile.h"
 #include "common/util.h"
 #include "report/merge.h"
 #include "sample/smpl_file.h"
+
+#define MERGE_MAX_FILE (64u << 20) /* a larger results file is refused */
 
 struct name_list {
 	char **v;
@@ -72,6 +75,8 @@ static int collect(const struct pf_config *cfg, struct name_list *l, struct pf_e
 		if (S_ISDIR(st.st_mode)) {
 			if (add_dir(l, *a, err))
 				return -1;
+		} else if (user_file_check(*a, err)) { /* /dev/zero or a FIFO would never end, or block */
+			return -1;
 		} else {
 			add_name(l, xstrdup(*a));
 		}
@@ -100,15 +105,13 @@ static int read_counts(const struct name_list *l, struct results_file **out, str
 	struct results_file *files = xcalloc(l->n + 1, sizeof(*files));
 
 	for (size_t i = 0; i < l->n; i++) {
-		FILE *f = fopen(l->v[i], "re");
-		int rc;
+		char *text;
+		size_t len;
+		int rc = user_file_read(l->v[i], MERGE_MAX_FILE, "results file", &text, &len, err);
 
-		if (!f) {
-			pf_error_set(err, PF_E_INPUT, l->v[i], strerror(errno));
-			rc = -1;
-		} else {
-			rc = results_read(f, l->v[i], &files[i], err);
-			fclose(f);
+		if (!rc) {
+			rc = results_parse(text, len, l->v[i], &files[i], err);
+			free(text);
 		}
 		if (rc) {
 			for (size_t j = 0; j < i; j++)

@@ -11,6 +11,7 @@
 #include <strings.h>
 
 #include "common/u64set.h"
+#include "common/userfile.h"
 #include "common/util.h"
 #include "metric.h"
 
@@ -245,27 +246,17 @@ int metric_list_add_text(struct metric_list *l, const char *text, const char *or
 
 int metric_list_add_file(struct metric_list *l, const char *path, struct pf_error *err)
 {
-	FILE *f = fopen(path, "r");
 	char *text;
 	size_t n;
 	int rc;
 
-	if (!f)
-		return pf_error_set(err, PF_E_INPUT, path, strerror(errno));
-	text = xmalloc(DEF_MAX_FILE + 1);
-	n = fread(text, 1, DEF_MAX_FILE + 1, f);
-	if (ferror(f)) {
-		rc = pf_error_set(err, PF_E_INPUT, path, strerror(errno ? errno : EIO));
-	} else if (n > DEF_MAX_FILE) {
-		rc = pf_error_set(err, PF_E_BAD_FILE, path, "larger than 4 MiB: not a metrics file");
-	} else if (memchr(text, '\0', n)) {
+	if (user_file_read(path, DEF_MAX_FILE, "metrics file", &text, &n, err))
+		return -1;
+	if (memchr(text, '\0', n))
 		rc = pf_error_set(err, PF_E_BAD_FILE, path, "holds a NUL byte: not a metrics file");
-	} else {
-		text[n] = '\0';
+	else
 		rc = metric_list_add_text(l, text, path, err);
-	}
 	free(text);
-	fclose(f);
 	return rc;
 }
 

@@ -14,6 +14,9 @@
 
 /* ----- reading ----- */
 
+/* a JSON header line names every event: room for thousands */
+#define RESULTS_MAX_LINE (1u << 20)
+
 bool results_value_add(struct results_value *sum, bool counted, uint64_t v)
 {
 	if (!counted)
@@ -558,24 +561,36 @@ static int check_complete(struct reader *r)
 	return 0;
 }
 
-int results_read(FILE *in, const char *path, struct results_file *rf, struct pf_error *err)
+int results_parse(const char *text, size_t len, const char *path, struct results_file *rf, struct pf_error *err)
 {
 	struct reader r = { .rf = rf, .path = path, .err = err, .sep = ",", .cpu = -1 };
-	char *line = NULL;
-	size_t cap = 0;
+	size_t at = 0;
 	int rc = 0;
 
 	memset(rf, 0, sizeof(*rf));
 	rf->path = xstrdup(path);
-	while (!rc && getline(&line, &cap, in) > 0) {
+	if (memchr(text, '\0', len))
+		rc = bad(&r, "holds a NUL byte: not a results file");
+	while (!rc && at < len) {
+		const char *nl = memchr(text + at, '\n', len - at);
+		size_t n = nl ? (size_t)(nl - (text + at)) : len - at;
+		char *line;
+
 		r.line++;
+		if (n > RESULTS_MAX_LINE) {
+			char msg[64];
+
+			snprintf(msg, sizeof(msg), "longer than %u bytes", RESULTS_MAX_LINE);
+			rc = bad(&r, msg);
+			break;
+		}
+		line = xstrndup(text + at, n);
 		rc = read_line(&r, line);
+		free(line);
+		at += n + 1;
 	}
-	if (!rc && ferror(in))
-		rc = pf_error_set(err, PF_E_INPUT, path, strerror(errno ? errno : EIO));
 	if (!rc)
 		rc = check_complete(&r);
-	free(line);
 	free(r.assigned);
 	free(r.cpu_assigned);
 	if (rc)
