@@ -336,6 +336,48 @@ static long row_cpu(const char *field)
 	return *end || errno ? -2 : cpu;
 }
 
+/* every row of event name was read: one more is refused, never ignored */
+static int extra_row(struct reader *r, const char *name)
+{
+	size_t n = 0;
+	char msg[400];
+
+	for (size_t i = 0; i < r->rf->n_values; i++)
+		n += !strcmp(r->rf->values[i].name, name);
+	if (n == 1)
+		snprintf(msg, sizeof(msg), "a second row of event '%.200s'", name);
+	else
+		snprintf(msg, sizeof(msg), "more rows of event '%.200s' than the %zu sets counting it", name, n);
+	return bad(r, msg);
+}
+
+/*
+ * The value of a row that did not read as a count: a line of another name
+ * (a metric, a time) is no count, but a row of a header event is one, and
+ * its value is wrong: negative, too large (past 2^64), or not a number.
+ */
+static int bad_value(struct reader *r, const char *value, const char *name)
+{
+	char digits[64], msg[400];
+	size_t n = 0, i;
+	const char *why;
+
+	if (!value_of(r, name, NULL, &i))
+		return 0;
+	for (const char *c = value; *c && n + 1 < sizeof(digits); c++)
+		if (*c != ',' && *c != '.' && *c != '\'')
+			digits[n++] = *c;
+	digits[n] = '\0';
+	if (value[0] == '-')
+		why = "a negative count";
+	else if (n && strspn(digits, "0123456789") == n)
+		why = "a count too large (past 2^64)";
+	else
+		why = "not a count";
+	snprintf(msg, sizeof(msg), "%s '%.32s' for event '%.200s'", why, value, name);
+	return bad(r, msg);
+}
+
 /* a count row: with a CPU, into that CPU's block */
 static int count_row(struct reader *r, long cpu, const char *name, bool counted, uint64_t v, bool clock)
 {
@@ -346,6 +388,8 @@ static int count_row(struct reader *r, long cpu, const char *name, bool counted,
 	if (cpu < 0) {
 		if (value_of(r, name, r->assigned, &i))
 			assign(r, i, counted, v, clock);
+		else if (value_of(r, name, NULL, &i))
+			return extra_row(r, name);
 		return 0;
 	}
 	if (enter_cpu(r, cpu))
@@ -371,7 +415,8 @@ static int text_row(struct reader *r, char *line)
 		strtok_r(NULL, " \t", &save); /* counted> / supported> */
 		counted = false;
 	} else if (!count_parse_text(first, r->format == PF_FMT_EU, &v)) {
-		return 0;
+		name = strtok_r(NULL, " \t", &save);
+		return name ? bad_value(r, first, name) : 0;
 	}
 	name = strtok_r(NULL, " \t", &save);
 	return name ? count_row(r, cpu, name, counted, v, false) : 0;
@@ -399,6 +444,8 @@ static int csv_row(struct reader *r, const char *line)
 		counted = f[at][0] != '<';
 		if (!counted || parse_unit_count(f[at], f[at + 1], &v, &clock))
 			rc = count_row(r, cpu, f[at + 2], counted, v, clock);
+		else
+			rc = bad_value(r, f[at], f[at + 2]);
 	}
 	str_vec_free(f);
 	return rc;
@@ -490,6 +537,8 @@ static int json_row(struct reader *r, const char *line)
 			rc = count_row(r, cpu, name, false, 0, false);
 		else if (parse_unit_count(val, unit ? unit : "", &v, &clock))
 			rc = count_row(r, cpu, name, true, v, clock);
+		else
+			rc = bad_value(r, val, name);
 	}
 	json_decref(o);
 	return rc;
