@@ -152,6 +152,19 @@ finished_status() {
 	[ "${#stderr_lines[@]}" -eq 2 ]
 }
 
+@test "a FIFO as the perf.data file: refused before open() could block, the command never runs" {
+	mkfifo "$BATS_TEST_TMPDIR/fifo"
+	run --separate-stderr $T "$PFMON" -F 100 -e task-clock --smpl-format=perf \
+		--smpl-outfile="$BATS_TEST_TMPDIR/fifo" touch "$BATS_TEST_TMPDIR/ran"
+	[ "$status" -eq 1 ]
+	one_error_line "^error: cannot write '$BATS_TEST_TMPDIR/fifo': perf.data must be a regular file \(its header is completed at the end\)$"
+	[ ! -e "$BATS_TEST_TMPDIR/ran" ]
+	# a character device is not truncated nor written either
+	run --separate-stderr $T "$PFMON" -F 100 -e task-clock --smpl-format=perf --smpl-outfile=/dev/null true
+	[ "$status" -eq 1 ]
+	one_error_line "^error: cannot write '/dev/null': perf.data must be a regular file"
+}
+
 # closed_pipe CMD...: CMD with standard output a pipe whose reader is gone
 # before CMD starts (no race with a reader that exits); its status, 128 + N
 # when signal N ended it
