@@ -211,6 +211,8 @@ static int header_line(struct reader *r, const char *key, const char *v)
 		return set_kind(r, v);
 	if (!strcmp(key, "counter format"))
 		return set_format(r, v);
+	if (!strcmp(key, "csv separator") && !*v)
+		return bad(r, "an empty csv separator"); /* pfmon writes none: a damaged header */
 	if (!strcmp(key, "csv separator"))
 		snprintf(r->sep, sizeof(r->sep), "%s", v);
 	else if (!strcmp(key, "rank"))
