@@ -145,7 +145,12 @@ static void add_value(struct reader *r, const char *name, int set, const char *e
 							   .encoding = xstrdup(encoding),
 							   .state = RV_NOT_COUNTED };
 	r->assigned = xrealloc(r->assigned, (rf->n_values + 1) * sizeof(*r->assigned));
-	r->assigned[rf->n_values++] = false;
+	r->assigned[rf->n_values] = false;
+	if (r->cpu_assigned) { /* an event line after a CPU's rows: its block covers it too */
+		r->cpu_assigned = xrealloc(r->cpu_assigned, (rf->n_values + 2) * sizeof(*r->cpu_assigned));
+		r->cpu_assigned[rf->n_values] = false;
+	}
+	rf->n_values++;
 }
 
 /* "set0 NAME ENCODING" */
