@@ -15,9 +15,12 @@
 
 #include "cli/commands.h"
 #include "cli/metrics.h"
+#include "common/userfile.h"
 #include "common/util.h"
 #include "report/merge.h"
 #include "sample/smpl_file.h"
+
+#define MERGE_MAX_FILE (64u << 20) /* a larger results file is refused */
 
 struct name_list {
 	char **v;
@@ -57,7 +60,8 @@ static int add_dir(struct name_list *l, const char *dir, struct pf_error *err)
 			free(path);
 	}
 	closedir(d);
-	qsort(l->v + first, l->n - first, sizeof(*l->v), by_name);
+	if (l->n > first) /* an empty directory leaves l->v NULL, which qsort must not get */
+		qsort(l->v + first, l->n - first, sizeof(*l->v), by_name);
 	return 0;
 }
 
@@ -71,6 +75,8 @@ static int collect(const struct pf_config *cfg, struct name_list *l, struct pf_e
 		if (S_ISDIR(st.st_mode)) {
 			if (add_dir(l, *a, err))
 				return -1;
+		} else if (user_file_check(*a, err)) { /* /dev/zero or a FIFO would never end, or block */
+			return -1;
 		} else {
 			add_name(l, xstrdup(*a));
 		}
@@ -99,15 +105,13 @@ static int read_counts(const struct name_list *l, struct results_file **out, str
 	struct results_file *files = xcalloc(l->n + 1, sizeof(*files));
 
 	for (size_t i = 0; i < l->n; i++) {
-		FILE *f = fopen(l->v[i], "re");
-		int rc;
+		char *text;
+		size_t len;
+		int rc = user_file_read(l->v[i], MERGE_MAX_FILE, "results file", &text, &len, err);
 
-		if (!f) {
-			pf_error_set(err, PF_E_INPUT, l->v[i], strerror(errno));
-			rc = -1;
-		} else {
-			rc = results_read(f, l->v[i], &files[i], err);
-			fclose(f);
+		if (!rc) {
+			rc = results_parse(text, len, l->v[i], &files[i], err);
+			free(text);
 		}
 		if (rc) {
 			for (size_t j = 0; j < i; j++)
@@ -132,14 +136,6 @@ static FILE *open_merge_output(const struct pf_config *cfg, struct pf_error *err
 	return f;
 }
 
-static int close_merge_output(FILE *f, const struct pf_config *cfg, struct pf_error *err)
-{
-	if (f == stdout)
-		return 0;
-	if (fclose(f) != 0)
-		return pf_error_set(err, PF_E_OUTPUT, cfg->outfile, strerror(errno));
-	return 0;
-}
 
 /* the metric definitions of the model (--pmu, host by default) and --metrics-file */
 static int metric_definitions(struct pf_config *cfg, struct metric_run *run, struct pf_error *err)
@@ -174,7 +170,7 @@ static int merge_counts(struct pf_config *cfg, const struct name_list *l, struct
 		out = rc ? NULL : open_merge_output(cfg, err);
 		if (out) {
 			merge_counts_print(out, &m, cfg);
-			rc = close_merge_output(out, cfg, err);
+			rc = results_close(out, cfg->outfile, err); /* a closed pipe as well */
 		} else {
 			rc = -1;
 		}

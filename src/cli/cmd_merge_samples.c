@@ -284,8 +284,7 @@ static int merge_into(const struct pf_config *cfg, struct sample_input *in, size
 		profile_print_warnings(p, stderr);
 		profile_print_notes(p, stderr);
 		warn_lost(profile_lost(p), profile_throttled(p));
-		if (out != stdout && fclose(out))
-			rc = pf_error_set(err, PF_E_OUTPUT, cfg->outfile, strerror(errno));
+		rc = results_close(out, cfg->outfile, err); /* a closed pipe as well */
 	}
 	for (size_t i = 0; i < b.n; i++)
 		free(b.paths[i]);

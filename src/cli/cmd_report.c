@@ -152,7 +152,7 @@ static int export_perf_data(const struct pf_config *cfg, struct smpl_reader *r,
 	return rc < 0 ? -1 : 0;
 }
 
-int cmd_report(const struct pf_config *cfg, struct pf_error *err)
+static int report(const struct pf_config *cfg, struct pf_error *err)
 {
 	struct sample_record first;
 	struct smpl_reader *r;
@@ -184,4 +184,16 @@ int cmd_report(const struct pf_config *cfg, struct pf_error *err)
 		rc = report_profile(cfg, r, rc > 0 ? &first : NULL, err);
 	smpl_reader_close(r);
 	return rc < 0 ? -1 : 0;
+}
+
+/* A report standard output could not take (a reader gone, a full disk) is
+ * an error, said in one line, as for counts (pfmon(1) FAILURES): never a
+ * silent death by SIGPIPE.  An error reading the file comes first. */
+int cmd_report(const struct pf_config *cfg, struct pf_error *err)
+{
+	int rc = report(cfg, err);
+
+	if (results_close(stdout, NULL, rc ? NULL : err))
+		rc = -1;
+	return rc;
 }

@@ -219,8 +219,9 @@ int main(int argc, char **argv)
 		return pf_error_exit_status(err.code);
 	}
 	/* a full disk is an error, not silence; a reader that went away
-	 * (pfmon -l | head) ends pfmon as SIGPIPE would have: quietly.  A
-	 * run's own output was checked already: its counts are not lost. */
+	 * (pfmon -l | head) ends a listing as SIGPIPE would have: quietly.
+	 * Runs, reports and merges checked their own output already (one
+	 * error line, pfmon(1) FAILURES). */
 	if (fflush(stdout) != 0 && errno == EPIPE) {
 		signal(SIGPIPE, SIG_DFL);
 		raise(SIGPIPE);

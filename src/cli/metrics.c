@@ -36,28 +36,30 @@ static int load_definitions(const struct pf_config *cfg, const struct pmu_model 
 	return metric_list_resolve(l, err);
 }
 
-static void want_add(struct metric_run *run, size_t i)
+/* wanted: per metric, already requested (-M all of many metrics stays linear) */
+static void want_add(struct metric_run *run, bool *wanted, size_t i)
 {
-	for (size_t k = 0; k < run->n_want; k++)
-		if (run->want[k] == i)
-			return;
-	run->want = xrealloc(run->want, (run->n_want + 1) * sizeof(*run->want));
+	if (wanted[i])
+		return;
+	wanted[i] = true;
+	if ((run->n_want & (run->n_want - 1)) == 0) /* room for a power of two */
+		run->want = xrealloc(run->want, (run->n_want ? 2 * run->n_want : 1) * sizeof(*run->want));
 	run->want[run->n_want++] = i;
 }
 
 /* one -M entry: a metric's name, else a group's */
-static int want_name(struct metric_run *run, const char *name, struct pf_error *err)
+static int want_name(struct metric_run *run, bool *wanted, const char *name, struct pf_error *err)
 {
 	long i = metric_list_find(&run->list, name);
 	bool any = false;
 
 	if (i >= 0) {
-		want_add(run, (size_t)i);
+		want_add(run, wanted, (size_t)i);
 		return 0;
 	}
 	for (size_t k = 0; k < run->list.n; k++) {
 		if (strcmp(name, "all") == 0 || metric_in_group(&run->list.defs[k], name)) {
-			want_add(run, k);
+			want_add(run, wanted, k);
 			any = true;
 		}
 	}
@@ -66,19 +68,20 @@ static int want_name(struct metric_run *run, const char *name, struct pf_error *
 
 static int parse_requests(const struct pf_config *cfg, struct metric_run *run, struct pf_error *err)
 {
-	for (size_t a = 0; a < cfg->n_metric_args; a++) {
+	bool *wanted = xcalloc(run->list.n + 1, sizeof(*wanted));
+	int rc = 0;
+
+	for (size_t a = 0; a < cfg->n_metric_args && !rc; a++) {
 		size_t n;
 		char **v = str_split(cfg->metric_args[a], ',', &n);
-		int rc = 0;
 
 		for (size_t k = 0; k < n && !rc; k++)
-			rc = *v[k] ? want_name(run, v[k], err)
+			rc = *v[k] ? want_name(run, wanted, v[k], err)
 				   : pf_error_set(err, PF_E_UNKNOWN_METRIC, "(an empty name)");
 		str_vec_free(v);
-		if (rc)
-			return -1;
 	}
-	return 0;
+	free(wanted);
+	return rc ? -1 : 0;
 }
 
 static bool is_name_char(char c)
@@ -98,38 +101,40 @@ static size_t name_pos(const char *formula, const char *name)
 	return 0;
 }
 
-/* every event of metric i encodes alone, else the model's error naming it and where it is */
+struct event_check {
+	const struct pf_config *cfg;
+	const struct pmu_model *m;
+	struct pf_error *err;
+};
+
+/* event k of d encodes alone, else the model's error naming it and where it is */
+static int check_event(const struct metric_def *d, size_t k, void *arg)
+{
+	struct event_check *c = arg;
+	char *name = d->expr.names[k];
+	struct pf_set_config set = { .events = &name, .n_events = 1 };
+	struct pf_config one = *c->cfg;
+	struct set_prog prog;
+	struct pf_error e;
+	char why[PF_ERROR_MSG_MAX / 2];
+
+	if (strcmp(name, METRIC_DURATION) == 0 || plan_set_fits(c->m, c->cfg, &name, 1))
+		return 0;
+	one.sets = &set;
+	one.n_sets = 1;
+	pmu_encode_set(c->m, &one, 0, &prog, &e);
+	snprintf(why, sizeof(why), "event '%.64s' at position %zu of its formula (%.64s): %.200s", name,
+		 name_pos(d->formula, name), d->origin, e.msg);
+	return pf_error_set(c->err, PF_E_METRIC, d->name, why);
+}
+
+/* every event of metric i, through the metrics it refers to (each once) */
 static int check_events(const struct pf_config *cfg, const struct pmu_model *m, const struct metric_list *l,
 			size_t i, struct pf_error *err)
 {
-	const struct metric_def *d = &l->defs[i];
+	struct event_check c = { cfg, m, err };
 
-	for (size_t k = 0; k < d->expr.n_names; k++) {
-		char *name = d->expr.names[k];
-		struct pf_error e;
-
-		if (d->ref[k] >= 0) {
-			if (check_events(cfg, m, l, (size_t)d->ref[k], err))
-				return -1;
-			continue;
-		}
-		if (strcmp(name, METRIC_DURATION) == 0 || plan_set_fits(m, cfg, &name, 1))
-			continue;
-		{
-			struct pf_set_config set = { .events = &name, .n_events = 1 };
-			struct pf_config one = *cfg;
-			struct set_prog prog;
-			char why[PF_ERROR_MSG_MAX / 2];
-
-			one.sets = &set;
-			one.n_sets = 1;
-			pmu_encode_set(m, &one, 0, &prog, &e);
-			snprintf(why, sizeof(why), "event '%.64s' at position %zu of its formula (%.64s): %.200s", name,
-				 name_pos(d->formula, name), d->origin, e.msg);
-			return pf_error_set(err, PF_E_METRIC, d->name, why);
-		}
-	}
-	return 0;
+	return metric_walk(l, i, &(struct metric_walk){ .leaf = check_event, .arg = &c }) ? -1 : 0;
 }
 
 /* the plan's sets after the user's own (an empty default set is replaced) */

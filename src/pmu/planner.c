@@ -95,7 +95,8 @@ static int cmp_unit(const void *pa, const void *pb)
 
 static void add_unit(struct planner *p, char **ev, size_t n)
 {
-	p->units = xrealloc(p->units, (p->n_units + 1) * sizeof(*p->units));
+	if ((p->n_units & (p->n_units - 1)) == 0) /* room for a power of two: a copy per unit would be n^2 */
+		p->units = xrealloc(p->units, (p->n_units ? 2 * p->n_units : 1) * sizeof(*p->units));
 	p->units[p->n_units++] = (struct unit){ .ev = ev, .n = n };
 }
 
@@ -249,7 +250,8 @@ static int make_units(struct planner *p, const struct plan_group *groups, size_t
 		char **ev = xcalloc(groups[g].n + 1, sizeof(*ev));
 		size_t n;
 
-		memcpy(ev, groups[g].events, groups[g].n * sizeof(*ev));
+		if (groups[g].n) /* a metric of constants and duration_time reads no event */
+			memcpy(ev, groups[g].events, groups[g].n * sizeof(*ev));
 		n = sort_unique(ev, groups[g].n);
 		if (n && plan_set_fits(p->m, p->cfg, ev, n)) {
 			add_unit(p, ev, n);
@@ -262,7 +264,8 @@ static int make_units(struct planner *p, const struct plan_group *groups, size_t
 		}
 		free(ev);
 	}
-	qsort(p->units, p->n_units, sizeof(*p->units), cmp_unit);
+	if (p->n_units)
+		qsort(p->units, p->n_units, sizeof(*p->units), cmp_unit);
 	/* identical units (metrics with the same events) are planned once */
 	size_t k = 0;
 	for (size_t u = 0; u < p->n_units; u++) {

@@ -78,6 +78,8 @@ char **count_csv_split(const char *s, const char *sep, size_t *n)
 	char **v = NULL;
 
 	*n = 0;
+	if (!seplen) /* it would split at every byte, never advancing */
+		return NULL;
 	for (;;) {
 		struct strbuf f = STRBUF_INIT;
 

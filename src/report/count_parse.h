@@ -24,7 +24,7 @@ bool count_parse_perf(const char *s, uint64_t *v);
 bool count_parse_msec(const char *s, uint64_t *ns);
 
 /* a CSV line split at sep, RFC 4180 quotes; NULL on an unterminated quote
- * (str_vec_free() frees it) */
+ * or an empty sep (str_vec_free() frees it) */
 char **count_csv_split(const char *s, const char *sep, size_t *n);
 
 #endif

@@ -12,6 +12,7 @@
 #include <strings.h>
 
 #include "common/strmap.h"
+#include "common/userfile.h"
 #include "common/util.h"
 #include "count_parse.h"
 #include "counts_read.h"
@@ -631,23 +632,14 @@ int saved_counts_parse(const char *text, size_t len, const char *origin, const s
 int saved_counts_read(const char *path, const struct saved_read_opts *o, struct saved_counts *out,
 		      struct pf_error *err)
 {
-	FILE *f = fopen(path, "r");
 	char *text;
 	size_t n;
 	int rc;
 
 	memset(out, 0, sizeof(*out));
-	if (!f)
-		return pf_error_set(err, PF_E_INPUT, path, strerror(errno));
-	text = xmalloc(SAVED_MAX_FILE + 1);
-	n = fread(text, 1, SAVED_MAX_FILE + 1, f);
-	if (ferror(f))
-		rc = pf_error_set(err, PF_E_INPUT, path, strerror(errno ? errno : EIO));
-	else if (n > SAVED_MAX_FILE)
-		rc = pf_error_set(err, PF_E_BAD_FILE, path, "larger than 64 MiB: not a saved counts file");
-	else
-		rc = saved_counts_parse(text, n, path, o, out, err);
+	if (user_file_read(path, SAVED_MAX_FILE, "saved counts file", &text, &n, err))
+		return -1;
+	rc = saved_counts_parse(text, n, path, o, out, err);
 	free(text);
-	fclose(f);
 	return rc;
 }

@@ -10,6 +10,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "common/u64set.h"
+#include "common/userfile.h"
 #include "common/util.h"
 #include "metric.h"
 
@@ -33,15 +35,14 @@ void metric_list_release(struct metric_list *l)
 		metric_expr_release(&d->expr);
 	}
 	free(l->defs);
+	strmap_release(&l->index);
 	memset(l, 0, sizeof(*l));
 }
 
+/* a hash lookup: resolving n metrics is linear, not n^2 string compares */
 long metric_list_find(const struct metric_list *l, const char *name)
 {
-	for (size_t i = 0; i < l->n; i++)
-		if (strcmp(l->defs[i].name, name) == 0)
-			return (long)i;
-	return -1;
+	return (long)strmap_get(&l->index, name) - 1;
 }
 
 bool metric_in_group(const struct metric_def *d, const char *g)
@@ -120,8 +121,12 @@ static int start_block(struct def_parser *p, const char *name)
 	if (metric_list_find(l, name) >= 0)
 		return def_fail(p, "metric '%s' is defined twice (first at %s)", name,
 				l->defs[metric_list_find(l, name)].origin);
-	l->defs = xrealloc(l->defs, (l->n + 1) * sizeof(*l->defs));
+	if (l->n == l->cap) { /* doubling: a copy per definition would be n^2 */
+		l->cap = l->cap ? 2 * l->cap : 64;
+		l->defs = xrealloc(l->defs, l->cap * sizeof(*l->defs));
+	}
 	d = &l->defs[l->n++];
+	strmap_add(&l->index, name, l->n);
 	memset(d, 0, sizeof(*d));
 	d->name = xstrdup(name);
 	d->scale = 1.0;
@@ -238,91 +243,152 @@ int metric_list_add_text(struct metric_list *l, const char *text, const char *or
 
 int metric_list_add_file(struct metric_list *l, const char *path, struct pf_error *err)
 {
-	FILE *f = fopen(path, "r");
 	char *text;
 	size_t n;
 	int rc;
 
-	if (!f)
-		return pf_error_set(err, PF_E_INPUT, path, strerror(errno));
-	text = xmalloc(DEF_MAX_FILE + 1);
-	n = fread(text, 1, DEF_MAX_FILE + 1, f);
-	if (ferror(f)) {
-		rc = pf_error_set(err, PF_E_INPUT, path, strerror(errno ? errno : EIO));
-	} else if (n > DEF_MAX_FILE) {
-		rc = pf_error_set(err, PF_E_BAD_FILE, path, "larger than 4 MiB: not a metrics file");
-	} else if (memchr(text, '\0', n)) {
+	if (user_file_read(path, DEF_MAX_FILE, "metrics file", &text, &n, err))
+		return -1;
+	if (memchr(text, '\0', n))
 		rc = pf_error_set(err, PF_E_BAD_FILE, path, "holds a NUL byte: not a metrics file");
-	} else {
-		text[n] = '\0';
+	else
 		rc = metric_list_add_text(l, text, path, err);
-	}
 	free(text);
-	fclose(f);
 	return rc;
 }
 
 /* ----- resolution ----- */
 
+struct walk_frame {
+	size_t m; /* a metric */
+	size_t k; /* its next name */
+};
+
+struct walk_stack {
+	struct walk_frame *v;
+	size_t n, cap;
+};
+
+static void walk_push(struct walk_stack *s, size_t m)
+{
+	if (s->n == s->cap) {
+		s->cap = s->cap ? 2 * s->cap : 16;
+		s->v = xrealloc(s->v, s->cap * sizeof(*s->v));
+	}
+	s->v[s->n++] = (struct walk_frame){ .m = m };
+}
+
 enum { WHITE, GREY, BLACK };
 
-/* depth-first: a GREY metric met again closes a cycle */
-static int visit(struct metric_list *l, size_t i, unsigned char *color, struct pf_error *err)
+/* depth-first from metric i, iteratively: a GREY metric met again closes a cycle */
+static int visit(struct metric_list *l, size_t i, unsigned char *color, struct walk_stack *s,
+		 struct pf_error *err)
 {
-	struct metric_def *d = &l->defs[i];
-
-	if (color[i] == BLACK)
-		return 0;
-	if (color[i] == GREY)
-		return pf_error_set(err, PF_E_METRIC, d->name, "its formula refers back to itself through "
-				    "other metrics (a cycle)");
+	s->n = 0;
 	color[i] = GREY;
-	for (size_t k = 0; k < d->expr.n_names; k++) {
-		long r = metric_list_find(l, d->expr.names[k]);
+	walk_push(s, i);
+	while (s->n) {
+		struct walk_frame *f = &s->v[s->n - 1];
+		struct metric_def *d = &l->defs[f->m];
+		long r;
 
-		d->ref[k] = r;
-		if (r == (long)i)
+		if (f->k == d->expr.n_names) {
+			color[f->m] = BLACK;
+			s->n--;
+			continue;
+		}
+		r = metric_list_find(l, d->expr.names[f->k]);
+		d->ref[f->k++] = r;
+		if (r == (long)f->m)
 			return pf_error_set(err, PF_E_METRIC, d->name, "its formula refers to itself");
-		if (r >= 0 && visit(l, (size_t)r, color, err))
-			return -1;
+		if (r < 0 || color[r] == BLACK)
+			continue;
+		if (color[r] == GREY)
+			return pf_error_set(err, PF_E_METRIC, l->defs[r].name, "its formula refers back to itself "
+					    "through other metrics (a cycle)");
+		color[r] = GREY;
+		walk_push(s, (size_t)r);
 	}
-	color[i] = BLACK;
 	return 0;
 }
 
 int metric_list_resolve(struct metric_list *l, struct pf_error *err)
 {
 	unsigned char *color = xcalloc(l->n + 1, 1);
+	struct walk_stack s = { 0 };
 	int rc = 0;
 
 	for (size_t i = 0; i < l->n && !rc; i++)
-		rc = visit(l, i, color, err);
+		if (color[i] == WHITE)
+			rc = visit(l, i, color, &s, err);
+	free(s.v);
 	free(color);
 	return rc;
 }
 
-static void add_unique(char ***names, size_t *n, const char *s)
+int metric_walk(const struct metric_list *l, size_t i, const struct metric_walk *w)
 {
-	for (size_t i = 0; i < *n; i++)
-		if (strcmp((*names)[i], s) == 0)
-			return;
-	*names = xrealloc(*names, (*n + 1) * sizeof(**names));
-	(*names)[(*n)++] = xstrdup(s);
+	struct walk_stack s = { 0 };
+	struct u64set seen;
+	int rc = 0;
+
+	u64set_init(&seen);
+	u64set_add(&seen, i);
+	walk_push(&s, i);
+	while (s.n && !rc) {
+		struct walk_frame *f = &s.v[s.n - 1];
+		const struct metric_def *d = &l->defs[f->m];
+		size_t k = f->k++;
+
+		if (k == d->expr.n_names) {
+			s.n--;
+			rc = w->done ? w->done(f->m, w->arg) : 0;
+		} else if (d->ref[k] < 0) {
+			rc = w->leaf ? w->leaf(d, k, w->arg) : 0;
+		} else if (u64set_add(&seen, (uint64_t)d->ref[k])) { /* a metric reached twice adds nothing */
+			walk_push(&s, (size_t)d->ref[k]);
+		}
+	}
+	free(s.v);
+	u64set_release(&seen);
+	return rc;
+}
+
+struct event_names {
+	char ***names;
+	size_t *n;
+};
+
+static int add_event(const struct metric_def *d, size_t k, void *arg)
+{
+	struct event_names *e = arg;
+	const char *s = d->expr.names[k];
+
+	if (strcmp(s, METRIC_DURATION) == 0)
+		return 0;
+	for (size_t i = 0; i < *e->n; i++)
+		if (strcmp((*e->names)[i], s) == 0)
+			return 0;
+	*e->names = xrealloc(*e->names, (*e->n + 1) * sizeof(**e->names));
+	(*e->names)[(*e->n)++] = xstrdup(s);
+	return 0;
 }
 
 void metric_events(const struct metric_list *l, size_t i, char ***names, size_t *n)
 {
-	const struct metric_def *d = &l->defs[i];
+	struct event_names e = { names, n };
 
-	for (size_t k = 0; k < d->expr.n_names; k++) {
-		if (d->ref[k] >= 0)
-			metric_events(l, (size_t)d->ref[k], names, n);
-		else if (strcmp(d->expr.names[k], METRIC_DURATION) != 0)
-			add_unique(names, n, d->expr.names[k]);
-	}
+	metric_walk(l, i, &(struct metric_walk){ .leaf = add_event, .arg = &e });
 }
 
 /* ----- evaluation ----- */
+
+/* one metric's value in one computation, and what its inputs were */
+struct metric_memo {
+	double value;
+	bool ok, multiplexed, cross_set;
+	const char *missing; /* the first input not available */
+};
 
 struct eval_ctx {
 	const struct metric_list *l;
@@ -331,8 +397,8 @@ struct eval_ctx {
 	size_t n_rows;
 	int set; /* the event set inputs come from, -1: any */
 	uint64_t duration_ns;
-	bool multiplexed, cross_set;
-	const char *missing;
+	struct metric_memo *memo; /* per metric; those d refers to are computed */
+	struct metric_memo cur; /* d's, being computed */
 };
 
 static bool row_is(const struct count_row *r, const char *name)
@@ -358,7 +424,14 @@ static const struct count_row *find_row(const struct eval_ctx *c, const char *na
 	return any;
 }
 
-static bool eval_in(struct eval_ctx *c, const struct metric_def *d, double *out);
+/* a metric's inputs count as if read here: if(c, a, b) reads those of its branch */
+static void take_inputs(struct metric_memo *to, const struct metric_memo *from)
+{
+	to->multiplexed |= from->multiplexed;
+	to->cross_set |= from->cross_set;
+	if (!to->missing)
+		to->missing = from->missing;
+}
 
 static bool lookup(size_t k, double *v, void *arg)
 {
@@ -368,34 +441,41 @@ static bool lookup(size_t k, double *v, void *arg)
 	const struct count_row *r;
 
 	if (d->ref[k] >= 0) {
-		bool ok = eval_in(c, &c->l->defs[d->ref[k]], v);
+		const struct metric_memo *m = &c->memo[d->ref[k]];
 
-		c->d = d;
-		return ok;
+		take_inputs(&c->cur, m);
+		*v = m->value;
+		return m->ok;
 	}
 	if (strcmp(name, METRIC_DURATION) == 0) {
 		*v = (double)c->duration_ns;
-		if (!c->duration_ns && !c->missing) /* saved counts without one */
-			c->missing = name;
+		if (!c->duration_ns && !c->cur.missing) /* saved counts without one */
+			c->cur.missing = name;
 		return c->duration_ns != 0;
 	}
 	r = find_row(c, name);
 	if (!r || r->state != COUNT_OK) {
-		if (!c->missing)
-			c->missing = name;
+		if (!c->cur.missing)
+			c->cur.missing = name;
 		return false;
 	}
 	if (c->set >= 0 && r->set != c->set)
-		c->cross_set = true;
-	c->multiplexed |= r->running < r->enabled;
+		c->cur.cross_set = true;
+	c->cur.multiplexed |= r->running < r->enabled;
 	*v = (double)count_scaled(r);
 	return true;
 }
 
-static bool eval_in(struct eval_ctx *c, const struct metric_def *d, double *out)
+/* metric j, once those it refers to are (metric_walk's done) */
+static int eval_one(size_t j, void *arg)
 {
-	c->d = d;
-	return metric_expr_eval(&d->expr, lookup, c, out);
+	struct eval_ctx *c = arg;
+
+	c->d = &c->l->defs[j];
+	memset(&c->cur, 0, sizeof(c->cur));
+	c->cur.ok = metric_expr_eval(&c->d->expr, lookup, c, &c->cur.value);
+	c->memo[j] = c->cur;
+	return 0;
 }
 
 /* the set holding every input of metric i, the first such; -1 if none */
@@ -447,11 +527,11 @@ static void rate_unit(struct metric_value *v, const char *unit)
 }
 
 static void compute(const struct metric_list *l, size_t i, int row, const struct count_row *rows, size_t n_rows,
-		    uint64_t duration_ns, struct metric_value *v)
+		    uint64_t duration_ns, struct metric_memo *memo, struct metric_value *v)
 {
 	const struct metric_def *d = &l->defs[i];
 	int prefer = row >= 0 ? rows[row].set : -1;
-	struct eval_ctx c = { .l = l, .rows = rows, .n_rows = n_rows, .duration_ns = duration_ns };
+	struct eval_ctx c = { .l = l, .rows = rows, .n_rows = n_rows, .duration_ns = duration_ns, .memo = memo };
 
 	memset(v, 0, sizeof(*v));
 	v->def = i;
@@ -459,11 +539,15 @@ static void compute(const struct metric_list *l, size_t i, int row, const struct
 	c.set = common_set(l, i, rows, n_rows, prefer);
 	if (c.set < 0 && prefer >= 0)
 		c.set = common_set(l, i, rows, n_rows, -1);
-	v->ok = eval_in(&c, d, &v->value);
-	v->cross_set = v->ok && (c.set < 0 || c.cross_set); /* not available: no inputs to mark */
-	v->multiplexed = c.multiplexed;
-	if (c.missing)
-		snprintf(v->missing, sizeof(v->missing), "%s", c.missing);
+	/* the metrics i refers to first, each once: no recursion, and a metric
+	 * reached by two paths is not computed twice */
+	metric_walk(l, i, &(struct metric_walk){ .done = eval_one, .arg = &c });
+	v->ok = memo[i].ok;
+	v->value = memo[i].value;
+	v->cross_set = v->ok && (c.set < 0 || memo[i].cross_set); /* not available: no inputs to mark */
+	v->multiplexed = memo[i].multiplexed;
+	if (memo[i].missing)
+		snprintf(v->missing, sizeof(v->missing), "%s", memo[i].missing);
 	v->value *= d->scale;
 	if (d->rate && v->ok)
 		rate_unit(v, d->unit ? d->unit : "/sec");
@@ -482,17 +566,17 @@ static int shown_row(const struct metric_def *d, const struct count_row *rows, s
 size_t metric_evaluate(const struct metric_list *l, const size_t *want, size_t n_want, bool shadows,
 		       const struct count_row *rows, size_t n_rows, uint64_t duration_ns, struct metric_value *out)
 {
+	struct metric_memo *memo = xcalloc(l->n + 1, sizeof(*memo));
+	bool *wanted = xcalloc(l->n + 1, sizeof(*wanted));
 	size_t n = 0;
 
+	for (size_t w = 0; w < n_want; w++)
+		wanted[want[w]] = true;
 	for (size_t r = 0; shadows && r < n_rows; r++) {
 		for (size_t i = 0; i < l->n; i++) {
-			bool wanted = false;
-
-			for (size_t w = 0; w < n_want; w++)
-				wanted |= want[w] == i;
-			if (wanted || shown_row(&l->defs[i], rows, n_rows, r) != (int)r)
+			if (wanted[i] || shown_row(&l->defs[i], rows, n_rows, r) != (int)r)
 				continue;
-			compute(l, i, (int)r, rows, n_rows, duration_ns, &out[n]);
+			compute(l, i, (int)r, rows, n_rows, duration_ns, memo, &out[n]);
 			if (out[n].ok) /* a shadow metric appears when its inputs were counted */
 				n++;
 		}
@@ -501,10 +585,12 @@ size_t metric_evaluate(const struct metric_list *l, const size_t *want, size_t n
 		const struct metric_def *d = &l->defs[want[w]];
 		int row = shown_row(d, rows, n_rows, 0);
 
-		compute(l, want[w], row, rows, n_rows, duration_ns, &out[n++]);
+		compute(l, want[w], row, rows, n_rows, duration_ns, memo, &out[n++]);
 		/* a requested metric also on every later line of its event (one per set) */
 		for (int r = row; r >= 0 && (r = shown_row(d, rows, n_rows, (size_t)r + 1)) >= 0;)
-			compute(l, want[w], r, rows, n_rows, duration_ns, &out[n++]);
+			compute(l, want[w], r, rows, n_rows, duration_ns, memo, &out[n++]);
 	}
+	free(wanted);
+	free(memo);
 	return n;
 }

@@ -25,6 +25,7 @@
 #include <stdint.h>
 
 #include "common/error.h"
+#include "common/strmap.h"
 #include "counts.h"
 #include "metric_expr.h"
 
@@ -44,7 +45,8 @@ struct metric_def {
 
 struct metric_list {
 	struct metric_def *defs;
-	size_t n;
+	size_t n, cap;
+	struct strmap index; /* name -> index + 1 */
 };
 
 /* Parse definitions in text (from origin, "FILE" or "built-in itanium2")
@@ -57,6 +59,21 @@ void metric_list_release(struct metric_list *l);
 long metric_list_find(const struct metric_list *l, const char *name);
 /* is group (comma-separated list) of d naming g? */
 bool metric_in_group(const struct metric_def *d, const char *g);
+
+/*
+ * Depth first from metric i through the metrics it refers to (resolved),
+ * each metric once, its names in formula order: leaf(d, k, arg) for each
+ * name k of d that is not a metric, done(j, arg) once the metrics j refers
+ * to were walked (so in an order where a metric follows those it uses).
+ * An explicit stack: the depth of a chain of references costs heap, not
+ * the C stack.  A callback's nonzero return ends the walk and is returned.
+ */
+struct metric_walk {
+	int (*leaf)(const struct metric_def *d, size_t k, void *arg);
+	int (*done)(size_t j, void *arg);
+	void *arg;
+};
+int metric_walk(const struct metric_list *l, size_t i, const struct metric_walk *w);
 
 /* The events metric i reads, through the metrics it refers to: distinct,
  * in order of first use, without duration_time.  Adds to *names (n). */

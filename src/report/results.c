@@ -14,6 +14,9 @@
 
 /* ----- reading ----- */
 
+/* a JSON header line names every event: room for thousands */
+#define RESULTS_MAX_LINE (1u << 20)
+
 bool results_value_add(struct results_value *sum, bool counted, uint64_t v)
 {
 	if (!counted)
@@ -142,7 +145,12 @@ static void add_value(struct reader *r, const char *name, int set, const char *e
 							   .encoding = xstrdup(encoding),
 							   .state = RV_NOT_COUNTED };
 	r->assigned = xrealloc(r->assigned, (rf->n_values + 1) * sizeof(*r->assigned));
-	r->assigned[rf->n_values++] = false;
+	r->assigned[rf->n_values] = false;
+	if (r->cpu_assigned) { /* an event line after a CPU's rows: its block covers it too */
+		r->cpu_assigned = xrealloc(r->cpu_assigned, (rf->n_values + 2) * sizeof(*r->cpu_assigned));
+		r->cpu_assigned[rf->n_values] = false;
+	}
+	rf->n_values++;
 }
 
 /* "set0 NAME ENCODING" */
@@ -208,6 +216,8 @@ static int header_line(struct reader *r, const char *key, const char *v)
 		return set_kind(r, v);
 	if (!strcmp(key, "counter format"))
 		return set_format(r, v);
+	if (!strcmp(key, "csv separator") && !*v)
+		return bad(r, "an empty csv separator"); /* pfmon writes none: a damaged header */
 	if (!strcmp(key, "csv separator"))
 		snprintf(r->sep, sizeof(r->sep), "%s", v);
 	else if (!strcmp(key, "rank"))
@@ -333,6 +343,48 @@ static long row_cpu(const char *field)
 	return *end || errno ? -2 : cpu;
 }
 
+/* every row of event name was read: one more is refused, never ignored */
+static int extra_row(struct reader *r, const char *name)
+{
+	size_t n = 0;
+	char msg[400];
+
+	for (size_t i = 0; i < r->rf->n_values; i++)
+		n += !strcmp(r->rf->values[i].name, name);
+	if (n == 1)
+		snprintf(msg, sizeof(msg), "a second row of event '%.200s'", name);
+	else
+		snprintf(msg, sizeof(msg), "more rows of event '%.200s' than the %zu sets counting it", name, n);
+	return bad(r, msg);
+}
+
+/*
+ * The value of a row that did not read as a count: a line of another name
+ * (a metric, a time) is no count, but a row of a header event is one, and
+ * its value is wrong: negative, too large (past 2^64), or not a number.
+ */
+static int bad_value(struct reader *r, const char *value, const char *name)
+{
+	char digits[64], msg[400];
+	size_t n = 0, i;
+	const char *why;
+
+	if (!value_of(r, name, NULL, &i))
+		return 0;
+	for (const char *c = value; *c && n + 1 < sizeof(digits); c++)
+		if (*c != ',' && *c != '.' && *c != '\'')
+			digits[n++] = *c;
+	digits[n] = '\0';
+	if (value[0] == '-')
+		why = "a negative count";
+	else if (n && strspn(digits, "0123456789") == n)
+		why = "a count too large (past 2^64)";
+	else
+		why = "not a count";
+	snprintf(msg, sizeof(msg), "%s '%.32s' for event '%.200s'", why, value, name);
+	return bad(r, msg);
+}
+
 /* a count row: with a CPU, into that CPU's block */
 static int count_row(struct reader *r, long cpu, const char *name, bool counted, uint64_t v, bool clock)
 {
@@ -343,6 +395,8 @@ static int count_row(struct reader *r, long cpu, const char *name, bool counted,
 	if (cpu < 0) {
 		if (value_of(r, name, r->assigned, &i))
 			assign(r, i, counted, v, clock);
+		else if (value_of(r, name, NULL, &i))
+			return extra_row(r, name);
 		return 0;
 	}
 	if (enter_cpu(r, cpu))
@@ -368,7 +422,8 @@ static int text_row(struct reader *r, char *line)
 		strtok_r(NULL, " \t", &save); /* counted> / supported> */
 		counted = false;
 	} else if (!count_parse_text(first, r->format == PF_FMT_EU, &v)) {
-		return 0;
+		name = strtok_r(NULL, " \t", &save);
+		return name ? bad_value(r, first, name) : 0;
 	}
 	name = strtok_r(NULL, " \t", &save);
 	return name ? count_row(r, cpu, name, counted, v, false) : 0;
@@ -396,6 +451,8 @@ static int csv_row(struct reader *r, const char *line)
 		counted = f[at][0] != '<';
 		if (!counted || parse_unit_count(f[at], f[at + 1], &v, &clock))
 			rc = count_row(r, cpu, f[at + 2], counted, v, clock);
+		else
+			rc = bad_value(r, f[at], f[at + 2]);
 	}
 	str_vec_free(f);
 	return rc;
@@ -487,6 +544,8 @@ static int json_row(struct reader *r, const char *line)
 			rc = count_row(r, cpu, name, false, 0, false);
 		else if (parse_unit_count(val, unit ? unit : "", &v, &clock))
 			rc = count_row(r, cpu, name, true, v, clock);
+		else
+			rc = bad_value(r, val, name);
 	}
 	json_decref(o);
 	return rc;
@@ -558,24 +617,36 @@ static int check_complete(struct reader *r)
 	return 0;
 }
 
-int results_read(FILE *in, const char *path, struct results_file *rf, struct pf_error *err)
+int results_parse(const char *text, size_t len, const char *path, struct results_file *rf, struct pf_error *err)
 {
 	struct reader r = { .rf = rf, .path = path, .err = err, .sep = ",", .cpu = -1 };
-	char *line = NULL;
-	size_t cap = 0;
+	size_t at = 0;
 	int rc = 0;
 
 	memset(rf, 0, sizeof(*rf));
 	rf->path = xstrdup(path);
-	while (!rc && getline(&line, &cap, in) > 0) {
+	if (memchr(text, '\0', len))
+		rc = bad(&r, "holds a NUL byte: not a results file");
+	while (!rc && at < len) {
+		const char *nl = memchr(text + at, '\n', len - at);
+		size_t n = nl ? (size_t)(nl - (text + at)) : len - at;
+		char *line;
+
 		r.line++;
+		if (n > RESULTS_MAX_LINE) {
+			char msg[64];
+
+			snprintf(msg, sizeof(msg), "longer than %u bytes", RESULTS_MAX_LINE);
+			rc = bad(&r, msg);
+			break;
+		}
+		line = xstrndup(text + at, n);
 		rc = read_line(&r, line);
+		free(line);
+		at += n + 1;
 	}
-	if (!rc && ferror(in))
-		rc = pf_error_set(err, PF_E_INPUT, path, strerror(errno ? errno : EIO));
 	if (!rc)
 		rc = check_complete(&r);
-	free(line);
 	free(r.assigned);
 	free(r.cpu_assigned);
 	if (rc)

@@ -88,8 +88,9 @@ struct results_file {
  * when the sum would pass 2^64 (it is left as it was). */
 bool results_value_add(struct results_value *sum, bool counted, uint64_t v);
 
-/* Read one results file.  0, or -1 with err naming the file (and line). */
-int results_read(FILE *in, const char *path, struct results_file *rf, struct pf_error *err);
+/* Read one results file, len bytes of text (NUL bytes refused), from path.
+ * 0, or -1 with err naming the file (and line). */
+int results_parse(const char *text, size_t len, const char *path, struct results_file *rf, struct pf_error *err);
 void results_file_release(struct results_file *rf);
 
 #endif

@@ -202,12 +202,39 @@ static int write_attrs(struct perf_data_writer *w, struct pf_error *err)
 	return rc;
 }
 
+static int not_regular(const char *path, struct pf_error *err)
+{
+	return pf_error_set(err, PF_E_OUTPUT, path, "perf.data must be a regular file (its header is completed "
+			    "at the end)");
+}
+
+/* A regular file only, checked before open(): opening a FIFO for writing
+ * waits for a reader, and O_TRUNC must not touch a device.  O_NONBLOCK
+ * keeps a FIFO put there meanwhile from blocking (ENXIO); fstat checks what
+ * was opened.  The descriptor, or -1 with err. */
+static int open_regular(const char *path, struct pf_error *err)
+{
+	struct stat st;
+	int fd;
+
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+		return not_regular(path, err);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NONBLOCK, 0666);
+	if (fd < 0)
+		return pf_error_set(err, PF_E_OUTPUT, path, strerror(errno));
+	if (fstat(fd, &st) == 0 && !S_ISREG(st.st_mode)) {
+		close(fd);
+		return not_regular(path, err);
+	}
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	return fd;
+}
+
 struct perf_data_writer *perf_data_writer_open(const char *path, const struct smpl_header *h,
 					       struct pf_error *err)
 {
 	struct perf_data_writer *w;
 	unsigned char hdr[PD_HEADER_SIZE];
-	struct stat st;
 	int fd;
 
 	if (!strcmp(path, "-"))
@@ -216,15 +243,9 @@ struct perf_data_writer *perf_data_writer_open(const char *path, const struct sm
 		       NULL;
 	if (h->nr_events == 0 || h->nr_events > SMPL_MAX_EVENTS)
 		return pf_error_set(err, PF_E_OUTPUT, path, "no events to write"), NULL;
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	fd = open_regular(path, err);
 	if (fd < 0)
-		return pf_error_set(err, PF_E_OUTPUT, path, strerror(errno)), NULL;
-	if (fstat(fd, &st) == 0 && !S_ISREG(st.st_mode)) {
-		close(fd);
-		return pf_error_set(err, PF_E_OUTPUT, path, "perf.data must be a regular file "
-				    "(its header is completed at the end)"),
-		       NULL;
-	}
+		return NULL;
 	w = xcalloc(1, sizeof(*w));
 	w->path = xstrdup(path);
 	w->fd = fd;

@@ -241,6 +241,50 @@ make_ranks() {
 	one_error_line "option '--events' is not used with --merge"
 }
 
+@test "--merge of an empty directory: one usage error, nothing else (no sanitizer report)" {
+	mkdir empty
+	run -2 --separate-stderr "$PFMON" --merge empty
+	one_error_line "^error: --merge: the directories given hold no file$"
+	# hidden files and subdirectories are not results files either
+	mkdir -p only/.hidden only/sub
+	touch only/.dot
+	run -2 --separate-stderr "$PFMON" --merge only
+	one_error_line "^error: --merge: the directories given hold no file$"
+}
+
+@test "merge refuses a second row of an event, a negative count and a count past 2^64, naming file and line" {
+	clean_env "$PFMON" -e page-faults,task-clock --with-header --outfile=r.0 true
+	clean_env "$PFMON" -e page-faults,task-clock --with-header --csv --outfile=c.0 true
+	clean_env "$PFMON" -e page-faults,task-clock --json --outfile=j.%r true
+	n=$(wc -l <r.0)
+	{ cat r.0; echo "-5 task-clock"; } >neg
+	run -1 --separate-stderr "$PFMON" --merge neg
+	one_error_line "^error: 'neg': line $((n + 1)): a negative count '-5' for event 'task-clock'$"
+	{ cat r.0; echo "12345678901234567890123 task-clock"; } >big
+	run -1 --separate-stderr "$PFMON" --merge big
+	one_error_line "^error: 'big': line $((n + 1)): a count too large \(past 2\^64\) '12345678901234567890123' for event 'task-clock'$"
+	{ cat r.0; grep ' page-faults' r.0 | grep -v '^#'; } >twice
+	run -1 --separate-stderr "$PFMON" --merge twice
+	one_error_line "^error: 'twice': line $((n + 1)): a second row of event 'page-faults'$"
+	# the same in CSV and JSON lines
+	{ cat c.0; grep ',page-faults,' c.0; } >twice.csv
+	run -1 --separate-stderr "$PFMON" --merge twice.csv
+	one_error_line "^error: 'twice.csv': line [0-9]+: a second row of event 'page-faults'$"
+	sed 's/^[0-9][0-9]*,,page-faults,/-7,,page-faults,/' c.0 >neg.csv
+	run -1 --separate-stderr "$PFMON" --merge neg.csv
+	one_error_line "^error: 'neg.csv': line [0-9]+: a negative count '-7' for event 'page-faults'$"
+	sed 's/"counter-value" : "[0-9.]*","unit" : "","event" : "page-faults"/"counter-value" : "99999999999999999999999","unit" : "","event" : "page-faults"/' j.0 >big.json
+	run -1 --separate-stderr "$PFMON" --merge big.json
+	one_error_line "^error: 'big.json': line [0-9]+: a count too large \(past 2\^64\) '99999999999999999999999' for event 'page-faults'$"
+	{ cat j.0; grep -v pfmon-header j.0 | grep '"event" : "task-clock"'; } >twice.json
+	run -1 --separate-stderr "$PFMON" --merge twice.json
+	one_error_line "^error: 'twice.json': line [0-9]+: a second row of event 'task-clock'$"
+	# the untouched files still merge
+	run -0 --separate-stderr "$PFMON" --merge r.0
+	run -0 --separate-stderr "$PFMON" --merge c.0
+	run -0 --separate-stderr "$PFMON" --merge j.0
+}
+
 # cpu_sum FILES... EVENT: the sum of the per-CPU text rows of EVENT
 cpu_sum() {
 	local ev=${@: -1}

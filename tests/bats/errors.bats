@@ -220,3 +220,41 @@ LIST
 	[ "${stderr_lines[1]}" = "error: cannot write 'standard output': Bad file descriptor" ]
 	[ "${#stderr_lines[@]}" -eq 2 ]
 }
+
+@test "files read whole (--merge, --metrics-file, --metrics-from): devices, FIFOs, directories refused; sizes bounded" {
+	cd "$BATS_TEST_TMPDIR"
+	mkfifo fifo
+	T="timeout -k 5 60"
+	for opt in "--merge" "--metrics-from=" "--metrics-file="; do
+		for f in /dev/zero fifo "$BATS_TEST_TMPDIR"; do
+			# (a directory given to --merge stands for its files)
+			[ "$opt" = --merge ] && [ "$f" = "$BATS_TEST_TMPDIR" ] && continue
+			case $opt in
+			--merge) args=(--merge "$f") ;;
+			--metrics-from=) args=("--metrics-from=$f") ;;
+			*) args=("--metrics-file=$f" --show-metrics) ;;
+			esac
+			run --separate-stderr $T "$PFMON" "${args[@]}"
+			echo "$opt $f: status $status" >&2
+			[ "$status" -eq 1 ]
+			one_error_line "^error: '$f': (a character device|a FIFO or pipe|a directory), not a regular file$"
+		done
+	done
+	# a regular file past the bound: refused after reading the bound, not all of it
+	truncate -s 65M big
+	run --separate-stderr $T "$PFMON" --merge big
+	[ "$status" -eq 1 ]
+	one_error_line "^error: 'big': larger than 64 MiB: not a results file$"
+	run --separate-stderr $T "$PFMON" --metrics-from=big
+	[ "$status" -eq 1 ]
+	one_error_line "^error: 'big': larger than 64 MiB: not a saved counts file$"
+	truncate -s 5M big
+	run --separate-stderr $T "$PFMON" --metrics-file=big --show-metrics
+	[ "$status" -eq 1 ]
+	one_error_line "^error: 'big': larger than 4 MiB: not a metrics file$"
+	# a results file with a line past 1 MiB
+	{ echo "# results format: 1.0"; head -c 1100000 /dev/zero | tr '\0' 'a'; echo; } >long
+	run --separate-stderr $T "$PFMON" --merge long
+	[ "$status" -eq 1 ]
+	one_error_line "^error: 'long': line 2: longer than 1048576 bytes$"
+}

@@ -152,6 +152,60 @@ finished_status() {
 	[ "${#stderr_lines[@]}" -eq 2 ]
 }
 
+@test "a FIFO as the perf.data file: refused before open() could block, the command never runs" {
+	mkfifo "$BATS_TEST_TMPDIR/fifo"
+	run --separate-stderr $T "$PFMON" -F 100 -e task-clock --smpl-format=perf \
+		--smpl-outfile="$BATS_TEST_TMPDIR/fifo" touch "$BATS_TEST_TMPDIR/ran"
+	[ "$status" -eq 1 ]
+	one_error_line "^error: cannot write '$BATS_TEST_TMPDIR/fifo': perf.data must be a regular file \(its header is completed at the end\)$"
+	[ ! -e "$BATS_TEST_TMPDIR/ran" ]
+	# a character device is not truncated nor written either
+	run --separate-stderr $T "$PFMON" -F 100 -e task-clock --smpl-format=perf --smpl-outfile=/dev/null true
+	[ "$status" -eq 1 ]
+	one_error_line "^error: cannot write '/dev/null': perf.data must be a regular file"
+}
+
+# closed_pipe CMD...: CMD with standard output a pipe whose reader is gone
+# before CMD starts (no race with a reader that exits); its status, 128 + N
+# when signal N ended it
+closed_pipe() {
+	$T python3 -c '
+import os, subprocess, sys
+r, w = os.pipe()
+os.close(r)
+rc = subprocess.run(sys.argv[1:], stdout=w).returncode
+sys.exit(128 - rc if rc < 0 else rc)' "$@"
+}
+
+@test "--report in every format, a reader gone: one error line, exit 1, never a death by SIGPIPE" {
+	f="$BATS_TEST_TMPDIR/s.smpl"
+	run -0 $T "$PFMON" -F 1000 -e task-clock --smpl-outfile="$f" "$FIXTURES/burn" 50
+	for fmt in text json svg script folded; do
+		run --separate-stderr closed_pipe "$PFMON" --report="$f" --report-format="$fmt"
+		echo "format $fmt: status $status" >&2
+		[ "$status" -eq 1 ]
+		one_error_line "^error: cannot write 'standard output': Broken pipe$"
+	done
+}
+
+@test "--merge of count results and of sample files, a reader gone: one error line, exit 1" {
+	cd "$BATS_TEST_TMPDIR"
+	run -0 $T env -u OMPI_COMM_WORLD_RANK -u PMIX_RANK -u PMI_RANK -u SLURM_PROCID \
+		"$PFMON" -e task-clock --with-header --outfile=c.0 true
+	run -0 $T env -u OMPI_COMM_WORLD_RANK -u PMIX_RANK -u PMI_RANK -u SLURM_PROCID \
+		"$PFMON" -F 1000 -e task-clock --smpl-outfile=s.0 "$FIXTURES/burn" 20
+	for args in "c.0" "--csv c.0" "--json c.0" "s.0" "--report-format=folded s.0"; do
+		run --separate-stderr closed_pipe "$PFMON" --merge $args
+		echo "--merge $args: status $status" >&2
+		[ "$status" -eq 1 ]
+		one_error_line "^error: cannot write 'standard output': Broken pipe$"
+	done
+	# into a full --outfile: the same, naming the file
+	run --separate-stderr $T "$PFMON" --merge --outfile=/dev/full c.0
+	[ "$status" -eq 1 ]
+	one_error_line "^error: cannot write '/dev/full': No space left on device$"
+}
+
 @test "a closed stdout while sampling: the profile goes to stderr, never into the sample file" {
 	f="$BATS_TEST_TMPDIR/s.smpl"
 	run --separate-stderr $T bash -c "'$PFMON' -F 1000 -e task-clock --smpl-outfile='$f' '$FIXTURES/burn' 50 >&-"

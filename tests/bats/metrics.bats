@@ -202,6 +202,24 @@ if rows["cycles"]["counter-value"] == "<not supported>":
 	[ "$status" -eq 0 ]
 }
 
+@test "a chain of 5,000 metrics each naming the next: evaluated, planned and checked, never a crash" {
+	f="$BATS_TEST_TMPDIR/chain.def"
+	awk 'BEGIN { for (i = 1; i < 5000; i++) printf "metric M%d\n\tformula M%d + 1\n", i, i + 1
+		print "metric M5000\n\tformula task-clock * 0 + 1" }' >"$f"
+	run --separate-stderr "$PFMON" -e task-clock --metrics-file="$f" -M M1 true
+	[ "$status" -eq 0 ]
+	[[ "${lines[-1]}" =~ ^\ *5000\.000\ M1$ ]]
+	[ -z "$stderr" ]
+	run --separate-stderr "$PFMON" --check --metrics-file="$f" -M M1,M2500
+	[ "$status" -eq 0 ]
+	[[ "$output" =~ "#   M1 = M2 + 1: set0" ]]
+	# the chain closed into a cycle: found, named, one line
+	sed -i 's/^\tformula task-clock \* 0 + 1$/\tformula M1/' "$f"
+	run --separate-stderr "$PFMON" --metrics-file="$f" -M M1 true
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "error: metric 'M1': its formula refers back to itself through other metrics (a cycle)" ]
+}
+
 @test "PMU family metrics (libpfm4's Zen and Intel Core events): planned, and not available without a PMU" {
 	run --separate-stderr env LIBPFM_FORCE_PMU=amd64_fam19h_zen3 "$PFMON" --check -M family
 	[ "$status" -eq 0 ]

@@ -167,6 +167,37 @@ if command -v perf >/dev/null; then
 fi
 cd - >/dev/null
 
+# ---- metrics: metric definition files (--metrics-file), small ----
+d=$out/metrics
+rm -rf "$d" && mkdir -p "$d"
+printf 'metric PF_PER_MS\n\tformula page-faults / (task-clock / 1e6)\n\tunit faults per ms\n' >"$d/01-one"
+printf '# a comment\nmetric IPC\n\tformula instructions / cycles\n\tunit insn per cycle\n\tgroup basic,ipc\n\tshown-on instructions\n\tdesc instructions per cycle\nmetric CPI\n\tformula 1 / IPC\n\tscale 100\n\tnote the inverse\n' >"$d/02-refs"
+printf 'metric RATE\n\tformula page-faults / (duration_time / 1e9)\n\trate\n\tunit /sec\nmetric CHECK\n\tformula cycles - cycles\n\tidentity\n' >"$d/03-keys"
+printf 'metric G\n\tformula if(cycles, min(instructions, cycles) / cycles, max(0, -1))\nmetric H\n\tformula G + G * (G - 1e-3)\nmetric J\n\tformula H + G\n' >"$d/04-diamond"
+i=1; : >"$d/05-chain"
+while [ $i -lt 40 ]; do printf 'metric M%d\n\tformula M%d + 1\n' $i $((i + 1)) >>"$d/05-chain"; i=$((i + 1)); done
+printf 'metric M40\n\tformula task-clock * 0 + 1\n' >>"$d/05-chain"
+printf 'metric X\n\tformula Y + 1\nmetric Y\n\tformula X\n' >"$d/06-cycle"
+
+# ---- merge: a job's results files (--merge), text, CSV and JSON; two ranks
+# in one input are separated by a form feed ----
+d=$out/merge
+rm -rf "$d" && mkdir -p "$d"
+cd "$tmp"
+for r in 0 1; do
+	env OMPI_COMM_WORLD_RANK=$r OMPI_COMM_WORLD_SIZE=2 OMPI_MCA_ess_base_jobid=7 "$build/pfmon" \
+		-e task-clock,page-faults -e task-clock --outfile=text.%r true
+	env OMPI_COMM_WORLD_RANK=$r OMPI_COMM_WORLD_SIZE=2 OMPI_MCA_ess_base_jobid=7 "$build/pfmon" \
+		-e task-clock,page-faults --csv --outfile=csv.%r true
+	env OMPI_COMM_WORLD_RANK=$r OMPI_COMM_WORLD_SIZE=2 OMPI_MCA_ess_base_jobid=7 "$build/pfmon" \
+		-e task-clock,page-faults --json --outfile=json.%r true
+done
+for k in text csv json; do
+	cp $k.0 "$d/$k"
+	{ cat $k.0; printf '\f'; cat $k.1; } >"$d/$k-two-ranks"
+done
+cd - >/dev/null
+
 # ---- elf: small programs, with DWARF ----
 d=$out/elf
 rm -rf "$d" && mkdir -p "$d"
