@@ -211,7 +211,8 @@ static const char *parse_digits(const char *s, unsigned base, uint64_t *out)
 	return NULL;
 }
 
-const char *parse_u64_why(const char *s, uint64_t *out)
+/* what both number parsers refuse before the digits, or NULL */
+static const char *number_start_why(const char *s)
 {
 	if (!s || !*s)
 		return "empty";
@@ -219,6 +220,15 @@ const char *parse_u64_why(const char *s, uint64_t *out)
 		return "a sign is not allowed";
 	if (isspace((unsigned char)*s))
 		return "blanks are not allowed";
+	return NULL;
+}
+
+const char *parse_u64_why(const char *s, uint64_t *out)
+{
+	const char *why = number_start_why(s);
+
+	if (why)
+		return why;
 	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
 		return parse_digits(s + 2, 16, out);
 	if (s[0] == '0' && s[1])
@@ -272,16 +282,11 @@ static const char *real_syntax(const char *s)
 
 const char *parse_real_why(const char *s, double *out)
 {
-	const char *why;
+	const char *why = number_start_why(s);
 	double v;
 
-	if (!s || !*s)
-		return "empty";
-	if (*s == '-' || *s == '+')
-		return "a sign is not allowed";
-	if (isspace((unsigned char)*s))
-		return "blanks are not allowed";
-	why = real_syntax(s);
+	if (!why)
+		why = real_syntax(s);
 	if (why)
 		return why;
 	v = strtod(s, NULL);
