@@ -78,6 +78,40 @@ static int split_set(struct record_plan *p, const struct pf_set_config *sc, cons
 	return 0;
 }
 
+/* counted by the kernel's software-event path, which samples every event
+ * when a fixed period comes with PERF_SAMPLE_PERIOD */
+static bool on_swevent_path(const struct perf_event_attr *a)
+{
+	return a->type == PERF_TYPE_TRACEPOINT || a->type == PERF_TYPE_BREAKPOINT ||
+	       (a->type == PERF_TYPE_SOFTWARE && a->config != PERF_COUNT_SW_CPU_CLOCK &&
+		a->config != PERF_COUNT_SW_TASK_CLOCK);
+}
+
+/*
+ * One ring layout serves every event, so a set sampled at a frequency
+ * records the period for all: a fixed period of a software event beside
+ * it would sample every event (wanted_sample_type).  Refused, never a
+ * silently wrong number of samples.
+ */
+static int check_period_mix(const struct record_plan *p, struct pf_error *err)
+{
+	const char *fixed_sw = NULL;
+	bool freq = false;
+
+	for (size_t k = 0; k < p->n_events; k++) {
+		if (p->counting[k])
+			continue;
+		freq |= !p->random[k].base;
+		if (p->random[k].base && on_swevent_path(&p->events[k]->attr) && !fixed_sw)
+			fixed_sw = p->events[k]->name;
+	}
+	if (!freq || !fixed_sw)
+		return 0;
+	return pf_error_set(err, PF_E_CANNOT_SAMPLE, fixed_sw,
+			    "a software event's fixed period cannot be recorded beside an event set sampled at a "
+			    "frequency: give every set a period");
+}
+
 int record_plan_build(struct record_plan *p, const struct pf_config *cfg, const struct set_prog *sets,
 		      size_t n_sets, uint64_t seed, struct pf_error *err)
 {
@@ -104,7 +138,7 @@ int record_plan_build(struct record_plan *p, const struct pf_config *cfg, const 
 			p->events[e++] = &sets[s].counters[i];
 	while (p->first_sampling < p->n_events && p->counting[p->first_sampling])
 		p->first_sampling++; /* a set with periods has a sampling event */
-	return 0;
+	return check_period_mix(p, err);
 }
 
 void record_plan_release(struct record_plan *p)

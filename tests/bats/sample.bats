@@ -73,6 +73,15 @@ pct_of() {
 	[ "$(perf script -i "$f" -F period 2>/dev/null | sort -u | tr -d ' ')" = 1000 ]
 }
 
+@test "a software event's fixed period beside a set sampled at a frequency is refused, not sampled every event" {
+	run --separate-stderr "$PFMON" -e task-clock -e page-faults --long-smpl-periods=1000 "$FIXTURES/touch_pages" 300
+	[ "$status" -eq 1 ]
+	one_error_line "^error: cannot sample 'page-faults': a software event's fixed period cannot be recorded beside an event set sampled at a frequency: give every set a period$"
+	# with a period for each set it samples
+	run -0 --separate-stderr "$PFMON" -e task-clock --long-smpl-periods=1000000 -e page-faults --long-smpl-periods=1000 \
+		"$FIXTURES/touch_pages" 300
+}
+
 @test "a period given for the second event set turns sampling on too" {
 	run "$PFMON" -e task-clock -e cpu-clock --long-smpl-periods=1000000 "$FIXTURES/burn" 50
 	[ "$status" -eq 0 ]
