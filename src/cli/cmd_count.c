@@ -20,8 +20,8 @@
 #include "report/counts.h"
 #include "report/results.h"
 #include "symbol/symbol.h"
-#include "target/procfs.h"
-#include "target/session.h"
+#include "session/procfs.h"
+#include "session/session.h"
 #include "triggers.h"
 
 /* every CPU of --cpu-list is online */

@@ -20,8 +20,8 @@
 #include "sample/perf_record.h"
 #include "sample/sample_out.h"
 #include "sample/smpl_file.h"
-#include "target/plan.h"
-#include "target/session.h"
+#include "session/plan.h"
+#include "session/session.h"
 
 struct record_run {
 	const struct pf_config *cfg;

@@ -11,7 +11,7 @@
 #include "event/pmu_model.h"
 #include "report/profile.h"
 #include "sample/smpl_file.h"
-#include "target/session.h"
+#include "session/session.h"
 
 struct metric_run;
 /* counting; run: the metrics to print (requested, and the model's shadow metrics) */

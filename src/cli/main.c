@@ -16,7 +16,7 @@
 #include "common/util.h"
 #include "kernel/perf.h"
 #include "report/ia64_report.h"
-#include "target/launch.h"
+#include "session/launch.h"
 
 /* pfmon 3.x's first line, then the licence (GNU's --version layout) */
 static void print_version(void)

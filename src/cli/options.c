@@ -13,7 +13,7 @@
 #include "event/event_spec.h"
 #include "event/pmu_model.h"
 #include "options.h"
-#include "target/procfs.h"
+#include "session/procfs.h"
 #include "report/ia64_report.h"
 #include "report/profile.h"
 #include "triggers.h"

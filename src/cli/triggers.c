@@ -14,7 +14,7 @@
 #include "common/util.h"
 #include "kernel/perf.h"
 #include "symbol/symbol.h"
-#include "target/procfs.h"
+#include "session/procfs.h"
 #include "triggers.h"
 
 /* the session's kinds are the configuration's, in the same order */

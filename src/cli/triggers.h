@@ -15,7 +15,7 @@
 
 #include "common/config.h"
 #include "common/error.h"
-#include "target/session.h"
+#include "session/session.h"
 
 struct trigger_spec {
 	char *symbol;    /* NULL: a number */

@@ -15,7 +15,7 @@
 #include "common/util.h"
 #include "event/pmu_model.h"
 #include "options.h"
-#include "target/plan.h"
+#include "session/plan.h"
 
 #define MAX_SAMPLE_RATE_PATH "/proc/sys/kernel/perf_event_max_sample_rate"
 #define PERIOD_LIMIT (1ull << 63) /* the kernel refuses a period with bit 63 set */

@@ -28,8 +28,8 @@
 #include "common/error.h"
 #include "event/pmu_model.h"
 #include "sample/sample.h"
-#include "target/launch.h"
-#include "target/plan.h"
+#include "session/launch.h"
+#include "session/plan.h"
 
 struct session;
 

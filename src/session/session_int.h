@@ -3,7 +3,7 @@
  * The session's insides, shared by its files: session.c (opening, the run,
  * counts), session_drain.c (the rings: reader thread, time-ordered merge,
  * random periods, losses), session_tasks.c (per-task results, following
- * tasks with ptrace).  Nothing outside target/ includes this.
+ * tasks with ptrace).  Nothing outside session/ includes this.
  */
 #ifndef PFMON_TARGET_SESSION_INT_H
 #define PFMON_TARGET_SESSION_INT_H

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "optparse.h"
-#include "target/plan.h"
+#include "session/plan.h"
 #include "tap.h"
 
 /* one set_prog per -e, its counters named after the events given */
