@@ -139,9 +139,30 @@ static bool in_text(const struct image *im, const char *path, uint64_t addr)
 	return false;
 }
 
-/* the symbol in file path: 0 and its address in the process */
+/* a code trigger's address inside an instruction (never fires, or breaks it) */
+struct mid_insn {
+	bool inside;
+	char func[128];
+	uint64_t off, insn_off, insn_size; /* from the function's start */
+};
+
+static void check_insn(struct sym_dso *dso, uint64_t addr, struct mid_insn *mid)
+{
+	struct sym_insn in;
+
+	if (sym_dso_insn_place(dso, addr, &in) != SYM_INSN_INSIDE)
+		return;
+	mid->inside = true;
+	snprintf(mid->func, sizeof(mid->func), "%s", in.func);
+	mid->off = addr - in.func_addr;
+	mid->insn_off = in.start - in.func_addr;
+	mid->insn_size = in.size;
+}
+
+/* the symbol in file path: 0 and its address in the process; a code
+ * address is checked against the disassembly of its function (mid) */
 static int find_in(const struct image *im, const char *path, const struct trigger_spec *spec, bool code,
-		   uint64_t *addr, uint64_t *size)
+		   uint64_t *addr, uint64_t *size, struct mid_insn *mid)
 {
 	struct sym_dso *dso;
 	uint64_t at, bias;
@@ -161,15 +182,17 @@ static int find_in(const struct image *im, const char *path, const struct trigge
 		*addr = at + spec->value + bias;
 		rc = 0;
 	}
+	if (!rc && code)
+		check_insn(dso, *addr - bias, mid);
 	sym_dso_close(dso);
 	return rc;
 }
 
 /* the program first, then each library mapped (in map order) */
 static int find_symbol(const struct image *im, const struct trigger_spec *spec, bool code, uint64_t *addr,
-		       uint64_t *size, const char **where)
+		       uint64_t *size, const char **where, struct mid_insn *mid)
 {
-	if (!find_in(im, im->exe, spec, code, addr, size)) {
+	if (!find_in(im, im->exe, spec, code, addr, size, mid)) {
 		*where = im->exe;
 		return 0;
 	}
@@ -179,7 +202,7 @@ static int find_symbol(const struct image *im, const struct trigger_spec *spec, 
 
 		for (size_t j = 0; j < i && !seen; j++)
 			seen = !strcmp(path, im->maps[j].mmap.filename);
-		if (!seen && !find_in(im, path, spec, code, addr, size)) {
+		if (!seen && !find_in(im, path, spec, code, addr, size, mid)) {
 			*where = path;
 			return 0;
 		}
@@ -217,6 +240,7 @@ int trigger_resolve(void *arg, pid_t pid, enum session_trigger_kind kind, size_t
 	const char *text = cfg->triggers[k][i], *where = NULL, *why;
 	bool code = k == PF_TRG_CODE_START || k == PF_TRG_CODE_STOP;
 	struct trigger_spec spec;
+	struct mid_insn mid = { 0 };
 	struct image im = { 0 };
 	uint64_t addr = 0, size = 0;
 	int rc = 0;
@@ -228,7 +252,7 @@ int trigger_resolve(void *arg, pid_t pid, enum session_trigger_kind kind, size_t
 		free(spec.symbol);
 		return -1;
 	}
-	if (find_symbol(&im, &spec, code, &addr, &size, &where))
+	if (find_symbol(&im, &spec, code, &addr, &size, &where, &mid))
 		rc = spec.symbol ? resolve_error(text, k, err, "unknown %s symbol: not in the symbol tables of %s "
 						 "or of the libraries it loaded", code ? "function" : "data", im.exe)
 			  : resolve_error(text, k, err, "not an address of %s's %s", im.exe,
@@ -236,6 +260,11 @@ int trigger_resolve(void *arg, pid_t pid, enum session_trigger_kind kind, size_t
 	else if (code && !in_text(&im, spec.symbol ? NULL : im.exe, addr))
 		rc = resolve_error(text, k, err, "0x%llx is outside the text of %s", (unsigned long long)addr,
 				   where);
+	else if (mid.inside)
+		rc = resolve_error(text, k, err, "%s+0x%llx is inside the instruction at %s+0x%llx (%llu bytes): "
+				   "a code trigger must be where an instruction starts", mid.func,
+				   (unsigned long long)mid.off, mid.func, (unsigned long long)mid.insn_off,
+				   (unsigned long long)mid.insn_size);
 	out->addr = addr;
 	out->size = code ? 0 : watch_length(addr, spec.symbol ? size - (size > spec.value ? spec.value : size) : 1);
 	free(spec.symbol);

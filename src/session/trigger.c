@@ -48,6 +48,7 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <linux/hw_breakpoint.h>
 #if defined(__x86_64__)
 #include <elf.h>
 #include <sys/user.h>
@@ -439,11 +440,35 @@ static int set_dr_triggers(struct session *s, pid_t tid, const struct code_addr 
 }
 
 /*
+ * Is a counted execute breakpoint at one of the code triggers?  A code
+ * trigger in a debug register faults before its instruction, and the kernel
+ * resumes with RF set, which suppresses every instruction breakpoint on
+ * that instruction: the counted one at a start would never count, and the
+ * one at a stop counts in the same fault, before pfmon stops the counters,
+ * the window inverted.  An int3 stops the task before the instruction
+ * runs, so both see the exact window.
+ */
+static bool exec_breakpoint_at(const struct session *s, const struct code_addr *code, size_t n_code)
+{
+	for (size_t e = 0; e < s->n_events; e++) {
+		const struct perf_event_attr *a = &s->events[e]->attr;
+
+		if (a->type != PERF_TYPE_BREAKPOINT || !(a->bp_type & HW_BREAKPOINT_X))
+			continue;
+		for (size_t i = 0; i < n_code; i++)
+			if (code[i].addr == a->bp_addr)
+				return true;
+	}
+	return false;
+}
+
+/*
  * The code addresses: a start and a stop at one address is a start whose
  * stop is the call's return (pfmon 3.x).  Into the debug registers when
  * they fire here and the code triggers fit beside the data ones (one more
  * for a return), as pfmon 3.x did: one stop per hit, nothing written into
- * the text.  Else int3s.
+ * the text.  Else int3s, and always when a counted execute breakpoint
+ * shares an address with them.
  */
 static int set_triggers(struct session *s, pid_t tid, struct pf_error *err)
 {
@@ -472,7 +497,8 @@ static int set_triggers(struct session *s, pid_t tid, struct pf_error *err)
 		n_code++;
 	}
 	n_slots = n_code + returns + o->n[STRG_DATA_START] + o->n[STRG_DATA_STOP];
-	t->code_in_dr = n_code && n_slots <= DR_SLOTS && kperf_breakpoints_fire() == KPERF_BP_FIRE;
+	t->code_in_dr = n_code && n_slots <= DR_SLOTS && !exec_breakpoint_at(s, code, n_code) &&
+			kperf_breakpoints_fire() == KPERF_BP_FIRE;
 	if (!rc)
 		rc = set_dr_triggers(s, tid, code, t->code_in_dr ? n_code : 0, err);
 	for (size_t i = 0; i < n_code && !rc && !t->code_in_dr; i++) {

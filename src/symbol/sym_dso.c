@@ -378,7 +378,7 @@ uint64_t sym_dso_func_addr(const struct sym_dso *dso, uint64_t addr)
 	return dso->machine == EM_IA_64 ? addr & ~(uint64_t)0xf : addr;
 }
 
-static const struct sym_func *find_sym(const struct sym_table *t, uint64_t addr)
+const struct sym_func *sym_find_func(const struct sym_table *t, uint64_t addr)
 {
 	size_t lo = sym_upper_bound(t->addrs, t->nr, addr);
 
@@ -413,7 +413,7 @@ void sym_dso_lookup_func(struct sym_dso *dso, uint64_t addr, struct sym_result *
 		kernel_lookup(dso, addr, res);
 		return;
 	}
-	f = find_sym(&dso->funcs, sym_dso_func_addr(dso, addr));
+	f = sym_find_func(&dso->funcs, sym_dso_func_addr(dso, addr));
 	if (f) {
 		res->func = f->name;
 		/* on IA-64 the offset keeps the slot: 0x22 is bundle 0x20, slot 2 */
@@ -510,7 +510,7 @@ void sym_dso_lookup_data(struct sym_dso *dso, uint64_t addr, struct sym_result *
 	const struct sym_func *v;
 
 	load_data(dso);
-	v = find_sym(&dso->data, addr);
+	v = sym_find_func(&dso->data, addr);
 	*res = (struct sym_result){ .binary = dso->path, .addr = addr, .offset = addr,
 				    .wrong_file = dso->wrong_file };
 	if (v) {

@@ -188,6 +188,8 @@ struct sym_dso *sym_dso_stub(const char *path, const char *reason);
 uint64_t sym_dso_func_addr(const struct sym_dso *dso, uint64_t addr);
 
 const char *sym_debug_root(const char *debug_root);
+/* the function symbol of t holding addr, or NULL */
+const struct sym_func *sym_find_func(const struct sym_table *t, uint64_t addr);
 
 /*
  * How many of the sorted a[0..n) are <= key; the last entry at or below key

@@ -132,6 +132,19 @@ int sym_dso_find_func(const struct sym_dso *dso, const char *name, uint64_t *add
 		      uint64_t *size);
 /* the data symbol (STT_OBJECT) called name: 0 and its address/size, or -1 */
 int sym_dso_find_data(struct sym_dso *dso, const char *name, uint64_t *addr, uint64_t *size);
+/* Where addr (an ELF virtual address) falls among the instructions of its
+ * function, by disassembly from the function's start (x86, arm64). */
+enum sym_insn_place {
+	SYM_INSN_UNKNOWN, /* no function, no file bytes, or bytes or a machine the disassembler does not know */
+	SYM_INSN_START,   /* an instruction starts there */
+	SYM_INSN_INSIDE,  /* inside the instruction at start (size bytes) */
+};
+struct sym_insn {
+	const char *func; /* the function holding addr (the dso's string), NULL if none */
+	uint64_t func_addr;
+	uint64_t start, size; /* SYM_INSN_INSIDE: the instruction holding addr */
+};
+enum sym_insn_place sym_dso_insn_place(struct sym_dso *dso, uint64_t addr, struct sym_insn *insn);
 /* is addr (an ELF virtual address) inside a PT_LOAD segment, bss included? */
 bool sym_dso_loads(const struct sym_dso *dso, uint64_t addr);
 /* An ELF image in memory, copied (libelf may write into a private image,

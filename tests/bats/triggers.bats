@@ -130,6 +130,25 @@ sym() {
 	[ "$(count_of "mem:$inner:x")" -eq 0 ]
 }
 
+@test "execute breakpoints at the trigger addresses themselves count the exact window [start, stop)" {
+	# Debug-register triggers resume with RF set, which used to hide the
+	# counted breakpoint at a start and count the one at a stop: work 0
+	# and unrelated N, the window inverted.  trigwork runs unrelated(),
+	# work() N times, then unrelated() once more.
+	require_breakpoints
+	work=$(sym work) other=$(sym unrelated)
+	run --separate-stderr "$PFMON" -e "mem:$work:x,mem:$other:x" --trigger-code-start-address=work \
+		--trigger-code-stop-address=unrelated --trigger-code-repeat "$FIXTURES/trigwork_nopie" 25
+	[ "$status" -eq 0 ]
+	[ "$(count_of "mem:$work:x")" -eq 25 ]
+	[ "$(count_of "mem:$other:x")" -eq 0 ]
+	run --separate-stderr "$PFMON" -e "mem:$work:x,mem:$other:x" --trigger-code-start-address=unrelated \
+		--trigger-code-stop-address=work --trigger-code-repeat "$FIXTURES/trigwork_nopie" 25
+	[ "$status" -eq 0 ]
+	[ "$(count_of "mem:$work:x")" -eq 0 ]
+	[ "$(count_of "mem:$other:x")" -eq 26 ]
+}
+
 @test "a symbol of a shared library, at its load address" {
 	run --separate-stderr "$PFMON" -e task-clock --trigger-code-start-address=lib_spin \
 		--trigger-code-stop-address=lib_spin "$FIXTURES/uselib" 100
@@ -307,6 +326,52 @@ sym() {
 	run --separate-stderr "$PFMON" -e page-faults --trigger-code-start-address=gate "$FIXTURES/trigwork" 10
 	[ "$status" -eq 1 ]
 	one_error_line "unknown function symbol"
+}
+
+# mid_insn FILE FUNC: "OFFSET START SIZE" of the first instruction of FUNC
+# longer than one byte, as objdump (the independent disassembler) reads
+# it: OFFSET is its second byte, START its first, both from FUNC's start
+mid_insn() {
+	local base at n
+	# objdump -d: "ADDR:<TAB>BYTES<TAB>MNEMONIC", long instructions go on
+	# over lines with bytes and no mnemonic
+	read -r base at n < <(objdump -d "$1" | awk -F '\t' -v f="<$2>:" '
+		$1 ~ f"$" { split($1, w, " "); base = w[1]; on = 1; next }
+		!on { next }
+		/^$/ || (at && $3 != "") { exit }
+		$1 ~ /:$/ {
+			k = split($2, b, " ")
+			if (at) { n += k; next }
+			if (k > 1 || $3 == "") { at = $1; n = k; sub(/^ */, "", at); sub(/:$/, "", at) }
+		}
+		END { if (at) print base, at, n }')
+	[ -n "$n" ] && echo "$(( 16#$at - 16#$base + 1 )) $(( 16#$at - 16#$base )) $n"
+}
+
+@test "a code trigger inside an instruction (objdump's) is refused before the command runs; its first byte is taken" {
+	read -r off start size < <(mid_insn "$FIXTURES/trigwork" work)
+	[ -n "$size" ]
+	run --separate-stderr "$PFMON" -e page-faults --trigger-code-start-address="work+$off" "$FIXTURES/trigwork" 10
+	[ "$status" -eq 1 ]
+	one_error_line "^error: trigger 'work\+$off' \(--trigger-code-start-address\): work\+$(printf '0x%x' "$off") is inside the instruction at work\+$(printf '0x%x' "$start") \($size bytes\): a code trigger must be where an instruction starts$"
+	[ -z "$output" ]
+	# as an address (nm's, relocated in the PIE), and as a stop
+	addr=$(printf '0x%x' $(( $(nm "$FIXTURES/trigwork" | awk '$3 == "work" { print "0x" $1 }') + off )))
+	run --separate-stderr "$PFMON" -e page-faults --trigger-code-stop-address="$addr" "$FIXTURES/trigwork" 10
+	[ "$status" -eq 1 ]
+	one_error_line "^error: trigger '$addr' \(--trigger-code-stop-address\): work\+$(printf '0x%x' "$off") is inside"
+	# the instruction's first byte is a boundary: taken, and it fires
+	run --separate-stderr "$PFMON" -e page-faults --trigger-code-start-address="work+$start" \
+		--trigger-code-stop-address=unrelated --trigger-code-repeat "$FIXTURES/trigwork" 10
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
+	[ "$(count_of page-faults)" -eq 10 ]
+	# a library's function is disassembled from its own file
+	read -r off start size < <(mid_insn "$FIXTURES/libspin.so" lib_spin)
+	[ -n "$size" ]
+	run --separate-stderr "$PFMON" -e task-clock --trigger-code-start-address="lib_spin+$off" "$FIXTURES/uselib" 10
+	[ "$status" -eq 1 ]
+	one_error_line "^error: trigger 'lib_spin\+$off' \(--trigger-code-start-address\): lib_spin\+$(printf '0x%x' "$off") is inside the instruction at lib_spin\+$(printf '0x%x' "$start") \($size bytes\)"
 }
 
 @test "data trigger errors found in the running program: a function is not data, an address outside the segments" {

@@ -405,6 +405,45 @@ static void test_many_binaries(void)
 	rmdir(dir);
 }
 
+/* Instruction boundaries of symfix_leaf by disassembly: every byte is an
+ * instruction's start or inside an instruction that starts at a boundary
+ * and covers it, and the instructions tile the function. */
+static void test_insn_place(void)
+{
+	struct sym_dso *dso = open_fix("exe", NULL);
+	struct sym_dso *ia64 = open_fix("ia64", NULL);
+	uint64_t addr = 0, size = 0;
+	size_t n_long = 0;
+	bool consistent = true;
+	struct sym_insn in;
+
+	ok(dso && sym_dso_find_func(dso, "symfix_leaf", &addr, &size) == 0 && size > 0,
+	   "insn: symfix_leaf found");
+	for (uint64_t a = addr, b; dso && a < addr + size && consistent; a = b) {
+		uint64_t len = 1;
+
+		consistent = sym_dso_insn_place(dso, a, &in) == SYM_INSN_START;
+		for (b = a + 1; b < addr + size && sym_dso_insn_place(dso, b, &in) == SYM_INSN_INSIDE; b++) {
+			consistent &= in.start == a && in.func && !strcmp(in.func, "symfix_leaf");
+			len = in.size;
+		}
+		consistent &= b - a == len;
+		n_long += len > 1;
+	}
+	ok(consistent, "insn: symfix_leaf is a tiling of instructions: each starts where the one before ends, "
+	   "its other bytes are inside it (%zu longer than a byte)", n_long);
+	ok(n_long > 0, "insn: and some are longer than a byte");
+	ok(dso && sym_dso_insn_place(dso, 0, &in) == SYM_INSN_UNKNOWN && !in.func,
+	   "insn: an address no function holds: unknown");
+	ok(ia64 && sym_dso_find_func(ia64, "ia64_start", &addr, &size) == 0 &&
+		   sym_dso_insn_place(ia64, addr + 1, &in) == SYM_INSN_UNKNOWN,
+	   "insn: a machine the disassembler is not asked about (IA-64): unknown");
+	if (dso)
+		sym_dso_close(dso);
+	if (ia64)
+		sym_dso_close(ia64);
+}
+
 int main(void)
 {
 	test_exe();
@@ -416,5 +455,6 @@ int main(void)
 	test_errors();
 	test_not_regular();
 	test_many_binaries();
+	test_insn_place();
 	return tap_done();
 }
