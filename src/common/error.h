@@ -60,6 +60,7 @@
 	X(METRIC,           PF_EXIT_ERROR, "metric '%s': %s") \
 	X(UNKNOWN_METRIC,   PF_EXIT_USAGE, "unknown metric or metric group '%s' (see 'pfmon --show-metrics')") \
 	X(TRIGGER,          PF_EXIT_ERROR, "trigger '%s' (--%s): %s") \
+	X(TRIGGER_BP_SAMPLED, PF_EXIT_ERROR, "cannot sample '%s' at a code trigger's own address: the kernel takes its samples there before the trigger switches the counters (counting it is exact)") \
 	X(TRIGGER_NO_DEBUGREG, PF_EXIT_ERROR, "data triggers need the debug registers, and hardware breakpoints do not fire on this machine (a probe breakpoint on pfmon's own code counted 0 hits, as under a hypervisor that does not pass debug exceptions to its guests)") \
 	X(SYSTEM,           PF_EXIT_ERROR, "%s: %s")
 

@@ -980,6 +980,7 @@ int session_read_counts(struct session *s, struct session_count *counts, struct 
 	for (size_t i = 0; i < s->n_fds; i++)
 		if (sess_count_fd(s, &s->fds[i], counts, err))
 			return -1;
+	sess_trig_fix_counts(s, counts);
 	return 0;
 }
 

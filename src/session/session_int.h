@@ -182,6 +182,8 @@ void sess_tasks_free(struct session *s);
 /* trigger.c: code triggers (int3) and data triggers (debug registers) */
 void sess_trig_init(struct session *s);
 void sess_trig_free(struct session *s);
+/* counts of execute breakpoints at code trigger addresses, corrected (switch_at) */
+void sess_trig_fix_counts(const struct session *s, struct session_count *counts);
 /* the command's first exec: a breakpoint at its entry point, where the
  * triggers are resolved and set (its libraries are loaded by then) */
 int sess_trig_exec(struct session *s, pid_t tid, struct pf_error *err);

@@ -53,6 +53,7 @@
 #include <elf.h>
 #include <sys/user.h>
 #include <linux/kcmp.h>
+#include <asm/processor-flags.h>
 #endif
 
 #include "common/util.h"
@@ -135,6 +136,9 @@ struct trig_state {
 	bool code_in_dr;      /* code triggers are debug registers, not int3s */
 	uint64_t hits;
 	bool *reached[STRG_KINDS]; /* per trigger option: its address was executed or accessed */
+	/* per event: what an execute breakpoint counted at a code trigger's
+	 * own address is corrected by (see switch_at) */
+	int64_t *bp_fix;
 };
 
 bool session_triggers_any(const struct session_triggers *t)
@@ -157,6 +161,16 @@ void sess_trig_init(struct session *s)
 	s->trig = xcalloc(1, sizeof(*s->trig));
 	for (int k = 0; k < STRG_KINDS; k++)
 		s->trig->reached[k] = xcalloc(s->opts.triggers.n[k] + 1, sizeof(bool));
+	s->trig->bp_fix = xcalloc(s->n_events + 1, sizeof(*s->trig->bp_fix));
+}
+
+void sess_trig_fix_counts(const struct session *s, struct session_count *counts)
+{
+	for (size_t e = 0; s->trig && e < s->n_events; e++)
+		if (counts[e].opened)
+			counts[e].value = s->trig->bp_fix[e] < 0 && counts[e].value < (uint64_t)-s->trig->bp_fix[e]
+						  ? 0
+						  : counts[e].value + (uint64_t)s->trig->bp_fix[e];
 }
 
 bool session_trigger_reached(const struct session *s, enum session_trigger_kind kind, size_t i)
@@ -189,6 +203,7 @@ void sess_trig_free(struct session *s)
 	free(t->born);
 	for (int k = 0; k < STRG_KINDS; k++)
 		free(t->reached[k]);
+	free(t->bp_fix);
 	free(t);
 	s->trig = NULL;
 }
@@ -439,27 +454,22 @@ static int set_dr_triggers(struct session *s, pid_t tid, const struct code_addr 
 	return 0;
 }
 
-/*
- * Is a counted execute breakpoint at one of the code triggers?  A code
- * trigger in a debug register faults before its instruction, and the kernel
- * resumes with RF set, which suppresses every instruction breakpoint on
- * that instruction: the counted one at a start would never count, and the
- * one at a stop counts in the same fault, before pfmon stops the counters,
- * the window inverted.  An int3 stops the task before the instruction
- * runs, so both see the exact window.
- */
-static bool exec_breakpoint_at(const struct session *s, const struct code_addr *code, size_t n_code)
+/* an execute breakpoint sampled at a code trigger's address: its samples
+ * there are taken under the counters' state before the switch, and a
+ * sample cannot be corrected as a count is (switch_at) */
+static int check_exec_breakpoints(const struct session *s, const struct code_addr *code, size_t n_code,
+				  struct pf_error *err)
 {
-	for (size_t e = 0; e < s->n_events; e++) {
+	for (size_t e = 0; s->plan && e < s->n_events; e++) {
 		const struct perf_event_attr *a = &s->events[e]->attr;
 
 		if (a->type != PERF_TYPE_BREAKPOINT || !(a->bp_type & HW_BREAKPOINT_X))
 			continue;
 		for (size_t i = 0; i < n_code; i++)
 			if (code[i].addr == a->bp_addr)
-				return true;
+				return pf_error_set(err, PF_E_TRIGGER_BP_SAMPLED, s->events[e]->name);
 	}
-	return false;
+	return 0;
 }
 
 /*
@@ -467,8 +477,7 @@ static bool exec_breakpoint_at(const struct session *s, const struct code_addr *
  * stop is the call's return (pfmon 3.x).  Into the debug registers when
  * they fire here and the code triggers fit beside the data ones (one more
  * for a return), as pfmon 3.x did: one stop per hit, nothing written into
- * the text.  Else int3s, and always when a counted execute breakpoint
- * shares an address with them.
+ * the text.  Else int3s.
  */
 static int set_triggers(struct session *s, pid_t tid, struct pf_error *err)
 {
@@ -496,9 +505,10 @@ static int set_triggers(struct session *s, pid_t tid, struct pf_error *err)
 			}
 		n_code++;
 	}
+	if (!rc)
+		rc = check_exec_breakpoints(s, code, n_code, err);
 	n_slots = n_code + returns + o->n[STRG_DATA_START] + o->n[STRG_DATA_STOP];
-	t->code_in_dr = n_code && n_slots <= DR_SLOTS && !exec_breakpoint_at(s, code, n_code) &&
-			kperf_breakpoints_fire() == KPERF_BP_FIRE;
+	t->code_in_dr = n_code && n_slots <= DR_SLOTS && kperf_breakpoints_fire() == KPERF_BP_FIRE;
 	if (!rc)
 		rc = set_dr_triggers(s, tid, code, t->code_in_dr ? n_code : 0, err);
 	for (size_t i = 0; i < n_code && !rc && !t->code_in_dr; i++) {
@@ -567,12 +577,37 @@ static int arm_return(struct session *s, struct trig_space *sp, pid_t tid, const
 	return arm(t, sp, tid, b, err);
 }
 
+
+/*
+ * Switch counting at a code address.  An execute breakpoint counted at that
+ * very address (mem:ADDR:x) sees the instruction once, in the debug
+ * exception taken before it runs: a debug register's trigger is the same
+ * exception, and an int3's fetch raises it too, the rewind then resuming
+ * with RF (the resume flag) so the instruction does not raise it again.
+ * Either way the kernel counted it under the counters' state before the
+ * switch: the start's instruction missing from its window, the stop's in
+ * it.  The count is corrected by one each switching hit, so the window is
+ * [start, stop) for every event.  (Samples cannot be corrected: such a
+ * breakpoint is not sampled, see check_exec_breakpoints.)
+ */
+static int switch_at(struct session *s, uint64_t addr, bool on, struct pf_error *err)
+{
+	for (size_t e = 0; s->counting_on != on && e < s->n_events; e++) {
+		const struct perf_event_attr *a = &s->events[e]->attr;
+
+		if (a->type == PERF_TYPE_BREAKPOINT && (a->bp_type & HW_BREAKPOINT_X) && a->bp_addr == addr)
+			s->trig->bp_fix[e] += on ? 1 : -1;
+	}
+	return sess_set_counting(s, on, err);
+}
+
 /* what a breakpoint does when a task that acts on triggers reaches it */
 static int act(struct session *s, struct trig_space *sp, pid_t tid, size_t b, const struct user_regs_struct *r,
 	       bool *keep, struct pf_error *err)
 {
 	struct trig_state *t = s->trig;
 	struct trig_bp *bp = &t->bps[b];
+	uint64_t addr = bp->addr; /* arm_return may move the array bp is in */
 
 	*keep = bp->repeat;
 	if (bp->role == BP_START || bp->role == BP_STOP)
@@ -587,14 +622,14 @@ static int act(struct session *s, struct trig_space *sp, pid_t tid, size_t b, co
 		t->hits++;
 		if (bp->to_return && arm_return(s, sp, tid, r, err))
 			return -1;
-		return sess_set_counting(s, true, err);
+		return switch_at(s, addr, true, err);
 	case BP_STOP:
 		if (!s->counting_on) {
 			*keep = true; /* a stop before any start: the first window is still to come */
 			return 0;
 		}
 		t->hits++;
-		return sess_set_counting(s, false, err);
+		return switch_at(s, addr, false, err);
 	case BP_RETURN:
 		if (r->rsp != sp->ret_sp) {
 			*keep = true; /* the return of a deeper (recursive) call */
@@ -602,7 +637,7 @@ static int act(struct session *s, struct trig_space *sp, pid_t tid, size_t b, co
 		}
 		t->hits++;
 		sp->ret_bp = NO_BP;
-		return sess_set_counting(s, false, err);
+		return switch_at(s, addr, false, err);
 	}
 	return 0;
 }
@@ -625,6 +660,9 @@ static int on_breakpoint(struct session *s, struct trig_thread *th, size_t b, st
 	uint64_t addr = t->bps[b].addr;
 
 	r->rip = addr;
+	/* the fetch of the int3 raised an execute breakpoint counted there
+	 * (mem:ADDR:x): RF keeps the instruction from raising it twice */
+	r->eflags |= X86_EFLAGS_RF;
 	if (ptrace(PTRACE_SETREGS, tid, 0, r))
 		return ptrace_error("ptrace(PTRACE_SETREGS)", err);
 	/* every armed breakpoint at this address acts (a start that is also a return) */
@@ -708,7 +746,7 @@ static int act_slot(struct session *s, struct trig_thread *th, size_t k, bool *k
 			if (!th->in_call && arm_return_slot(th, ret, err))
 				return -1;
 		}
-		return sess_set_counting(s, true, err);
+		return code ? switch_at(s, t->dr_addr[k], true, err) : sess_set_counting(s, true, err);
 	case DR_CODE_STOP:
 	case DR_DATA_STOP:
 		if (!s->counting_on) {
@@ -716,7 +754,7 @@ static int act_slot(struct session *s, struct trig_thread *th, size_t k, bool *k
 			return 0;
 		}
 		t->hits++;
-		return sess_set_counting(s, false, err);
+		return code ? switch_at(s, t->dr_addr[k], false, err) : sess_set_counting(s, false, err);
 	case DR_RETURN:
 		/* it stays armed: the next window's return is most often the same
 		 * address, and rewriting a debug register costs more than a stop */
@@ -727,7 +765,7 @@ static int act_slot(struct session *s, struct trig_thread *th, size_t k, bool *k
 			return 0; /* a deeper (recursive) call's return, or no window open */
 		th->in_call = false;
 		t->hits++;
-		return sess_set_counting(s, false, err);
+		return switch_at(s, th->ret_addr, false, err);
 	}
 	return 0;
 }

@@ -147,6 +147,17 @@ sym() {
 	[ "$status" -eq 0 ]
 	[ "$(count_of "mem:$work:x")" -eq 0 ]
 	[ "$(count_of "mem:$other:x")" -eq 26 ]
+	# int3s (more code triggers than the 4 debug registers) see the same
+	run --separate-stderr "$PFMON" -e "mem:$work:x,mem:$other:x" --trigger-code-start-address=work \
+		--trigger-code-stop-address=unrelated,main,inner,exit --trigger-code-repeat "$FIXTURES/trigwork_nopie" 25
+	[ "$status" -eq 0 ]
+	[ "$(count_of "mem:$work:x")" -eq 25 ]
+	[ "$(count_of "mem:$other:x")" -eq 0 ]
+	# a sample cannot be corrected: refused
+	run --separate-stderr "$PFMON" -e "mem:$work:x" --long-smpl-periods=1 --smpl-outfile="$BATS_TEST_TMPDIR/s" \
+		--trigger-code-start-address=work --trigger-code-stop-address=unrelated "$FIXTURES/trigwork_nopie" 25
+	[ "$status" -eq 1 ]
+	one_error_line "^error: cannot sample 'mem:$work:x' at a code trigger's own address"
 }
 
 @test "a symbol of a shared library, at its load address" {
