@@ -25,15 +25,18 @@ load helpers
 	[ "$n" -lt 4000 ]
 }
 
-@test "task-clock of a command burning 300 ms of CPU is 300 ms, -7% to +50%" {
-	run "$PFMON" -e task-clock "$FIXTURES/burn" 300
+@test "task-clock of a command burning 300 ms of CPU: at least that, at most what the kernel accounted to the run" {
+	run --separate-stderr /usr/bin/time -f 'cputime %U %S' -o "$BATS_TEST_TMPDIR/time" "$PFMON" -e task-clock "$FIXTURES/burn" 300
 	[ "$status" -eq 0 ]
 	ns=$(count_of task-clock)
+	# the process CPU clock burn watches reads a few % above task-clock
 	[ "$ns" -ge 280000000 ]
-	# task-clock also runs during interrupts and steal time, which the
-	# process CPU clock that burn watches leaves out: on a loaded VM
-	# (make distcheck, 3 CPU hogs on 2 vCPUs) 343 ms was seen
-	[ "$ns" -le 450000000 ]
+	# and the count is at most the CPU of pfmon and burn together (GNU
+	# time, from the kernel's accounting, 10 ms ticks: 20 ms of rounding),
+	# however loaded the machine (343 ms was seen beside 3 CPU hogs)
+	limit=$(awk '$1 == "cputime" { printf "%d", ($2 + $3 + 0.02) * 1e9 }' "$BATS_TEST_TMPDIR/time")
+	echo "task-clock $ns, run's CPU $limit" >&2
+	[ "$ns" -le "$limit" ]
 }
 
 @test "context-switches of a command sleeping 25 times is at least 25" {
