@@ -19,6 +19,7 @@
 #include "kernel/perf.h"
 #include "report/counts.h"
 #include "report/results.h"
+#include "results/output.h"
 #include "symbol/symbol.h"
 #include "session/procfs.h"
 #include "session/session.h"
@@ -390,34 +391,6 @@ static bool wants_header(const struct pf_config *cfg)
 	return cfg->with_header || cfg->outfile_escaped;
 }
 
-FILE *results_open(const struct pf_config *cfg, struct pf_error *err)
-{
-	FILE *f;
-
-	if (!cfg->outfile)
-		return stdout;
-	f = fopen(cfg->outfile, cfg->append ? "a" : "w");
-	if (!f)
-		pf_error_set(err, PF_E_OUTPUT, cfg->outfile, strerror(errno));
-	return f;
-}
-
-/* path: the file's name in the error, NULL for stdout */
-int results_close(FILE *out, const char *path, struct pf_error *err)
-{
-	const char *name = path ? path : "standard output";
-	int failed = fflush(out) != 0 || ferror(out);
-	int e = errno;
-
-	if (out != stdout && fclose(out) != 0 && !failed) {
-		failed = 1;
-		e = errno;
-	}
-	if (failed)
-		return pf_error_set(err, PF_E_OUTPUT, name, strerror(e ? e : EIO));
-	return 0;
-}
-
 /* the metrics of these rows: the requested ones and the shadows; notes for those not available */
 static struct metric_value *compute_metrics(const struct metric_run *run, struct count_report *rep,
 					    uint64_t duration_ns, bool shadows, bool warn)
@@ -472,9 +445,7 @@ static FILE *open_task_output(const struct pf_config *cfg, const struct session_
 		path = xasprintf("%s.%d.%d.%d", cfg->outfile, r->pid, r->tid, r->exec_no);
 	else
 		path = xasprintf("%s.%d.%d", cfg->outfile, r->pid, r->tid);
-	f = fopen(path, cfg->append ? "a" : "w");
-	if (!f)
-		pf_error_set(err, PF_E_OUTPUT, path, strerror(errno));
+	f = results_open(&(struct output_opts){ .path = path, .append = cfg->append }, err);
 	*pathp = path;
 	return f;
 }
@@ -549,9 +520,7 @@ static FILE *open_cpu_output(const struct pf_config *cfg, int cpu, FILE *out, st
 	if (!cfg->outfile)
 		return out;
 	path = xasprintf("%s.cpu%d", cfg->outfile, cpu);
-	f = fopen(path, cfg->append ? "a" : "w");
-	if (!f)
-		pf_error_set(err, PF_E_OUTPUT, path, strerror(errno));
+	f = results_open(&(struct output_opts){ .path = path, .append = cfg->append }, err);
 	free(path);
 	return f;
 }
@@ -815,7 +784,7 @@ int cmd_count(const struct pf_config *cfg, const struct pmu_model *m, const stru
 		lower_default_levels(cfg, sets, n_sets, levels_note, sizeof(levels_note));
 	if (!rc && !((per_task_output(cfg) || per_cpu_output(cfg)) && cfg->outfile)) {
 		/* open the output before the run: a bad path must not cost the measurement */
-		out = results_open(cfg, err);
+		out = results_open(&(struct output_opts){ .path = cfg->outfile, .append = cfg->append }, err);
 		rc = out ? 0 : -1;
 	}
 	if (!rc) {

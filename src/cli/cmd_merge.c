@@ -18,6 +18,7 @@
 #include "common/userfile.h"
 #include "common/util.h"
 #include "report/merge.h"
+#include "results/output.h"
 #include "sample/smpl_file.h"
 
 #define MERGE_MAX_FILE (64u << 20) /* a larger results file is refused */
@@ -124,19 +125,6 @@ static int read_counts(const struct name_list *l, struct results_file **out, str
 	return 0;
 }
 
-static FILE *open_merge_output(const struct pf_config *cfg, struct pf_error *err)
-{
-	FILE *f;
-
-	if (!cfg->outfile)
-		return stdout;
-	f = fopen(cfg->outfile, "w");
-	if (!f)
-		pf_error_set(err, PF_E_OUTPUT, cfg->outfile, strerror(errno));
-	return f;
-}
-
-
 /* the metric definitions of the model (--pmu, host by default) and --metrics-file */
 static int metric_definitions(struct pf_config *cfg, struct metric_run *run, struct pf_error *err)
 {
@@ -167,7 +155,8 @@ static int merge_counts(struct pf_config *cfg, const struct name_list *l, struct
 		if (!rc && m.n_files < m.files[0].size)
 			fprintf(stderr, "note: %zu of the job's %u ranks: the statistics are of those\n", m.n_files,
 				m.files[0].size);
-		out = rc ? NULL : open_merge_output(cfg, err);
+		/* a merge replaces its output: --append is for a run's counts */
+		out = rc ? NULL : results_open(&(struct output_opts){ .path = cfg->outfile }, err);
 		if (out) {
 			merge_counts_print(out, &m, cfg);
 			rc = results_close(out, cfg->outfile, err); /* a closed pipe as well */

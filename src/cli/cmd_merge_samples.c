@@ -18,6 +18,7 @@
 #include "common/strmap.h"
 #include "common/util.h"
 #include "report/profile.h"
+#include "results/output.h"
 #include "sample/smpl_file.h"
 #include "cli/sample_source.h"
 #include "sample/smpl_readahead.h"
@@ -273,8 +274,8 @@ static int merge_into(const struct pf_config *cfg, struct sample_input *in, size
 		profile_set_sources(p, n);
 	/* perf script's sample by sample is the one profile that sees each */
 	rc = add_files(p, &b, in, n, po.format != PROFILE_SCRIPT, err);
-	if (!rc && cfg->outfile && !(out = fopen(cfg->outfile, "w")))
-		rc = pf_error_set(err, PF_E_OUTPUT, cfg->outfile, strerror(errno));
+	if (!rc && !(out = results_open(&(struct output_opts){ .path = cfg->outfile }, err)))
+		rc = -1;
 	if (!rc) {
 		if (po.format == PROFILE_TEXT)
 			print_summary(out, in, n);

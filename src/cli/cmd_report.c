@@ -12,6 +12,7 @@
 #include "report/ia64_report.h"
 #include "report/kernel_check.h"
 #include "report/profile.h"
+#include "results/output.h"
 #include "sample/sample_out.h"
 #include "sample/smpl_file.h"
 

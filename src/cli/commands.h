@@ -17,10 +17,6 @@ struct metric_run;
 /* counting; run: the metrics to print (requested, and the model's shadow metrics) */
 int cmd_count(const struct pf_config *cfg, const struct pmu_model *m, const struct metric_run *run,
 	      struct pf_error *err);
-/* the counts' output: --outfile (--append) or stdout; closing it checks
- * for write errors (path: the file's name in the error, NULL for stdout) */
-FILE *results_open(const struct pf_config *cfg, struct pf_error *err);
-int results_close(FILE *out, const char *path, struct pf_error *err);
 /* --metrics-from: the metrics of counts saved earlier */
 int cmd_metrics_from(const struct pf_config *cfg, const struct pmu_model *m, struct pf_error *err);
 int cmd_list_events(const struct pf_config *cfg, const struct pmu_model *m, struct pf_error *err);
