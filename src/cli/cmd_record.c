@@ -22,6 +22,7 @@
 #include "sample/smpl_file.h"
 #include "session/plan.h"
 #include "session/session.h"
+#include "session_setup.h"
 
 struct record_run {
 	const struct pf_config *cfg;

@@ -55,20 +55,6 @@ int cmd_merge(struct pf_config *cfg, struct pf_error *err);
 /* sample files: one profile of every rank, per-rank shares with --merge-ranks */
 int merge_samples(const struct pf_config *cfg, const char *const *paths, size_t n, struct pf_error *err);
 
-/* the run options of a session, from the command line */
-struct session_opts session_opts_from_config(const struct pf_config *cfg);
-/* the options of following, attaching and per-task results that do not fit together */
-int check_task_options(const struct pf_config *cfg, struct pf_error *err);
-/* open s on what the command line names: the command, or running tasks */
-int session_open_target(struct session *s, const struct pf_config *cfg, struct pf_error *err);
-/* an unprivileged user at perf_event_paranoid >= 2: events whose levels
- * were left to pfmon count at user level; note gets the one line saying so
- * (empty if none), for stderr once the counters are open */
-void lower_default_levels(const struct pf_config *cfg, struct set_prog *sets, size_t n_sets, char *note,
-			  size_t size);
-/* one note on stderr when the session did not end with its command */
-void session_note_end(const struct session *s, const struct pf_config *cfg);
-
 /* shared by recording and reporting */
 struct profile_opts profile_opts_from_config(const struct pf_config *cfg);
 /* lost and throttled samples are reported loudly, on stderr */

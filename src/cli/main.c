@@ -12,6 +12,7 @@
 #include "cli/commands.h"
 #include "cli/metrics.h"
 #include "cli/options.h"
+#include "cli/session_setup.h"
 #include "common/job.h"
 #include "common/util.h"
 #include "kernel/perf.h"
