@@ -7,11 +7,9 @@
  */
 #include <config.h>
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "commands.h"
 #include "metrics.h"
@@ -19,314 +17,9 @@
 #include "kernel/perf.h"
 #include "report/counts.h"
 #include "report/results.h"
-#include "symbol/symbol.h"
-#include "session/procfs.h"
+#include "results/output.h"
 #include "session/session.h"
-#include "triggers.h"
-
-/* every CPU of --cpu-list is online */
-static int check_cpus_online(const struct pf_config *cfg, struct pf_error *err)
-{
-	int *online = NULL;
-	long n = procfs_online_cpus(&online);
-	int rc = 0;
-
-	for (size_t i = 0; n > 0 && i < cfg->n_cpu_list && !rc; i++) {
-		bool found = false;
-
-		for (long j = 0; j < n && !found; j++)
-			found = online[j] == cfg->cpu_list[i];
-		if (!found) {
-			char msg[128];
-
-			snprintf(msg, sizeof(msg), "--cpu-list: CPU %d is not online (see "
-				 "/sys/devices/system/cpu/online)", cfg->cpu_list[i]);
-			rc = pf_error_set(err, PF_E_USAGE, msg);
-		}
-	}
-	free(online);
-	return rc;
-}
-
-static bool follows(const struct pf_config *cfg)
-{
-	return cfg->follow_fork || cfg->follow_vfork || cfg->follow_pthread || cfg->follow_exec;
-}
-
-/*
- * pfmon(1), OUTPUT: when pfmon's standard output carries machine-readable
- * results (the sample stream of --smpl-outfile=-, CSV or JSON counts, a
- * JSON or folded profile), the command's standard output goes to pfmon's
- * standard error, so that a program reading ours (jq, a flame-graph tool)
- * gets our results alone.  perf writes its results to stderr instead; then
- * 'pfmon --json ... | jq' would get the command's output and no counts.
- */
-static bool stdout_carries_results(const struct pf_config *cfg)
-{
-	if (cfg->smpl_outfile && !strcmp(cfg->smpl_outfile, "-"))
-		return true;
-	if (pf_config_is_sampling(cfg))
-		return cfg->report_format && strcmp(cfg->report_format, "text") != 0;
-	return !cfg->outfile && cfg->output_kind != PF_OUT_TEXT;
-}
-
-/* a program that would trace, or ask to be traced (pfmon(1), FOLLOWING) */
-static bool calls_ptrace(const char *path)
-{
-	return sym_elf_names(path, "ptrace");
-}
-
-/*
- * The rule (pfmon(1), FOLLOWING): by default every thread and child is
- * counted with the command, in one result; --no-inherit counts the command
- * alone; any --follow-* follows exactly what it names, each task with its
- * own counters and results.  --per-thread on a command follows everything;
- * on an attached process it keeps each thread's counts apart.
- */
-struct session_opts session_opts_from_config(const struct pf_config *cfg)
-{
-	bool follow = follows(cfg) || (cfg->per_thread && !cfg->n_attach);
-	struct session_opts o = {
-		.inherit = !cfg->no_inherit && !follow && !cfg->system_wide,
-		.per_task = follow || cfg->per_thread,
-		.launch = { .no_output = cfg->no_cmd_output, .stdout_to_stderr = stdout_carries_results(cfg) },
-		.timeout_ns = cfg->session_timeout_ns,
-		.interval_ns = cfg->print_interval * 1000000ull,
-		.cpus = cfg->cpu_list,
-		.n_cpus = cfg->n_cpu_list,
-		/* pfmon 3.x: <press ENTER to stop session> */
-		.stop_on_enter = cfg->system_wide && !cfg->command && isatty(STDIN_FILENO),
-	};
-
-	trigger_session_opts(cfg, &o.triggers);
-	o.pin_command = cfg->pin_command;
-
-	if (follow) {
-		bool all = !follows(cfg); /* --per-thread alone */
-
-		o.follow = (struct session_follow){
-			.enabled = true,
-			.fork = all || cfg->follow_fork,
-			.vfork = all || cfg->follow_vfork,
-			.pthread = all || cfg->follow_pthread,
-			.exec = all || cfg->follow_exec,
-			.exec_pattern = cfg->follow_exec_pattern,
-			.exec_exclude = cfg->follow_exec_exclude,
-			.split_exec = cfg->exec_split,
-			.calls_ptrace = calls_ptrace,
-		};
-	}
-	return o;
-}
-
-/* the levels of an event were left to pfmon: no -u/-k/--priv-levels for
- * it, no modifier in its name */
-static bool levels_defaulted(const struct pf_config *cfg, size_t set, size_t ev, const struct counter_prog *c)
-{
-	return c->is_live && !pf_config_event_plm(cfg, set, ev) && !c->levels_given;
-}
-
-/* the event counts at user level only from now on */
-static void drop_kernel_level(struct counter_prog *c)
-{
-	char *k = c->fstr ? strstr(c->fstr, ":k=1") : NULL;
-
-	c->attr.exclude_kernel = 1;
-	c->attr.exclude_hv = 1;
-	c->plm &= ~PF_PLM_KERNEL;
-	if (k)
-		k[3] = '0';
-}
-
-/* "'a', 'b'..." of at most 8 names, into names */
-static void add_name(char *names, size_t size, size_t n, const char *name)
-{
-	size_t len = strlen(names);
-
-	if (n < 8)
-		snprintf(names + len, size - len, "%s'%s'", n ? ", " : "", name);
-	else if (n == 8)
-		snprintf(names + len, size - len, "...");
-}
-
-/* can this user count c at kernel level?  (false: at user level only) */
-static bool must_drop_kernel(struct counter_prog *c)
-{
-	struct counter_prog user;
-	int rc = kperf_probe(&c->attr);
-
-	if (rc != -EACCES && rc != -EPERM)
-		return false;
-	user = *c;
-	user.attr.exclude_kernel = user.attr.exclude_hv = 1;
-	return kperf_probe(&user.attr) == 0; /* else not even at user level: the open says why */
-}
-
-/*
- * An event that fires in the kernel only (a tracepoint) counts 0 at user
- * level: one note says so, and why it is counted there, rather than a
- * silent 0 (perf prints none).
- */
-static void kernel_only_note(const struct set_prog *sets, size_t n_sets, int lowered_at, char *note, size_t size)
-{
-	char names[256] = "";
-	size_t n = 0, len = strlen(note);
-
-	for (size_t i = 0; i < n_sets; i++)
-		for (size_t j = 0; j < sets[i].n_counters; j++)
-			if (sets[i].counters[j].kernel_only && sets[i].counters[j].attr.exclude_kernel)
-				add_name(names, sizeof(names), n++, sets[i].counters[j].name);
-	if (!n)
-		return;
-	if (lowered_at)
-		snprintf(note + len, size - len, "note: %s fire%s in the kernel only: counted at user level only "
-			 "(kernel.perf_event_paranoid = %d for this user), %s 0\n", names, n > 1 ? "" : "s",
-			 lowered_at, n > 1 ? "they count" : "it counts");
-	else
-		snprintf(note + len, size - len, "note: %s fire%s in the kernel only: counted at user level only, "
-			 "%s 0 (count at kernel level: -k, or ':k' on the event)\n", names, n > 1 ? "" : "s",
-			 n > 1 ? "they count" : "it counts");
-}
-
-/*
- * At kernel.perf_event_paranoid >= 2 an unprivileged user counts at user
- * level only.  Events whose levels were left to pfmon (software events and
- * tracepoints count at every level by default) then fall back to user
- * level, as perf does, said once on one line; an event whose levels were
- * chosen keeps them, and its open fails with the advice to use -u.  The
- * test opens a counter on pfmon itself: kernel-level permission does not
- * depend on the task measured.  The note is printed once the counters are
- * open: before an error about something else it would only mislead.
- * Kernel-only events at user level get their own note (kernel_only_note).
- */
-void lower_default_levels(const struct pf_config *cfg, struct set_prog *sets, size_t n_sets, char *note,
-			  size_t size)
-{
-	char names[256] = "";
-	size_t n = 0;
-	int paranoid = kperf_paranoid(), lowered_at = 0;
-
-	*note = 0;
-	for (size_t i = 0; paranoid >= 2 && i < n_sets; i++)
-		for (size_t j = 0; j < sets[i].n_counters; j++) {
-			struct counter_prog *c = &sets[i].counters[j];
-
-			if (c->attr.exclude_kernel || !levels_defaulted(cfg, i, j, c) || !must_drop_kernel(c))
-				continue;
-			drop_kernel_level(c);
-			if (c->kernel_only)
-				lowered_at = paranoid; /* said by kernel_only_note */
-			else
-				add_name(names, sizeof(names), n++, c->name);
-		}
-	if (n)
-		snprintf(note, size, "note: kernel.perf_event_paranoid = %d lets this user count at user level "
-			 "only: %s exclude%s the kernel (-u or ':u' says so and drops this note)\n",
-			 paranoid, names, n > 1 ? "" : "s");
-	kernel_only_note(sets, n_sets, lowered_at, note, size);
-}
-
-int check_task_options(const struct pf_config *cfg, struct pf_error *err)
-{
-	bool sampling = pf_config_is_sampling(cfg);
-
-	if (cfg->system_wide && (cfg->n_attach || follows(cfg) || cfg->per_thread || cfg->show_time))
-		return pf_error_set(err, PF_E_USAGE, "--system-wide counts CPUs: not with --attach-task, "
-				    "--follow-*, --per-thread or --show-time");
-	if (cfg->pin_command && (!cfg->system_wide || !cfg->command))
-		return pf_error_set(err, PF_E_USAGE, "--pin-command pins the command of a --system-wide session on "
-				    "its CPUs (--cpu-list): it needs both");
-	if (cfg->interval_count && !cfg->print_interval)
-		return pf_error_set(err, PF_E_USAGE, "--interval-count needs --print-interval");
-	if (cfg->print_interval && (follows(cfg) || cfg->per_thread))
-		return pf_error_set(err, PF_E_USAGE, "--print-interval is not implemented with per-task "
-				    "results (--follow-*, --per-thread) yet");
-	if (cfg->smpl_ignore_pids && !cfg->system_wide && sampling)
-		return pf_error_set(err, PF_E_USAGE, "--smpl-ignore-pids merges the processes of a system-wide "
-				    "profile: it needs --system-wide (a command's profile is one already)");
-	if (cfg->n_cpu_list && !cfg->system_wide)
-		return pf_error_set(err, PF_E_USAGE, "--cpu-list needs --system-wide");
-	if (cfg->system_wide && check_cpus_online(cfg, err))
-		return -1;
-	if (cfg->aggregate && !follows(cfg) && !cfg->per_thread && !cfg->system_wide)
-		return pf_error_set(err, PF_E_USAGE, "--aggregate-results sums per-task results: it needs "
-				    "--follow-* or --per-thread (the results of a command are one sum already)");
-	if (cfg->exec_split && !cfg->follow_exec)
-		return pf_error_set(err, PF_E_USAGE, "--exec-split-results needs --follow-exec");
-	if (follows(cfg) && cfg->n_attach)
-		return pf_error_set(err, PF_E_USAGE, "--follow-* options apply to a launched command (an attached "
-				    "process's new threads and children are always counted)");
-	if (follows(cfg) && cfg->no_inherit)
-		return pf_error_set(err, PF_E_USAGE, "--no-inherit and --follow-* exclude each other");
-	if ((follows(cfg) || cfg->per_thread || cfg->aggregate) && sampling)
-		return pf_error_set(err, PF_E_USAGE, "--follow-*, --per-thread and --aggregate-results are not "
-				    "implemented with sampling yet (samples record each task's pid and tid)");
-	if (trigger_check_options(cfg, follows(cfg), err))
-		return -1;
-	if (cfg->show_time && (cfg->n_attach || sampling || cfg->follow_fork || cfg->follow_vfork ||
-			       cfg->follow_pthread || cfg->per_thread))
-		return pf_error_set(err, PF_E_USAGE, "--show-time times one launched command while counting "
-				    "(not with attach, sampling, --per-thread or --follow-fork/vfork/pthread)");
-	return 0;
-}
-
-int session_open_target(struct session *s, const struct pf_config *cfg, struct pf_error *err)
-{
-	if (cfg->system_wide) {
-		if (cfg->command || cfg->interval_count)
-			; /* the command or the intervals bound the session */
-		else if (cfg->session_timeout_ns)
-			fprintf(stderr, "<session to end in %.10g seconds>\n", cfg->session_timeout_ns / 1e9);
-		else
-			fprintf(stderr, "<press %s to stop session>\n", isatty(STDIN_FILENO) ? "ENTER" : "Ctrl-C");
-		return session_open_cpus(s, cfg->command, err);
-	}
-	if (cfg->n_attach)
-		return session_open_tasks(s, cfg->attach, cfg->n_attach, !cfg->attach_threads, err);
-	return session_open_command(s, cfg->command, err);
-}
-
-/* a trigger whose address the program never reached switched nothing:
- * say which, once each (an address inside an instruction, a function
- * never called, a variable never touched) */
-static void warn_unreached_triggers(const struct session *s, const struct pf_config *cfg)
-{
-	for (int k = 0; k < PF_TRG_KINDS; k++)
-		for (size_t i = 0; i < cfg->n_triggers[k]; i++)
-			if (!session_trigger_reached(s, (enum session_trigger_kind)k, i))
-				fprintf(stderr, "warning: trigger '%s' (--%s) never fired: the program never %s it\n",
-					cfg->triggers[k][i], trigger_option_name((enum pf_trigger_kind)k),
-					k == PF_TRG_CODE_START || k == PF_TRG_CODE_STOP ? "executed" : "accessed");
-}
-
-void session_note_end(const struct session *s, const struct pf_config *cfg)
-{
-	size_t exited = cfg->n_attach ? session_tasks_exited(s) : 0;
-	const char *name;
-	size_t let_go = session_let_go(s, &name);
-
-	warn_unreached_triggers(s, cfg);
-	if (let_go)
-		fprintf(stderr, "note: %zu followed task%s (%s%s) stopped being traced at the exec of a program that "
-			"calls ptrace(2), so that its own ptrace works: its counts go on, what it starts is not "
-			"followed\n", let_go, let_go > 1 ? "s" : "", name, let_go > 1 ? ", ..." : "");
-	if (exited && session_ended_by(s) != SESSION_END_TARGETS)
-		fprintf(stderr, "note: %zu of the threads monitored exited during the session; their counts "
-			"are kept\n", exited);
-	switch (session_ended_by(s)) {
-	case SESSION_END_TARGETS:
-		fprintf(stderr, "note: the monitored %s ended before the session did\n",
-			cfg->attach_threads ? "threads" : cfg->n_attach > 1 ? "processes" : "process");
-		break;
-	case SESSION_END_TIMEOUT:
-		if (cfg->command)
-			fprintf(stderr, "note: session timeout after %.10g s: the command was killed\n",
-				cfg->session_timeout_ns / 1e9);
-		break;
-	default:
-		break;
-	}
-}
+#include "session_setup.h"
 
 static bool is_clock(const struct perf_event_attr *a)
 {
@@ -390,34 +83,6 @@ static bool wants_header(const struct pf_config *cfg)
 	return cfg->with_header || cfg->outfile_escaped;
 }
 
-FILE *results_open(const struct pf_config *cfg, struct pf_error *err)
-{
-	FILE *f;
-
-	if (!cfg->outfile)
-		return stdout;
-	f = fopen(cfg->outfile, cfg->append ? "a" : "w");
-	if (!f)
-		pf_error_set(err, PF_E_OUTPUT, cfg->outfile, strerror(errno));
-	return f;
-}
-
-/* path: the file's name in the error, NULL for stdout */
-int results_close(FILE *out, const char *path, struct pf_error *err)
-{
-	const char *name = path ? path : "standard output";
-	int failed = fflush(out) != 0 || ferror(out);
-	int e = errno;
-
-	if (out != stdout && fclose(out) != 0 && !failed) {
-		failed = 1;
-		e = errno;
-	}
-	if (failed)
-		return pf_error_set(err, PF_E_OUTPUT, name, strerror(e ? e : EIO));
-	return 0;
-}
-
 /* the metrics of these rows: the requested ones and the shadows; notes for those not available */
 static struct metric_value *compute_metrics(const struct metric_run *run, struct count_report *rep,
 					    uint64_t duration_ns, bool shadows, bool warn)
@@ -472,9 +137,7 @@ static FILE *open_task_output(const struct pf_config *cfg, const struct session_
 		path = xasprintf("%s.%d.%d.%d", cfg->outfile, r->pid, r->tid, r->exec_no);
 	else
 		path = xasprintf("%s.%d.%d", cfg->outfile, r->pid, r->tid);
-	f = fopen(path, cfg->append ? "a" : "w");
-	if (!f)
-		pf_error_set(err, PF_E_OUTPUT, path, strerror(errno));
+	f = results_open(&(struct output_opts){ .path = path, .append = cfg->append }, err);
 	*pathp = path;
 	return f;
 }
@@ -549,9 +212,7 @@ static FILE *open_cpu_output(const struct pf_config *cfg, int cpu, FILE *out, st
 	if (!cfg->outfile)
 		return out;
 	path = xasprintf("%s.cpu%d", cfg->outfile, cpu);
-	f = fopen(path, cfg->append ? "a" : "w");
-	if (!f)
-		pf_error_set(err, PF_E_OUTPUT, path, strerror(errno));
+	f = results_open(&(struct output_opts){ .path = path, .append = cfg->append }, err);
 	free(path);
 	return f;
 }
@@ -815,7 +476,7 @@ int cmd_count(const struct pf_config *cfg, const struct pmu_model *m, const stru
 		lower_default_levels(cfg, sets, n_sets, levels_note, sizeof(levels_note));
 	if (!rc && !((per_task_output(cfg) || per_cpu_output(cfg)) && cfg->outfile)) {
 		/* open the output before the run: a bad path must not cost the measurement */
-		out = results_open(cfg, err);
+		out = results_open(&(struct output_opts){ .path = cfg->outfile, .append = cfg->append }, err);
 		rc = out ? 0 : -1;
 	}
 	if (!rc) {

@@ -15,9 +15,12 @@
 
 #include "cli/commands.h"
 #include "cli/metrics.h"
+#include "cli/report_setup.h"
 #include "common/userfile.h"
 #include "common/util.h"
 #include "report/merge.h"
+#include "report/merge_samples.h"
+#include "results/output.h"
 #include "sample/smpl_file.h"
 
 #define MERGE_MAX_FILE (64u << 20) /* a larger results file is refused */
@@ -124,19 +127,6 @@ static int read_counts(const struct name_list *l, struct results_file **out, str
 	return 0;
 }
 
-static FILE *open_merge_output(const struct pf_config *cfg, struct pf_error *err)
-{
-	FILE *f;
-
-	if (!cfg->outfile)
-		return stdout;
-	f = fopen(cfg->outfile, "w");
-	if (!f)
-		pf_error_set(err, PF_E_OUTPUT, cfg->outfile, strerror(errno));
-	return f;
-}
-
-
 /* the metric definitions of the model (--pmu, host by default) and --metrics-file */
 static int metric_definitions(struct pf_config *cfg, struct metric_run *run, struct pf_error *err)
 {
@@ -167,7 +157,8 @@ static int merge_counts(struct pf_config *cfg, const struct name_list *l, struct
 		if (!rc && m.n_files < m.files[0].size)
 			fprintf(stderr, "note: %zu of the job's %u ranks: the statistics are of those\n", m.n_files,
 				m.files[0].size);
-		out = rc ? NULL : open_merge_output(cfg, err);
+		/* a merge replaces its output: --append is for a run's counts */
+		out = rc ? NULL : results_open(&(struct output_opts){ .path = cfg->outfile }, err);
 		if (out) {
 			merge_counts_print(out, &m, cfg);
 			rc = results_close(out, cfg->outfile, err); /* a closed pipe as well */
@@ -177,6 +168,32 @@ static int merge_counts(struct pf_config *cfg, const struct name_list *l, struct
 		merge_counts_release(&m);
 	}
 	metrics_release(&run);
+	return rc;
+}
+
+/* sample files: one profile of every rank, per-rank shares with --merge-ranks */
+static int merge_samples(const struct pf_config *cfg, const char *const *paths, size_t n, struct pf_error *err)
+{
+	struct merge_samples_opts o = { .profile = profile_opts_from_config(cfg), .ranks = cfg->merge_ranks,
+					.top = cfg->smpl_show_top };
+	struct sample_merge *m;
+	FILE *out;
+	int rc;
+
+	if (cfg->output_kind != PF_OUT_TEXT)
+		return pf_error_set(err, PF_E_USAGE, "--csv and --json apply to the merge of count "
+				    "results; a merged profile takes --report-format=json");
+	if (sample_merge_read(&o, paths, n, &m, err))
+		return -1;
+	out = results_open(&(struct output_opts){ .path = cfg->outfile }, err);
+	rc = out ? 0 : -1;
+	if (!rc) {
+		sample_merge_print(m, out, stderr);
+		rc = results_close(out, cfg->outfile, err); /* a closed pipe as well */
+	}
+	if (!rc)
+		sample_merge_print_coverage(m, stderr);
+	sample_merge_free(m);
 	return rc;
 }
 

@@ -19,6 +19,7 @@
 #include "metrics.h"
 #include "report/counts.h"
 #include "report/counts_read.h"
+#include "results/output.h"
 
 static bool is_metric_name(const char *name, void *arg)
 {
@@ -168,7 +169,7 @@ int cmd_metrics_from(const struct pf_config *cfg, const struct pmu_model *m, str
 	if (!rc) {
 		canonicalize(cfg, m, &sc);
 		note_clock_precision(&sc);
-		out = results_open(cfg, err);
+		out = results_open(&(struct output_opts){ .path = cfg->outfile, .append = cfg->append }, err);
 		rc = out ? 0 : -1;
 	}
 	if (!rc) {

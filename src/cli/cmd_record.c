@@ -17,11 +17,14 @@
 #include "common/util.h"
 #include "kernel/perf.h"
 #include "report/profile.h"
+#include "report/record_kernel.h"
 #include "sample/perf_record.h"
 #include "sample/sample_out.h"
 #include "sample/smpl_file.h"
 #include "session/plan.h"
 #include "session/session.h"
+#include "report_setup.h"
+#include "session_setup.h"
 
 struct record_run {
 	const struct pf_config *cfg;
@@ -159,34 +162,6 @@ static int plan_run(struct record_run *rr, const struct pmu_model *m, struct pf_
 	return check_memory_fields(&rr->plan, err);
 }
 
-struct profile_opts profile_opts_from_config(const struct pf_config *cfg)
-{
-	struct profile_opts po = {
-		.top = cfg->smpl_show_top,
-		.cum_threshold = cfg->smpl_cum_threshold,
-		.resolve = cfg->resolve_addresses,
-		/* pfmon 3.x: a system-wide profile is per process unless --smpl-ignore-pids
-		 * (a sample file does not say it was system-wide: its report is merged) */
-		.by_process = cfg->system_wide && !cfg->smpl_ignore_pids && !cfg->report_file,
-		.no_demangle = cfg->no_demangle,
-	};
-
-	/* the names were checked when the options were parsed */
-	profile_sort_from_name(cfg->report_sort, &po.sort);
-	profile_format_from_name(cfg->report_format, &po.format);
-	return po;
-}
-
-void warn_lost(uint64_t lost, uint64_t throttled)
-{
-	if (lost)
-		fprintf(stderr, "warning: %llu samples lost (the ring buffer was full): raise --smpl-entries "
-				"or lower the sampling rate\n", (unsigned long long)lost);
-	if (throttled)
-		fprintf(stderr, "warning: the kernel throttled sampling %llu times (rate above "
-				"kernel.perf_event_max_sample_rate)\n", (unsigned long long)throttled);
-}
-
 /* after each drain: the file is flushed, kernel frames named early */
 static int drained(void *arg, struct pf_error *err)
 {
@@ -250,12 +225,12 @@ static int print_profile(struct record_run *rr, struct pf_error *err)
 	e = failed ? errno : EIO;
 	if (failed || (out == stdout && ferror(stdout))) {
 		profile_print(rr->profile, stderr);
-		warn_lost(profile_lost(rr->profile), profile_throttled(rr->profile));
+		profile_print_lost(rr->profile, stderr);
 		return pf_error_set(err, PF_E_OUTPUT, "standard output", strerror(e));
 	}
 	profile_print_warnings(rr->profile, stderr);
 	profile_print_notes(rr->profile, stderr);
-	warn_lost(profile_lost(rr->profile), profile_throttled(rr->profile));
+	profile_print_lost(rr->profile, stderr);
 	return 0;
 }
 

@@ -6,13 +6,16 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cli/sample_source.h"
 #include "commands.h"
+#include "report_setup.h"
 #include "common/util.h"
+#include "report/ia64_dump_report.h"
 #include "report/ia64_report.h"
 #include "report/kernel_check.h"
 #include "report/profile.h"
+#include "results/output.h"
 #include "sample/sample_out.h"
+#include "sample/sample_source.h"
 #include "sample/smpl_file.h"
 
 /* --smpl-module on pfmon's own sample file: its samples one by one (the
@@ -101,7 +104,7 @@ static int report_profile(const struct pf_config *cfg, struct smpl_reader *r,
 	profile_print_warnings(p, stderr);
 	if (rc == 0)
 		profile_print_notes(p, stderr);
-	warn_lost(profile_lost(p), profile_throttled(p));
+	profile_print_lost(p, stderr);
 	if (rc == 0)
 		sample_source_warn(cfg->report_file, &st);
 	profile_free(p);
@@ -154,13 +157,14 @@ static int export_perf_data(const struct pf_config *cfg, struct smpl_reader *r,
 
 static int report(const struct pf_config *cfg, struct pf_error *err)
 {
+	struct ia64_dump_report_opts dump;
 	struct sample_record first;
 	struct smpl_reader *r;
 	int rc;
 
 	/* with the Itanium 2 model the file is a PMD dump */
 	if (cfg->pmu && !strcmp(cfg->pmu, "itanium2"))
-		return cmd_report_dump(cfg, err);
+		return dump_report_opts(cfg, &dump, err) ? -1 : ia64_dump_report(&dump, err);
 	r = smpl_reader_open(cfg->report_file, err);
 	if (!r)
 		return -1;
@@ -170,7 +174,7 @@ static int report(const struct pf_config *cfg, struct pf_error *err)
 		rc = pf_error_set(err, PF_E_USAGE, "--export-perf-data: an Itanium 2 dump's samples "
 				  "(PMD registers) have no perf.data form");
 	else if (rc > 0 && first.type == SREC_IA64_CONFIG)
-		rc = cmd_report_dump_file(cfg, r, &first, err);
+		rc = dump_report_opts(cfg, &dump, err) ? -1 : ia64_dump_report_file(&dump, r, &first, err);
 	else if (rc >= 0 && cfg->export_perf_data)
 		rc = export_perf_data(cfg, r, rc > 0 ? &first : NULL, err);
 	else if (cfg->symbol_file || cfg->sysmap_file || cfg->print_syms)

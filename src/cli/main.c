@@ -12,6 +12,7 @@
 #include "cli/commands.h"
 #include "cli/metrics.h"
 #include "cli/options.h"
+#include "cli/session_setup.h"
 #include "common/job.h"
 #include "common/util.h"
 #include "kernel/perf.h"
@@ -54,35 +55,6 @@ static bool choose_default_events(struct pf_config *cfg, const struct pmu_model 
 	return fallback;
 }
 
-/* after -M: the default events, the checks, then --check, sampling or counting */
-static int measure_with(struct pf_config *cfg, const struct pmu_model *m, const struct metric_run *run,
-			bool *no_hw_note, struct pf_error *err)
-{
-	*no_hw_note = choose_default_events(cfg, m);
-	if (options_validate(cfg, m, err))
-		return -1;
-	if (m->wants_describe && m->wants_describe(pmu_config_options(m, cfg)))
-		return cmd_describe_pmu(cfg, m, err);
-	if (cfg->check) {
-		if (run->n_want)
-			metrics_print_plan(stdout, run);
-		return cmd_check(cfg, m, err);
-	}
-	if (cfg->n_attach && cfg->command)
-		return pf_error_set(err, PF_E_USAGE, "a command cannot be given with --attach-task/--pid/--tid "
-				    "(bound the session with -t SECS)");
-	if (!cfg->command && !cfg->n_attach && !cfg->system_wide)
-		return pf_error_set(err, PF_E_NO_COMMAND);
-	if (check_task_options(cfg, err))
-		return -1;
-	if (!m->can_run)
-		return pf_error_set(err, PF_E_NOT_THIS_HOST,
-				    "this host cannot program the modelled PMU; use --check for a dry run");
-	if (pf_config_is_sampling(cfg))
-		return cmd_record(cfg, m, err);
-	return cmd_count(cfg, m, run, err);
-}
-
 /*
  * Which rank of which job this is (the launcher's environment), and the
  * output names with their %-escapes expanded: every rank writes its own.
@@ -106,76 +78,341 @@ static int resolve_job(struct pf_config *cfg, struct pf_error *err)
 	return 0;
 }
 
-static int measure(struct pf_config *cfg, const struct pmu_model *m, bool *no_hw_note, struct pf_error *err)
-{
-	struct metric_run run;
-	int rc;
+/*
+ * The commands, as git's cmd_struct table: dispatch() walks the rows in
+ * order and runs the first whose condition holds; the last row always
+ * does.  A row's stage is what must be ready before its condition is asked
+ * (the model; then the measurement: the job, -M's plan, the default
+ * events, the checks); its needs are what its command asks of the options
+ * once chosen.  The order is pfmon's: what informs (help, lists) answers
+ * before what measures, and a refusal row stands where its check always
+ * stood.
+ */
+enum cmd_stage {
+	STAGE_OPTIONS, /* the parsed options alone */
+	STAGE_MODEL,   /* the model (--pmu, else the host's) chosen */
+	STAGE_MEASURE, /* the job resolved, -M planned, the default events, options_validate */
+};
 
-	if (resolve_job(cfg, err))
+enum cmd_needs {
+	NEED_VALIDATE = 1 << 0,    /* options_validate (with the model once chosen) */
+	NEED_RESOLVE_JOB = 1 << 1, /* the rank and the %-escapes of the output names */
+	NEED_APPLY_MODEL = 1 << 2, /* the model's own options applied */
+	NEED_TASKS = 1 << 3,       /* following, attaching and per-task options that fit together */
+	NEED_LIVE_PMU = 1 << 4,    /* this host can program the model */
+};
+
+struct cmd_ctx {
+	struct pf_config *cfg;
+	const struct pmu_model *m; /* from STAGE_MODEL */
+	struct metric_run run;     /* from STAGE_MEASURE: -M's metrics, the model's shadows */
+	bool run_prepared;         /* run to be released */
+	bool *no_hw_note;          /* the default events fell back to software ones */
+	enum cmd_stage stage;
+};
+
+struct cmd_struct {
+	const char *name;
+	enum cmd_stage stage;
+	bool (*selects)(const struct cmd_ctx *c); /* NULL: always */
+	unsigned needs;                           /* enum cmd_needs */
+	int (*run)(struct cmd_ctx *c, struct pf_error *err);
+};
+
+static bool wants_help(const struct cmd_ctx *c)
+{
+	return c->cfg->help;
+}
+
+static bool wants_list_opts(const struct cmd_ctx *c)
+{
+	return c->cfg->list_opts;
+}
+
+static bool wants_version(const struct cmd_ctx *c)
+{
+	return c->cfg->version;
+}
+
+static bool wants_module_info(const struct cmd_ctx *c)
+{
+	return c->cfg->smpl_module_info;
+}
+
+static bool wants_merge(const struct cmd_ctx *c)
+{
+	return c->cfg->merge;
+}
+
+static bool wants_list_pmus(const struct cmd_ctx *c)
+{
+	return c->cfg->list_pmus;
+}
+
+static bool wants_list_events(const struct cmd_ctx *c)
+{
+	return c->cfg->list_events;
+}
+
+static bool wants_event_info(const struct cmd_ctx *c)
+{
+	return c->cfg->event_info;
+}
+
+static bool wants_event_table(const struct cmd_ctx *c)
+{
+	return c->cfg->dump_event_table;
+}
+
+static bool wants_show_metrics(const struct cmd_ctx *c)
+{
+	return c->cfg->show_metrics;
+}
+
+static bool wants_metrics_from(const struct cmd_ctx *c)
+{
+	return c->cfg->metrics_from;
+}
+
+static bool wants_check(const struct cmd_ctx *c)
+{
+	return c->cfg->check;
+}
+
+static bool samples(const struct cmd_ctx *c)
+{
+	return pf_config_is_sampling(c->cfg);
+}
+
+/* -I alone: every model, before one is chosen */
+static bool wants_host_list(const struct cmd_ctx *c)
+{
+	return c->cfg->list_pmus && !c->cfg->pmu && !c->cfg->n_model_options;
+}
+
+/* the informational commands answer first, as --help does */
+static bool wants_report(const struct cmd_ctx *c)
+{
+	const struct pf_config *cfg = c->cfg;
+
+	return cfg->report_file && !cfg->list_events && !cfg->event_info && !cfg->dump_event_table &&
+	       !cfg->show_metrics;
+}
+
+static bool report_options_alone(const struct cmd_ctx *c)
+{
+	const struct pf_config *cfg = c->cfg;
+
+	return cfg->smpl_module || cfg->smpl_compact || cfg->smpl_print_counts || cfg->smpl_view_given ||
+	       cfg->smpl_sort_given;
+}
+
+static bool wants_describe(const struct cmd_ctx *c)
+{
+	return c->m->wants_describe && c->m->wants_describe(pmu_config_options(c->m, c->cfg));
+}
+
+static bool attach_with_command(const struct cmd_ctx *c)
+{
+	return c->cfg->n_attach && c->cfg->command;
+}
+
+static bool no_target(const struct cmd_ctx *c)
+{
+	return !c->cfg->command && !c->cfg->n_attach && !c->cfg->system_wide;
+}
+
+static int run_help(struct cmd_ctx *c, struct pf_error *err)
+{
+	options_usage(stdout);
+	return 0;
+}
+
+static int run_list_opts(struct cmd_ctx *c, struct pf_error *err)
+{
+	options_list_table(stdout);
+	return 0;
+}
+
+static int run_version(struct cmd_ctx *c, struct pf_error *err)
+{
+	print_version();
+	return 0;
+}
+
+static int run_module_info(struct cmd_ctx *c, struct pf_error *err)
+{
+	return ia64_smpl_module_describe(c->cfg->smpl_module_info, stdout, err) ? -1 : 0;
+}
+
+static int run_list_pmus(struct cmd_ctx *c, struct pf_error *err)
+{
+	return cmd_list_pmus(c->cfg, c->m, err);
+}
+
+static int run_merge(struct cmd_ctx *c, struct pf_error *err)
+{
+	return cmd_merge(c->cfg, err);
+}
+
+static int run_report(struct cmd_ctx *c, struct pf_error *err)
+{
+	return cmd_report(c->cfg, err);
+}
+
+static int run_event_info(struct cmd_ctx *c, struct pf_error *err)
+{
+	return cmd_event_info(c->cfg, c->m, err);
+}
+
+static int run_event_table(struct cmd_ctx *c, struct pf_error *err)
+{
+	return cmd_dump_event_table(c->cfg, c->m, err);
+}
+
+static int run_show_metrics(struct cmd_ctx *c, struct pf_error *err)
+{
+	return cmd_show_metrics(c->cfg, c->m, err);
+}
+
+static int run_metrics_from(struct cmd_ctx *c, struct pf_error *err)
+{
+	return cmd_metrics_from(c->cfg, c->m, err);
+}
+
+static int run_describe(struct cmd_ctx *c, struct pf_error *err)
+{
+	return cmd_describe_pmu(c->cfg, c->m, err);
+}
+
+static int run_record(struct cmd_ctx *c, struct pf_error *err)
+{
+	return cmd_record(c->cfg, c->m, err);
+}
+
+static int run_count(struct cmd_ctx *c, struct pf_error *err)
+{
+	return cmd_count(c->cfg, c->m, &c->run, err);
+}
+
+static int run_list_events(struct cmd_ctx *c, struct pf_error *err)
+{
+	/* "pfmon -l REGEX" as well as pfmon's "-lREGEX" */
+	if (!c->cfg->list_regex && c->cfg->command)
+		c->cfg->list_regex = c->cfg->command[0];
+	return cmd_list_events(c->cfg, c->m, err);
+}
+
+static int run_check(struct cmd_ctx *c, struct pf_error *err)
+{
+	if (c->run.n_want)
+		metrics_print_plan(stdout, &c->run);
+	return cmd_check(c->cfg, c->m, err);
+}
+
+static int refuse_report_options(struct cmd_ctx *c, struct pf_error *err)
+{
+	return pf_error_set(err, PF_E_USAGE, "--smpl-module and its options apply to reports (--report=FILE)");
+}
+
+static int refuse_attach_with_command(struct cmd_ctx *c, struct pf_error *err)
+{
+	return pf_error_set(err, PF_E_USAGE, "a command cannot be given with --attach-task/--pid/--tid "
+			    "(bound the session with -t SECS)");
+}
+
+static int refuse_no_target(struct cmd_ctx *c, struct pf_error *err)
+{
+	return pf_error_set(err, PF_E_NO_COMMAND);
+}
+
+static const struct cmd_struct commands[] = {
+	{ "help", STAGE_OPTIONS, wants_help, 0, run_help },
+	{ "list-opts", STAGE_OPTIONS, wants_list_opts, 0, run_list_opts },
+	{ "version", STAGE_OPTIONS, wants_version, 0, run_version },
+	{ "smpl-module-info", STAGE_OPTIONS, wants_module_info, 0, run_module_info },
+	{ "list-pmus", STAGE_OPTIONS, wants_host_list, 0, run_list_pmus },
+	{ "merge", STAGE_OPTIONS, wants_merge, NEED_VALIDATE | NEED_RESOLVE_JOB, run_merge },
+	{ "report", STAGE_OPTIONS, wants_report, NEED_VALIDATE | NEED_RESOLVE_JOB, run_report },
+	{ "report-options-alone", STAGE_OPTIONS, report_options_alone, 0, refuse_report_options },
+	{ "list-pmus-model", STAGE_MODEL, wants_list_pmus, NEED_APPLY_MODEL, run_list_pmus },
+	{ "list-events", STAGE_MODEL, wants_list_events, 0, run_list_events },
+	{ "event-info", STAGE_MODEL, wants_event_info, 0, run_event_info },
+	{ "dump-event-table", STAGE_MODEL, wants_event_table, 0, run_event_table },
+	{ "show-metrics", STAGE_MODEL, wants_show_metrics, 0, run_show_metrics },
+	{ "metrics-from", STAGE_MODEL, wants_metrics_from, NEED_VALIDATE, run_metrics_from },
+	{ "describe-pmu", STAGE_MEASURE, wants_describe, 0, run_describe },
+	{ "check", STAGE_MEASURE, wants_check, 0, run_check },
+	{ "attach-with-command", STAGE_MEASURE, attach_with_command, 0, refuse_attach_with_command },
+	{ "no-target", STAGE_MEASURE, no_target, 0, refuse_no_target },
+	{ "record", STAGE_MEASURE, samples, NEED_TASKS | NEED_LIVE_PMU, run_record },
+	{ "count", STAGE_MEASURE, NULL, NEED_TASKS | NEED_LIVE_PMU, run_count },
+};
+
+/* the measurement's preparation: -M plans its event sets before the
+ * default events are chosen (they replace them), then the checks */
+static int prepare_measure(struct cmd_ctx *c, struct pf_error *err)
+{
+	if (resolve_job(c->cfg, err))
 		return -1;
-	/* -M plans its event sets before the default events are chosen: they replace them */
-	if (metrics_prepare(cfg, m, &run, err)) {
-		metrics_release(&run);
+	c->run_prepared = true;
+	if (metrics_prepare(c->cfg, c->m, &c->run, err))
 		return -1;
+	*c->no_hw_note = choose_default_events(c->cfg, c->m);
+	return options_validate(c->cfg, c->m, err);
+}
+
+/* every stage up to the row's, each once */
+static int enter_stage(struct cmd_ctx *c, enum cmd_stage stage, struct pf_error *err)
+{
+	if (c->stage < STAGE_MODEL && stage >= STAGE_MODEL) {
+		c->m = pmu_model_select(c->cfg->pmu, err);
+		if (!c->m)
+			return -1;
+		c->stage = STAGE_MODEL;
 	}
-	rc = measure_with(cfg, m, &run, no_hw_note, err);
-	metrics_release(&run);
-	return rc;
+	if (c->stage < STAGE_MEASURE && stage >= STAGE_MEASURE) {
+		c->stage = STAGE_MEASURE;
+		return prepare_measure(c, err);
+	}
+	return 0;
+}
+
+/* what the chosen command asks of the options, in this order */
+static int meet_needs(struct cmd_ctx *c, unsigned needs, struct pf_error *err)
+{
+	if ((needs & NEED_VALIDATE) && options_validate(c->cfg, c->m, err))
+		return -1;
+	if ((needs & NEED_RESOLVE_JOB) && resolve_job(c->cfg, err))
+		return -1;
+	if ((needs & NEED_APPLY_MODEL) && options_apply_model(c->cfg, c->m, err))
+		return -1;
+	if ((needs & NEED_TASKS) && check_task_options(c->cfg, err))
+		return -1;
+	if ((needs & NEED_LIVE_PMU) && !c->m->can_run)
+		return pf_error_set(err, PF_E_NOT_THIS_HOST,
+				    "this host cannot program the modelled PMU; use --check for a dry run");
+	return 0;
 }
 
 static int dispatch(struct pf_config *cfg, bool *no_hw_note, struct pf_error *err)
 {
-	const struct pmu_model *m;
+	struct cmd_ctx c = { .cfg = cfg, .no_hw_note = no_hw_note, .stage = STAGE_OPTIONS };
+	int rc = -1;
 
-	if (cfg->help) {
-		options_usage(stdout);
-		return 0;
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++) {
+		const struct cmd_struct *cmd = &commands[i];
+
+		if (enter_stage(&c, cmd->stage, err))
+			break;
+		if (cmd->selects && !cmd->selects(&c))
+			continue;
+		rc = meet_needs(&c, cmd->needs, err) ? -1 : cmd->run(&c, err);
+		break;
 	}
-	if (cfg->list_opts) {
-		options_list_table(stdout);
-		return 0;
-	}
-	if (cfg->version) {
-		print_version();
-		return 0;
-	}
-	if (cfg->smpl_module_info)
-		return ia64_smpl_module_describe(cfg->smpl_module_info, stdout, err) ? -1 : 0;
-	if (cfg->list_pmus && !cfg->pmu && !cfg->n_model_options)
-		return cmd_list_pmus(cfg, NULL, err);
-	if (cfg->merge) {
-		if (options_validate(cfg, NULL, err) || resolve_job(cfg, err))
-			return -1;
-		return cmd_merge(cfg, err);
-	}
-	/* the informational commands answer first, as --help does */
-	if (cfg->report_file && !cfg->list_events && !cfg->event_info && !cfg->dump_event_table &&
-	    !cfg->show_metrics)
-		return options_validate(cfg, NULL, err) || resolve_job(cfg, err) ? -1 : cmd_report(cfg, err);
-	if (cfg->smpl_module || cfg->smpl_compact || cfg->smpl_print_counts || cfg->smpl_view_given ||
-	    cfg->smpl_sort_given)
-		return pf_error_set(err, PF_E_USAGE, "--smpl-module and its options apply to reports "
-				    "(--report=FILE)");
-	m = pmu_model_select(cfg->pmu, err);
-	if (!m)
-		return -1;
-	if (cfg->list_pmus)
-		return options_apply_model(cfg, m, err) ? -1 : cmd_list_pmus(cfg, m, err);
-	if (cfg->list_events) {
-		/* "pfmon -l REGEX" as well as pfmon's "-lREGEX" */
-		if (!cfg->list_regex && cfg->command)
-			cfg->list_regex = cfg->command[0];
-		return cmd_list_events(cfg, m, err);
-	}
-	if (cfg->event_info)
-		return cmd_event_info(cfg, m, err);
-	if (cfg->dump_event_table)
-		return cmd_dump_event_table(cfg, m, err);
-	if (cfg->show_metrics)
-		return cmd_show_metrics(cfg, m, err);
-	if (cfg->metrics_from)
-		return options_validate(cfg, m, err) ? -1 : cmd_metrics_from(cfg, m, err);
-	return measure(cfg, m, no_hw_note, err);
+	if (c.run_prepared)
+		metrics_release(&c.run);
+	return rc;
 }
 
 /*

@@ -363,6 +363,16 @@ uint64_t profile_throttled(const struct profile *p)
 	return p->throttled;
 }
 
+void profile_print_lost(const struct profile *p, FILE *err)
+{
+	if (p->lost)
+		fprintf(err, "warning: %llu samples lost (the ring buffer was full): raise --smpl-entries "
+			     "or lower the sampling rate\n", (unsigned long long)p->lost);
+	if (p->throttled)
+		fprintf(err, "warning: the kernel throttled sampling %llu times (rate above "
+			     "kernel.perf_event_max_sample_rate)\n", (unsigned long long)p->throttled);
+}
+
 void profile_prefetch_kernel(struct profile *p)
 {
 	if (p->kernel_ips.len && !p->kernel_recorded && !p->finished && kernel_check_same(&p->kernel))

@@ -79,6 +79,8 @@ void profile_print_notes(const struct profile *p, FILE *err);
 /* lost and throttle totals, for the loud warnings at the end */
 uint64_t profile_lost(const struct profile *p);
 uint64_t profile_throttled(const struct profile *p);
+/* lost and throttled samples, said loudly: one warning line each */
+void profile_print_lost(const struct profile *p, FILE *err);
 
 /*
  * A merge of several sample files (the ranks of a job): n sources, each

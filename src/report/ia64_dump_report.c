@@ -3,7 +3,8 @@
  * pfmon --pmu=itanium2 --report=DUMP: an Itanium 2 PMD dump (pfmon-smpl(5))
  * read as a stream, each sample decoded and printed as it comes, and saved
  * as a sample file with --smpl-outfile.  A report of that file later goes
- * through the same handlers: one report path for both.
+ * through the same handlers: one report path for both.  The CLI turns its
+ * options into ia64_dump_report_opts.
  */
 #include <config.h>
 
@@ -13,9 +14,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "commands.h"
 #include "common/strmap.h"
 #include "common/util.h"
+#include "event/pmu_model.h"
+#include "report/ia64_dump_report.h"
 #include "report/ia64_report.h"
 #include "sample/ia64_dump.h"
 #include "sample/smpl_file.h"
@@ -185,72 +187,28 @@ static int on_sample(void *ctx, const struct ia64_dump_sample *s, struct pf_erro
 	return 0;
 }
 
-int smpl_module_options(const struct pf_config *cfg, struct ia64_report_opts *ro,
-			struct pf_error *err)
-{
-	memset(ro, 0, sizeof(*ro));
-	/* a dump's default is detailed (every register decoded); pfmon 3.9's
-	 * --smpl-compact turns the default inst-hist into one row per sample */
-	ro->module = cfg->smpl_compact ? IA64_MOD_COMPACT : IA64_MOD_DETAILED;
-	if (cfg->smpl_module && !ia64_smpl_module_from_name(cfg->smpl_module, &ro->module))
-		return pf_error_set(err, PF_E_USAGE, "unknown sampling module (modules: inst-hist, "
-				    "detailed, compact, dear-hist, btb; 'pfmon -S NAME' describes one)");
-	if (cfg->smpl_compact && ro->module == IA64_MOD_INST_HIST)
-		ro->module = IA64_MOD_COMPACT;
-	if (cfg->smpl_compact && ro->module != IA64_MOD_COMPACT)
-		return pf_error_set(err, PF_E_USAGE, "--smpl-compact applies to the inst-hist module");
-	if ((cfg->smpl_view_given || cfg->smpl_sort_given) && ro->module != IA64_MOD_DEAR_HIST)
-		return pf_error_set(err, PF_E_USAGE, "--smpl-*-view and --smpl-sort-* apply to the "
-				    "dear-hist module");
-	ro->json = cfg->report_format && !strcmp(cfg->report_format, "json");
-	if (ro->json && ro->module != IA64_MOD_DETAILED)
-		return pf_error_set(err, PF_E_USAGE, "--report-format=json is the detailed module's "
-				    "output");
-	ro->view = cfg->smpl_view;
-	ro->sort = cfg->smpl_sort;
-	ro->top = cfg->smpl_show_top;
-	ro->cum_threshold = cfg->smpl_cum_threshold;
-	ro->print_counts = cfg->smpl_print_counts;
-	if (cfg->symbol_file && cfg->sysmap_file)
-		return pf_error_set(err, PF_E_USAGE, "--symbol-file and --sysmap-file exclude each other");
-	ro->symbol_file = cfg->symbol_file;
-	ro->sysmap_file = cfg->sysmap_file;
-	ro->print_syms = cfg->print_syms;
-	ro->no_demangle = cfg->no_demangle;
-	return 0;
-}
-
-static int check_format(const struct pf_config *cfg, struct pf_error *err)
-{
-	if (cfg->report_format && strcmp(cfg->report_format, "text") &&
-	    strcmp(cfg->report_format, "json"))
-		return pf_error_set(err, PF_E_USAGE,
-				    "Itanium 2 dumps are reported as text or json, not as stacks");
-	return 0;
-}
-
 /* --smpl-outfile: the dump as a sample file (the header names no event:
  * the samples are the dump's own records) */
-static int open_outfile(const struct pf_config *cfg, struct dump_ctx *d, struct pf_error *err)
+static int open_outfile(const struct ia64_dump_report_opts *o, struct dump_ctx *d, struct pf_error *err)
 {
 	struct smpl_header h = { .clockid = -1 };
 
-	if (!cfg->smpl_outfile)
+	if (!o->smpl_outfile)
 		return 0;
-	d->w = smpl_writer_open(cfg->smpl_outfile, &h, err);
+	d->w = smpl_writer_open(o->smpl_outfile, &h, err);
 	return d->w ? 0 : -1;
 }
 
 /* a dump that fails half-way leaves no file that looks complete */
-static int close_outfile(const struct pf_config *cfg, struct dump_ctx *d, int rc,
+static int close_outfile(const struct ia64_dump_report_opts *o, struct dump_ctx *d, int rc,
 			 struct pf_error *err)
 {
 	if (!d->w)
 		return rc;
 	if (smpl_writer_close(d->w, rc ? NULL : err))
 		rc = -1;
-	if (rc && strcmp(cfg->smpl_outfile, "-"))
-		unlink(cfg->smpl_outfile);
+	if (rc && strcmp(o->smpl_outfile, "-"))
+		unlink(o->smpl_outfile);
 	return rc;
 }
 
@@ -269,27 +227,24 @@ static void dump_ctx_release(struct dump_ctx *d)
 	free(d->flag_on);
 }
 
-int cmd_report_dump(const struct pf_config *cfg, struct pf_error *err)
+int ia64_dump_report(const struct ia64_dump_report_opts *o, struct pf_error *err)
 {
 	static const struct ia64_dump_handler h = { on_config, on_map, on_sample, on_btb_option };
-	struct ia64_report_opts ro;
-	const char *path = cfg->report_file;
+	const char *path = o->path;
 	struct dump_ctx d = { 0 };
 	FILE *f;
 	int rc;
 
-	if (check_format(cfg, err) || smpl_module_options(cfg, &ro, err))
-		return -1;
 	f = strcmp(path, "-") ? fopen(path, "r") : stdin;
 	if (!f)
 		return pf_error_set(err, PF_E_INPUT, path, strerror(errno));
-	dump_ctx_init(&d, &ro);
+	dump_ctx_init(&d, &o->report);
 	rc = ia64_report_load_symbols(d.r, err);
 	if (rc == 0)
-		rc = open_outfile(cfg, &d, err);
+		rc = open_outfile(o, &d, err);
 	if (rc == 0)
 		rc = ia64_dump_read_file(f, path, &h, &d, err);
-	rc = close_outfile(cfg, &d, rc, err);
+	rc = close_outfile(o, &d, rc, err);
 	if (rc == 0)
 		ia64_report_finish(d.r);
 	dump_ctx_release(&d);
@@ -325,18 +280,15 @@ static int file_record(struct dump_ctx *d, const struct sample_record *rec, stru
 	}
 }
 
-int cmd_report_dump_file(const struct pf_config *cfg, struct smpl_reader *rd,
-			 const struct sample_record *first, struct pf_error *err)
+int ia64_dump_report_file(const struct ia64_dump_report_opts *o, struct smpl_reader *rd,
+			  const struct sample_record *first, struct pf_error *err)
 {
-	struct ia64_report_opts ro;
 	struct sample_record rec;
 	struct dump_ctx d = { 0 };
 	int rc;
 
-	if (check_format(cfg, err) || smpl_module_options(cfg, &ro, err))
-		return -1;
-	d.path = cfg->report_file;
-	dump_ctx_init(&d, &ro);
+	d.path = o->path;
+	dump_ctx_init(&d, &o->report);
 	rc = ia64_report_load_symbols(d.r, err) || file_record(&d, first, err) ? -1 : 1;
 	while (rc > 0 && (rc = smpl_reader_next(rd, &rec, err)) > 0)
 		if (file_record(&d, &rec, err))
@@ -346,7 +298,7 @@ int cmd_report_dump_file(const struct pf_config *cfg, struct smpl_reader *rd,
 	dump_ctx_release(&d);
 	if (rc == 0 && smpl_reader_status(rd)->truncated) {
 		fputs("warning: '", stderr);
-		fput_escaped(stderr, cfg->report_file);
+		fput_escaped(stderr, o->path);
 		fprintf(stderr, "' is truncated at offset %llu: the samples after it are lost\n",
 			(unsigned long long)smpl_reader_status(rd)->truncated_at);
 	}

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "cli/sample_source.h"
+#include "sample/sample_source.h"
 #include "common/util.h"
 #include "sample/perf_data.h"
 

@@ -6,20 +6,20 @@
  * host's pids), the binaries and their symbols stay.  A binary is known by
  * its build-id: mapped at another path on another host it is still one
  * binary, under the first path it was seen at.  --merge-ranks adds each
- * rank's share of the top functions.
+ * rank's share of the top functions.  Where the merged profile goes is
+ * the caller's (results/output.h).
  */
 #include <config.h>
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/commands.h"
 #include "common/strmap.h"
 #include "common/util.h"
+#include "report/merge_samples.h"
 #include "report/profile.h"
+#include "sample/sample_source.h"
 #include "sample/smpl_file.h"
-#include "cli/sample_source.h"
 #include "sample/smpl_readahead.h"
 
 struct sample_input {
@@ -258,68 +258,82 @@ static int add_files(struct profile *p, struct binaries *b, const struct sample_
 	return rc;
 }
 
-static int merge_into(const struct pf_config *cfg, struct sample_input *in, size_t n,
-		      const struct smpl_header *first, struct pf_error *err)
-{
-	struct profile_opts po = profile_opts_from_config(cfg);
-	struct profile *p = profile_new(&po, first);
-	struct binaries b = { 0 };
-	FILE *out = stdout;
-	int rc = 0;
+struct sample_merge {
+	struct merge_samples_opts o;
+	struct sample_input *in; /* in rank order once the headers are read */
+	size_t n;
+	struct smpl_header first; /* the first file's events */
+	struct profile *p;
+	struct binaries b;
+};
 
-	strmap_init(&b.index);
-	/* each rank's own counts cost a second count per sample: only when asked */
-	if (cfg->merge_ranks)
-		profile_set_sources(p, n);
-	/* perf script's sample by sample is the one profile that sees each */
-	rc = add_files(p, &b, in, n, po.format != PROFILE_SCRIPT, err);
-	if (!rc && cfg->outfile && !(out = fopen(cfg->outfile, "w")))
-		rc = pf_error_set(err, PF_E_OUTPUT, cfg->outfile, strerror(errno));
-	if (!rc) {
-		if (po.format == PROFILE_TEXT)
-			print_summary(out, in, n);
-		profile_print(p, out);
-		if (cfg->merge_ranks)
-			print_rank_shares(out, p, in, n, cfg->smpl_show_top);
-		profile_print_warnings(p, stderr);
-		profile_print_notes(p, stderr);
-		warn_lost(profile_lost(p), profile_throttled(p));
-		rc = results_close(out, cfg->outfile, err); /* a closed pipe as well */
+void sample_merge_free(struct sample_merge *m)
+{
+	if (!m)
+		return;
+	for (size_t i = 0; i < m->b.n; i++)
+		free(m->b.paths[i]);
+	free(m->b.paths);
+	strmap_release(&m->b.index);
+	profile_free(m->p);
+	for (size_t i = 0; i < m->n; i++) {
+		free(m->in[i].host);
+		free(m->in[i].job_id);
 	}
-	for (size_t i = 0; i < b.n; i++)
-		free(b.paths[i]);
-	free(b.paths);
-	strmap_release(&b.index);
-	profile_free(p);
-	if (!rc && n < in[0].size)
-		fprintf(stderr, "note: %zu of the job's %u ranks: the profile is of those\n", n, in[0].size);
-	return rc;
+	for (uint32_t e = 0; e < m->first.nr_events; e++)
+		free(m->first.events[e].name);
+	free(m->first.events);
+	free(m->in);
+	free(m);
 }
 
-int merge_samples(const struct pf_config *cfg, const char *const *paths, size_t n, struct pf_error *err)
+int sample_merge_read(const struct merge_samples_opts *o, const char *const *paths, size_t n,
+		      struct sample_merge **out, struct pf_error *err)
 {
-	struct sample_input *in = xcalloc(n + 1, sizeof(*in));
-	struct smpl_header first = { .clockid = -1 };
+	struct sample_merge *m = xcalloc(1, sizeof(*m));
 	int rc;
 
-	if (cfg->output_kind != PF_OUT_TEXT)
-		return free(in), pf_error_set(err, PF_E_USAGE, "--csv and --json apply to the merge of count "
-					      "results; a merged profile takes --report-format=json");
+	m->o = *o;
+	m->in = xcalloc(n + 1, sizeof(*m->in));
+	m->n = n;
+	m->first.clockid = -1;
+	strmap_init(&m->b.index);
 	for (size_t i = 0; i < n; i++)
-		in[i].path = paths[i];
-	rc = read_headers(in, n, &first, err);
-	if (!rc && cfg->merge_ranks && cfg->report_format && strcmp(cfg->report_format, "text"))
+		m->in[i].path = paths[i];
+	rc = read_headers(m->in, n, &m->first, err);
+	if (!rc && o->ranks && o->profile.format != PROFILE_TEXT)
 		rc = pf_error_set(err, PF_E_USAGE, "--merge-ranks prints the ranks' shares as text: not with "
 				  "--report-format=json or folded");
-	if (!rc)
-		rc = merge_into(cfg, in, n, &first, err);
-	for (size_t i = 0; i < n; i++) {
-		free(in[i].host);
-		free(in[i].job_id);
+	if (!rc) {
+		m->p = profile_new(&o->profile, &m->first);
+		/* each rank's own counts cost a second count per sample: only when asked */
+		if (o->ranks)
+			profile_set_sources(m->p, n);
+		/* perf script's sample by sample is the one profile that sees each */
+		rc = add_files(m->p, &m->b, m->in, n, o->profile.format != PROFILE_SCRIPT, err);
 	}
-	for (uint32_t e = 0; e < first.nr_events; e++)
-		free(first.events[e].name);
-	free(first.events);
-	free(in);
-	return rc;
+	if (rc) {
+		sample_merge_free(m);
+		return -1;
+	}
+	*out = m;
+	return 0;
+}
+
+void sample_merge_print(struct sample_merge *m, FILE *out, FILE *notes)
+{
+	if (m->o.profile.format == PROFILE_TEXT)
+		print_summary(out, m->in, m->n);
+	profile_print(m->p, out);
+	if (m->o.ranks)
+		print_rank_shares(out, m->p, m->in, m->n, m->o.top);
+	profile_print_warnings(m->p, notes);
+	profile_print_notes(m->p, notes);
+	profile_print_lost(m->p, notes);
+}
+
+void sample_merge_print_coverage(const struct sample_merge *m, FILE *notes)
+{
+	if (m->n < m->in[0].size)
+		fprintf(notes, "note: %zu of the job's %u ranks: the profile is of those\n", m->n, m->in[0].size);
 }

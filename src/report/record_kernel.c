@@ -13,8 +13,8 @@
 
 #include <stdlib.h>
 
-#include "commands.h"
 #include "report/kernel_check.h"
+#include "report/record_kernel.h"
 
 int record_kernel_identity(struct sample_out *w, struct profile *p, struct pf_error *err)
 {

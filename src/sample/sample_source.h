@@ -5,8 +5,8 @@
  * fold their samples, while this thread builds the profile.  --report of
  * one file and --merge of many read either way; the output is the same.
  */
-#ifndef PFMON_CLI_SAMPLE_SOURCE_H
-#define PFMON_CLI_SAMPLE_SOURCE_H
+#ifndef PFMON_SAMPLE_SAMPLE_SOURCE_H
+#define PFMON_SAMPLE_SAMPLE_SOURCE_H
 
 #include <stdint.h>
 

@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The report options of the command line, shared by recording, reporting
+ * and merging: a profile's options, and the sampling modules' (--smpl-module
+ * and its views) with the checks of what does not go together.  Translation
+ * only: report/ prints.
+ */
+#include <config.h>
+
+#include <string.h>
+
+#include "cli/report_setup.h"
+
+struct profile_opts profile_opts_from_config(const struct pf_config *cfg)
+{
+	struct profile_opts po = {
+		.top = cfg->smpl_show_top,
+		.cum_threshold = cfg->smpl_cum_threshold,
+		.resolve = cfg->resolve_addresses,
+		/* pfmon 3.x: a system-wide profile is per process unless --smpl-ignore-pids
+		 * (a sample file does not say it was system-wide: its report is merged) */
+		.by_process = cfg->system_wide && !cfg->smpl_ignore_pids && !cfg->report_file,
+		.no_demangle = cfg->no_demangle,
+	};
+
+	/* the names were checked when the options were parsed */
+	profile_sort_from_name(cfg->report_sort, &po.sort);
+	profile_format_from_name(cfg->report_format, &po.format);
+	return po;
+}
+
+int smpl_module_options(const struct pf_config *cfg, struct ia64_report_opts *ro,
+			struct pf_error *err)
+{
+	memset(ro, 0, sizeof(*ro));
+	/* a dump's default is detailed (every register decoded); pfmon 3.9's
+	 * --smpl-compact turns the default inst-hist into one row per sample */
+	ro->module = cfg->smpl_compact ? IA64_MOD_COMPACT : IA64_MOD_DETAILED;
+	if (cfg->smpl_module && !ia64_smpl_module_from_name(cfg->smpl_module, &ro->module))
+		return pf_error_set(err, PF_E_USAGE, "unknown sampling module (modules: inst-hist, "
+				    "detailed, compact, dear-hist, btb; 'pfmon -S NAME' describes one)");
+	if (cfg->smpl_compact && ro->module == IA64_MOD_INST_HIST)
+		ro->module = IA64_MOD_COMPACT;
+	if (cfg->smpl_compact && ro->module != IA64_MOD_COMPACT)
+		return pf_error_set(err, PF_E_USAGE, "--smpl-compact applies to the inst-hist module");
+	if ((cfg->smpl_view_given || cfg->smpl_sort_given) && ro->module != IA64_MOD_DEAR_HIST)
+		return pf_error_set(err, PF_E_USAGE, "--smpl-*-view and --smpl-sort-* apply to the "
+				    "dear-hist module");
+	ro->json = cfg->report_format && !strcmp(cfg->report_format, "json");
+	if (ro->json && ro->module != IA64_MOD_DETAILED)
+		return pf_error_set(err, PF_E_USAGE, "--report-format=json is the detailed module's "
+				    "output");
+	ro->view = cfg->smpl_view;
+	ro->sort = cfg->smpl_sort;
+	ro->top = cfg->smpl_show_top;
+	ro->cum_threshold = cfg->smpl_cum_threshold;
+	ro->print_counts = cfg->smpl_print_counts;
+	if (cfg->symbol_file && cfg->sysmap_file)
+		return pf_error_set(err, PF_E_USAGE, "--symbol-file and --sysmap-file exclude each other");
+	ro->symbol_file = cfg->symbol_file;
+	ro->sysmap_file = cfg->sysmap_file;
+	ro->print_syms = cfg->print_syms;
+	ro->no_demangle = cfg->no_demangle;
+	return 0;
+}
+
+static int check_format(const struct pf_config *cfg, struct pf_error *err)
+{
+	if (cfg->report_format && strcmp(cfg->report_format, "text") &&
+	    strcmp(cfg->report_format, "json"))
+		return pf_error_set(err, PF_E_USAGE,
+				    "Itanium 2 dumps are reported as text or json, not as stacks");
+	return 0;
+}
+
+int dump_report_opts(const struct pf_config *cfg, struct ia64_dump_report_opts *o, struct pf_error *err)
+{
+	if (check_format(cfg, err) || smpl_module_options(cfg, &o->report, err))
+		return -1;
+	o->path = cfg->report_file;
+	o->smpl_outfile = cfg->smpl_outfile;
+	return 0;
+}

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Where results go: a file (created, or appended to) or standard output,
+ * and the check at the end that they got there.  A full disk, a closed
+ * descriptor or a reader gone is an error of one line (pfmon(1),
+ * FAILURES), never silence.  The CLI fills output_opts from its options.
+ */
+#ifndef PFMON_RESULTS_OUTPUT_H
+#define PFMON_RESULTS_OUTPUT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "common/error.h"
+
+struct output_opts {
+	const char *path; /* NULL: standard output */
+	bool append;      /* add to the file rather than replace it */
+};
+
+/* the output o names, opened before the run: a bad path must not cost a
+ * measurement; NULL with err when the file cannot be opened */
+FILE *results_open(const struct output_opts *o, struct pf_error *err);
+/* flush and close out (stdout is only flushed); -1 with err (may be NULL)
+ * when something written did not get there.  path: the file's name in the
+ * error, NULL for standard output. */
+int results_close(FILE *out, const char *path, struct pf_error *err);
+
+#endif
