@@ -69,8 +69,8 @@ static int measure_with(struct pf_config *cfg, const struct pmu_model *m, const 
 		return cmd_check(cfg, m, err);
 	}
 	if (cfg->n_attach && cfg->command)
-		return pf_error_set(err, PF_E_USAGE, "a command cannot be given with --attach-task/--pid/--tid "
-				    "(bound the session with -t SECS)");
+		return pf_error_set(err, PF_E_OPTION_NOT_USED, cfg->attach_threads ? "--tid" : "--attach-task",
+				    "with a command", " (bound the session with -t SECS)");
 	if (!cfg->command && !cfg->n_attach && !cfg->system_wide)
 		return pf_error_set(err, PF_E_NO_COMMAND);
 	if (check_task_options(cfg, err))
@@ -154,8 +154,9 @@ static int dispatch(struct pf_config *cfg, bool *no_hw_note, struct pf_error *er
 		return options_validate(cfg, NULL, err) || resolve_job(cfg, err) ? -1 : cmd_report(cfg, err);
 	if (cfg->smpl_module || cfg->smpl_compact || cfg->smpl_print_counts || cfg->smpl_view_given ||
 	    cfg->smpl_sort_given)
-		return pf_error_set(err, PF_E_USAGE, "--smpl-module and its options apply to reports "
-				    "(--report=FILE)");
+		return pf_error_set(err, PF_E_OPTION_APPLIES, cfg->smpl_module ? "--smpl-module"
+				    : cfg->smpl_compact ? "--smpl-compact" : cfg->smpl_print_counts ? "--smpl-print-counts"
+				    : cfg->smpl_view_given ? "--smpl-*-view" : "--smpl-sort-*", "reports (--report=FILE)");
 	m = pmu_model_select(cfg->pmu, err);
 	if (!m)
 		return -1;

@@ -419,8 +419,10 @@ static int set_dr_triggers(struct session *s, pid_t tid, const struct code_addr 
 			struct session_trigger_addr a;
 			size_t slot;
 
-			if (t->n_dr >= DR_SLOTS)
-				return pf_error_set(err, PF_E_USAGE, "more data triggers than the 4 debug registers");
+			if (t->n_dr >= DR_SLOTS) /* code triggers and a return watch take slots too */
+				return pf_error_set(err, PF_E_TOO_MANY, (int)(n_code + returns + o->n[STRG_DATA_START] +
+									 o->n[STRG_DATA_STOP]),
+						    "debug register watches", DR_SLOTS, "debug registers of x86");
 			if (resolve_one(s, tid, kinds[k], i, &a, err))
 				return -1;
 			slot = add_slot(t, kinds[k] == STRG_DATA_START ? DR_DATA_START : DR_DATA_STOP, a.addr,
@@ -942,7 +944,8 @@ bool session_triggers_supported(void)
 int sess_trig_exec(struct session *s, pid_t tid, struct pf_error *err)
 {
 	(void)tid;
-	return s->trig ? pf_error_set(err, PF_E_USAGE, "triggers are implemented on x86-64 only") : 0;
+	return s->trig ? pf_error_set(err, PF_E_NOT_IMPLEMENTED, "--trigger-*", "on this architecture",
+				      " (code and data triggers are x86-64 only)") : 0;
 }
 
 int sess_trig_trap(struct session *s, pid_t tid, struct pf_error *err)
