@@ -266,6 +266,12 @@ make_ranks() {
 	{ cat r.0; grep ' page-faults' r.0 | grep -v '^#'; } >twice
 	run -1 --separate-stderr "$PFMON" --merge twice
 	one_error_line "^error: 'twice': line $((n + 1)): a second row of event 'page-faults'$"
+	# the header's pid is a number, checked as the rank is (it was read with atol: 0)
+	l=$(grep -n '^# pid: ' r.0 | cut -d: -f1)
+	[ -n "$l" ]
+	sed 's/^# pid: .*/# pid: 12x/' r.0 >badpid
+	run -1 --separate-stderr "$PFMON" --merge badpid
+	one_error_line "^error: 'badpid': line $l: bad pid '12x'$"
 	# the same in CSV and JSON lines
 	{ cat c.0; grep ',page-faults,' c.0; } >twice.csv
 	run -1 --separate-stderr "$PFMON" --merge twice.csv
