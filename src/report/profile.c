@@ -443,11 +443,6 @@ const char *profile_event_name(const struct profile *p, size_t ev)
 	return ev < p->n_ev ? p->ev[ev].name : "";
 }
 
-uint64_t profile_event_samples(const struct profile *p, size_t ev)
-{
-	return ev < p->n_ev ? p->ev[ev].samples : 0;
-}
-
 size_t profile_kernel_symbols(struct profile *p, struct sample_ksym **out)
 {
 	struct sym_kernel_symbol *used;

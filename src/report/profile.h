@@ -95,7 +95,6 @@ uint64_t profile_source_count(const struct profile *p, size_t ev, size_t i, cons
 size_t profile_top_keys(const struct profile *p, size_t ev, size_t max, const char **keys, uint64_t *counts);
 size_t profile_nr_events(const struct profile *p);
 const char *profile_event_name(const struct profile *p, size_t ev);
-uint64_t profile_event_samples(const struct profile *p, size_t ev);
 
 /* NULL is the default (function, text); false for an unknown name */
 bool profile_sort_from_name(const char *name, enum profile_sort *out);

@@ -132,7 +132,6 @@ struct trig_state {
 	size_t n_dr;
 	uint64_t dr7;         /* as set at the entry point (a followed task starts with it) */
 	bool code_in_dr;      /* code triggers are debug registers, not int3s */
-	uint64_t hits;
 	bool *reached[STRG_KINDS]; /* per trigger option: its address was executed or accessed */
 };
 
@@ -142,11 +141,6 @@ bool session_triggers_any(const struct session_triggers *t)
 		if (t->n[k])
 			return true;
 	return false;
-}
-
-uint64_t session_trigger_hits(const struct session *s)
-{
-	return s->trig ? s->trig->hits : 0;
 }
 
 void sess_trig_init(struct session *s)
@@ -560,7 +554,6 @@ static int act(struct session *s, struct trig_space *sp, pid_t tid, size_t b, co
 			return -1;
 		return resolve_and_set(s, tid, err);
 	case BP_START:
-		t->hits++;
 		if (bp->to_return && arm_return(s, sp, tid, r, err))
 			return -1;
 		return sess_set_counting(s, true, err);
@@ -569,14 +562,12 @@ static int act(struct session *s, struct trig_space *sp, pid_t tid, size_t b, co
 			*keep = true; /* a stop before any start: the first window is still to come */
 			return 0;
 		}
-		t->hits++;
 		return sess_set_counting(s, false, err);
 	case BP_RETURN:
 		if (r->rsp != sp->ret_sp) {
 			*keep = true; /* the return of a deeper (recursive) call */
 			return 0;
 		}
-		t->hits++;
 		sp->ret_bp = NO_BP;
 		return sess_set_counting(s, false, err);
 	}
@@ -675,7 +666,6 @@ static int act_slot(struct session *s, struct trig_thread *th, size_t k, bool *k
 	switch (sl->role) {
 	case DR_CODE_START:
 	case DR_DATA_START:
-		t->hits++;
 		if (sl->to_return) {
 			size_t ret = t->n_dr - 1; /* the return slot follows the code ones */
 
@@ -691,7 +681,6 @@ static int act_slot(struct session *s, struct trig_thread *th, size_t k, bool *k
 			*keep = true; /* a stop before any start: it waits for its window */
 			return 0;
 		}
-		t->hits++;
 		return sess_set_counting(s, false, err);
 	case DR_RETURN:
 		/* it stays armed: the next window's return is most often the same
@@ -702,7 +691,6 @@ static int act_slot(struct session *s, struct trig_thread *th, size_t k, bool *k
 		if (!th->in_call || r.rsp != th->ret_sp)
 			return 0; /* a deeper (recursive) call's return, or no window open */
 		th->in_call = false;
-		t->hits++;
 		return sess_set_counting(s, false, err);
 	}
 	return 0;
