@@ -160,7 +160,7 @@ static int report(const struct pf_config *cfg, struct pf_error *err)
 	int rc;
 
 	/* with the Itanium 2 model the file is a PMD dump */
-	if (cfg->pmu && !strcmp(cfg->pmu, "itanium2"))
+	if (pmu_model_reads_dumps(cfg->pmu))
 		return cmd_report_dump(cfg, err);
 	r = smpl_reader_open(cfg->report_file, err);
 	if (!r)

@@ -256,7 +256,7 @@ static void dump_ctx_init(struct dump_ctx *d, const struct ia64_report_opts *ro)
 {
 	d->r = ia64_report_new(ro, stdout);
 	strmap_init(&d->unreadable);
-	d->m = pmu_model_find("itanium2");
+	d->m = pmu_model_dump_reader();
 	d->flag_on = xcalloc(d->m->n_options + 1, sizeof(*d->flag_on));
 }
 

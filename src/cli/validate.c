@@ -152,7 +152,7 @@ static int check_output(const struct pf_config *cfg, struct pf_error *err)
 		return pf_error_set(err, PF_E_OPTION_NEEDS, "--append", "--outfile", "");
 	if (given(cfg, "resolve-addresses") && (!cfg->report_sort || strcmp(cfg->report_sort, "address") != 0))
 		return pf_error_set(err, PF_E_OPTION_NEEDS, "--resolve-addresses", "--report-sort=address", "");
-	if (given(cfg, "smpl-outfile") && cfg->report_file && !(cfg->pmu && strcmp(cfg->pmu, "itanium2") == 0))
+	if (given(cfg, "smpl-outfile") && cfg->report_file && !pmu_model_reads_dumps(cfg->pmu))
 		return pf_error_set(err, PF_E_OPTION_NEEDS, "--smpl-outfile", "--pmu=itanium2 with --report",
 				    " (it saves an Itanium 2 dump as a sample file)");
 	if (given(cfg, "smpl-format") && !cfg->smpl_outfile)
@@ -161,7 +161,7 @@ static int check_output(const struct pf_config *cfg, struct pf_error *err)
 	if (given(cfg, "print-syms") && !cfg->symbol_file && !cfg->sysmap_file)
 		return pf_error_set(err, PF_E_OPTION_NEEDS, "--print-syms", "--symbol-file or --sysmap-file", "");
 	if (given(cfg, "export-perf-data") && (cfg->smpl_module || cfg->smpl_compact ||
-					       (cfg->pmu && strcmp(cfg->pmu, "itanium2") == 0)))
+					       pmu_model_reads_dumps(cfg->pmu)))
 		return pf_error_set(err, PF_E_OPTION_NOT_USED, "--export-perf-data",
 				    "with an Itanium 2 dump or a sampling module",
 				    " (it converts a sample file or a perf.data file)");

@@ -15,7 +15,7 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "report/check.h"
+#include "cli/check_print.h"
 
 #define NAME_WIDTH 40
 #define MAX_FIELDS 16
