@@ -5,7 +5,7 @@
 #include <stdio.h>
 
 #include "commands.h"
-#include "report/check.h"
+#include "cli/check_print.h"
 
 int cmd_check(const struct pf_config *cfg, const struct pmu_model *m, struct pf_error *err)
 {

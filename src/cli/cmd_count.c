@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/utsname.h>
+#include <unistd.h>
 
 #include "commands.h"
 #include "metrics.h"
@@ -426,6 +428,19 @@ static int write_results(struct session *s, const struct pf_config *cfg, const s
 	return rc;
 }
 
+/* the machine, for the header's pfmon 3.x lines */
+static void host_facts(struct results_host *h)
+{
+	struct utsname u;
+
+	memset(h, 0, sizeof(*h));
+	if (uname(&u) == 0)
+		snprintf(h->kernel, sizeof(h->kernel), "%s %s %s", u.sysname, u.release, u.machine);
+	h->page_size = sysconf(_SC_PAGESIZE);
+	h->cpus_configured = sysconf(_SC_NPROCESSORS_CONF);
+	h->cpus_online = sysconf(_SC_NPROCESSORS_ONLN);
+}
+
 /*
  * The results with the header a merge needs (pfmon(1), CLUSTER RUNS):
  * which rank of which job, the events as programmed, start and end.
@@ -436,11 +451,13 @@ static int write_with_header(struct session *s, const struct pf_config *cfg, con
 	size_t n = session_n_events(s);
 	struct results_event *ev = xcalloc(n + 1, sizeof(*ev));
 	const char **metrics = xcalloc(run->n_want + 1, sizeof(*metrics));
-	struct results_header hdr = { .pmu_name = m->name, .pmu_desc = m->desc, .job = &cfg->job,
+	struct results_host host;
+	struct results_header hdr = { .pmu_name = m->name, .pmu_desc = m->desc, .host = &host, .job = &cfg->job,
 				      .start_ns = start_wall, .end_ns = start_wall + real_ns,
 				      .events = ev, .n_events = n, .metrics = metrics, .n_metrics = run->n_want };
 	int rc;
 
+	host_facts(&host);
 	for (size_t k = 0; k < n; k++) {
 		const struct counter_prog *p = session_event(s, k);
 

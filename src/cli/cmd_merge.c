@@ -85,8 +85,9 @@ static int collect(const struct pf_config *cfg, struct name_list *l, struct pf_e
 		}
 	}
 	if (!l->n)
-		return pf_error_set(err, PF_E_USAGE, cfg->command ? "--merge: the directories given hold no file"
-						     : "--merge needs the results files (or directories) of the ranks");
+		return cfg->command ? pf_error_set(err, PF_E_MERGE_NO_FILE)
+				    : pf_error_set(err, PF_E_OPTION_NEEDS, "--merge",
+						   "the results files (or directories) of the ranks", "");
 	return 0;
 }
 
@@ -145,8 +146,9 @@ static int merge_counts(struct pf_config *cfg, const struct name_list *l, struct
 	int rc;
 
 	if (cfg->report_sort || cfg->report_format || cfg->smpl_show_top || cfg->smpl_cum_threshold != 100)
-		return pf_error_set(err, PF_E_USAGE, "--report-sort, --report-format, --smpl-show-top and "
-				    "--smpl-cum-threshold apply to the merge of sample files");
+		return pf_error_set(err, PF_E_OPTION_APPLIES, cfg->report_sort ? "--report-sort"
+				    : cfg->report_format ? "--report-format" : cfg->smpl_show_top ? "--smpl-show-top"
+				    : "--smpl-cum-threshold", "the merge of sample files");
 	if (metric_definitions(cfg, &run, err)) {
 		metrics_release(&run);
 		return -1;
@@ -181,8 +183,8 @@ static int merge_samples(const struct pf_config *cfg, const char *const *paths, 
 	int rc;
 
 	if (cfg->output_kind != PF_OUT_TEXT)
-		return pf_error_set(err, PF_E_USAGE, "--csv and --json apply to the merge of count "
-				    "results; a merged profile takes --report-format=json");
+		return pf_error_set(err, PF_E_OPTION_NOT_USED, cfg->output_kind == PF_OUT_JSON ? "--json" : "--csv",
+				    "with a merge of sample files", " (a merged profile takes --report-format=json)");
 	if (sample_merge_read(&o, paths, n, &m, err))
 		return -1;
 	out = results_open(&(struct output_opts){ .path = cfg->outfile }, err);
@@ -210,9 +212,8 @@ int cmd_merge(struct pf_config *cfg, struct pf_error *err)
 		if (!rc && i == 0)
 			first_sample = sample;
 		else if (!rc && sample != first_sample)
-			rc = pf_error_set(err, PF_E_USAGE, first_sample
-					  ? "--merge: sample files and count results cannot be merged together"
-					  : "--merge: count results and sample files cannot be merged together");
+			rc = pf_error_set(err, PF_E_MERGE_MIXED, first_sample ? "sample files" : "count results",
+					  first_sample ? "count results" : "sample files");
 	}
 	if (!rc && first_sample)
 		rc = merge_samples(cfg, (const char *const *)l.v, l.n, err);

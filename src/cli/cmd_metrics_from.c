@@ -161,7 +161,8 @@ int cmd_metrics_from(const struct pf_config *cfg, const struct pmu_model *m, str
 	int rc;
 
 	if (cfg->command)
-		return pf_error_set(err, PF_E_USAGE, "--metrics-from reads counts saved earlier: no command is run");
+		return pf_error_set(err, PF_E_OPTION_NOT_USED, "--metrics-from", "with a command",
+				    " (it reads counts saved earlier: no command is run)");
 	rc = metrics_load(cfg, m, &run, err);
 	o.arg = &run.list;
 	if (!rc)

@@ -31,11 +31,11 @@ static int report_module(const struct pf_config *cfg, struct smpl_reader *rd,
 	if (smpl_module_options(cfg, &ro, err))
 		return -1;
 	if (!ia64_smpl_module_for_host(ro.module))
-		return pf_error_set(err, PF_E_USAGE, "the dear-hist and btb modules need an Itanium 2 "
-				    "dump (--pmu=itanium2): sample files hold no EAR or BTB registers");
+		return pf_error_set(err, PF_E_MODULE_NEEDS, ia64_smpl_module_name(ro.module),
+				    "an Itanium 2 dump (--pmu=itanium2)", "sample files hold no EAR or BTB registers");
 	if (ro.json)
-		return pf_error_set(err, PF_E_USAGE, "--report-format=json with --smpl-module applies to "
-				    "Itanium 2 dumps");
+		return pf_error_set(err, PF_E_OPTION_APPLIES, "--report-format=json",
+				    "Itanium 2 dumps with --smpl-module");
 	r = ia64_report_new(&ro, stdout);
 	rc = first ? 1 : 0;
 	if (first && ia64_report_host_record(r, smpl_reader_header(rd), first, err))
@@ -91,8 +91,9 @@ static int report_profile(const struct pf_config *cfg, struct smpl_reader *r,
 	int rc;
 
 	if (cfg->smpl_print_counts || cfg->smpl_view_given || cfg->smpl_sort_given)
-		return pf_error_set(err, PF_E_USAGE, "--smpl-print-counts and the dear-hist views and sorts "
-				    "apply to a sampling module (--smpl-module=NAME)");
+		return pf_error_set(err, PF_E_OPTION_APPLIES, cfg->smpl_print_counts ? "--smpl-print-counts"
+				    : cfg->smpl_view_given ? "--smpl-*-view" : "--smpl-sort-*",
+				    "a sampling module (--smpl-module=NAME)");
 	if (sample_read_threads(&threads, err))
 		return -1;
 	po = profile_opts_from_config(cfg);
@@ -163,7 +164,7 @@ static int report(const struct pf_config *cfg, struct pf_error *err)
 	int rc;
 
 	/* with the Itanium 2 model the file is a PMD dump */
-	if (cfg->pmu && !strcmp(cfg->pmu, "itanium2"))
+	if (pmu_model_reads_dumps(cfg->pmu))
 		return dump_report_opts(cfg, &dump, err) ? -1 : ia64_dump_report(&dump, err);
 	r = smpl_reader_open(cfg->report_file, err);
 	if (!r)
@@ -171,14 +172,15 @@ static int report(const struct pf_config *cfg, struct pf_error *err)
 	/* a dump's sample file (1.3) starts with its Itanium 2 configuration */
 	rc = smpl_reader_next(r, &first, err);
 	if (rc > 0 && first.type == SREC_IA64_CONFIG && cfg->export_perf_data)
-		rc = pf_error_set(err, PF_E_USAGE, "--export-perf-data: an Itanium 2 dump's samples "
-				  "(PMD registers) have no perf.data form");
+		rc = pf_error_set(err, PF_E_OPTION_NOT_USED, "--export-perf-data", "with an Itanium 2 dump",
+				  " (its samples, PMD registers, have no perf.data form)");
 	else if (rc > 0 && first.type == SREC_IA64_CONFIG)
 		rc = dump_report_opts(cfg, &dump, err) ? -1 : ia64_dump_report_file(&dump, r, &first, err);
 	else if (rc >= 0 && cfg->export_perf_data)
 		rc = export_perf_data(cfg, r, rc > 0 ? &first : NULL, err);
 	else if (cfg->symbol_file || cfg->sysmap_file || cfg->print_syms)
-		rc = pf_error_set(err, PF_E_USAGE, "--symbol-file, --sysmap-file and --print-syms apply to "
+		rc = pf_error_set(err, PF_E_OPTION_APPLIES, cfg->symbol_file ? "--symbol-file"
+				  : cfg->sysmap_file ? "--sysmap-file" : "--print-syms",
 				  "Itanium 2 samples (a dump or its sample file)");
 	else if (rc >= 0 && (cfg->smpl_module || cfg->smpl_compact))
 		rc = report_module(cfg, r, rc > 0 ? &first : NULL, err);

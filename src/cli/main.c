@@ -312,13 +312,17 @@ static int run_check(struct cmd_ctx *c, struct pf_error *err)
 
 static int refuse_report_options(struct cmd_ctx *c, struct pf_error *err)
 {
-	return pf_error_set(err, PF_E_USAGE, "--smpl-module and its options apply to reports (--report=FILE)");
+	const struct pf_config *cfg = c->cfg;
+
+	return pf_error_set(err, PF_E_OPTION_APPLIES, cfg->smpl_module ? "--smpl-module"
+			    : cfg->smpl_compact ? "--smpl-compact" : cfg->smpl_print_counts ? "--smpl-print-counts"
+			    : cfg->smpl_view_given ? "--smpl-*-view" : "--smpl-sort-*", "reports (--report=FILE)");
 }
 
 static int refuse_attach_with_command(struct cmd_ctx *c, struct pf_error *err)
 {
-	return pf_error_set(err, PF_E_USAGE, "a command cannot be given with --attach-task/--pid/--tid "
-			    "(bound the session with -t SECS)");
+	return pf_error_set(err, PF_E_OPTION_NOT_USED, c->cfg->attach_threads ? "--tid" : "--attach-task",
+			    "with a command", " (bound the session with -t SECS)");
 }
 
 static int refuse_no_target(struct cmd_ctx *c, struct pf_error *err)

@@ -19,7 +19,7 @@ static int load_definitions(const struct pf_config *cfg, const struct pmu_model 
 	snprintf(origin, sizeof(origin), "built-in %s metrics", m->name);
 	if (builtin && metric_list_add_text(l, builtin, origin, err))
 		return -1;
-	if (strcmp(m->name, "host") == 0) { /* and those of the PMU family libpfm4 detects */
+	if (m->family_metrics) { /* and those of the PMU family libpfm4 detects */
 		char pmu[64], family_origin[128];
 		char *family = pmu_host_family_metrics(pmu, sizeof(pmu));
 		int rc = 0;

@@ -292,7 +292,7 @@ static int opt_attach(struct cli_state *st, const struct opt_def *o, const char 
 	long n;
 
 	if (cfg->n_attach && cfg->attach_threads != threads)
-		return pf_error_set(err, PF_E_USAGE, "--tid cannot be combined with --attach-task/-p/--pid");
+		return pf_error_set(err, PF_E_OPTIONS_EXCLUDE, "--tid", "--attach-task", " (-p, --pid)");
 	n = parse_u64_list(arg, false, 1, INT32_MAX, &ids, &why);
 	if (n < 0)
 		return bad_value(o, arg, threads ? "expected thread ids, comma separated"
@@ -450,15 +450,15 @@ static int opt_call_graph(struct cli_state *st, const struct opt_def *o, const c
 static int opt_smpl_view(struct cli_state *st, const struct opt_def *o, const char *arg,
 			 struct pf_error *err)
 {
-	static const char *const views[] = { "smpl-inst-view", "smpl-data-view", "smpl-level-view" };
+	static const char *const views[] = { "--smpl-inst-view", "--smpl-data-view", "--smpl-level-view" };
 	struct pf_config *cfg = st->cfg;
 
 	for (size_t i = 0; i < ARRAY_SIZE(views); i++) {
-		if (strcmp(o->long_name, views[i]))
+		if (strcmp(o->long_name, views[i] + 2))
 			continue;
 		if (cfg->smpl_view_given && cfg->smpl_view != (enum pf_smpl_view)i)
-			return pf_error_set(err, PF_E_USAGE, "one of --smpl-inst-view, --smpl-data-view "
-					    "and --smpl-level-view");
+			return pf_error_set(err, PF_E_OPTIONS_EXCLUDE, views[cfg->smpl_view], views[i],
+					    ": give one view");
 		cfg->smpl_view = (enum pf_smpl_view)i;
 		cfg->smpl_view_given = true;
 	}
@@ -473,7 +473,8 @@ static int opt_smpl_sort(struct cli_state *st, const struct opt_def *o, const ch
 									  : PF_SORT_VALUE;
 
 	if (cfg->smpl_sort_given && cfg->smpl_sort != sort)
-		return pf_error_set(err, PF_E_USAGE, "one of --smpl-sort-byvalue and --smpl-sort-bylevel");
+		return pf_error_set(err, PF_E_OPTIONS_EXCLUDE, "--smpl-sort-byvalue", "--smpl-sort-bylevel",
+				    ": give one order");
 	cfg->smpl_sort = sort;
 	cfg->smpl_sort_given = true;
 	return 0;
@@ -1115,15 +1116,13 @@ static int apply_option(struct cli_state *st, const struct opt_def *o, const cha
 static int getopt_error(int c, char **argv, struct pf_error *err)
 {
 	const char *opt = argv[optind - 1];
-	char msg[256];
+	char short_opt[3] = { '-', (char)optopt, '\0' };
 
 	if (c == ':')
-		snprintf(msg, sizeof(msg), "option '%s' needs a value (see 'pfmon --help')", opt);
-	else if (optopt && optopt < 256)
-		snprintf(msg, sizeof(msg), "unknown option '-%c' (see 'pfmon --help')", optopt);
-	else
-		snprintf(msg, sizeof(msg), "unknown or ambiguous option '%s' (see 'pfmon --help')", opt);
-	return pf_error_set(err, PF_E_USAGE, msg);
+		return pf_error_set(err, PF_E_OPTION_NEEDS, opt, "a value", " (see 'pfmon --help')");
+	if (optopt && optopt < 256)
+		return pf_error_set(err, PF_E_UNKNOWN_OPTION, short_opt);
+	return pf_error_set(err, PF_E_AMBIGUOUS_OPTION, opt);
 }
 
 /* A model's option is recorded as given; the chosen model parses it
@@ -1222,7 +1221,7 @@ static int check_perf_spelling(int c, int argc, char **argv, int at, struct pf_e
 {
 	for (size_t i = 0; i < ARRAY_SIZE(perf_spellings); i++) {
 		const char *value;
-		char msg[256];
+		char opt[3] = { '-', (char)c, '\0' }, digits[33];
 
 		if (perf_spellings[i].short_name != c)
 			continue;
@@ -1233,10 +1232,9 @@ static int check_perf_spelling(int c, int argc, char **argv, int at, struct pf_e
 			value = optind < argc ? argv[optind] : NULL;
 		if (!all_digits(value))
 			return 0;
-		snprintf(msg, sizeof(msg), "option '-%c %.32s': -%c is pfmon's %s; perf's -%c %.32s (%s) is %s%.32s in pfmon",
-			 c, value, c, perf_spellings[i].pfmon_meaning, c, value, perf_spellings[i].perf_meaning,
-			 perf_spellings[i].pfmon_option, value);
-		return pf_error_set(err, PF_E_USAGE, msg);
+		snprintf(digits, sizeof(digits), "%s", value);
+		return pf_error_set(err, PF_E_PERF_SPELLING, opt, digits, opt, perf_spellings[i].pfmon_meaning, opt,
+				    digits, perf_spellings[i].perf_meaning, perf_spellings[i].pfmon_option, digits);
 	}
 	return 0;
 }

@@ -36,27 +36,25 @@ int smpl_module_options(const struct pf_config *cfg, struct ia64_report_opts *ro
 	/* a dump's default is detailed (every register decoded); pfmon 3.9's
 	 * --smpl-compact turns the default inst-hist into one row per sample */
 	ro->module = cfg->smpl_compact ? IA64_MOD_COMPACT : IA64_MOD_DETAILED;
-	if (cfg->smpl_module && !ia64_smpl_module_from_name(cfg->smpl_module, &ro->module))
-		return pf_error_set(err, PF_E_USAGE, "unknown sampling module (modules: inst-hist, "
-				    "detailed, compact, dear-hist, btb; 'pfmon -S NAME' describes one)");
+	if (cfg->smpl_module && ia64_smpl_module_lookup(cfg->smpl_module, &ro->module, err))
+		return -1;
 	if (cfg->smpl_compact && ro->module == IA64_MOD_INST_HIST)
 		ro->module = IA64_MOD_COMPACT;
 	if (cfg->smpl_compact && ro->module != IA64_MOD_COMPACT)
-		return pf_error_set(err, PF_E_USAGE, "--smpl-compact applies to the inst-hist module");
+		return pf_error_set(err, PF_E_OPTION_APPLIES, "--smpl-compact", "the inst-hist module");
 	if ((cfg->smpl_view_given || cfg->smpl_sort_given) && ro->module != IA64_MOD_DEAR_HIST)
-		return pf_error_set(err, PF_E_USAGE, "--smpl-*-view and --smpl-sort-* apply to the "
-				    "dear-hist module");
+		return pf_error_set(err, PF_E_OPTION_APPLIES, cfg->smpl_view_given ? "--smpl-*-view" : "--smpl-sort-*",
+				    "the dear-hist module");
 	ro->json = cfg->report_format && !strcmp(cfg->report_format, "json");
 	if (ro->json && ro->module != IA64_MOD_DETAILED)
-		return pf_error_set(err, PF_E_USAGE, "--report-format=json is the detailed module's "
-				    "output");
+		return pf_error_set(err, PF_E_OPTION_APPLIES, "--report-format=json", "the detailed module");
 	ro->view = cfg->smpl_view;
 	ro->sort = cfg->smpl_sort;
 	ro->top = cfg->smpl_show_top;
 	ro->cum_threshold = cfg->smpl_cum_threshold;
 	ro->print_counts = cfg->smpl_print_counts;
 	if (cfg->symbol_file && cfg->sysmap_file)
-		return pf_error_set(err, PF_E_USAGE, "--symbol-file and --sysmap-file exclude each other");
+		return pf_error_set(err, PF_E_OPTIONS_EXCLUDE, "--symbol-file", "--sysmap-file", "");
 	ro->symbol_file = cfg->symbol_file;
 	ro->sysmap_file = cfg->sysmap_file;
 	ro->print_syms = cfg->print_syms;
@@ -68,8 +66,8 @@ static int check_format(const struct pf_config *cfg, struct pf_error *err)
 {
 	if (cfg->report_format && strcmp(cfg->report_format, "text") &&
 	    strcmp(cfg->report_format, "json"))
-		return pf_error_set(err, PF_E_USAGE,
-				    "Itanium 2 dumps are reported as text or json, not as stacks");
+		return pf_error_set(err, PF_E_OPTION_NOT_USED, "--report-format", "with an Itanium 2 dump",
+				    " (it is reported as text or json, not as stacks)");
 	return 0;
 }
 

@@ -32,11 +32,11 @@ static int check_cpus_online(const struct pf_config *cfg, struct pf_error *err)
 		for (long j = 0; j < n && !found; j++)
 			found = online[j] == cfg->cpu_list[i];
 		if (!found) {
-			char msg[128];
+			char cpu[16];
 
-			snprintf(msg, sizeof(msg), "--cpu-list: CPU %d is not online (see "
-				 "/sys/devices/system/cpu/online)", cfg->cpu_list[i]);
-			rc = pf_error_set(err, PF_E_USAGE, msg);
+			snprintf(cpu, sizeof(cpu), "%d", cfg->cpu_list[i]);
+			rc = pf_error_set(err, PF_E_BAD_OPTION_VALUE, cpu, "cpu-list",
+					  "that CPU is not online (see /sys/devices/system/cpu/online)");
 		}
 	}
 	free(online);
@@ -127,47 +127,65 @@ void lower_default_levels(const struct pf_config *cfg, struct set_prog *sets, si
 	session_lower_default_levels(sets, n_sets, levels_chosen, cfg, note, size);
 }
 
+/* the first --follow-* option given, for messages */
+static const char *follow_name(const struct pf_config *cfg)
+{
+	return cfg->follow_fork ? "--follow-fork" : cfg->follow_vfork ? "--follow-vfork"
+		: cfg->follow_pthread ? "--follow-pthread" : "--follow-exec";
+}
+
+/* what --system-wide cannot go with: it counts CPUs, not tasks */
+static int check_system_wide(const struct pf_config *cfg, struct pf_error *err)
+{
+	const char *other = cfg->n_attach ? "--attach-task" : follows(cfg) ? follow_name(cfg)
+			    : cfg->per_thread ? "--per-thread" : cfg->show_time ? "--show-time" : NULL;
+
+	if (cfg->system_wide && other)
+		return pf_error_set(err, PF_E_OPTIONS_EXCLUDE, "--system-wide", other, ": --system-wide counts CPUs");
+	if (cfg->pin_command && (!cfg->system_wide || !cfg->command))
+		return pf_error_set(err, PF_E_OPTION_NEEDS, "--pin-command", "--system-wide and a command",
+				    ": it pins the command of a --system-wide session on its CPUs (--cpu-list)");
+	if (cfg->n_cpu_list && !cfg->system_wide)
+		return pf_error_set(err, PF_E_OPTION_NEEDS, "--cpu-list", "--system-wide", "");
+	return cfg->system_wide ? check_cpus_online(cfg, err) : 0;
+}
+
 int check_task_options(const struct pf_config *cfg, struct pf_error *err)
 {
 	bool sampling = pf_config_is_sampling(cfg);
 
-	if (cfg->system_wide && (cfg->n_attach || follows(cfg) || cfg->per_thread || cfg->show_time))
-		return pf_error_set(err, PF_E_USAGE, "--system-wide counts CPUs: not with --attach-task, "
-				    "--follow-*, --per-thread or --show-time");
-	if (cfg->pin_command && (!cfg->system_wide || !cfg->command))
-		return pf_error_set(err, PF_E_USAGE, "--pin-command pins the command of a --system-wide session on "
-				    "its CPUs (--cpu-list): it needs both");
-	if (cfg->interval_count && !cfg->print_interval)
-		return pf_error_set(err, PF_E_USAGE, "--interval-count needs --print-interval");
-	if (cfg->print_interval && (follows(cfg) || cfg->per_thread))
-		return pf_error_set(err, PF_E_USAGE, "--print-interval is not implemented with per-task "
-				    "results (--follow-*, --per-thread) yet");
-	if (cfg->smpl_ignore_pids && !cfg->system_wide && sampling)
-		return pf_error_set(err, PF_E_USAGE, "--smpl-ignore-pids merges the processes of a system-wide "
-				    "profile: it needs --system-wide (a command's profile is one already)");
-	if (cfg->n_cpu_list && !cfg->system_wide)
-		return pf_error_set(err, PF_E_USAGE, "--cpu-list needs --system-wide");
-	if (cfg->system_wide && check_cpus_online(cfg, err))
+	if (check_system_wide(cfg, err))
 		return -1;
+	if (cfg->interval_count && !cfg->print_interval)
+		return pf_error_set(err, PF_E_OPTION_NEEDS, "--interval-count", "--print-interval", "");
+	if (cfg->print_interval && (follows(cfg) || cfg->per_thread))
+		return pf_error_set(err, PF_E_NOT_IMPLEMENTED, "--print-interval",
+				    "with per-task results (--follow-*, --per-thread)", "");
+	if (cfg->smpl_ignore_pids && !cfg->system_wide && sampling)
+		return pf_error_set(err, PF_E_OPTION_NEEDS, "--smpl-ignore-pids", "--system-wide",
+				    ": it merges the processes of a system-wide profile (a command's profile is one already)");
 	if (cfg->aggregate && !follows(cfg) && !cfg->per_thread && !cfg->system_wide)
-		return pf_error_set(err, PF_E_USAGE, "--aggregate-results sums per-task results: it needs "
-				    "--follow-* or --per-thread (the results of a command are one sum already)");
+		return pf_error_set(err, PF_E_OPTION_NEEDS, "--aggregate-results", "--follow-* or --per-thread",
+				    ": it sums per-task results (the results of a command are one sum already)");
 	if (cfg->exec_split && !cfg->follow_exec)
-		return pf_error_set(err, PF_E_USAGE, "--exec-split-results needs --follow-exec");
+		return pf_error_set(err, PF_E_OPTION_NEEDS, "--exec-split-results", "--follow-exec", "");
 	if (follows(cfg) && cfg->n_attach)
-		return pf_error_set(err, PF_E_USAGE, "--follow-* options apply to a launched command (an attached "
-				    "process's new threads and children are always counted)");
+		return pf_error_set(err, PF_E_OPTION_NOT_USED, follow_name(cfg), "with --attach-task",
+				    " (it is for a launched command: an attached process's new threads and children "
+				    "are always counted)");
 	if (follows(cfg) && cfg->no_inherit)
-		return pf_error_set(err, PF_E_USAGE, "--no-inherit and --follow-* exclude each other");
+		return pf_error_set(err, PF_E_OPTIONS_EXCLUDE, "--no-inherit", follow_name(cfg), "");
 	if ((follows(cfg) || cfg->per_thread || cfg->aggregate) && sampling)
-		return pf_error_set(err, PF_E_USAGE, "--follow-*, --per-thread and --aggregate-results are not "
-				    "implemented with sampling yet (samples record each task's pid and tid)");
+		return pf_error_set(err, PF_E_NOT_IMPLEMENTED,
+				    follows(cfg) ? follow_name(cfg) : cfg->per_thread ? "--per-thread" : "--aggregate-results",
+				    "with sampling", " (samples record each task's pid and tid)");
 	if (trigger_check_options(cfg, follows(cfg), err))
 		return -1;
 	if (cfg->show_time && (cfg->n_attach || sampling || cfg->follow_fork || cfg->follow_vfork ||
 			       cfg->follow_pthread || cfg->per_thread))
-		return pf_error_set(err, PF_E_USAGE, "--show-time times one launched command while counting "
-				    "(not with attach, sampling, --per-thread or --follow-fork/vfork/pthread)");
+		return pf_error_set(err, PF_E_OPTION_NOT_USED, "--show-time",
+				    "with attach, sampling, --per-thread or --follow-fork/vfork/pthread",
+				    " (it times one launched command while counting)");
 	return 0;
 }
 

@@ -279,20 +279,38 @@ static size_t n_kind(const struct pf_config *cfg, enum pf_trigger_kind a, enum p
 	return cfg->n_triggers[a] + cfg->n_triggers[b];
 }
 
+/* "--NAME" of a trigger kind's option, for messages */
+static const char *dashed(enum pf_trigger_kind k, char *buf, size_t size)
+{
+	snprintf(buf, size, "--%s", trigger_option_name(k));
+	return buf;
+}
+
+/* the option of the first code or data trigger given, for messages */
+static const char *first_given(const struct pf_config *cfg, char *buf, size_t size)
+{
+	int k = 0;
+
+	while (k < PF_TRG_KINDS - 1 && !cfg->n_triggers[k])
+		k++;
+	return dashed((enum pf_trigger_kind)k, buf, size);
+}
+
 static int check_kind(const struct pf_config *cfg, const char *what, enum pf_trigger_kind start,
 		      enum pf_trigger_kind stop, bool repeat, bool follow, struct pf_error *err)
 {
-	char msg[256];
+	char opt[64], needs[160], a[48], b[48];
 
 	if (repeat && (!cfg->n_triggers[start] || !cfg->n_triggers[stop])) {
-		snprintf(msg, sizeof(msg), "--trigger-%s-repeat needs --%s and --%s (it repeats their windows)", what,
-			 trigger_option_name(start), trigger_option_name(stop));
-		return pf_error_set(err, PF_E_USAGE, msg);
+		snprintf(opt, sizeof(opt), "--trigger-%s-repeat", what);
+		snprintf(needs, sizeof(needs), "%s and %s", dashed(start, a, sizeof(a)), dashed(stop, b, sizeof(b)));
+		return pf_error_set(err, PF_E_OPTION_NEEDS, opt, needs, " (it repeats their windows)");
 	}
 	if (follow && !n_kind(cfg, start, stop)) {
-		snprintf(msg, sizeof(msg), "--trigger-%s-follow needs a %s trigger (--%s or --%s)", what, what,
-			 trigger_option_name(start), trigger_option_name(stop));
-		return pf_error_set(err, PF_E_USAGE, msg);
+		snprintf(opt, sizeof(opt), "--trigger-%s-follow", what);
+		snprintf(needs, sizeof(needs), "a %s trigger (%s or %s)", what, dashed(start, a, sizeof(a)),
+			 dashed(stop, b, sizeof(b)));
+		return pf_error_set(err, PF_E_OPTION_NEEDS, opt, needs, "");
 	}
 	return 0;
 }
@@ -300,27 +318,49 @@ static int check_kind(const struct pf_config *cfg, const char *what, enum pf_tri
 static int check_data(const struct pf_config *cfg, struct pf_error *err)
 {
 	size_t n = n_kind(cfg, PF_TRG_DATA_START, PF_TRG_DATA_STOP);
-	char msg[160];
 
 	if (cfg->data_trigger_ro && cfg->data_trigger_wo)
-		return pf_error_set(err, PF_E_USAGE, "--trigger-data-ro and --trigger-data-wo exclude each other");
+		return pf_error_set(err, PF_E_OPTIONS_EXCLUDE, "--trigger-data-ro", "--trigger-data-wo", "");
 	if (cfg->data_trigger_ro)
-		return pf_error_set(err, PF_E_USAGE, "--trigger-data-ro: x86 debug registers watch writes, or reads "
-				    "and writes, never reads alone (use --trigger-data-wo, or neither for both)");
-	if (n > SESSION_MAX_DATA_TRIGGERS) {
-		snprintf(msg, sizeof(msg), "%zu data triggers: more than the %d debug registers of x86", n,
-			 SESSION_MAX_DATA_TRIGGERS);
-		return pf_error_set(err, PF_E_USAGE, msg);
-	}
+		return pf_error_set(err, PF_E_OPTION_NOT_USED, "--trigger-data-ro", "on x86",
+				    " (its debug registers watch writes, or reads and writes, never reads alone: "
+				    "use --trigger-data-wo, or neither for both)");
+	if (n > SESSION_MAX_DATA_TRIGGERS)
+		return pf_error_set(err, PF_E_TOO_MANY, (int)n, "data triggers", SESSION_MAX_DATA_TRIGGERS,
+				    "debug registers of x86");
 	for (size_t i = 0; i < cfg->n_triggers[PF_TRG_DATA_START]; i++)
 		for (size_t j = 0; j < cfg->n_triggers[PF_TRG_DATA_STOP]; j++)
-			if (!strcmp(cfg->triggers[PF_TRG_DATA_START][i], cfg->triggers[PF_TRG_DATA_STOP][j])) {
-				snprintf(msg, sizeof(msg), "'%s' is both a data start and a data stop trigger: one "
-					 "access would do both", cfg->triggers[PF_TRG_DATA_START][i]);
-				return pf_error_set(err, PF_E_USAGE, msg);
-			}
+			if (!strcmp(cfg->triggers[PF_TRG_DATA_START][i], cfg->triggers[PF_TRG_DATA_STOP][j]))
+				return pf_error_set(err, PF_E_BAD_OPTION_VALUE, cfg->triggers[PF_TRG_DATA_STOP][j],
+						    trigger_option_name(PF_TRG_DATA_STOP),
+						    "it is also a data start trigger: one access would do both");
 	if (n && kperf_breakpoints_fire() == KPERF_BP_SILENT)
 		return pf_error_set(err, PF_E_TRIGGER_NO_DEBUGREG);
+	return 0;
+}
+
+/* the start and stop rules of triggers, --trigger-start-delay and --dont-start */
+static int check_starts(const struct pf_config *cfg, bool per_task, struct pf_error *err)
+{
+	bool starts = cfg->n_triggers[PF_TRG_CODE_START] || cfg->n_triggers[PF_TRG_DATA_START];
+	char opt[48];
+
+	if ((cfg->data_trigger_ro || cfg->data_trigger_wo) && !n_kind(cfg, PF_TRG_DATA_START, PF_TRG_DATA_STOP))
+		return pf_error_set(err, PF_E_OPTION_NEEDS, cfg->data_trigger_ro ? "--trigger-data-ro"
+				    : "--trigger-data-wo", "a data trigger", "");
+	if (cfg->trigger_start_delay_ns && starts)
+		return pf_error_set(err, PF_E_OPTIONS_EXCLUDE, "--trigger-start-delay",
+				    dashed(cfg->n_triggers[PF_TRG_CODE_START] ? PF_TRG_CODE_START : PF_TRG_DATA_START,
+					   opt, sizeof(opt)),
+				    ": both say when counting starts, give one");
+	if (cfg->dont_start && !starts && !cfg->trigger_start_delay_ns)
+		return pf_error_set(err, PF_E_OPTION_NEEDS, "--dont-start", "a start trigger or --trigger-start-delay",
+				    ": nothing else would start the counters (a task cannot start counters pfmon "
+				    "opened on it, as perfmon let it)");
+	if ((cfg->trigger_start_delay_ns || cfg->dont_start) && per_task)
+		return pf_error_set(err, PF_E_NOT_IMPLEMENTED,
+				    cfg->trigger_start_delay_ns ? "--trigger-start-delay" : "--dont-start",
+				    "with per-task results (--follow-*, --per-thread)", "");
 	return 0;
 }
 
@@ -328,37 +368,29 @@ int trigger_check_options(const struct pf_config *cfg, bool follows, struct pf_e
 {
 	size_t code = n_kind(cfg, PF_TRG_CODE_START, PF_TRG_CODE_STOP);
 	size_t data = n_kind(cfg, PF_TRG_DATA_START, PF_TRG_DATA_STOP);
-	bool starts = cfg->n_triggers[PF_TRG_CODE_START] || cfg->n_triggers[PF_TRG_DATA_START];
+	char opt[48];
 
 	if (check_kind(cfg, "code", PF_TRG_CODE_START, PF_TRG_CODE_STOP, cfg->code_trigger_repeat,
 		       cfg->code_trigger_follow, err) ||
 	    check_kind(cfg, "data", PF_TRG_DATA_START, PF_TRG_DATA_STOP, cfg->data_trigger_repeat,
-		       cfg->data_trigger_follow, err))
+		       cfg->data_trigger_follow, err) ||
+	    check_starts(cfg, follows || cfg->per_thread, err))
 		return -1;
-	if ((cfg->data_trigger_ro || cfg->data_trigger_wo) && !data)
-		return pf_error_set(err, PF_E_USAGE, "--trigger-data-ro and --trigger-data-wo need a data trigger");
-	if (cfg->trigger_start_delay_ns && starts)
-		return pf_error_set(err, PF_E_USAGE, "--trigger-start-delay and a start trigger both say when "
-				    "counting starts: give one");
-	if (cfg->dont_start && !starts && !cfg->trigger_start_delay_ns)
-		return pf_error_set(err, PF_E_USAGE, "--dont-start: nothing would start the counters (a task cannot "
-				    "start counters pfmon opened on it, as perfmon let it): give a start trigger "
-				    "or --trigger-start-delay");
-	if ((cfg->trigger_start_delay_ns || cfg->dont_start) && (follows || cfg->per_thread))
-		return pf_error_set(err, PF_E_USAGE, "--trigger-start-delay and --dont-start are not implemented "
-				    "with per-task results (--follow-*, --per-thread) yet");
 	if (!code && !data)
 		return 0;
+	first_given(cfg, opt, sizeof(opt));
 	if (!session_triggers_supported())
-		return pf_error_set(err, PF_E_USAGE, "code and data triggers are implemented on x86-64 only");
+		return pf_error_set(err, PF_E_NOT_IMPLEMENTED, opt, "on this architecture",
+				    " (code and data triggers are x86-64 only)");
 	if (cfg->system_wide || cfg->n_attach)
-		return pf_error_set(err, PF_E_USAGE, "code and data triggers act in a launched command: not with "
-				    "--system-wide or --attach-task (as in pfmon 3.x)");
+		return pf_error_set(err, PF_E_OPTION_NOT_USED, opt,
+				    cfg->system_wide ? "with --system-wide" : "with --attach-task",
+				    " (code and data triggers act in a launched command, as in pfmon 3.x)");
 	if (!cfg->command)
 		return pf_error_set(err, PF_E_NO_COMMAND);
 	if (follows || cfg->per_thread)
-		return pf_error_set(err, PF_E_USAGE, "code and data triggers are not implemented with per-task "
-				    "results (--follow-*, --per-thread) yet: --trigger-code-follow and "
-				    "--trigger-data-follow apply them to every task of the command");
+		return pf_error_set(err, PF_E_NOT_IMPLEMENTED, opt, "with per-task results (--follow-*, --per-thread)",
+				    ": --trigger-code-follow and --trigger-data-follow apply the triggers to every "
+				    "task of the command");
 	return check_data(cfg, err);
 }

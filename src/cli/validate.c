@@ -71,16 +71,11 @@ static bool given(const struct pf_config *cfg, const char *name)
 	return false;
 }
 
-static int usage(struct pf_error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int usage(struct pf_error *err, const char *fmt, ...)
+/* "--NAME" of an option row, for messages */
+static const char *dashed(const char *name, char *buf, size_t size)
 {
-	char msg[PF_ERROR_MSG_MAX];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	return pf_error_set(err, PF_E_USAGE, msg);
+	snprintf(buf, size, "--%s", name);
+	return buf;
 }
 
 /* the first registered model that has the privilege levels plm, for messages */
@@ -101,24 +96,27 @@ static int check_capabilities(const struct pf_config *cfg, const struct pmu_mode
 		const char *option;
 		unsigned plm;
 	} levels[] = { { "pl1", PF_PLM1 }, { "pl2", PF_PLM2 } };
+	char opt[64], where[128];
 
 	for (size_t i = 0; i < ARRAY_SIZE(levels); i++) {
 		const struct pmu_model *owner = model_with_levels(levels[i].plm);
 
 		if (given(cfg, levels[i].option) && !(m->plm_levels & levels[i].plm) && owner)
-			return usage(err, "option '--%s' is for the %s model (--pmu=%s)", levels[i].option,
-				     owner->title, owner->name);
+			return pf_error_set(err, PF_E_OPTION_FOR_MODEL, dashed(levels[i].option, opt, sizeof(opt)),
+					    owner->title, owner->name);
 	}
-	if (given(cfg, "system-wide") && !m->system_wide)
-		return usage(err, "option '--system-wide' is not implemented yet %s%s%s",
-			     m->can_run ? "on the host" : "for the ", m->can_run ? "" : m->title,
-			     m->can_run ? "" : " model");
+	if (given(cfg, "system-wide") && !m->system_wide) {
+		snprintf(where, sizeof(where), m->can_run ? "on the host" : "for the %s model", m->title);
+		return pf_error_set(err, PF_E_NOT_IMPLEMENTED, "--system-wide", where, "");
+	}
 	/* a live model's --system-wide is a session, which --check does not run: the
 	 * same option must never do nothing on one model and something on another */
-	if (given(cfg, "system-wide") && m->can_run && cfg->check)
-		return usage(err, "option '--system-wide' is not used with --check %s%s "
-			     "(it is the Itanium 2 model's pm bit there)",
-			     m == pmu_model_at(0) ? "on the host" : "with --pmu=", m == pmu_model_at(0) ? "" : m->name);
+	if (given(cfg, "system-wide") && m->can_run && cfg->check) {
+		snprintf(where, sizeof(where), m == pmu_model_at(0) ? "with --check on the host" : "with --check with --pmu=%s",
+			 m->name);
+		return pf_error_set(err, PF_E_OPTION_NOT_USED, "--system-wide", where,
+				    " (it is the Itanium 2 model's pm bit there)");
+	}
 	return 0;
 }
 
@@ -128,7 +126,7 @@ static int check_modes(const struct pf_config *cfg, const struct pmu_model *mode
 	unsigned mode = current_mode(cfg);
 	size_t n;
 	const struct opt_def *t = options_table(&n);
-	char words[96];
+	char words[96], opt[64], why[128];
 
 	if (model && check_capabilities(cfg, model, err))
 		return -1;
@@ -137,8 +135,9 @@ static int check_modes(const struct pf_config *cfg, const struct pmu_model *mode
 			continue;
 		if (!(t[i].modes & mode)) {
 			modes_words(t[i].modes, words, sizeof(words));
-			return usage(err, "option '--%s' is not used %s (it is for %s)", t[i].long_name,
-				     mode_phrase(mode), words);
+			snprintf(why, sizeof(why), " (it is for %s)", words);
+			return pf_error_set(err, PF_E_OPTION_NOT_USED, dashed(t[i].long_name, opt, sizeof(opt)),
+					    mode_phrase(mode), why);
 		}
 	}
 	return 0;
@@ -148,29 +147,32 @@ static int check_modes(const struct pf_config *cfg, const struct pmu_model *mode
 static int check_output(const struct pf_config *cfg, struct pf_error *err)
 {
 	if (given(cfg, "json") && given(cfg, "csv"))
-		return usage(err, "options '--json' and '--csv' cannot be combined: choose one output format");
+		return pf_error_set(err, PF_E_OPTIONS_EXCLUDE, "--json", "--csv", ": choose one output format");
 	if (given(cfg, "append") && !cfg->outfile)
-		return usage(err, "option '--append' needs --outfile");
+		return pf_error_set(err, PF_E_OPTION_NEEDS, "--append", "--outfile", "");
 	if (given(cfg, "resolve-addresses") && (!cfg->report_sort || strcmp(cfg->report_sort, "address") != 0))
-		return usage(err, "option '--resolve-addresses' needs --report-sort=address");
-	if (given(cfg, "smpl-outfile") && cfg->report_file && !(cfg->pmu && strcmp(cfg->pmu, "itanium2") == 0))
-		return usage(err, "option '--smpl-outfile' with --report saves an Itanium 2 dump "
-			     "(--pmu=itanium2) as a sample file");
+		return pf_error_set(err, PF_E_OPTION_NEEDS, "--resolve-addresses", "--report-sort=address", "");
+	if (given(cfg, "smpl-outfile") && cfg->report_file && !pmu_model_reads_dumps(cfg->pmu))
+		return pf_error_set(err, PF_E_OPTION_NEEDS, "--smpl-outfile", "--pmu=itanium2 with --report",
+				    " (it saves an Itanium 2 dump as a sample file)");
 	if (given(cfg, "smpl-format") && !cfg->smpl_outfile)
-		return usage(err, "option '--smpl-format' needs --smpl-outfile");
+		return pf_error_set(err, PF_E_OPTION_NEEDS, "--smpl-format", "--smpl-outfile", "");
 	/* before the report's file is read: a usage error comes first */
 	if (given(cfg, "print-syms") && !cfg->symbol_file && !cfg->sysmap_file)
-		return usage(err, "option '--print-syms' needs --symbol-file or --sysmap-file");
+		return pf_error_set(err, PF_E_OPTION_NEEDS, "--print-syms", "--symbol-file or --sysmap-file", "");
 	if (given(cfg, "export-perf-data") && (cfg->smpl_module || cfg->smpl_compact ||
-					       (cfg->pmu && strcmp(cfg->pmu, "itanium2") == 0)))
-		return usage(err, "option '--export-perf-data' converts a sample file or a perf.data file, "
-			     "not an Itanium 2 dump or a sampling module's report");
+					       pmu_model_reads_dumps(cfg->pmu)))
+		return pf_error_set(err, PF_E_OPTION_NOT_USED, "--export-perf-data",
+				    "with an Itanium 2 dump or a sampling module",
+				    " (it converts a sample file or a perf.data file)");
 	if (given(cfg, "metrics-file") && cfg->check && !cfg->n_metric_args)
-		return usage(err, "option '--metrics-file' is not used with --check without -M (name the metrics to plan)");
+		return pf_error_set(err, PF_E_OPTION_NOT_USED, "--metrics-file", "with --check without -M",
+				    " (name the metrics to plan)");
 	if (given(cfg, "demangle-cpp") && given(cfg, "no-demangle"))
-		return usage(err, "options '--demangle-cpp' and '--no-demangle' cannot be combined");
+		return pf_error_set(err, PF_E_OPTIONS_EXCLUDE, "--demangle-cpp", "--no-demangle", "");
 	if (given(cfg, "with-header") && cfg->output_kind == PF_OUT_JSON)
-		return usage(err, "option '--with-header' is not used with --json (the JSON lines carry no header)");
+		return pf_error_set(err, PF_E_OPTION_NOT_USED, "--with-header", "with --json",
+				    " (the JSON lines carry no header)");
 	return 0;
 }
 
@@ -179,26 +181,26 @@ static int check_list(size_t entries, size_t events, const char *name, size_t se
 {
 	if (entries <= events)
 		return 0;
-	return usage(err, "option '--%s' has %zu entries but event set %zu has %zu event%s", name, entries, set,
-		     events, events == 1 ? "" : "s");
+	return pf_error_set(err, PF_E_LIST_TOO_LONG, name, (int)entries, (int)set, (int)events, events == 1 ? "" : "s");
 }
 
 /* each randomized event has a period to randomize (its companion option),
  * and base + (random & mask) stays below 2^63 for every draw */
 static int check_random_periods(const struct pf_set_config *s, size_t set, struct pf_error *err)
 {
+	char period[24], hex[24];
+
 	for (size_t i = 0; i < s->n_periods_random; i++) {
 		uint64_t base = plan_event_period(s, i), mask = s->periods_random[i].mask;
 
 		if (mask && !base)
-			return usage(err, "option '--smpl-periods-random': event %zu of set %zu ('%s') has no period "
-				     "to randomize: give it one with --long-smpl-periods or --short-smpl-periods",
-				     i + 1, set, i < s->n_events ? s->events[i] : "?");
-
-		if (base && (mask >= PERIOD_LIMIT || base >= PERIOD_LIMIT - mask))
-			return usage(err, "option '--smpl-periods-random': event %zu of set %zu: period %llu plus "
-				     "mask 0x%llx can reach 2^63, which the kernel refuses",
-				     i + 1, set, (unsigned long long)base, (unsigned long long)mask);
+			return pf_error_set(err, PF_E_PERIOD_NONE, (int)(i + 1), (int)set,
+					    i < s->n_events ? s->events[i] : "?");
+		if (base && (mask >= PERIOD_LIMIT || base >= PERIOD_LIMIT - mask)) {
+			snprintf(period, sizeof(period), "%llu", (unsigned long long)base);
+			snprintf(hex, sizeof(hex), "%llx", (unsigned long long)mask);
+			return pf_error_set(err, PF_E_PERIOD_OVERFLOW, (int)(i + 1), (int)set, period, hex);
+		}
 	}
 	return 0;
 }
@@ -226,8 +228,7 @@ static int check_event_levels(const struct pf_config *cfg, const struct pmu_mode
 	for (size_t k = 0; k < cfg->n_sets; k++)
 		for (size_t i = 0; i < cfg->sets[k].n_event_plm; i++)
 			if (cfg->sets[k].event_plm[i] & ~m->plm_levels)
-				return usage(err, "option '--priv-levels': levels 1 and 2 exist only on Itanium "
-					     "(the %s model has u and k)", m->title);
+				return pf_error_set(err, PF_E_LEVELS_ITANIUM, m->title);
 	return 0;
 }
 
@@ -239,6 +240,7 @@ static int check_event_levels(const struct pf_config *cfg, const struct pmu_mode
 static int apply_model_options(struct pf_config *cfg, const struct pmu_model *m, struct pf_error *err)
 {
 	unsigned mode = current_mode(cfg);
+	char opt[64];
 	bool describing;
 	void *opts = NULL;
 
@@ -246,8 +248,9 @@ static int apply_model_options(struct pf_config *cfg, const struct pmu_model *m,
 		const struct pmu_model *owner = pmu_model_find(cfg->model_options[i].model);
 
 		if (owner != m)
-			return usage(err, "option '--%s' is for the %s model (--pmu=%s)",
-				     owner->options[cfg->model_options[i].row].long_name, owner->title, owner->name);
+			return pf_error_set(err, PF_E_OPTION_FOR_MODEL,
+					    dashed(owner->options[cfg->model_options[i].row].long_name, opt, sizeof(opt)),
+					    owner->title, owner->name);
 	}
 	if (m && m->options_new) {
 		opts = m->options_new(cfg->n_sets);
@@ -270,9 +273,9 @@ static int apply_model_options(struct pf_config *cfg, const struct pmu_model *m,
 		if (!(modes & mode)) {
 			if (opts)
 				m->options_free(opts);
-			return usage(err, "option '--%s' is not used %s (it is for %s)",
-				     owner->options[o->row].long_name, mode_phrase(mode),
-				     modes & M_RUN ? "counting and --check" : "--check");
+			return pf_error_set(err, PF_E_OPTION_NOT_USED,
+					    dashed(owner->options[o->row].long_name, opt, sizeof(opt)), mode_phrase(mode),
+					    modes & M_RUN ? " (it is for counting and --check)" : " (it is for --check)");
 		}
 	}
 	if (!opts)
@@ -308,6 +311,7 @@ static uint64_t max_sample_rate(void)
 static int check_frequency(const struct pf_config *cfg, struct pf_error *err)
 {
 	bool any_unperiodic = false;
+	char freq[24], limit[24];
 	uint64_t max;
 
 	if (!cfg->smpl_freq)
@@ -321,12 +325,14 @@ static int check_frequency(const struct pf_config *cfg, struct pf_error *err)
 	}
 	/* a set with a period samples at its periods (pfmon 3.x) */
 	if (!any_unperiodic)
-		return usage(err, "option '--smpl-freq' is not used: every event set has sampling periods");
+		return pf_error_set(err, PF_E_OPTION_NOT_USED, "--smpl-freq", "when every event set has sampling periods",
+				    "");
 	max = max_sample_rate();
-	if (max && cfg->smpl_freq > max)
-		return usage(err, "option '--smpl-freq': %llu Hz is above the kernel's limit of %llu Hz "
-			     "(kernel.perf_event_max_sample_rate)",
-			     (unsigned long long)cfg->smpl_freq, (unsigned long long)max);
+	if (max && cfg->smpl_freq > max) {
+		snprintf(freq, sizeof(freq), "%llu", (unsigned long long)cfg->smpl_freq);
+		snprintf(limit, sizeof(limit), "%llu", (unsigned long long)max);
+		return pf_error_set(err, PF_E_FREQ_ABOVE_LIMIT, freq, limit);
+	}
 	return 0;
 }
 

@@ -17,12 +17,54 @@
 #define PF_EXIT_ERROR 1 /* pfmon's own errors */
 #define PF_EXIT_USAGE 2 /* bad command line */
 
-/*   X(code,              exit status,   message format) */
+/*
+ * The usage errors are grouped by what is wrong with the command line: an
+ * option that needs another (OPTION_NEEDS), options that do not go together
+ * (OPTIONS_EXCLUDE), an option that does nothing in this mode or with this
+ * input (OPTION_NOT_USED, OPTION_APPLIES), a model's option (OPTION_FOR_MODEL),
+ * what is not implemented yet (NOT_IMPLEMENTED), counts over a limit
+ * (TOO_MANY, LIST_TOO_LONG), bad environment values (BAD_ENV), inputs of a
+ * merge that disagree (MERGE_*).  The subject of an option row is the option
+ * as typed ("--append", "-u"); a trailing %s is the reason (" (it is for
+ * counting)", ": choose one output format") or empty.  The formats take %s
+ * and %d only (format_escaped).
+ *
+ *   X(code,              exit status,   message format) */
 #define PF_ERRORS(X) \
 	X(OK,               0,             "success") \
 	X(NOMEM,            PF_EXIT_ERROR, "out of memory") \
-	X(USAGE,            PF_EXIT_USAGE, "%s") \
 	X(BAD_OPTION_VALUE, PF_EXIT_USAGE, "invalid value '%s' for option '--%s': %s") \
+	X(PERIOD_NONE,      PF_EXIT_USAGE, "option '--smpl-periods-random': event %d of set %d ('%s') has no period to randomize: give it one with --long-smpl-periods or --short-smpl-periods") \
+	X(PERIOD_OVERFLOW,  PF_EXIT_USAGE, "option '--smpl-periods-random': event %d of set %d: period %s plus mask 0x%s can reach 2^63, which the kernel refuses") \
+	X(FREQ_ABOVE_LIMIT, PF_EXIT_USAGE, "option '--smpl-freq': %s Hz is above the kernel's limit of %s Hz (kernel.perf_event_max_sample_rate)") \
+	X(LEVELS_ITANIUM,   PF_EXIT_USAGE, "option '--priv-levels': levels 1 and 2 exist only on Itanium (the %s model has u and k)") \
+	X(OPTIONS_EXCLUDE,  PF_EXIT_USAGE, "options '%s' and '%s' cannot be combined%s") \
+	X(OPTION_NEEDS,     PF_EXIT_USAGE, "option '%s' needs %s%s") \
+	X(OPTION_NOT_USED,  PF_EXIT_USAGE, "option '%s' is not used %s%s") \
+	X(OPTION_APPLIES,   PF_EXIT_USAGE, "option '%s' applies to %s") \
+	X(NOT_IMPLEMENTED,  PF_EXIT_USAGE, "option '%s' is not implemented %s yet%s") \
+	X(OPTION_FOR_MODEL, PF_EXIT_USAGE, "option '%s' is for the %s model (--pmu=%s)") \
+	X(LIST_TOO_LONG,    PF_EXIT_USAGE, "option '--%s' has %d entries but event set %d has %d event%s") \
+	X(TOO_MANY,         PF_EXIT_USAGE, "%d %s: more than the %d %s") \
+	X(UNKNOWN_OPTION,   PF_EXIT_USAGE, "unknown option '%s' (see 'pfmon --help')") \
+	X(AMBIGUOUS_OPTION, PF_EXIT_USAGE, "unknown or ambiguous option '%s' (see 'pfmon --help')") \
+	X(PERF_SPELLING,    PF_EXIT_USAGE, "option '%s %s': %s is pfmon's %s; perf's %s %s (%s) is %s%s in pfmon") \
+	X(BAD_ENV,          PF_EXIT_USAGE, "%s='%s': %s") \
+	X(READ_THREADS,     PF_EXIT_USAGE, "PFMON_READ_THREADS='%s': give a number of threads from 0 to %d") \
+	X(JOB_RANK,         PF_EXIT_USAGE, "the launcher's rank %d (%s) is not below its job size %d (%s)") \
+	X(MERGE_JOBS,       PF_EXIT_USAGE, "'%s' and '%s' are of different jobs ('%s' and '%s'): merge one job at a time") \
+	X(MERGE_SIZES,      PF_EXIT_USAGE, "'%s' and '%s' have different job sizes (%d and %d)") \
+	X(MERGE_RANK,       PF_EXIT_USAGE, "'%s' and '%s' are both rank %d%s") \
+	X(MERGE_EVENTS,     PF_EXIT_USAGE, "'%s' and '%s' %s different events%s: merge files of one pfmon command line") \
+	X(MERGE_ENCODING,   PF_EXIT_USAGE, "'%s' and '%s' programmed '%s' differently (%s; %s)") \
+	X(MERGE_NO_JOB,     PF_EXIT_USAGE, "'%s' records no job (written by a pfmon before sample format 1.4, or not by a rank): it cannot be merged") \
+	X(MERGE_MIXED,      PF_EXIT_USAGE, "--merge: %s and %s cannot be merged together") \
+	X(MERGE_NO_FILE,    PF_EXIT_USAGE, "--merge: the directories given hold no file") \
+	X(UNKNOWN_MODULE,   PF_EXIT_USAGE, "unknown sampling module '%s' (modules: %s; 'pfmon -S NAME' describes one)") \
+	X(MODULE_NEEDS,     PF_EXIT_USAGE, "the %s module needs %s: %s") \
+	X(PERF_DATA_STDOUT, PF_EXIT_USAGE, "perf.data cannot go to standard output (its header is completed at the end): give a file") \
+	X(NO_SUCH_SET,      PF_EXIT_ERROR, "event set %d does not exist (the configuration has %d)") \
+	X(NO_EVENT_TABLE,   PF_EXIT_USAGE, "option '--dump-event-table': the %s model has no event table (see 'pfmon --pmu=%s -I')") \
 	X(OPTION_TWICE,     PF_EXIT_USAGE, "option '--%s' given twice for event set %d") \
 	X(NO_COMMAND,       PF_EXIT_USAGE, "you need to specify a command to measure") \
 	X(UNKNOWN_PMU,      PF_EXIT_USAGE, "unknown PMU model '%s' (try 'pfmon -I')") \

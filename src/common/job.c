@@ -36,15 +36,12 @@ static int env_number(job_env_fn env, const char *var, uint32_t *out, struct pf_
 	const char *v = env(var);
 	uint64_t n;
 	const char *why = parse_u64_why(v, &n);
-	char msg[256];
 
 	if (!why && n <= INT32_MAX) {
 		*out = (uint32_t)n;
 		return 0;
 	}
-	snprintf(msg, sizeof(msg), "the launcher's %s is '%.64s': %s", var, v,
-		 why ? why : "expected a number below 2^31");
-	return pf_error_set(err, PF_E_USAGE, msg);
+	return pf_error_set(err, PF_E_BAD_ENV, var, v, why ? why : "expected a number below 2^31");
 }
 
 static int job_size(const struct launcher *l, job_env_fn env, struct job_identity *id, struct pf_error *err)
@@ -55,17 +52,12 @@ static int job_size(const struct launcher *l, job_env_fn env, struct job_identit
 		if (env(size_vars[i]))
 			var = size_vars[i];
 	if (!var) /* PMIx alone says no size: the rank is known, the size is not */
-		return pf_error_set(err, PF_E_USAGE, "the launcher sets PMIX_RANK but no job size "
-				    "(OMPI_COMM_WORLD_SIZE, PMI_SIZE or SLURM_NTASKS)");
+		return pf_error_set(err, PF_E_BAD_ENV, "PMIX_RANK", env("PMIX_RANK"),
+				    "the launcher gives no job size (OMPI_COMM_WORLD_SIZE, PMI_SIZE or SLURM_NTASKS)");
 	if (env_number(env, var, &id->size, err))
 		return -1;
-	if (id->rank >= id->size) {
-		char msg[256];
-
-		snprintf(msg, sizeof(msg), "the launcher's rank %u (%s) is not below its job size %u (%s)",
-			 id->rank, l->rank_var, id->size, var);
-		return pf_error_set(err, PF_E_USAGE, msg);
-	}
+	if (id->rank >= id->size)
+		return pf_error_set(err, PF_E_JOB_RANK, (int)id->rank, l->rank_var, (int)id->size, var);
 	return 0;
 }
 

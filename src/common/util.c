@@ -438,11 +438,6 @@ void fput_escaped(FILE *out, const char *s)
 	strbuf_release(&sb);
 }
 
-bool str_has_prefix_ci(const char *s, const char *prefix)
-{
-	return strncasecmp(s, prefix, strlen(prefix)) == 0;
-}
-
 size_t edit_distance_ci(const char *a, const char *b)
 {
 	size_t la = strlen(a), lb = strlen(b);

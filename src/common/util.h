@@ -90,8 +90,6 @@ void fput_escaped(FILE *out, const char *s);
 /* does s need escaping? */
 bool str_needs_escape(const char *s);
 
-/* case-insensitive prefix test */
-bool str_has_prefix_ci(const char *s, const char *prefix);
 
 /* Levenshtein distance, for "did you mean" suggestions */
 size_t edit_distance_ci(const char *a, const char *b);

@@ -87,7 +87,7 @@ int pmu_encode_set(const struct pmu_model *m, const struct pf_config *cfg, size_
 
 	memset(out, 0, sizeof(*out));
 	if (set >= cfg->n_sets)
-		return pf_error_set(err, PF_E_USAGE, "no such event set");
+		return pf_error_set(err, PF_E_NO_SUCH_SET, (int)set, (int)cfg->n_sets);
 	s = &cfg->sets[set];
 	specs = xcalloc(s->n_events ? s->n_events : 1, sizeof(*specs));
 	plm = xcalloc(s->n_events ? s->n_events : 1, sizeof(*plm));

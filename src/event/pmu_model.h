@@ -139,6 +139,8 @@ struct pmu_model {
 	bool can_run; /* can program a host it detects (else: dry run only) */
 	unsigned plm_levels; /* PF_PLM* levels the PMU has */
 	bool system_wide; /* --system-wide is implemented */
+	bool register_dumps; /* --report reads its EAR/BTB register dumps (pfmon 3.x's) */
+	bool family_metrics; /* -M also has the metrics of the PMU family libpfm4 detects */
 	const char *default_events; /* no -e: these (comma list) */
 	const char *default_software; /* no hardware PMU here: these instead (live models) */
 
@@ -197,6 +199,10 @@ int pmu_encode_config(const struct pmu_model *m, const struct pf_config *cfg, st
 /* the registry (src/pmu/registry.c) */
 const struct pmu_model *pmu_model_find(const char *name);
 const struct pmu_model *pmu_model_at(size_t i); /* NULL past the end */
+/* the model whose register dumps --report reads, or NULL */
+const struct pmu_model *pmu_model_dump_reader(void);
+/* does --pmu=name (NULL: none given) name that model? */
+bool pmu_model_reads_dumps(const char *name);
 /* --pmu or $PFMON_PMU, else the host model */
 const struct pmu_model *pmu_model_select(const char *name, struct pf_error *err);
 

@@ -190,8 +190,8 @@ static int ev67_encode_set(const struct pmu_model *m, const struct pmu_set_reque
 	memset(out, 0, sizeof(*out));
 	for (size_t i = 0; i < r->n_events; i++)
 		if (r->default_plm || (r->plm && r->plm[i]))
-			return pf_error_set(err, PF_E_USAGE, "privilege levels (-u, -k, --priv-levels) are not documented "
-					    "for ProfileMe counting (seed 003): the ev67 model takes none");
+			return pf_error_set(err, PF_E_OPTION_NOT_USED, "-u, -k, --priv-levels", "with the ev67 model",
+					    " (privilege levels are not documented for ProfileMe counting, seed 003)");
 	if (parse_all(r, ev, err))
 		return -1;
 	if (assign(ev, r->n_events, ctr))

@@ -913,6 +913,7 @@ const struct pmu_model pmu_host = {
 	.max_counters = 0, /* per PMU, known to the kernel */
 	.can_run = true,
 	.system_wide = true, /* per-CPU sessions (session/session.c) */
+	.family_metrics = true,
 	.plm_levels = PF_PLM_USER | PF_PLM_KERNEL,
 	.default_events = "cycles,instructions",
 	.default_software = "task-clock",

@@ -554,10 +554,11 @@ static int ita_encode_set(const struct pmu_model *m, const struct pmu_set_reques
 	}
 	o = r->opts ? *(const struct ita_options *)r->opts : defaults;
 	if (r->default_plm && !o.iear)
-		return pf_error_set(err, PF_E_USAGE, "privilege levels (-u, -k, -1, -2) program the instruction EAR's "
-				    "PMC10.plm: give --iear (the model has no counters)");
+		return pf_error_set(err, PF_E_OPTION_NEEDS, "-u, -k, -1, -2", "--iear",
+				    ": privilege levels program the instruction EAR's PMC10.plm (the model has no counters)");
 	if (r->system_wide && !o.iear)
-		return pf_error_set(err, PF_E_USAGE, "--system-wide sets the instruction EAR's PMC10.pm: give --iear");
+		return pf_error_set(err, PF_E_OPTION_NEEDS, "--system-wide", "--iear",
+				    ": it sets the instruction EAR's PMC10.pm");
 	if (check_options(r, &o, err))
 		return -1;
 	fill_pairs(&o.s);

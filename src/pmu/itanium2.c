@@ -627,6 +627,7 @@ const struct pmu_model pmu_itanium2 = {
 	.can_run = false,
 	.plm_levels = PF_PLM0 | PF_PLM1 | PF_PLM2 | PF_PLM3,
 	.system_wide = true, /* the pm bit */
+	.register_dumps = true,
 	.default_events = "CPU_CYCLES",
 	.options = ita2_option_rows,
 	.n_options = ARRAY_SIZE(ita2_option_rows),

@@ -32,9 +32,6 @@ enum ita2_ear {
 	ITA2_EAR_D_ALAT,
 };
 
-/* libpfm_itanium2's pfmlib_ita2_ear_mode_t */
-enum ita2_ear_mode { ITA2_EAR_CACHE_MODE = 0, ITA2_EAR_TLB_MODE = 1, ITA2_EAR_ALAT_MODE = 2 };
-
 /* qualifier support (Tab 11-36 columns IAR/DAR/OPC) */
 #define ITA2_Q_IAR 0x1u
 #define ITA2_Q_DAR 0x2u
@@ -76,8 +73,7 @@ const char *ita2_alias_at(size_t k, int *idx);
 /* The table self-check: 0, or -1 with a message naming the bad row. */
 int ita2_table_check(char *msg, size_t len);
 
-/* libpfm_itanium2(3) queries; i is an index from ita2_find_event() */
-bool ita2_is_ear(size_t i);
+/* libpfm_itanium2(3) queries pfmon uses; i is an index from ita2_find_event() */
 bool ita2_is_dear(size_t i);
 bool ita2_is_dear_tlb(size_t i);
 bool ita2_is_dear_cache(size_t i);
@@ -85,15 +81,6 @@ bool ita2_is_dear_alat(size_t i);
 bool ita2_is_iear(size_t i);
 bool ita2_is_iear_tlb(size_t i);
 bool ita2_is_iear_cache(size_t i);
-bool ita2_is_btb(size_t i);
-bool ita2_support_opcm(size_t i);
-bool ita2_support_iarr(size_t i);
-bool ita2_support_darr(size_t i);
-int ita2_get_event_maxincr(size_t i, unsigned *maxincr);
-int ita2_get_event_umask(size_t i, unsigned long *umask);
-int ita2_get_event_group(size_t i, int *grp);
-int ita2_get_event_set(size_t i, int *set);
-int ita2_get_ear_mode(size_t i, enum ita2_ear_mode *mode); /* -1 if not an EAR event */
 
 /* ---- encoding ----------------------------------------------------------- */
 

@@ -229,11 +229,6 @@ static const struct ita2_event *ev(size_t i)
 	return ita2_event_at(i);
 }
 
-bool ita2_is_ear(size_t i)
-{
-	return ev(i) && ev(i)->ear != ITA2_EAR_NONE;
-}
-
 bool ita2_is_dear(size_t i)
 {
 	return ita2_is_dear_cache(i) || ita2_is_dear_tlb(i) || ita2_is_dear_alat(i);
@@ -267,77 +262,6 @@ bool ita2_is_iear_tlb(size_t i)
 bool ita2_is_iear_cache(size_t i)
 {
 	return ev(i) && ev(i)->ear == ITA2_EAR_I_CACHE;
-}
-
-bool ita2_is_btb(size_t i)
-{
-	return ev(i) && ev(i)->btb;
-}
-
-bool ita2_support_opcm(size_t i)
-{
-	return ev(i) && (ev(i)->qual & ITA2_Q_OPC);
-}
-
-bool ita2_support_iarr(size_t i)
-{
-	return ev(i) && (ev(i)->qual & ITA2_Q_IAR);
-}
-
-bool ita2_support_darr(size_t i)
-{
-	return ev(i) && (ev(i)->qual & ITA2_Q_DAR);
-}
-
-int ita2_get_event_maxincr(size_t i, unsigned *maxincr)
-{
-	if (!ev(i) || !maxincr)
-		return -1;
-	*maxincr = ev(i)->maxincr;
-	return 0;
-}
-
-int ita2_get_event_umask(size_t i, unsigned long *umask)
-{
-	if (!ev(i) || !umask)
-		return -1;
-	*umask = ev(i)->umask;
-	return 0;
-}
-
-int ita2_get_event_group(size_t i, int *grp)
-{
-	if (!ev(i) || !grp)
-		return -1;
-	*grp = ev(i)->group;
-	return 0;
-}
-
-int ita2_get_event_set(size_t i, int *set)
-{
-	if (!ev(i) || !set)
-		return -1;
-	*set = ev(i)->set;
-	return 0;
-}
-
-int ita2_get_ear_mode(size_t i, enum ita2_ear_mode *mode)
-{
-	if (!ita2_is_ear(i) || !mode)
-		return -1;
-	switch (ev(i)->ear) {
-	case ITA2_EAR_I_TLB:
-	case ITA2_EAR_D_TLB:
-		*mode = ITA2_EAR_TLB_MODE;
-		break;
-	case ITA2_EAR_D_ALAT:
-		*mode = ITA2_EAR_ALAT_MODE;
-		break;
-	default:
-		*mode = ITA2_EAR_CACHE_MODE;
-		break;
-	}
-	return 0;
 }
 
 /* ---- self-check ------------------------------------------------------- */

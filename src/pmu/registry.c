@@ -26,6 +26,21 @@ const struct pmu_model *pmu_model_at(size_t i)
 	return i < ARRAY_SIZE(models) ? models[i] : NULL;
 }
 
+const struct pmu_model *pmu_model_dump_reader(void)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(models); i++)
+		if (models[i]->register_dumps)
+			return models[i];
+	return NULL;
+}
+
+bool pmu_model_reads_dumps(const char *name)
+{
+	const struct pmu_model *m = name ? pmu_model_find(name) : NULL;
+
+	return m && m->register_dumps;
+}
+
 const struct pmu_model *pmu_model_find(const char *name)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(models); i++)

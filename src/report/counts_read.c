@@ -363,12 +363,28 @@ out:
 
 /* ----- pfmon's text ----- */
 
+/* "# SECONDS s" starts an interval: 1, its time in parse_real's syntax as
+ * the CSV's (no sign); 0: not such a line; -1: a time that is no number */
+static int interval_line(struct reader *r, const char *s, double *t)
+{
+	size_t n = strlen(s);
+	char num[32];
+
+	if (n < 5 || strncmp(s, "# ", 2) || strcmp(s + n - 2, " s") || n - 4 >= sizeof(num) ||
+	    strcspn(s + 2, " \t") != n - 4)
+		return 0;
+	snprintf(num, sizeof(num), "%.*s", (int)(n - 4), s + 2);
+	if (!parse_real(num, t))
+		return bad_line(r, "bad interval time '%s'", num);
+	return 1;
+}
+
 /* "# 1.000 s" (interval), "# total", "#\tsetN: EVENT = levels" (--with-header),
  * "# start: T", "# end: T" (the results header) */
 static int text_comment(struct reader *r, const char *s)
 {
 	double t;
-	int set, len = 0, used = 0;
+	int set, len = 0, used = 0, rc;
 	char tail[4];
 
 	if (strcmp(s, "# total") == 0) {
@@ -379,7 +395,9 @@ static int text_comment(struct reader *r, const char *s)
 		return header_time(s + 9, &r->start_ns), 0;
 	if (strncmp(s, "# end: ", 7) == 0)
 		return header_time(s + 7, &r->end_ns), 0;
-	if (sscanf(s, "# %lf s%n", &t, &used) == 1 && used == (int)strlen(s) && isfinite(t) && t >= 0) {
+	if ((rc = interval_line(r, s, &t)) < 0)
+		return -1;
+	if (rc) {
 		r->interval = true;
 		r->interval_s = t;
 		return 0;
@@ -414,10 +432,14 @@ static bool running_share(const char *rest, double *pct)
 	bool found = false;
 
 	for (const char *p = strchr(rest, '('); p; p = strchr(p + 1, '(')) {
+		const char *close = strstr(p, "%)");
+		char num[32];
 		double v;
-		int used = 0;
 
-		if (sscanf(p, "(%lf%%)%n", &v, &used) == 1 && used > 0 && isfinite(v) && v >= 0 && v <= 100) {
+		if (!close || (size_t)(close - p) >= sizeof(num))
+			continue;
+		snprintf(num, sizeof(num), "%.*s", (int)(close - p - 1), p + 1);
+		if (parse_real(num, &v) && v <= 100) {
 			*pct = v;
 			found = true;
 		}

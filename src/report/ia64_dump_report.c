@@ -42,7 +42,7 @@ static int model_option(const struct pmu_model *m, void *opts, const char *name,
 	for (size_t r = 0; r < m->n_options; r++)
 		if (!strcmp(m->options[r].long_name, name))
 			return m->options[r].apply(opts, 0, arg, err);
-	return pf_error_set(err, PF_E_USAGE, "the Itanium 2 model has no such option");
+	return pf_error_set(err, PF_E_UNKNOWN_OPTION, name); /* defensive: the callers name its options */
 }
 
 /* A dump's btb-NAME=0|1: the model's flag option NAME, set when 1; the
@@ -216,7 +216,7 @@ static void dump_ctx_init(struct dump_ctx *d, const struct ia64_report_opts *ro)
 {
 	d->r = ia64_report_new(ro, stdout);
 	strmap_init(&d->unreadable);
-	d->m = pmu_model_find("itanium2");
+	d->m = pmu_model_dump_reader();
 	d->flag_on = xcalloc(d->m->n_options + 1, sizeof(*d->flag_on));
 }
 

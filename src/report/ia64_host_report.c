@@ -117,8 +117,8 @@ int ia64_report_host_record(struct ia64_report *r, const struct smpl_header *h,
 		ia64_hist_count(&r->hist, s->ip, s->pid);
 		break;
 	default:
-		return pf_error_set(err, PF_E_USAGE, "this sampling module needs an Itanium 2 dump "
-				    "(--pmu=itanium2): sample files hold no EAR or BTB registers");
+		return pf_error_set(err, PF_E_MODULE_NEEDS, ia64_smpl_module_name(r->opts.module),
+				    "an Itanium 2 dump (--pmu=itanium2)", "sample files hold no EAR or BTB registers");
 	}
 	r->period_sum += s->period;
 	r->entry++;

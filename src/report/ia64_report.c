@@ -78,13 +78,29 @@ bool ia64_smpl_module_for_host(enum ia64_smpl_module m)
 	return modules[m].host;
 }
 
+/* the unknown module name refused with the list of the modules' names */
+static int unknown_module(const char *name, struct pf_error *err)
+{
+	char names[128] = "";
+	size_t len = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(modules); i++)
+		len += (size_t)snprintf(names + len, len < sizeof(names) ? sizeof(names) - len : 0, "%s%s",
+					i ? ", " : "", modules[i].name);
+	return pf_error_set(err, PF_E_UNKNOWN_MODULE, name, names);
+}
+
+int ia64_smpl_module_lookup(const char *name, enum ia64_smpl_module *out, struct pf_error *err)
+{
+	return ia64_smpl_module_from_name(name, out) ? 0 : unknown_module(name, err);
+}
+
 int ia64_smpl_module_describe(const char *name, FILE *out, struct pf_error *err)
 {
 	enum ia64_smpl_module m;
 
-	if (!ia64_smpl_module_from_name(name, &m))
-		return pf_error_set(err, PF_E_USAGE, "unknown sampling module (modules: inst-hist, "
-				    "detailed, compact, dear-hist, btb)");
+	if (ia64_smpl_module_lookup(name, &m, err))
+		return -1;
 	fprintf(out, "name        : %s\ndescription : %s\nPMU models  : %s\n", modules[m].name,
 		modules[m].description, modules[m].host ? "[host] [itanium2]" : "[itanium2]");
 	if (modules[m].options)
@@ -133,7 +149,7 @@ int ia64_report_load_symbols(struct ia64_report *r, struct pf_error *err)
 	if (!o->print_syms)
 		return 0;
 	if (!r->symfile)
-		return pf_error_set(err, PF_E_USAGE, "--print-syms needs --symbol-file or --sysmap-file");
+		return pf_error_set(err, PF_E_OPTION_NEEDS, "--print-syms", "--symbol-file or --sysmap-file", "");
 	n = sym_symfile_count(r->symfile);
 	fprintf(r->out, "# symbols: %zu (%s)\n# start              end                kind name\n", n,
 		o->symbol_file ? o->symbol_file : o->sysmap_file);
@@ -175,15 +191,15 @@ int ia64_report_config(struct ia64_report *r, const struct ia64_dump_config *c,
 	r->btb = c->has_pmc12;
 	r->btb_ds = c->has_pmc12 && ia64_btb_ds_of(c->pmc12);
 	if (r->opts.module == IA64_MOD_DEAR_HIST && r->dear == IA64_DEAR_OFF)
-		return pf_error_set(err, PF_E_USAGE, "the dear-hist module needs D-EAR samples: "
+		return pf_error_set(err, PF_E_MODULE_NEEDS, "dear-hist", "D-EAR samples",
 				    "the dump gives no pmc11= and no DATA_EAR_* event");
 	if (r->opts.module == IA64_MOD_DEAR_HIST && r->dear == IA64_DEAR_ALAT &&
 	    r->opts.view == PF_VIEW_DATA)
-		return pf_error_set(err, PF_E_USAGE, "--smpl-data-view: the D-EAR in ALAT mode "
-				    "captures no data address");
+		return pf_error_set(err, PF_E_OPTION_NOT_USED, "--smpl-data-view", "with a D-EAR in ALAT mode",
+				    " (it captures no data address)");
 	if (r->opts.module == IA64_MOD_BTB && !r->btb)
-		return pf_error_set(err, PF_E_USAGE, "the btb module needs BTB samples: the dump "
-				    "gives no pmc12= and no BTB event");
+		return pf_error_set(err, PF_E_MODULE_NEEDS, "btb", "BTB samples",
+				    "the dump gives no pmc12= and no BTB event");
 	return 0;
 }
 

@@ -30,6 +30,8 @@ enum ia64_smpl_module {
 bool ia64_smpl_module_from_name(const char *name, enum ia64_smpl_module *out);
 /* the module's name, NULL past the last */
 const char *ia64_smpl_module_name(enum ia64_smpl_module m);
+/* ia64_smpl_module_from_name, or an error naming the modules */
+int ia64_smpl_module_lookup(const char *name, enum ia64_smpl_module *out, struct pf_error *err);
 /* whether the module also reads pfmon's own sample files (live host samples) */
 bool ia64_smpl_module_for_host(enum ia64_smpl_module m);
 /* -S NAME: name, description, PMU models and options, as pfmon 3.x; -1 if unknown */

@@ -52,11 +52,6 @@ void json_init(struct json_writer *w, FILE *out, bool pretty)
 	w->len = 0;
 }
 
-void json_flush(struct json_writer *w)
-{
-	flush(w);
-}
-
 static void indent(struct json_writer *w)
 {
 	if (!w->pretty)

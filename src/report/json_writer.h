@@ -39,10 +39,6 @@ void json_bool(struct json_writer *w, bool v);
 void json_null(struct json_writer *w);
 /* end of one top-level value: a newline (JSON lines) */
 void json_newline(struct json_writer *w);
-/* hand what is buffered to the stream (done at the end of each top-level
- * value and at json_newline: needed only before writing to the stream
- * in the middle of a value) */
-void json_flush(struct json_writer *w);
 
 /* escape s into out as a JSON string body (no quotes) */
 void json_escape(FILE *out, const char *s);

@@ -19,61 +19,40 @@ static int by_rank(const void *a, const void *b)
 	return x->rank < y->rank ? -1 : x->rank > y->rank;
 }
 
-static int mismatch(struct pf_error *err, const struct results_file *a, const struct results_file *b,
-		    const char *what)
-{
-	char msg[600];
-
-	snprintf(msg, sizeof(msg), "'%s' and '%s' %s", a->path, b->path, what);
-	return pf_error_set(err, PF_E_USAGE, msg);
-}
-
 static int same_events(const struct results_file *a, const struct results_file *b, struct pf_error *err)
 {
 	char what[400];
 
 	if (a->n_values != b->n_values) {
-		snprintf(what, sizeof(what), "measured different events (%zu and %zu events): merge files "
-			 "of one pfmon command line", a->n_values, b->n_values);
-		return mismatch(err, a, b, what);
+		snprintf(what, sizeof(what), " (%zu and %zu events)", a->n_values, b->n_values);
+		return pf_error_set(err, PF_E_MERGE_EVENTS, a->path, b->path, "measured", what);
 	}
 	for (size_t i = 0; i < a->n_values; i++) {
 		const struct results_value *x = &a->values[i], *y = &b->values[i];
 
 		if (strcmp(x->name, y->name) || x->set != y->set) {
-			snprintf(what, sizeof(what), "measured different events (event %zu is set%d '%.100s' and "
-				 "set%d '%.100s')", i + 1, x->set, x->name, y->set, y->name);
-			return mismatch(err, a, b, what);
+			snprintf(what, sizeof(what), " (event %zu is set%d '%.100s' and set%d '%.100s')", i + 1,
+				 x->set, x->name, y->set, y->name);
+			return pf_error_set(err, PF_E_MERGE_EVENTS, a->path, b->path, "measured", what);
 		}
-		if (strcmp(x->encoding, y->encoding)) {
-			snprintf(what, sizeof(what), "programmed '%.100s' differently (%.120s; %.120s)", x->name,
-				 x->encoding, y->encoding);
-			return mismatch(err, a, b, what);
-		}
+		if (strcmp(x->encoding, y->encoding))
+			return pf_error_set(err, PF_E_MERGE_ENCODING, a->path, b->path, x->name, x->encoding,
+					    y->encoding);
 	}
 	return 0;
 }
 
 static int check_files(const struct results_file *f, size_t n, struct pf_error *err)
 {
-	char what[400];
-
 	for (size_t i = 1; i < n; i++) {
-		if (strcmp(f[0].job_id, f[i].job_id)) {
-			snprintf(what, sizeof(what), "are of different jobs ('%.100s' and '%.100s'): merge one job "
-				 "at a time", f[0].job_id, f[i].job_id);
-			return mismatch(err, &f[0], &f[i], what);
-		}
-		if (f[0].size != f[i].size) {
-			snprintf(what, sizeof(what), "have different job sizes (%u and %u)", f[0].size, f[i].size);
-			return mismatch(err, &f[0], &f[i], what);
-		}
-		if (f[i].rank == f[i - 1].rank) {
-			snprintf(what, sizeof(what), "are both rank %u (one results file per rank: per-task files "
-				 "need --aggregate-results; a rank's per-CPU files add up only when their CPUs "
-				 "differ)", f[i].rank);
-			return mismatch(err, &f[i - 1], &f[i], what);
-		}
+		if (strcmp(f[0].job_id, f[i].job_id))
+			return pf_error_set(err, PF_E_MERGE_JOBS, f[0].path, f[i].path, f[0].job_id, f[i].job_id);
+		if (f[0].size != f[i].size)
+			return pf_error_set(err, PF_E_MERGE_SIZES, f[0].path, f[i].path, (int)f[0].size, (int)f[i].size);
+		if (f[i].rank == f[i - 1].rank)
+			return pf_error_set(err, PF_E_MERGE_RANK, f[i - 1].path, f[i].path, (int)f[i].rank,
+					    " (one results file per rank: per-task files need --aggregate-results; "
+					    "a rank's per-CPU files add up only when their CPUs differ)");
 		if (same_events(&f[0], &f[i], err))
 			return -1;
 	}
@@ -289,7 +268,7 @@ int merge_counts_compute(struct merge_counts *m, struct results_file *files, siz
 	m->files = files;
 	m->n_files = n;
 	if (!n)
-		return pf_error_set(err, PF_E_USAGE, "--merge: no results file");
+		return pf_error_set(err, PF_E_OPTION_NEEDS, "--merge", "the results files (or directories) of the ranks", "");
 	qsort(files, n, sizeof(*files), by_rank);
 	n = m->n_files = join_cpu_files(files, n);
 	if (check_files(files, n, err))

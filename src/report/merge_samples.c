@@ -35,30 +35,18 @@ static int by_rank(const void *a, const void *b)
 	return x->rank < y->rank ? -1 : x->rank > y->rank;
 }
 
-static int refuse(struct pf_error *err, const char *a, const char *b, const char *what)
-{
-	char msg[640];
-
-	if (b)
-		snprintf(msg, sizeof(msg), "'%s' and '%s' %s", a, b, what);
-	else
-		snprintf(msg, sizeof(msg), "'%s' %s", a, what);
-	return pf_error_set(err, PF_E_USAGE, msg);
-}
-
 /* the events of two files are the same: names and encodings */
 static int same_events(const struct smpl_header *a, const struct smpl_header *b, const char *pa, const char *pb,
 		       struct pf_error *err)
 {
 	if (a->nr_events != b->nr_events)
-		return refuse(err, pa, pb, "sampled different events: merge files of one pfmon command line");
+		return pf_error_set(err, PF_E_MERGE_EVENTS, pa, pb, "sampled", "");
 	for (uint32_t i = 0; i < a->nr_events; i++) {
 		const struct smpl_event *x = &a->events[i], *y = &b->events[i];
 
 		if (strcmp(x->name, y->name) || x->attr_type != y->attr_type || x->attr_config != y->attr_config ||
 		    x->period != y->period || x->freq != y->freq)
-			return refuse(err, pa, pb, "sampled different events or periods: merge files of one "
-				      "pfmon command line");
+			return pf_error_set(err, PF_E_MERGE_EVENTS, pa, pb, "sampled", " or periods");
 	}
 	return 0;
 }
@@ -75,12 +63,11 @@ static int read_headers(struct sample_input *in, size_t n, struct smpl_header *f
 			return -1;
 		h = smpl_reader_header(r);
 		if (!h->has_job)
-			rc = refuse(err, in[i].path, NULL, "records no job (written by a pfmon before sample "
-				    "format 1.4, or not by a rank): it cannot be merged");
+			rc = pf_error_set(err, PF_E_MERGE_NO_JOB, in[i].path);
 		else if (i && strcmp(h->job_id, in[0].job_id))
-			rc = refuse(err, in[0].path, in[i].path, "are of different jobs: merge one job at a time");
+			rc = pf_error_set(err, PF_E_MERGE_JOBS, in[0].path, in[i].path, in[0].job_id, h->job_id);
 		else if (i && h->size != in[0].size)
-			rc = refuse(err, in[0].path, in[i].path, "have different job sizes");
+			rc = pf_error_set(err, PF_E_MERGE_SIZES, in[0].path, in[i].path, (int)in[0].size, (int)h->size);
 		if (!rc && i == 0) {
 			first->nr_events = h->nr_events;
 			first->events = xcalloc(h->nr_events + 1, sizeof(*first->events));
@@ -101,7 +88,7 @@ static int read_headers(struct sample_input *in, size_t n, struct smpl_header *f
 	qsort(in, n, sizeof(*in), by_rank);
 	for (size_t i = 1; i < n; i++)
 		if (in[i].rank == in[i - 1].rank)
-			return refuse(err, in[i - 1].path, in[i].path, "are the same rank");
+			return pf_error_set(err, PF_E_MERGE_RANK, in[i - 1].path, in[i].path, (int)in[i].rank, "");
 	return 0;
 }
 
@@ -301,9 +288,13 @@ int sample_merge_read(const struct merge_samples_opts *o, const char *const *pat
 	for (size_t i = 0; i < n; i++)
 		m->in[i].path = paths[i];
 	rc = read_headers(m->in, n, &m->first, err);
-	if (!rc && o->ranks && o->profile.format != PROFILE_TEXT)
-		rc = pf_error_set(err, PF_E_USAGE, "--merge-ranks prints the ranks' shares as text: not with "
-				  "--report-format=json or folded");
+	if (!rc && o->ranks && o->profile.format != PROFILE_TEXT) {
+		char format[64];
+
+		snprintf(format, sizeof(format), "--report-format=%s", profile_format_name(o->profile.format));
+		rc = pf_error_set(err, PF_E_OPTIONS_EXCLUDE, "--merge-ranks", format,
+				  ": --merge-ranks prints the ranks' shares as text");
+	}
 	if (!rc) {
 		m->p = profile_new(&o->profile, &m->first);
 		/* each rank's own counts cost a second count per sample: only when asked */

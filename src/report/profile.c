@@ -353,16 +353,6 @@ void profile_set_status(struct profile *p, const struct smpl_status *st)
 	p->have_status = true;
 }
 
-uint64_t profile_lost(const struct profile *p)
-{
-	return p->lost;
-}
-
-uint64_t profile_throttled(const struct profile *p)
-{
-	return p->throttled;
-}
-
 void profile_print_lost(const struct profile *p, FILE *err)
 {
 	if (p->lost)
@@ -451,11 +441,6 @@ size_t profile_nr_events(const struct profile *p)
 const char *profile_event_name(const struct profile *p, size_t ev)
 {
 	return ev < p->n_ev ? p->ev[ev].name : "";
-}
-
-uint64_t profile_event_samples(const struct profile *p, size_t ev)
-{
-	return ev < p->n_ev ? p->ev[ev].samples : 0;
 }
 
 size_t profile_kernel_symbols(struct profile *p, struct sample_ksym **out)

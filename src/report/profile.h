@@ -76,9 +76,6 @@ void profile_print_warnings(const struct profile *p, FILE *err);
  * line per binary sampled without symbols or debug information, or
  * unreadable, in the words the text report lists them with. */
 void profile_print_notes(const struct profile *p, FILE *err);
-/* lost and throttle totals, for the loud warnings at the end */
-uint64_t profile_lost(const struct profile *p);
-uint64_t profile_throttled(const struct profile *p);
 /* lost and throttled samples, said loudly: one warning line each */
 void profile_print_lost(const struct profile *p, FILE *err);
 
@@ -97,7 +94,6 @@ uint64_t profile_source_count(const struct profile *p, size_t ev, size_t i, cons
 size_t profile_top_keys(const struct profile *p, size_t ev, size_t max, const char **keys, uint64_t *counts);
 size_t profile_nr_events(const struct profile *p);
 const char *profile_event_name(const struct profile *p, size_t ev);
-uint64_t profile_event_samples(const struct profile *p, size_t ev);
 
 /* NULL is the default (function, text); false for an unknown name */
 bool profile_sort_from_name(const char *name, enum profile_sort *out);

@@ -119,6 +119,17 @@ static int parse_u32_field(struct reader *r, const char *v, uint32_t *out, const
 	return 0;
 }
 
+/* pfmon's pid: a process id, as the rank and the job size a number below 2^31 */
+static int parse_pid(struct reader *r, const char *v, long *out)
+{
+	uint32_t pid;
+
+	if (parse_u32_field(r, v, &pid, "pid"))
+		return -1;
+	*out = (long)pid;
+	return 0;
+}
+
 /* "SECONDS.NANOSECONDS" */
 static int parse_time(struct reader *r, const char *v, uint64_t *out)
 {
@@ -229,7 +240,7 @@ static int header_line(struct reader *r, const char *key, const char *v)
 	else if (!strcmp(key, "launcher"))
 		set_str(&rf->launcher, v);
 	else if (!strcmp(key, "pid"))
-		rf->pid = atol(v);
+		return parse_pid(r, v, &rf->pid);
 	else if (!strcmp(key, "start"))
 		return (r->have_times = true, parse_time(r, v, &rf->start_ns));
 	else if (!strcmp(key, "end"))
@@ -333,14 +344,11 @@ static int add_cpu_row(struct reader *r, const char *name, bool counted, uint64_
 /* "CPU<n>", the first field of a per-CPU row: n, else -1 */
 static long row_cpu(const char *field)
 {
-	char *end;
-	long cpu;
+	uint64_t cpu;
 
 	if (strncmp(field, "CPU", 3) || field[3] < '0' || field[3] > '9')
 		return -1;
-	errno = 0;
-	cpu = strtol(field + 3, &end, 10);
-	return *end || errno ? -2 : cpu;
+	return parse_u64(field + 3, &cpu) && cpu <= INT32_MAX ? (long)cpu : -2;
 }
 
 /* every row of event name was read: one more is refused, never ignored */

@@ -31,8 +31,16 @@ struct results_event {
 	bool exclude_user, exclude_kernel, exclude_hv;
 };
 
+/* the machine, for pfmon 3.x's header lines: the caller asks the system
+ * (report/ makes no system calls but writing its output) */
+struct results_host {
+	char kernel[200]; /* "sysname release machine" (uname), "" if unknown */
+	long page_size, cpus_configured, cpus_online;
+};
+
 struct results_header {
 	const char *pmu_name, *pmu_desc;
+	const struct results_host *host;
 	const struct job_identity *job;
 	uint64_t start_ns, end_ns; /* CLOCK_REALTIME, ns since the epoch */
 	const struct results_event *events;

@@ -5,9 +5,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "common/util.h"
 #include "json_writer.h"
@@ -52,21 +50,19 @@ static void command_text(struct strbuf *sb, const struct pf_config *cfg)
 static void header_text_pfmon3(FILE *out, const struct pf_config *cfg, const struct results_header *h)
 {
 	char date[64] = "?";
-	struct utsname u;
-	time_t now = time(NULL);
+	time_t end = (time_t)(h->end_ns / 1000000000u); /* the header is written at the end */
 	struct tm tm;
 	struct strbuf cmd = STRBUF_INIT;
 
-	if (localtime_r(&now, &tm))
+	if (localtime_r(&end, &tm))
 		strftime(date, sizeof(date), "%a %b %e %H:%M:%S %Y", &tm);
 	fprintf(out, "#\n# date: %s\n# hostname: ", date);
 	fput_escaped(out, h->job->host);
 	fputc('\n', out);
-	if (uname(&u) == 0)
-		fprintf(out, "# kernel version: %s %s %s\n", u.sysname, u.release, u.machine);
+	if (h->host->kernel[0])
+		fprintf(out, "# kernel version: %s\n", h->host->kernel);
 	fprintf(out, "# pfmon version: %s\n# page size: %ld\n# CPUs: %ld configured, %ld online\n",
-		PACKAGE_VERSION, sysconf(_SC_PAGESIZE), sysconf(_SC_NPROCESSORS_CONF),
-		sysconf(_SC_NPROCESSORS_ONLN));
+		PACKAGE_VERSION, h->host->page_size, h->host->cpus_configured, h->host->cpus_online);
 	fprintf(out, "# PMU: %s (%s)\n", h->pmu_name, h->pmu_desc);
 	for (size_t s = 0; s < cfg->n_sets; s++)
 		for (size_t e = 0; e < cfg->sets[s].n_events; e++)

@@ -2,7 +2,6 @@
 /* The Itanium 2 PMD dump reader: a streaming, line-by-line parser. */
 #include <config.h>
 
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,53 +35,6 @@ static int line_error(struct parser *p, const char *what, const char *token)
 
 	snprintf(shown, sizeof(shown), "%.64s", token);
 	return pf_error_set(p->err, PF_E_DUMP_LINE, p->name, (int)p->lineno, what, shown);
-}
-
-static int hex_digit(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	c = (char)(c | 0x20);
-	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-}
-
-/*
- * A dump number: decimal, or 0x-hex (0X too); no sign, no blank, no
- * suffix, overflow refused, and a leading 0 before a digit (octal
- * elsewhere) refused.  Written out rather than strtoull: a dump of a
- * million samples holds twenty million of them.
- */
-static bool dump_number(const char *s, uint64_t *out)
-{
-	uint64_t v = 0;
-
-	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-		size_t n = 0;
-		int d;
-
-		for (s += 2; (d = hex_digit(*s)) >= 0; s++, n++) {
-			if (v >> 60)
-				return false;
-			v = v << 4 | (uint64_t)d;
-		}
-		if (*s || n == 0)
-			return false;
-		*out = v;
-		return true;
-	}
-	if (!isdigit((unsigned char)s[0]) || (s[0] == '0' && s[1]))
-		return false;
-	for (; isdigit((unsigned char)*s); s++) {
-		unsigned d = (unsigned)(*s - '0');
-
-		if (v > (UINT64_MAX - d) / 10)
-			return false;
-		v = v * 10 + d;
-	}
-	if (*s)
-		return false;
-	*out = v;
-	return true;
 }
 
 /* btb-NAME: one of pfmon's --btb-* options, named by the handler's model */
@@ -153,7 +105,7 @@ static int config_pmc(struct parser *p, const char *key, const char *val, const 
 		return line_error(p, "register given twice:", tok);
 	if (p->cfg.events)
 		return line_error(p, "PMC values and events= exclude each other:", tok);
-	if (!dump_number(val, v))
+	if (!parse_u64(val, v))
 		return line_error(p, "invalid number in", tok);
 	*has = true;
 	return 0;
@@ -223,8 +175,8 @@ static int map_token(struct parser *p, const char *text, const char *tok)
 	if (!colon2)
 		return line_error(p, "expected map=START-END:OFFSET:PATH in", tok);
 	*dash = *colon1 = *colon2 = '\0';
-	if (!dump_number(val, &m.start) || !dump_number(dash + 1, &m.end) ||
-	    !dump_number(colon1 + 1, &m.offset))
+	if (!parse_u64(val, &m.start) || !parse_u64(dash + 1, &m.end) ||
+	    !parse_u64(colon1 + 1, &m.offset))
 		return line_error(p, "invalid number in", tok);
 	if (m.start >= m.end)
 		return line_error(p, "empty address range in", tok);
@@ -290,19 +242,19 @@ static int sample_token(struct parser *p, struct ia64_dump_sample *s, int key, c
 		if (s->pmd_mask & (1u << key))
 			return line_error(p, "register given twice:", tok);
 		s->pmd_mask |= 1u << key;
-		return dump_number(val, &s->pmd[key]) ? 0 : line_error(p, "invalid number in", tok);
+		return parse_u64(val, &s->pmd[key]) ? 0 : line_error(p, "invalid number in", tok);
 	}
 	if (key == SK_IP) {
 		if (s->line == p->lineno)
 			return line_error(p, "key given twice:", tok);
 		s->line = p->lineno;
-		return dump_number(val, &s->ip) ? 0 : line_error(p, "invalid number in", tok);
+		return parse_u64(val, &s->ip) ? 0 : line_error(p, "invalid number in", tok);
 	}
 	flag = flags[key - SK_PID];
 	if (s->fields & flag)
 		return line_error(p, "key given twice:", tok);
 	s->fields |= flag;
-	if (!dump_number(val, &v))
+	if (!parse_u64(val, &v))
 		return line_error(p, "invalid number in", tok);
 	if (key == SK_TIME || key == SK_PERIOD) {
 		*(key == SK_TIME ? &s->time : &s->period) = v;

@@ -238,9 +238,7 @@ struct perf_data_writer *perf_data_writer_open(const char *path, const struct sm
 	int fd;
 
 	if (!strcmp(path, "-"))
-		return pf_error_set(err, PF_E_USAGE, "perf.data cannot go to standard output "
-				    "(its header is completed at the end): give a file"),
-		       NULL;
+		return pf_error_set(err, PF_E_PERF_DATA_STDOUT), NULL;
 	if (h->nr_events == 0 || h->nr_events > SMPL_MAX_EVENTS)
 		return pf_error_set(err, PF_E_OUTPUT, path, "no events to write"), NULL;
 	fd = open_regular(path, err);

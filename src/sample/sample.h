@@ -258,7 +258,6 @@ struct sample_record {
 	};
 };
 
-const char *sample_rec_type_name(enum sample_rec_type t);
 /* rec into the totals of an end record: one record, and its samples,
  * lost samples or throttling */
 void sample_totals_add(struct sample_totals *t, const struct sample_record *rec);

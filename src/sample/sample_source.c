@@ -78,13 +78,8 @@ int sample_read_threads(unsigned *out, struct pf_error *err)
 	uint64_t v;
 
 	if (env) {
-		if (!parse_u64(env, &v) || v > MAX_READ_THREADS) {
-			char msg[160];
-
-			snprintf(msg, sizeof(msg), "PFMON_READ_THREADS='%.40s': give a number of threads from 0 to %d",
-				 env, MAX_READ_THREADS);
-			return pf_error_set(err, PF_E_USAGE, msg);
-		}
+		if (!parse_u64(env, &v) || v > MAX_READ_THREADS)
+			return pf_error_set(err, PF_E_READ_THREADS, env, MAX_READ_THREADS);
 		*out = (unsigned)v;
 		return 0;
 	}

@@ -133,33 +133,6 @@ int ib_u8(struct ibuf *i, uint8_t *v)
 	return 0;
 }
 
-int ib_u16(struct ibuf *i, uint16_t *v)
-{
-	if (ib_left(i) < 2)
-		return -1;
-	*v = get_le16(i->p);
-	i->p += 2;
-	return 0;
-}
-
-int ib_u32(struct ibuf *i, uint32_t *v)
-{
-	if (ib_left(i) < 4)
-		return -1;
-	*v = get_le32(i->p);
-	i->p += 4;
-	return 0;
-}
-
-int ib_u64(struct ibuf *i, uint64_t *v)
-{
-	if (ib_left(i) < 8)
-		return -1;
-	*v = get_le64(i->p);
-	i->p += 8;
-	return 0;
-}
-
 int ib_varint_long(struct ibuf *i, uint64_t *v)
 {
 	uint64_t r = 0;

@@ -48,9 +48,6 @@ static inline size_t ib_left(const struct ibuf *i)
 }
 
 int ib_u8(struct ibuf *i, uint8_t *v);
-int ib_u16(struct ibuf *i, uint16_t *v);
-int ib_u32(struct ibuf *i, uint32_t *v);
-int ib_u64(struct ibuf *i, uint64_t *v);
 int ib_varint_long(struct ibuf *i, uint64_t *v); /* also -1 on an over-long encoding */
 
 /* Most of a sample file's numbers are deltas of one byte: those without a

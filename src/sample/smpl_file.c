@@ -621,41 +621,6 @@ int smpl_write_mmap(struct smpl_writer *w, const struct sample_mmap *m,
 	return write_one(w, SREC_MMAP, m, sizeof(*m), sid, err);
 }
 
-int smpl_write_comm(struct smpl_writer *w, const struct sample_comm *c,
-		    const struct sample_id *sid, struct pf_error *err)
-{
-	return write_one(w, SREC_COMM, c, sizeof(*c), sid, err);
-}
-
-int smpl_write_fork(struct smpl_writer *w, const struct sample_task *t,
-		    const struct sample_id *sid, struct pf_error *err)
-{
-	return write_one(w, SREC_FORK, t, sizeof(*t), sid, err);
-}
-
-int smpl_write_exit(struct smpl_writer *w, const struct sample_task *t,
-		    const struct sample_id *sid, struct pf_error *err)
-{
-	return write_one(w, SREC_EXIT, t, sizeof(*t), sid, err);
-}
-
-int smpl_write_lost(struct smpl_writer *w, const struct sample_lost *l, bool samples_only,
-		    const struct sample_id *sid, struct pf_error *err)
-{
-	return write_one(w, samples_only ? SREC_LOST_SAMPLES : SREC_LOST, l, sizeof(*l), sid, err);
-}
-
-int smpl_write_throttle(struct smpl_writer *w, const struct sample_throttle *t, bool unthrottle,
-			const struct sample_id *sid, struct pf_error *err)
-{
-	return write_one(w, unthrottle ? SREC_UNTHROTTLE : SREC_THROTTLE, t, sizeof(*t), sid, err);
-}
-
-const struct sample_totals *smpl_writer_totals(const struct smpl_writer *w)
-{
-	return &w->totals;
-}
-
 /* end record, last chunk, fsync: only a file that got here is "complete" */
 static int finish(struct smpl_writer *w, struct pf_error *err)
 {

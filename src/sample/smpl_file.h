@@ -80,23 +80,11 @@ int smpl_write_sample(struct smpl_writer *w, const struct sample *s, struct pf_e
 /* sid may be NULL: the record then carries no time/cpu/tid of its own */
 int smpl_write_mmap(struct smpl_writer *w, const struct sample_mmap *m,
 		    const struct sample_id *sid, struct pf_error *err);
-int smpl_write_comm(struct smpl_writer *w, const struct sample_comm *c,
-		    const struct sample_id *sid, struct pf_error *err);
-int smpl_write_fork(struct smpl_writer *w, const struct sample_task *t,
-		    const struct sample_id *sid, struct pf_error *err);
-int smpl_write_exit(struct smpl_writer *w, const struct sample_task *t,
-		    const struct sample_id *sid, struct pf_error *err);
-/* samples_only: a LOST_SAMPLES record (the PMU dropped them), else LOST (ring full) */
-int smpl_write_lost(struct smpl_writer *w, const struct sample_lost *l, bool samples_only,
-		    const struct sample_id *sid, struct pf_error *err);
-int smpl_write_throttle(struct smpl_writer *w, const struct sample_throttle *t, bool unthrottle,
-			const struct sample_id *sid, struct pf_error *err);
 /* Write out buffered records as one chunk: call it after each ring drain
  * (or every second) so a killed pfmon loses little. */
 int smpl_writer_flush(struct smpl_writer *w, struct pf_error *err);
 /* Write the end record, flush, fsync and close; frees w even on error. */
 int smpl_writer_close(struct smpl_writer *w, struct pf_error *err);
-const struct sample_totals *smpl_writer_totals(const struct smpl_writer *w);
 
 /* reading */
 struct smpl_reader;

@@ -49,6 +49,16 @@ static struct period_random random_state(const struct pf_set_config *s, size_t i
 	return r;
 }
 
+/* the events of a set that have no period, for messages */
+static size_t unperiodic(const struct pf_set_config *sc, size_t n)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		k += plan_event_period(sc, i) == 0;
+	return k;
+}
+
 /*
  * pfmon 3.x: in an event set where some events have a period, the others
  * are not sampled; their counts are recorded in each sample of the set's
@@ -67,8 +77,9 @@ static int split_set(struct record_plan *p, const struct pf_set_config *sc, cons
 		if (plan_event_period(sc, i))
 			continue;
 		if (list.n == SAMPLE_MAX_READ)
-			return pf_error_set(err, PF_E_USAGE, "at most 16 events without a period can be "
-					    "recorded in the samples of one event set");
+			return pf_error_set(err, PF_E_TOO_MANY, (int)unperiodic(sc, set->n_counters),
+					    "events without a period in one event set", SAMPLE_MAX_READ,
+					    "its samples can record");
 		p->counting[first + i] = true;
 		list.idx[list.n++] = (uint32_t)(first + i);
 	}

@@ -187,8 +187,6 @@ int session_open_tasks(struct session *s, const pid_t *pids, size_t n, bool whol
  */
 int session_run(struct session *s, const struct session_sink *sink, int *status, struct pf_error *err);
 enum session_end session_ended_by(const struct session *s);
-/* trigger hits acted on (code and data), for -v and the benchmarks */
-uint64_t session_trigger_hits(const struct session *s);
 /* was the address of the i-th trigger of this kind executed (code) or
  * accessed (data) by a task that acts on triggers?  true too when the
  * triggers were never set (the command ended before its entry point) */

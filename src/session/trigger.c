@@ -134,7 +134,6 @@ struct trig_state {
 	size_t n_dr;
 	uint64_t dr7;         /* as set at the entry point (a followed task starts with it) */
 	bool code_in_dr;      /* code triggers are debug registers, not int3s */
-	uint64_t hits;
 	bool *reached[STRG_KINDS]; /* per trigger option: its address was executed or accessed */
 	/* per event: what an execute breakpoint counted at a code trigger's
 	 * own address is corrected by (see switch_at) */
@@ -147,11 +146,6 @@ bool session_triggers_any(const struct session_triggers *t)
 		if (t->n[k])
 			return true;
 	return false;
-}
-
-uint64_t session_trigger_hits(const struct session *s)
-{
-	return s->trig ? s->trig->hits : 0;
 }
 
 void sess_trig_init(struct session *s)
@@ -435,8 +429,10 @@ static int set_dr_triggers(struct session *s, pid_t tid, const struct code_addr 
 			struct session_trigger_addr a;
 			size_t slot;
 
-			if (t->n_dr >= DR_SLOTS)
-				return pf_error_set(err, PF_E_USAGE, "more data triggers than the 4 debug registers");
+			if (t->n_dr >= DR_SLOTS) /* code triggers and a return watch take slots too */
+				return pf_error_set(err, PF_E_TOO_MANY, (int)(n_code + returns + o->n[STRG_DATA_START] +
+									 o->n[STRG_DATA_STOP]),
+						    "debug register watches", DR_SLOTS, "debug registers of x86");
 			if (resolve_one(s, tid, kinds[k], i, &a, err))
 				return -1;
 			slot = add_slot(t, kinds[k] == STRG_DATA_START ? DR_DATA_START : DR_DATA_STOP, a.addr,
@@ -619,7 +615,6 @@ static int act(struct session *s, struct trig_space *sp, pid_t tid, size_t b, co
 			return -1;
 		return resolve_and_set(s, tid, err);
 	case BP_START:
-		t->hits++;
 		if (bp->to_return && arm_return(s, sp, tid, r, err))
 			return -1;
 		return switch_at(s, addr, true, err);
@@ -628,14 +623,12 @@ static int act(struct session *s, struct trig_space *sp, pid_t tid, size_t b, co
 			*keep = true; /* a stop before any start: the first window is still to come */
 			return 0;
 		}
-		t->hits++;
 		return switch_at(s, addr, false, err);
 	case BP_RETURN:
 		if (r->rsp != sp->ret_sp) {
 			*keep = true; /* the return of a deeper (recursive) call */
 			return 0;
 		}
-		t->hits++;
 		sp->ret_bp = NO_BP;
 		return switch_at(s, addr, false, err);
 	}
@@ -737,7 +730,6 @@ static int act_slot(struct session *s, struct trig_thread *th, size_t k, bool *k
 	switch (sl->role) {
 	case DR_CODE_START:
 	case DR_DATA_START:
-		t->hits++;
 		if (sl->to_return) {
 			size_t ret = t->n_dr - 1; /* the return slot follows the code ones */
 
@@ -753,7 +745,6 @@ static int act_slot(struct session *s, struct trig_thread *th, size_t k, bool *k
 			*keep = true; /* a stop before any start: it waits for its window */
 			return 0;
 		}
-		t->hits++;
 		return code ? switch_at(s, t->dr_addr[k], false, err) : sess_set_counting(s, false, err);
 	case DR_RETURN:
 		/* it stays armed: the next window's return is most often the same
@@ -764,7 +755,6 @@ static int act_slot(struct session *s, struct trig_thread *th, size_t k, bool *k
 		if (!th->in_call || r.rsp != th->ret_sp)
 			return 0; /* a deeper (recursive) call's return, or no window open */
 		th->in_call = false;
-		t->hits++;
 		return switch_at(s, th->ret_addr, false, err);
 	}
 	return 0;
@@ -1006,7 +996,8 @@ bool session_triggers_supported(void)
 int sess_trig_exec(struct session *s, pid_t tid, struct pf_error *err)
 {
 	(void)tid;
-	return s->trig ? pf_error_set(err, PF_E_USAGE, "triggers are implemented on x86-64 only") : 0;
+	return s->trig ? pf_error_set(err, PF_E_NOT_IMPLEMENTED, "--trigger-*", "on this architecture",
+				      " (code and data triggers are x86-64 only)") : 0;
 }
 
 int sess_trig_trap(struct session *s, pid_t tid, struct pf_error *err)

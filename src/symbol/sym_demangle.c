@@ -78,7 +78,6 @@ const char *sym_demangle(struct sym_demangler *d, const char *name)
 		s->mangled = name;
 		s->demangled = cplus_demangle(name, DEMANGLE_STYLE);
 		d->len++;
-		d->calls++;
 	}
 	return s->demangled ? s->demangled : name;
 }

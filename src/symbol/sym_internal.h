@@ -169,7 +169,6 @@ struct sym_dso *sym_dso_by_build_id(const char *debug_root, const struct sym_fil
 struct sym_demangler {
 	struct dm_slot *slots;
 	size_t cap, len;
-	uint64_t calls; /* names given to the demangler */
 };
 /* the demangled name, or name itself when it is not mangled */
 const char *sym_demangle(struct sym_demangler *d, const char *name);

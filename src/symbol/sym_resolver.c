@@ -104,11 +104,6 @@ void sym_resolver_demangle(struct sym_resolver *r, bool demangle)
 	r->demangle = demangle;
 }
 
-uint64_t sym_resolver_demangled(const struct sym_resolver *r)
-{
-	return r->demangler.calls;
-}
-
 void sym_resolver_want_lines(struct sym_resolver *r, bool lines)
 {
 	r->no_lines = !lines;

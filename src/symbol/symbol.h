@@ -269,8 +269,6 @@ struct sym_resolver *sym_resolver_new(const char *debug_root);
  * default): set it before the first lookup.  Each distinct name is
  * demangled once. */
 void sym_resolver_demangle(struct sym_resolver *r, bool demangle);
-/* how many distinct names were given to the demangler */
-uint64_t sym_resolver_demangled(const struct sym_resolver *r);
 /* Whether answers carry source lines (the default): a report that shows
  * none says no before the first lookup, and no line table is ever read. */
 void sym_resolver_want_lines(struct sym_resolver *r, bool lines);

@@ -219,10 +219,10 @@ wait_perf_fds() {
 	one_error_line '^error: cannot attach to 2147483646: no such process$'
 	run --separate-stderr "$PFMON" -e task-clock -p 1 true
 	[ "$status" -eq 2 ]
-	one_error_line '^error: a command cannot be given with --attach-task'
+	one_error_line "^error: option '--attach-task' is not used with a command \(bound the session with -t SECS\)$"
 	run --separate-stderr "$PFMON" -e task-clock -p 1 --tid=1 -t 1
 	[ "$status" -eq 2 ]
-	one_error_line '^error: --tid cannot be combined'
+	one_error_line "^error: options '--tid' and '--attach-task' cannot be combined"
 	run --separate-stderr "$PFMON" -e task-clock -p 12x -t 1
 	[ "$status" -eq 2 ]
 	one_error_line "^error: invalid value '12x' for option '--attach-task'"

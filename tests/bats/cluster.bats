@@ -145,7 +145,7 @@ setup() {
 	[ "$(header_value x.1.ns7 'job size')" = 4 ]
 	# PMIx alone gives no size: said, not guessed
 	run -2 --separate-stderr clean_env PMIX_RANK=1 "$PFMON" -e page-faults --outfile=y.%r true
-	one_error_line "PMIX_RANK but no job size"
+	one_error_line "^error: PMIX_RANK='1': the launcher gives no job size"
 }
 
 @test "precedence: Open MPI's rank over PMIx, PMI and Slurm (mpirun inside an allocation)" {
@@ -180,7 +180,7 @@ setup() {
 	run -2 --separate-stderr clean_env "$PFMON" -e page-faults --smpl-outfile=s.%q true
 	one_error_line "option '--smpl-outfile': unknown escape '%q'"
 	run -2 --separate-stderr clean_env SLURM_PROCID=x SLURM_NTASKS=2 "$PFMON" -e page-faults true
-	one_error_line "SLURM_PROCID is 'x'"
+	one_error_line "^error: SLURM_PROCID='x': "
 	run -2 --separate-stderr clean_env PMI_RANK=4 PMI_SIZE=4 "$PFMON" -e page-faults true
 	one_error_line "rank 4 \(PMI_RANK\) is not below its job size 4"
 }
@@ -236,7 +236,7 @@ make_ranks() {
 	run -1 --separate-stderr "$PFMON" --merge nohead
 	one_error_line "'nohead': no pfmon results header"
 	run -2 --separate-stderr "$PFMON" --merge
-	one_error_line "--merge needs the results files"
+	one_error_line "^error: option '--merge' needs the results files"
 	run -2 --separate-stderr "$PFMON" --merge -e page-faults a.0
 	one_error_line "option '--events' is not used with --merge"
 }
@@ -266,6 +266,12 @@ make_ranks() {
 	{ cat r.0; grep ' page-faults' r.0 | grep -v '^#'; } >twice
 	run -1 --separate-stderr "$PFMON" --merge twice
 	one_error_line "^error: 'twice': line $((n + 1)): a second row of event 'page-faults'$"
+	# the header's pid is a number, checked as the rank is (it was read with atol: 0)
+	l=$(grep -n '^# pid: ' r.0 | cut -d: -f1)
+	[ -n "$l" ]
+	sed 's/^# pid: .*/# pid: 12x/' r.0 >badpid
+	run -1 --separate-stderr "$PFMON" --merge badpid
+	one_error_line "^error: 'badpid': line $l: bad pid '12x'$"
 	# the same in CSV and JSON lines
 	{ cat c.0; grep ',page-faults,' c.0; } >twice.csv
 	run -1 --separate-stderr "$PFMON" --merge twice.csv
@@ -446,7 +452,7 @@ merge_with() {
 	run -2 --separate-stderr "$PFMON" --merge j40.pfs s.1.pfs
 	one_error_line "'j40.pfs' and 's.1.pfs' are of different jobs"
 	run -2 --separate-stderr "$PFMON" --merge s.1.pfs s.1.pfs
-	one_error_line "are the same rank"
+	one_error_line "'s.1.pfs' and 's.1.pfs' are both rank 1$"
 	clean_env SLURM_PROCID=0 SLURM_NTASKS=1 "$PFMON" -e page-faults --outfile=c.%r true
 	run -2 --separate-stderr "$PFMON" --merge s.0.pfs c.0
 	one_error_line "sample files and count results cannot be merged together"

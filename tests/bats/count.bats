@@ -127,6 +127,10 @@ load helpers
 	[ "$status" -eq 0 ]
 	[[ "$output" =~ "# date: " ]]
 	[[ "$output" =~ "# hostname: $(hostname)" ]]
+	# the machine's facts, as uname and getconf give them (cmd_count asks, report/ prints)
+	[[ "$output" =~ "# kernel version: $(uname -s) $(uname -r) $(uname -m)" ]]
+	[[ "$output" =~ "# page size: $(getconf PAGESIZE)" ]]
+	[[ "$output" =~ "# CPUs: $(getconf _NPROCESSORS_CONF) configured, " ]]
 	[[ "$output" =~ "# PMU: host" ]]
 	[[ "$output" =~ set0:\ page-faults ]]
 	[[ "$output" =~ "# command: true" ]]

@@ -197,7 +197,7 @@ LIST
 -e task-clock,page-faults --long-smpl-periods=1000 --smpl-periods-random=,0xff true|^error: option '--smpl-periods-random': event 2 of set 0 \('page-faults'\) has no period to randomize
 --print-syms --report=/dev/null|^error: option '--print-syms' needs --symbol-file or --sysmap-file$
 --append -e task-clock true|^error: option '--append' needs --outfile$
---interval-count=2 -e task-clock true|^error: --interval-count needs --print-interval$
+--interval-count=2 -e task-clock true|^error: option '--interval-count' needs --print-interval$
 LIST
 }
 

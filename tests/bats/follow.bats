@@ -137,7 +137,7 @@ within() { # within VALUE EXPECTED PCT
 @test "following options that do not fit: one usage error each" {
 	run --separate-stderr "$PFMON" -e task-clock --exec-split-results true
 	[ "$status" -eq 2 ]
-	one_error_line '^error: --exec-split-results needs --follow-exec$'
+	one_error_line "^error: option '--exec-split-results' needs --follow-exec$"
 	run --separate-stderr "$PFMON" -e task-clock --follow-fork -p 1 -t 1
 	[ "$status" -eq 2 ]
 	run --separate-stderr "$PFMON" -e task-clock --follow-fork --no-inherit true

@@ -123,7 +123,7 @@ EOD
 	run -2 --separate-stderr "$PFMON" --pmu=itanium2 --report="$dump" --smpl-module=nosuch
 	one_error_line "unknown sampling module"
 	run -2 --separate-stderr "$PFMON" --smpl-module=detailed true
-	one_error_line "^error: --smpl-module and its options apply to reports"
+	one_error_line "^error: option '--smpl-module' applies to reports \(--report=FILE\)$"
 	run -2 --separate-stderr "$PFMON" --pmu=itanium2 --report="$dump" --report-format=folded
 	one_error_line "text or json"
 }
@@ -213,15 +213,15 @@ EOD
 	run -2 --separate-stderr "$PFMON" --pmu=itanium2 --report="$dump" --smpl-module=dear-hist
 	one_error_line "dear-hist module needs D-EAR samples"
 	run -2 --separate-stderr "$PFMON" --pmu=itanium2 --report="$dump" --smpl-module=btb --smpl-data-view
-	one_error_line "apply to the dear-hist module"
+	one_error_line "^error: option '--smpl-\\*-view' applies to the dear-hist module$"
 	run -2 --separate-stderr "$PFMON" --pmu=itanium2 --report="$dump" --smpl-module=detailed --smpl-compact
 	one_error_line "applies to the inst-hist module"
 	run -2 --separate-stderr "$PFMON" --pmu=itanium2 --report="$dump" --smpl-module=btb --report-format=json
 	one_error_line "detailed module"
 	run -2 --separate-stderr "$PFMON" --smpl-inst-view --smpl-data-view --pmu=itanium2 --report="$dump"
-	one_error_line "one of --smpl-inst-view"
+	one_error_line "^error: options '--smpl-inst-view' and '--smpl-data-view' cannot be combined: give one view$"
 	run -2 --separate-stderr "$PFMON" --smpl-print-counts true
-	one_error_line "apply to reports"
+	one_error_line "^error: option '--smpl-print-counts' applies to reports"
 }
 
 @test "dump: a map= file that cannot be opened is reported once, by name" {
@@ -302,7 +302,7 @@ EOD
 	# a host sample file cannot be "converted"
 	"$PFMON" -e task-clock --smpl-outfile="$BATS_TEST_TMPDIR/host.pfs" "$FIXTURES/hotspot" 20 >/dev/null 2>&1
 	run -2 --separate-stderr "$PFMON" --report="$BATS_TEST_TMPDIR/host.pfs" --smpl-outfile="$BATS_TEST_TMPDIR/x.pfs"
-	[[ "$stderr" == *"'--smpl-outfile' with --report saves an Itanium 2 dump"* ]]
+	[[ "$stderr" == *"'--smpl-outfile' needs --pmu=itanium2 with --report (it saves an Itanium 2 dump"* ]]
 	[ ! -e "$BATS_TEST_TMPDIR/x.pfs" ]
 }
 
@@ -357,7 +357,7 @@ EOD
 	[ "$stderr" = "error: option '--print-syms' needs --symbol-file or --sysmap-file" ]
 	"$PFMON" -e task-clock --smpl-outfile="$BATS_TEST_TMPDIR/host.pfs" "$FIXTURES/hotspot" 20 >/dev/null 2>&1
 	run -2 --separate-stderr "$PFMON" --report="$BATS_TEST_TMPDIR/host.pfs" --sysmap-file="$BATS_TEST_TMPDIR/System.map"
-	[[ "$stderr" == *"apply to Itanium 2 samples"* ]]
+	[[ "$stderr" == *"applies to Itanium 2 samples"* ]]
 	run -1 "$PFMON" --pmu=itanium2 --report="$dump" --symbol-file=/dev/null
 }
 

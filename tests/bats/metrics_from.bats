@@ -89,6 +89,14 @@ metric_lines() {
 	[ "$status" -eq 0 ]
 	printf '%s\n' "$output" >"$tmp/iv2.txt"
 	diff <(grep -v task-clock "$tmp/iv.txt") <(grep -v task-clock "$tmp/iv2.txt")
+	# an interval's time is a number without a sign, as in CSV: a signed one is
+	# refused with its line, not read as a comment that merges two intervals
+	for sign in + -; do
+		sed "1s/^# /# $sign/" "$tmp/iv.txt" >"$tmp/signed.txt"
+		run --separate-stderr "$PFMON" --metrics-from="$tmp/signed.txt"
+		[ "$status" -eq 1 ]
+		one_error_line "^error: '.*signed.txt' line 1: bad interval time '\\$sign[0-9.]+'$"
+	done
 	# CSV: perf stat -I's columns, the metric in its own
 	run --separate-stderr "$PFMON" --csv -e task-clock,context-switches --print-interval=100 "$FIXTURES/burn" 500
 	[ "$status" -eq 0 ]

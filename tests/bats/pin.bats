@@ -34,8 +34,8 @@ setup() {
 @test "--pin-command needs --system-wide and a command" {
 	run --separate-stderr "$PFMON" --pin-command -e task-clock true
 	[ "$status" -eq 2 ]
-	one_error_line "^error: --pin-command pins the command of a --system-wide session"
+	one_error_line "^error: option '--pin-command' needs --system-wide and a command: it pins the command of a --system-wide session"
 	run --separate-stderr "$PFMON" -a --pin-command -e cpu-clock -t 1
 	[ "$status" -eq 2 ]
-	one_error_line "it needs both"
+	one_error_line "^error: option '--pin-command' needs --system-wide and a command"
 }

@@ -100,7 +100,7 @@ refused() {
 	refused "^error: option '--json' is not used when sampling" -e task-clock --smpl-outfile="$f" --json true
 	refused "^error: options '--json' and '--csv' cannot be combined" -e task-clock --json --csv true
 	refused "^error: option '--append' needs --outfile$" -e task-clock --append true
-	refused "^error: option '--smpl-freq' is not used: every event set has sampling periods$" \
+	refused "^error: option '--smpl-freq' is not used when every event set has sampling periods$" \
 		-e task-clock --long-smpl-periods=100000 -F 100 true
 	refused "^error: option '--long-smpl-periods' has 2 entries but event set 0 has 1 event$" \
 		-e task-clock --long-smpl-periods=100000,100000 true

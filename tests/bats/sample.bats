@@ -453,5 +453,5 @@ other_kernel_notes() {
 	[[ "${lines[3]}" =~ " 0x"[0-9a-f]{16}" hot+0x" ]]
 	[ "${#lines[@]}" = 4 ]
 	run -2 --separate-stderr "$PFMON" --report="$f" --smpl-module=dear-hist
-	one_error_line "need an Itanium 2 dump"
+	one_error_line "module needs an Itanium 2 dump"
 }

@@ -87,7 +87,7 @@ samples_of() {
 @test "--smpl-ignore-pids needs a system-wide profile" {
 	run --separate-stderr "$PFMON" -e cpu-clock --long-smpl-periods=1000000 --smpl-ignore-pids true
 	[ "$status" -eq 2 ]
-	one_error_line "^error: --smpl-ignore-pids merges the processes of a system-wide profile"
+	one_error_line "^error: option '--smpl-ignore-pids' needs --system-wide: it merges the processes of a system-wide profile"
 	run --separate-stderr "$PFMON" -a -e cpu-clock --smpl-ignore-pids -t 1
 	[ "$status" -eq 2 ]
 	one_error_line "is not used when counting"

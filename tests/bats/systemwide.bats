@@ -97,7 +97,7 @@ busy_loops() { # two CPU-bound loops for 3 s
 @test "system-wide errors: a CPU not online, a list twice, an unprivileged user, with attach" {
 	run --separate-stderr "$PFMON" -a -C 9999 -e cpu-clock true
 	[ "$status" -eq 2 ]
-	one_error_line '^error: --cpu-list: CPU 9999 is not online'
+	one_error_line "^error: invalid value '9999' for option '--cpu-list': that CPU is not online"
 	run --separate-stderr "$PFMON" -a -C 0,0 -e cpu-clock true
 	[ "$status" -eq 2 ]
 	one_error_line "CPU 0 is listed twice"

@@ -317,7 +317,7 @@ sym() {
 	[ "$(count_of page-faults)" -eq 10 ]
 	run --separate-stderr "$PFMON" -e page-faults --dont-start "$FIXTURES/trigwork" 10
 	[ "$status" -eq 2 ]
-	one_error_line "^error: --dont-start: nothing would start the counters"
+	one_error_line "^error: option '--dont-start' needs a start trigger or --trigger-start-delay: nothing else would start the counters"
 	run --separate-stderr "$PFMON" -e page-faults --dont-start --trigger-code-stop-address=work "$FIXTURES/trigwork" 10
 	[ "$status" -eq 2 ]
 }
@@ -446,19 +446,19 @@ mid_insn() {
 		--trigger-code-start-address=work "$F"
 	check "needs --trigger-data-start-address and --trigger-data-stop-address" --trigger-data-repeat \
 		--trigger-data-stop-address=watched "$F"
-	check "--trigger-code-follow needs a code trigger" --trigger-code-follow "$F"
-	check "--trigger-data-follow needs a data trigger" --trigger-data-follow --trigger-code-start-address=work "$F"
-	check "need a data trigger" --trigger-data-wo "$F"
-	check "exclude each other" --trigger-data-ro --trigger-data-wo --trigger-data-start-address=gate "$F"
+	check "'--trigger-code-follow' needs a code trigger" --trigger-code-follow "$F"
+	check "'--trigger-data-follow' needs a data trigger" --trigger-data-follow --trigger-code-start-address=work "$F"
+	check "'--trigger-data-wo' needs a data trigger" --trigger-data-wo "$F"
+	check "options '--trigger-data-ro' and '--trigger-data-wo' cannot be combined" --trigger-data-ro --trigger-data-wo --trigger-data-start-address=gate "$F"
 	check "never reads alone" --trigger-data-ro --trigger-data-start-address=gate "$F"
 	check "5 data triggers: more than the 4 debug registers of x86" \
 		--trigger-data-start-address=gate,watched,other --trigger-data-stop-addresses=pages,page_size "$F"
-	check "both a data start and a data stop trigger" --trigger-data-start-address=gate \
+	check "also a data start trigger: one access would do both" --trigger-data-start-address=gate \
 		--trigger-data-stop-address=gate "$F"
 	check "both say when counting starts" --trigger-start-delay=1 --trigger-code-start-address=work "$F"
 	check "expected seconds from 0.001" --trigger-start-delay=0 "$F"
-	check "not with --system-wide or --attach-task" -a --trigger-code-start-address=work "$F"
-	check "not with --system-wide or --attach-task" -p $$ --trigger-code-start-address=work
+	check "is not used with --system-wide \\(code and data triggers act in a launched command" -a --trigger-code-start-address=work "$F"
+	check "is not used with --attach-task \\(code and data triggers act in a launched command" -p $$ --trigger-code-start-address=work
 	check "need to specify a command" --trigger-code-start-address=work
 	check "not implemented with per-task results" --follow-fork --trigger-code-start-address=work "$F"
 }

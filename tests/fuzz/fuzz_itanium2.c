@@ -19,7 +19,7 @@
 #include "common/config.h"
 #include "common/util.h"
 #include "event/pmu_model.h"
-#include "report/check.h"
+#include "cli/check_print.h"
 #include "fuzz_util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -85,8 +85,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			profile_add(p, &rec);
 		profile_set_status(p, smpl_reader_status(r));
 		profile_print(p, devnull);
-		(void)profile_lost(p);
-		(void)profile_throttled(p);
+		profile_print_lost(p, devnull);
 		/* what a recording run keeps in the file at its end */
 		profile_kernel_symbols(p, &ksyms);
 		free(ksyms);

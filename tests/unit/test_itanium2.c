@@ -61,30 +61,31 @@ static size_t idx(const char *name)
 
 static void test_queries(void)
 {
-	unsigned mi;
-	unsigned long um;
-	int grp, set;
-	enum ita2_ear_mode mode;
+	const struct ita2_event *e;
 
-	ok(ita2_is_ear(idx("DATA_EAR_CACHE_LAT4")) && !ita2_is_ear(idx("CPU_CYCLES")), "is_ear");
+	ok(ita2_event_at(idx("DATA_EAR_CACHE_LAT4"))->ear != ITA2_EAR_NONE && ita2_event_at(idx("CPU_CYCLES"))->ear == ITA2_EAR_NONE, "is_ear");
 	ok(ita2_is_dear(idx("DATA_EAR_TLB_ALL")) && ita2_is_dear_tlb(idx("DATA_EAR_TLB_ALL")), "is_dear_tlb");
 	ok(ita2_is_dear_cache(idx("DATA_EAR_CACHE_LAT64")), "is_dear_cache");
 	ok(ita2_is_dear_alat(idx("DATA_EAR_ALAT")), "is_dear_alat");
 	ok(ita2_is_iear_cache(idx("L1I_EAR_CACHE_LAT8")) && ita2_is_iear(idx("L1I_EAR_TLB_VHPT")),
 	   "is_iear");
 	ok(ita2_is_iear_tlb(idx("L1I_EAR_TLB_VHPT")), "is_iear_tlb");
-	ok(ita2_is_btb(idx("BRANCH_EVENT")) && !ita2_is_btb(idx("CPU_CYCLES")), "is_btb");
-	ok(ita2_support_opcm(idx("NOPS_RETIRED")) && !ita2_support_opcm(idx("INST_DISPERSED")), "opcm");
-	ok(ita2_support_iarr(idx("L1I_READS")) && !ita2_support_iarr(idx("CPU_CYCLES")), "iarr");
-	ok(ita2_support_darr(idx("LOADS_RETIRED")) && !ita2_support_darr(idx("L1I_READS")), "darr");
-	ok(ita2_get_event_maxincr(idx("NOPS_RETIRED"), &mi) == 0 && mi == 6, "NOPS_RETIRED max incr 6");
-	ok(ita2_get_event_umask(idx("BUS_LOCK.SELF"), &um) == 0 && um == 2, "BUS_LOCK.SELF umask bxx10");
-	ok(ita2_get_event_group(idx("L2_REFERENCES"), &grp) == 0 && grp == ITA2_GRP_L2, "L2 group");
-	ok(ita2_get_event_set(idx("L2_REFERENCES"), &set) == 0 && set == 1, "L2_REFERENCES set 1");
-	ok(ita2_get_event_set(idx("STORES_RETIRED"), &set) == 0 && set == 4, "STORES_RETIRED L1D set 4");
-	ok(ita2_get_event_set(idx("CPU_CYCLES"), &set) == 0 && set == -1, "no set");
-	ok(ita2_get_ear_mode(idx("DATA_EAR_TLB_VHPT"), &mode) == 0 && mode == ITA2_EAR_TLB_MODE, "ear mode");
-	ok(ita2_get_ear_mode(idx("CPU_CYCLES"), &mode) < 0, "no ear mode");
+	/* the table's columns, as the encoder reads them */
+	ok(ita2_event_at(idx("BRANCH_EVENT"))->btb && !ita2_event_at(idx("CPU_CYCLES"))->btb, "btb");
+	ok((ita2_event_at(idx("NOPS_RETIRED"))->qual & ITA2_Q_OPC) &&
+	   !(ita2_event_at(idx("INST_DISPERSED"))->qual & ITA2_Q_OPC), "opcm");
+	ok((ita2_event_at(idx("L1I_READS"))->qual & ITA2_Q_IAR) && !(ita2_event_at(idx("CPU_CYCLES"))->qual & ITA2_Q_IAR),
+	   "iarr");
+	ok((ita2_event_at(idx("LOADS_RETIRED"))->qual & ITA2_Q_DAR) && !(ita2_event_at(idx("L1I_READS"))->qual & ITA2_Q_DAR),
+	   "darr");
+	ok(ita2_event_at(idx("NOPS_RETIRED"))->maxincr == 6, "NOPS_RETIRED max incr 6");
+	ok(ita2_event_at(idx("BUS_LOCK.SELF"))->umask == 2, "BUS_LOCK.SELF umask bxx10");
+	ok(ita2_event_at(idx("L2_REFERENCES"))->group == ITA2_GRP_L2, "L2 group");
+	ok(ita2_event_at(idx("L2_REFERENCES"))->set == 1, "L2_REFERENCES set 1");
+	ok(ita2_event_at(idx("STORES_RETIRED"))->set == 4, "STORES_RETIRED L1D set 4");
+	ok(ita2_event_at(idx("CPU_CYCLES"))->set == -1, "no set");
+	e = ita2_event_at(idx("DATA_EAR_TLB_VHPT"));
+	ok(e->ear == ITA2_EAR_D_TLB && ita2_event_at(idx("CPU_CYCLES"))->ear == ITA2_EAR_NONE, "ear kind");
 	is_u64(ita2_event_at(idx("L2_L3ACCESS_CANCEL.ANY"))->counters, 0x10, "L2_L3ACCESS_CANCEL on PMD4 only");
 	is_u64(ita2_event_at(idx("L1D_READS_SET1"))->code, 0xc4, "L1D_READS_SET1 code corrected");
 	is_u64(ita2_event_at(idx("DATA_REFERENCES_SET1"))->code, 0xc5, "DATA_REFERENCES_SET1 code");

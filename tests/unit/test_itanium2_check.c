@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* --check formatting of an Itanium 2 set (report/check.c). */
+/* --check formatting of an Itanium 2 set (cli/check_print.c). */
 #include <config.h>
 
 #include <stdlib.h>
@@ -7,7 +7,7 @@
 
 #include "event/pmu_model.h"
 #include "pmu/itanium2.h"
-#include "report/check.h"
+#include "cli/check_print.h"
 #include "tap.h"
 
 extern const struct pmu_model pmu_itanium2;

@@ -17,7 +17,7 @@
 #include "common/config.h"
 #include "common/util.h"
 #include "event/pmu_model.h"
-#include "report/check.h"
+#include "cli/check_print.h"
 #include "tap.h"
 
 struct walk {

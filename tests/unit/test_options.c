@@ -49,13 +49,14 @@ int main(void)
 
 	/* its companion: a period for each randomized event (a usage error, as every missing companion) */
 	ok(parse(&cfg, &err, "-e", "a,b", "--long-smpl-periods=,10", "--smpl-periods-random=0xff", "x", NULL) == 0 &&
-		   options_validate(&cfg, NULL, &err) < 0 && err.code == PF_E_USAGE,
+		   options_validate(&cfg, NULL, &err) < 0 && err.code == PF_E_PERIOD_NONE &&
+		   pf_error_exit_status(err.code) == PF_EXIT_USAGE,
 	   "a random period without a period is a usage error");
 	is_str(err.msg, "option '--smpl-periods-random': event 1 of set 0 ('a') has no period to randomize: give it "
 	       "one with --long-smpl-periods or --short-smpl-periods", "message names the event");
 	pf_config_release(&cfg);
 	ok(parse(&cfg, &err, "-e", "a", "--long-smpl-periods=10", "--smpl-periods-random=1,1", "x", NULL) == 0 &&
-		   options_validate(&cfg, NULL, &err) < 0 && err.code == PF_E_USAGE && strstr(err.msg, "2 entries"),
+		   options_validate(&cfg, NULL, &err) < 0 && err.code == PF_E_LIST_TOO_LONG && strstr(err.msg, "2 entries"),
 	   "more random entries than events: %s", err.msg);
 	pf_config_release(&cfg);
 	ok(parse(&cfg, &err, "-e", "a,b", "--short-smpl-periods=,10", "--smpl-periods-random=,0xff", "x", NULL) == 0 &&
@@ -102,9 +103,9 @@ int main(void)
 	ok(parse(&cfg, &err, "-e", "a", "--long-smpl-periods=", "x", NULL) < 0 && strstr(err.msg, "empty"),
 	   "an empty period list is refused");
 	pf_config_release(&cfg);
-	ok(parse(&cfg, &err, "--outfile", NULL) < 0 && err.code == PF_E_USAGE, "missing value refused");
+	ok(parse(&cfg, &err, "--outfile", NULL) < 0 && err.code == PF_E_OPTION_NEEDS, "missing value refused");
 	pf_config_release(&cfg);
-	ok(parse(&cfg, &err, "--nope", NULL) < 0 && err.code == PF_E_USAGE, "unknown option refused");
+	ok(parse(&cfg, &err, "--nope", NULL) < 0 && err.code == PF_E_AMBIGUOUS_OPTION, "unknown option refused");
 	pf_config_release(&cfg);
 	ok(parse(&cfg, &err, "-e", "a,,b", "x", NULL) < 0 && err.code == PF_E_EVENT_SYNTAX, "empty event refused");
 	pf_config_release(&cfg);

@@ -42,9 +42,10 @@ static void write_file(const char *path)
 	struct smpl_writer *w = smpl_writer_open(path, &h, &err);
 
 	if (w) { /* the process's name: a blank and a ';', which folded stacks cannot show as they are */
-		struct sample_comm c = { .pid = 7, .tid = 7, .exec = true, .comm = "my prog;x" };
+		struct sample_record c = { .type = SREC_COMM,
+					   .comm = { .pid = 7, .tid = 7, .exec = true, .comm = "my prog;x" } };
 
-		smpl_write_comm(w, &c, NULL, &err);
+		smpl_write_record(w, &c, &err);
 	}
 	for (size_t i = 0; w && i < ARRAY_SIZE(names); i++) {
 		struct sample_mmap m = { .pid = 7, .tid = 7, .start = 0x100000 * (i + 1), .len = 0x1000,

@@ -15,7 +15,7 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "report/check.h"
+#include "cli/check_print.h"
 
 #define NAME_WIDTH 40
 #define MAX_FIELDS 16
@@ -86,13 +86,8 @@ static void print_row(FILE *out, const table_row *row, bool keys)
 
 int check_print_table(FILE *out, const struct pmu_model *m, struct pf_error *err)
 {
-	char msg[160];
-
-	if (!m->table_row) { /* a listing request: nothing to count, so no "cannot count" */
-		snprintf(msg, sizeof(msg), "option '--dump-event-table': the %s model has no event table "
-			 "(see 'pfmon --pmu=%s -I')", m->title, m->name);
-		return pf_error_set(err, PF_E_USAGE, msg);
-	}
+	if (!m->table_row) /* a listing request: nothing to count, so no "cannot count" */
+		return pf_error_set(err, PF_E_NO_EVENT_TABLE, m->title, m->name);
 	for (size_t i = 0;; i++) {
 		table_row row = { 0 };
 

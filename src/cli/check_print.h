@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* --check output: the programming of one event set, and --dump-event-table
- * rows.  Formatting only; the model computed everything. */
-#ifndef PFMON_REPORT_CHECK_H
-#define PFMON_REPORT_CHECK_H
+ * rows.  Formatting only; the model computed everything.  It lives in cli/:
+ * it names registers and walks tables through the model interface (event/),
+ * which report/ does not call (DESIGN.md, layers). */
+#ifndef PFMON_CLI_CHECK_PRINT_H
+#define PFMON_CLI_CHECK_PRINT_H
 
 #include <stdbool.h>
 #include <stdio.h>
