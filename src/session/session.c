@@ -377,7 +377,7 @@ static int attach_perm_error(pid_t tid, struct pf_error *err)
 /* 0: opened; 1: the task is gone; -1: error */
 static int open_task(struct session *s, pid_t tid, struct pf_error *err)
 {
-	bool first = s->tids.len == 0;
+	bool first = u64set_len(&s->tids) == 0;
 	size_t first_fd = s->n_fds;
 	int rc;
 
@@ -470,7 +470,7 @@ static int open_process(struct session *s, pid_t pid, struct pf_error *err)
 	for (int round = 0;; round++) {
 		pid_t *tids;
 		long n = procfs_tasks(pid, &tids);
-		size_t before = s->tids.len;
+		size_t before = u64set_len(&s->tids);
 		int rc = 0;
 
 		if (n <= 0) {
@@ -486,7 +486,7 @@ static int open_process(struct session *s, pid_t pid, struct pf_error *err)
 		free(tids);
 		if (rc < 0)
 			return -1;
-		if (s->tids.len == before)
+		if (u64set_len(&s->tids) == before)
 			return s->n_fds > fds_before ? 0 : no_thread_opened(pid, err);
 	}
 }
@@ -794,17 +794,17 @@ static void disable_all(struct session *s)
 static void synthesize_started(struct session *s)
 {
 	pid_t *pids = NULL;
+	uint64_t tid;
 	size_t n;
 
 	if (s->every_process) {
 		synthesize_all(s);
 		return;
 	}
-	for (size_t i = 0; i < s->tids.cap; i++) {
-		uint64_t tid;
+	for (size_t i = 0; u64set_next(&s->tids, &i, &tid);) {
 		pid_t tgid;
 
-		if (u64set_at(&s->tids, i, &tid) && procfs_tgid((pid_t)tid, &tgid))
+		if (procfs_tgid((pid_t)tid, &tgid))
 			synthesize_maps(s, tgid);
 	}
 	n = s->trig ? sess_trig_processes(s, &pids) : 0;
