@@ -108,7 +108,7 @@ void profile_free(struct profile *p)
 	}
 	free(p->ev);
 	prof_keymap_release(&p->stacks);
-	free(p->streams.slots);
+	hashtab_release(&p->streams.tab);
 	u64set_release(&p->kernel_ips);
 	strmap_release(&p->folded);
 	strmap_release(&p->stack_index);
