@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/hash.h"
 #include "common/u64set.h"
 #include "common/util.h"
 #include "kernel/perf.h"
@@ -509,11 +510,8 @@ static uint64_t maps_hash(const struct sample_record *recs, long n)
 	for (long i = 0; i < n; i++) {
 		const struct sample_mmap *m = &recs[i].mmap;
 
-		h = (h ^ m->start) * 0x100000001b3ull;
-		h = (h ^ m->len) * 0x100000001b3ull;
-		h = (h ^ m->pgoff) * 0x100000001b3ull;
-		for (const char *c = m->filename ? m->filename : ""; *c; c++)
-			h = (h ^ (unsigned char)*c) * 0x100000001b3ull;
+		h = hash_combine(hash_combine(hash_combine(h, m->start), m->len), m->pgoff);
+		h = hash_combine(h, hash_str(m->filename));
 	}
 	return h;
 }
