@@ -4,72 +4,63 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hash.h"
 #include "strmap.h"
 #include "util.h"
 
+static bool entry_used(const void *slot)
+{
+	return ((const struct strmap_entry *)slot)->key != NULL;
+}
+
+static bool entry_match(const void *slot, const void *key)
+{
+	return strcmp(((const struct strmap_entry *)slot)->key, key) == 0;
+}
+
+static uint64_t entry_hash(const void *slot)
+{
+	return hash_str(((const struct strmap_entry *)slot)->key);
+}
+
+static const struct hashtab_ops entry_ops = {
+	.slot_size = sizeof(struct strmap_entry),
+	.min_cap = 64,
+	.load_pct = 75,
+	.used = entry_used,
+	.match = entry_match,
+	.hash = entry_hash,
+};
+
 void strmap_init(struct strmap *m)
 {
-	memset(m, 0, sizeof(*m));
+	hashtab_init(&m->tab);
 }
 
 void strmap_release(struct strmap *m)
 {
-	for (size_t i = 0; i < m->cap; i++)
-		free(m->slots[i].key);
-	free(m->slots);
-	memset(m, 0, sizeof(*m));
-}
+	struct strmap_entry *e;
 
-static uint64_t hash_str(const char *s)
-{
-	uint64_t h = 1469598103934665603ull; /* FNV-1a */
-
-	for (; *s; s++) {
-		h ^= (unsigned char)*s;
-		h *= 1099511628211ull;
-	}
-	return h;
-}
-
-static struct strmap_entry *slot_for(struct strmap_entry *slots, size_t cap, const char *key)
-{
-	size_t i = (size_t)hash_str(key) & (cap - 1);
-
-	while (slots[i].key && strcmp(slots[i].key, key) != 0)
-		i = (i + 1) & (cap - 1);
-	return &slots[i];
-}
-
-static void grow(struct strmap *m)
-{
-	size_t cap = m->cap ? m->cap * 2 : 64;
-	struct strmap_entry *slots = xcalloc(cap, sizeof(*slots));
-
-	for (size_t i = 0; i < m->cap; i++)
-		if (m->slots[i].key)
-			*slot_for(slots, cap, m->slots[i].key) = m->slots[i];
-	free(m->slots);
-	m->slots = slots;
-	m->cap = cap;
+	for (size_t i = 0; (e = hashtab_next(&m->tab, &entry_ops, &i));)
+		free(e->key);
+	hashtab_release(&m->tab);
 }
 
 void strmap_add(struct strmap *m, const char *key, uint64_t delta)
 {
-	struct strmap_entry *e;
+	bool added;
+	struct strmap_entry *e = hashtab_insert(&m->tab, &entry_ops, hash_str(key), key, &added);
 
-	if ((m->len + 1) * 4 > m->cap * 3)
-		grow(m);
-	e = slot_for(m->slots, m->cap, key);
-	if (!e->key) {
+	if (added)
 		e->key = xstrdup(key);
-		m->len++;
-	}
 	e->value += delta;
 }
 
 uint64_t strmap_get(const struct strmap *m, const char *key)
 {
-	return m->cap ? slot_for(m->slots, m->cap, key)->value : 0;
+	const struct strmap_entry *e = hashtab_find(&m->tab, &entry_ops, hash_str(key), key);
+
+	return e ? e->value : 0;
 }
 
 static int by_value_desc(const void *a, const void *b)
@@ -83,12 +74,11 @@ static int by_value_desc(const void *a, const void *b)
 
 struct strmap_entry *strmap_sorted(const struct strmap *m)
 {
-	struct strmap_entry *v = xcalloc(m->len ? m->len : 1, sizeof(*v));
+	struct strmap_entry *v = xcalloc(m->tab.len ? m->tab.len : 1, sizeof(*v)), *e;
 	size_t n = 0;
 
-	for (size_t i = 0; i < m->cap; i++)
-		if (m->slots[i].key)
-			v[n++] = m->slots[i];
+	for (size_t i = 0; (e = hashtab_next(&m->tab, &entry_ops, &i));)
+		v[n++] = *e;
 	qsort(v, n, sizeof(*v), by_value_desc);
 	return v;
 }

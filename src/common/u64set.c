@@ -1,63 +1,56 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <config.h>
 
-#include <stdlib.h>
-#include <string.h>
-
+#include "hash.h"
 #include "u64set.h"
-#include "util.h"
+
+static bool slot_used(const void *slot)
+{
+	return ((const struct u64set_slot *)slot)->key != 0;
+}
+
+static bool slot_match(const void *slot, const void *key)
+{
+	return ((const struct u64set_slot *)slot)->key == *(const uint64_t *)key;
+}
+
+static uint64_t slot_hash(const void *slot)
+{
+	return hash_u64(((const struct u64set_slot *)slot)->key);
+}
+
+static const struct hashtab_ops slot_ops = {
+	.slot_size = sizeof(struct u64set_slot),
+	.min_cap = 64,
+	.load_pct = 50,
+	.used = slot_used,
+	.match = slot_match,
+	.hash = slot_hash,
+};
 
 void u64set_init(struct u64set *s)
 {
-	memset(s, 0, sizeof(*s));
+	hashtab_init(&s->tab);
 }
 
 void u64set_release(struct u64set *s)
 {
-	free(s->slots);
-	memset(s, 0, sizeof(*s));
-}
-
-static size_t slot_of(const struct u64set_slot *slots, size_t cap, uint64_t key)
-{
-	size_t i = (size_t)((key * 0x9e3779b97f4a7c15ull) >> 17) & (cap - 1);
-
-	while (slots[i].key && slots[i].key != key)
-		i = (i + 1) & (cap - 1);
-	return i;
-}
-
-static void grow(struct u64set *s)
-{
-	size_t cap = s->cap ? s->cap * 2 : 64;
-	struct u64set_slot *slots = xcalloc(cap, sizeof(*slots));
-
-	for (size_t i = 0; i < s->cap; i++)
-		if (s->slots[i].key)
-			slots[slot_of(slots, cap, s->slots[i].key)] = s->slots[i];
-	free(s->slots);
-	s->slots = slots;
-	s->cap = cap;
+	hashtab_release(&s->tab);
 }
 
 /* the slot of v, added if new; NULL for UINT64_MAX */
 static struct u64set_slot *insert(struct u64set *s, uint64_t v, bool *added)
 {
 	uint64_t key = v + 1;
-	size_t i;
+	struct u64set_slot *slot;
 
 	*added = false;
 	if (key == 0)
 		return NULL; /* UINT64_MAX cannot be stored */
-	if ((s->len + 1) * 2 > s->cap)
-		grow(s);
-	i = slot_of(s->slots, s->cap, key);
-	if (!s->slots[i].key) {
-		s->slots[i] = (struct u64set_slot){ key, 0 };
-		s->len++;
-		*added = true;
-	}
-	return &s->slots[i];
+	slot = hashtab_insert(&s->tab, &slot_ops, hash_u64(key), &key, added);
+	if (*added)
+		*slot = (struct u64set_slot){ key, 0 };
+	return slot;
 }
 
 bool u64set_add(struct u64set *s, uint64_t v)
@@ -81,21 +74,24 @@ bool u64set_put(struct u64set *s, uint64_t v, uint64_t data)
 
 bool u64set_get(const struct u64set *s, uint64_t v, uint64_t *data)
 {
-	size_t i;
+	uint64_t key = v + 1;
+	const struct u64set_slot *slot;
 
-	if (!s->cap || v + 1 == 0)
+	if (key == 0)
 		return false;
-	i = slot_of(s->slots, s->cap, v + 1);
-	if (!s->slots[i].key)
+	slot = hashtab_find(&s->tab, &slot_ops, hash_u64(key), &key);
+	if (!slot)
 		return false;
-	*data = s->slots[i].data;
+	*data = slot->data;
 	return true;
 }
 
-bool u64set_at(const struct u64set *s, size_t i, uint64_t *v)
+bool u64set_next(const struct u64set *s, size_t *i, uint64_t *v)
 {
-	if (i >= s->cap || !s->slots[i].key)
+	const struct u64set_slot *slot = hashtab_next(&s->tab, &slot_ops, i);
+
+	if (!slot)
 		return false;
-	*v = s->slots[i].key - 1;
+	*v = slot->key - 1;
 	return true;
 }

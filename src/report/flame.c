@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/hash.h"
 #include "common/strmap.h"
 #include "common/util.h"
 #include "flame.h"
@@ -200,16 +201,6 @@ static size_t utf8_chars(const char *s)
 #define CHAR_W 7.3  /* 12px monospace, for labels before the script measures them */
 #define MIN_W 0.1   /* narrower frames are not drawn (they would be invisible) */
 
-/* FNV-1a: a stable hash, so a name always gets the same colour */
-static uint32_t name_hash(const char *s)
-{
-	uint32_t h = 2166136261u;
-
-	for (; s && *s; s++)
-		h = (h ^ (unsigned char)*s) * 16777619u;
-	return h;
-}
-
 /* h in degrees [0, 360), s and l in [0, 1] */
 static void hsl_rgb(double h, double s, double l, int rgb[3])
 {
@@ -230,7 +221,8 @@ static void hsl_rgb(double h, double s, double l, int rgb[3])
  * unknown frames grey; processes lavender.  The name varies the shade. */
 static void frame_fill(const struct flame_node *n, FILE *out)
 {
-	uint32_t hb = name_hash(n->binary), hn = name_hash(n->name);
+	/* FNV-1a 32: a stable hash, so a name always gets the same colour */
+	uint32_t hb = hash_str32(n->binary), hn = hash_str32(n->name);
 	double shade = (double)(hn % 1000) / 1000.0;
 	int rgb[3];
 

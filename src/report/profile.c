@@ -108,7 +108,7 @@ void profile_free(struct profile *p)
 	}
 	free(p->ev);
 	prof_keymap_release(&p->stacks);
-	free(p->streams.slots);
+	hashtab_release(&p->streams.tab);
 	u64set_release(&p->kernel_ips);
 	strmap_release(&p->folded);
 	strmap_release(&p->stack_index);
@@ -365,7 +365,7 @@ void profile_print_lost(const struct profile *p, FILE *err)
 
 void profile_prefetch_kernel(struct profile *p)
 {
-	if (p->kernel_ips.len && !p->kernel_recorded && !p->finished && kernel_check_same(&p->kernel))
+	if (u64set_len(&p->kernel_ips) && !p->kernel_recorded && !p->finished && kernel_check_same(&p->kernel))
 		sym_resolver_prefetch_kernel(p->res);
 }
 
@@ -375,13 +375,13 @@ void profile_finish(struct profile *p)
 		return;
 	p->finished = true;
 	/* a file's own kernel symbols, else the running kernel's if it took the samples */
-	p->kernel_named = p->kernel_ips.len && (p->kernel_recorded || kernel_check_same(&p->kernel));
+	p->kernel_named = u64set_len(&p->kernel_ips) && (p->kernel_recorded || kernel_check_same(&p->kernel));
 	p->kernel_named = p->kernel_named && sym_resolver_kernel_symbols(p->res);
 	/* every kernel address is named once here, so the file can keep its symbol */
-	for (size_t i = 0; p->kernel_named && i < p->kernel_ips.cap; i++) {
+	if (p->kernel_named) {
 		uint64_t ip;
 
-		if (u64set_at(&p->kernel_ips, i, &ip))
+		for (size_t i = 0; u64set_next(&p->kernel_ips, &i, &ip);)
 			sym_resolve_kernel(p->res, ip);
 	}
 	for (size_t i = 0; i < p->n_ev; i++) {
@@ -424,7 +424,7 @@ size_t profile_top_keys(const struct profile *p, size_t ev, size_t max, const ch
 	if (ev >= p->n_ev)
 		return 0;
 	v = strmap_sorted(&p->ev[ev].keys);
-	for (; n < max && n < p->ev[ev].keys.len; n++) {
+	for (; n < max && n < strmap_len(&p->ev[ev].keys); n++) {
 		/* the names live in the map: find this key's own copy there */
 		keys[n] = v[n].key;
 		counts[n] = v[n].value;

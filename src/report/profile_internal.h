@@ -18,6 +18,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "common/hashtab.h"
 #include "common/strmap.h"
 #include "common/u64set.h"
 #include "common/util.h"
@@ -63,8 +64,7 @@ struct prof_entry {
 };
 
 struct prof_keymap {
-	struct prof_entry *slots;
-	size_t cap, len; /* cap: a power of two */
+	struct hashtab tab; /* of struct prof_entry */
 };
 
 struct event_hist {
@@ -114,8 +114,7 @@ struct read_stream {
 };
 
 struct read_streams {
-	struct read_stream *slots;
-	size_t cap, len; /* cap: a power of two */
+	struct hashtab tab; /* of struct read_stream */
 };
 
 /* --report-format=script: the samples one by one; their frames are typed
@@ -187,6 +186,9 @@ struct prof_frame prof_sample_frame(struct profile *p, const struct sample *s);
 /* count samples under key (n frames); the entry, for the counts read in the sample */
 struct prof_entry *prof_keymap_add(struct prof_keymap *m, const struct prof_frame *key, uint32_t n, uint64_t count);
 void prof_keymap_release(struct prof_keymap *m);
+/* the next entry at or after slot *i, in no order, or NULL:
+ * for (size_t i = 0; (e = prof_keymap_next(m, &i));) ... */
+struct prof_entry *prof_keymap_next(const struct prof_keymap *m, size_t *i);
 const char *prof_base_name(const char *path);
 struct prof_frame prof_user_frame(struct profile *p, uint32_t pid, uint64_t ip, bool show_ip);
 /* "function [module]", or its address when no symbol covers it */

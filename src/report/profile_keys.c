@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/hash.h"
 #include "profile_internal.h"
 
 const char *prof_base_name(const char *path)
@@ -168,12 +169,11 @@ static uint64_t frames_hash(const struct prof_frame *f, uint32_t n)
 	uint64_t h = n;
 
 	for (uint32_t i = 0; i < n; i++) {
-		h = (h ^ (uint64_t)f[i].kind) * 0x9e3779b97f4a7c15ull;
-		h = (h ^ (uint64_t)(uintptr_t)f[i].res) * 0x9e3779b97f4a7c15ull;
-		h = (h ^ f[i].addr) * 0x9e3779b97f4a7c15ull;
-		h ^= h >> 29;
+		h = hash_combine(h, (uint64_t)f[i].kind);
+		h = hash_combine(h, (uint64_t)(uintptr_t)f[i].res);
+		h = hash_combine(h, f[i].addr);
 	}
-	return h;
+	return hash_u64(h);
 }
 
 /* answers are unique per (binary, address): one pointer is one answer */
@@ -185,52 +185,67 @@ static bool same_frames(const struct prof_frame *a, const struct prof_frame *b, 
 	return true;
 }
 
-static struct prof_entry *entry_slot(struct prof_entry *slots, size_t cap, const struct prof_frame *f,
-				     uint32_t n)
-{
-	size_t i = (size_t)frames_hash(f, n) & (cap - 1);
+struct frames_key {
+	const struct prof_frame *f;
+	uint32_t n;
+};
 
-	while (slots[i].frames && (slots[i].n != n || !same_frames(slots[i].frames, f, n)))
-		i = (i + 1) & (cap - 1);
-	return &slots[i];
+static bool entry_used(const void *slot)
+{
+	return ((const struct prof_entry *)slot)->frames != NULL;
 }
 
-static void keymap_grow(struct prof_keymap *m)
+static bool entry_match(const void *slot, const void *key)
 {
-	size_t cap = m->cap ? m->cap * 2 : 256;
-	struct prof_entry *slots = xcalloc(cap, sizeof(*slots));
+	const struct prof_entry *e = slot;
+	const struct frames_key *k = key;
 
-	for (size_t i = 0; i < m->cap; i++)
-		if (m->slots[i].frames)
-			*entry_slot(slots, cap, m->slots[i].frames, m->slots[i].n) = m->slots[i];
-	free(m->slots);
-	m->slots = slots;
-	m->cap = cap;
+	return e->n == k->n && same_frames(e->frames, k->f, k->n);
 }
+
+static uint64_t entry_hash(const void *slot)
+{
+	const struct prof_entry *e = slot;
+
+	return frames_hash(e->frames, e->n);
+}
+
+static const struct hashtab_ops entry_ops = {
+	.slot_size = sizeof(struct prof_entry),
+	.min_cap = 256,
+	.load_pct = 75,
+	.used = entry_used,
+	.match = entry_match,
+	.hash = entry_hash,
+};
 
 struct prof_entry *prof_keymap_add(struct prof_keymap *m, const struct prof_frame *key, uint32_t n, uint64_t count)
 {
-	struct prof_entry *e;
+	struct frames_key k = { key, n };
+	bool added;
+	struct prof_entry *e = hashtab_insert(&m->tab, &entry_ops, frames_hash(key, n), &k, &added);
 
-	if ((m->len + 1) * 4 > m->cap * 3)
-		keymap_grow(m);
-	e = entry_slot(m->slots, m->cap, key, n);
-	if (!e->frames) {
+	if (added) {
 		e->frames = xmalloc((n ? n : 1) * sizeof(*key));
 		memcpy(e->frames, key, n * sizeof(*key));
 		e->n = n;
-		m->len++;
 	}
 	e->count += count;
 	return e;
 }
 
+struct prof_entry *prof_keymap_next(const struct prof_keymap *m, size_t *i)
+{
+	return hashtab_next(&m->tab, &entry_ops, i);
+}
+
 void prof_keymap_release(struct prof_keymap *m)
 {
-	for (size_t i = 0; i < m->cap; i++)
-		free(m->slots[i].frames);
-	free(m->slots);
-	*m = (struct prof_keymap){ 0 };
+	struct prof_entry *e;
+
+	for (size_t i = 0; (e = prof_keymap_next(m, &i));)
+		free(e->frames);
+	hashtab_release(&m->tab);
 }
 
 /* ---- naming, once the kernel's symbols are known ---- */
@@ -271,12 +286,9 @@ static void name_key(struct profile *p, const struct prof_frame *f, struct strbu
 void prof_name_keymap(struct profile *p, struct prof_keymap *m, struct strmap *out)
 {
 	struct strbuf key = STRBUF_INIT;
+	const struct prof_entry *e;
 
-	for (size_t i = 0; i < m->cap; i++) {
-		const struct prof_entry *e = &m->slots[i];
-
-		if (!e->frames)
-			continue;
+	for (size_t i = 0; (e = prof_keymap_next(m, &i));) {
 		strbuf_reset(&key);
 		name_key(p, &e->frames[0], &key);
 		strmap_add(out, strbuf_str(&key), e->count);
@@ -355,12 +367,9 @@ static void keep_key_frame(struct event_hist *h, const char *name, const struct 
 void prof_name_keys(struct profile *p, struct event_hist *h)
 {
 	struct strbuf key = STRBUF_INIT;
+	const struct prof_entry *e;
 
-	for (size_t i = 0; i < h->counted.cap; i++) {
-		const struct prof_entry *e = &h->counted.slots[i];
-
-		if (!e->frames)
-			continue;
+	for (size_t i = 0; (e = prof_keymap_next(&h->counted, &i));) {
 		strbuf_reset(&key);
 		for (uint32_t j = 0; j < e->n; j++) { /* by process: "pid:command function" */
 			if (j)

@@ -44,7 +44,7 @@ static int read_width(const struct profile *p, const struct event_hist *h, uint3
 static void print_event_text(const struct profile *p, const struct event_hist *h, FILE *out)
 {
 	struct strmap_entry *v = strmap_sorted(&h->keys);
-	size_t n = shown_entries(p, v, h->keys.len, h->samples);
+	size_t n = shown_entries(p, v, strmap_len(&h->keys), h->samples);
 	uint64_t cum = 0;
 
 	/* names and paths come from the sample file: escaped, one line stays one line */
@@ -125,7 +125,7 @@ void prof_print_missing(const struct profile *p, FILE *out, const char *prefix, 
 /* why kernel samples are lumps, when some were sampled: one line */
 static bool kernel_note(const struct profile *p, struct strbuf *sb)
 {
-	return p->kernel_ips.len && !p->kernel_recorded && kernel_check_why_not(&p->kernel, sb);
+	return u64set_len(&p->kernel_ips) && !p->kernel_recorded && kernel_check_why_not(&p->kernel, sb);
 }
 
 static void print_notes_text(const struct profile *p, FILE *out)
@@ -287,7 +287,7 @@ static void json_entry(const struct profile *p, const struct event_hist *h, cons
 static void json_event(const struct profile *p, const struct event_hist *h, struct json_writer *w)
 {
 	struct strmap_entry *v = strmap_sorted(&h->keys);
-	size_t n = shown_entries(p, v, h->keys.len, h->samples);
+	size_t n = shown_entries(p, v, strmap_len(&h->keys), h->samples);
 
 	json_begin_object(w);
 	json_key(w, "event");
@@ -322,12 +322,12 @@ static void json_callchains(const struct profile *p, struct json_writer *w)
 	struct strmap_entry *v;
 	struct strbuf name = STRBUF_INIT;
 
-	if (!p->folded.len)
+	if (!strmap_len(&p->folded))
 		return;
 	v = strmap_sorted(&p->folded);
 	json_key(w, "callchains");
 	json_begin_array(w);
-	for (size_t i = 0; i < p->folded.len; i++) {
+	for (size_t i = 0; i < strmap_len(&p->folded); i++) {
 		uint64_t idx = strmap_get(&p->stack_index, v[i].key);
 		const struct prof_stack *st = idx ? &p->stack_reps[idx - 1] : NULL;
 
@@ -401,7 +401,7 @@ void prof_print_folded(const struct profile *p, FILE *out)
 {
 	struct strmap_entry *v = strmap_sorted(&p->folded);
 
-	for (size_t i = 0; i < p->folded.len; i++) {
+	for (size_t i = 0; i < strmap_len(&p->folded); i++) {
 		fput_escaped(out, v[i].key);
 		fprintf(out, " %llu\n", (unsigned long long)v[i].value);
 	}

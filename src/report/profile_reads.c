@@ -6,44 +6,52 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/hash.h"
 #include "profile_internal.h"
 
-static size_t stream_slot(const struct read_streams *t, uint32_t evidx, uint32_t tid, uint32_t cpu)
+static uint64_t stream_key_hash(uint32_t evidx, uint32_t tid, uint32_t cpu)
 {
-	size_t i = (size_t)(((uint64_t)evidx << 48 ^ (uint64_t)cpu << 32 ^ tid) * 0x9e3779b97f4a7c15ull >> 20);
-
-	for (i &= t->cap - 1;; i = (i + 1) & (t->cap - 1)) {
-		const struct read_stream *r = &t->slots[i];
-
-		if (!r->used || (r->evidx == evidx && r->tid == tid && r->cpu == cpu))
-			return i;
-	}
+	return hash_u64(hash_combine((uint64_t)evidx << 32 | cpu, tid));
 }
 
-static void streams_grow(struct read_streams *t)
+static bool stream_used(const void *slot)
 {
-	struct read_streams n = { xcalloc(t->cap ? t->cap * 2 : 64, sizeof(struct read_stream)),
-				  t->cap ? t->cap * 2 : 64, t->len };
-
-	for (size_t i = 0; i < t->cap; i++)
-		if (t->slots[i].used)
-			n.slots[stream_slot(&n, t->slots[i].evidx, t->slots[i].tid, t->slots[i].cpu)] = t->slots[i];
-	free(t->slots);
-	*t = n;
+	return ((const struct read_stream *)slot)->used;
 }
+
+static bool stream_match(const void *slot, const void *key)
+{
+	const struct read_stream *r = slot;
+	const struct sample *s = key;
+
+	return r->evidx == s->evidx && r->tid == s->tid && r->cpu == s->cpu;
+}
+
+static uint64_t stream_hash(const void *slot)
+{
+	const struct read_stream *r = slot;
+
+	return stream_key_hash(r->evidx, r->tid, r->cpu);
+}
+
+static const struct hashtab_ops stream_ops = {
+	.slot_size = sizeof(struct read_stream),
+	.min_cap = 64,
+	.load_pct = 50,
+	.used = stream_used,
+	.match = stream_match,
+	.hash = stream_hash,
+};
 
 /* the counter stream of this sample, created with zero counts */
 static struct read_stream *stream_of(struct read_streams *t, const struct sample *s)
 {
-	struct read_stream *r;
+	bool added;
+	struct read_stream *r = hashtab_insert(&t->tab, &stream_ops, stream_key_hash(s->evidx, s->tid, s->cpu), s,
+					       &added);
 
-	if ((t->len + 1) * 2 > t->cap)
-		streams_grow(t);
-	r = &t->slots[stream_slot(t, s->evidx, s->tid, s->cpu)];
-	if (!r->used) {
+	if (added)
 		*r = (struct read_stream){ .evidx = s->evidx, .tid = s->tid, .cpu = s->cpu, .used = true };
-		t->len++;
-	}
 	return r;
 }
 

@@ -302,14 +302,11 @@ void prof_name_stacks(struct profile *p)
 {
 	struct named_stack *ns = xcalloc(1, sizeof(*ns));
 	struct strbuf key = STRBUF_INIT;
+	struct prof_entry *e;
 
 	if (p->opts.format == PROFILE_SVG)
 		p->flame = flame_new();
-	for (size_t i = 0; i < p->stacks.cap; i++) {
-		struct prof_entry *e = &p->stacks.slots[i];
-
-		if (!e->frames)
-			continue;
+	for (size_t i = 0; (e = prof_keymap_next(&p->stacks, &i));) {
 		name_stack(p, e, ns);
 		if (p->flame) {
 			flame_add(p->flame, ns->f, ns->n, e->count);

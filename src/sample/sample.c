@@ -7,6 +7,7 @@
 
 #include <string.h>
 
+#include "common/hash.h"
 #include "common/util.h"
 #include "sample/sample.h"
 
@@ -26,22 +27,17 @@ bool sample_foldable(const struct sample *s)
 	return !(s->fields & (SAMPLE_F_READ | SAMPLE_F_USER_STACK));
 }
 
-static uint64_t mix(uint64_t h, uint64_t v)
-{
-	h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
-	return h * 0xff51afd7ed558ccdull;
-}
-
 uint64_t sample_fold_hash(const struct sample *s)
 {
-	uint64_t h = mix(mix(mix(s->fields, s->evidx), s->ip), ((uint64_t)s->pid << 32) | s->tid);
+	uint64_t h = hash_combine(hash_combine(hash_combine(s->fields, s->evidx), s->ip),
+				  ((uint64_t)s->pid << 32) | s->tid);
 
-	h = mix(mix(mix(h, s->period), s->addr), s->cpumode);
+	h = hash_combine(hash_combine(hash_combine(h, s->period), s->addr), s->cpumode);
 	for (uint32_t i = 0; i < s->callchain_nr; i++)
-		h = mix(h, s->callchain[i]);
+		h = hash_combine(h, s->callchain[i]);
 	for (uint32_t i = 0; i < s->branch_nr; i++)
-		h = mix(mix(h, s->branches[i].from), s->branches[i].to);
-	return h;
+		h = hash_combine(hash_combine(h, s->branches[i].from), s->branches[i].to);
+	return hash_u64(h);
 }
 
 bool sample_fold_equal(const struct sample *a, const struct sample *b)

@@ -68,49 +68,63 @@ struct sample_record *smpl_batch_slot(struct smpl_batch *b)
 	return &b->recs[b->n];
 }
 
+/* A sample folded into: its record's index + 1 (0: free slot), and its
+ * hash's low half, compared before the record is read (the table has
+ * fewer than 2^32 slots, so the low half is all the index needs). */
+struct smpl_fold_slot {
+	uint32_t at;
+	uint32_t hash;
+};
+
+struct fold_key {
+	const struct sample *s;
+	const struct sample_record *recs;
+	uint32_t hash;
+};
+
+static bool fold_used(const void *slot)
+{
+	return ((const struct smpl_fold_slot *)slot)->at != 0;
+}
+
+static bool fold_match(const void *slot, const void *key)
+{
+	const struct smpl_fold_slot *f = slot;
+	const struct fold_key *k = key;
+
+	return f->hash == k->hash && sample_fold_equal(&k->recs[f->at - 1].sample, k->s);
+}
+
+static uint64_t fold_hash(const void *slot)
+{
+	return ((const struct smpl_fold_slot *)slot)->hash;
+}
+
+static const struct hashtab_ops fold_ops = {
+	.slot_size = sizeof(struct smpl_fold_slot),
+	.min_cap = 512,
+	.load_pct = 50,
+	.used = fold_used,
+	.match = fold_match,
+	.hash = fold_hash,
+};
+
 /* another record: the samples before it are not folded into any more */
 static void end_fold_epoch(struct smpl_batch *b)
 {
-	if (b->fold_len)
-		memset(b->fold_slots, 0, b->fold_cap * sizeof(*b->fold_slots));
-	b->fold_len = 0;
-}
-
-static void grow_fold_slots(struct smpl_batch *b)
-{
-	size_t cap = b->fold_cap ? 2 * b->fold_cap : 512;
-	uint32_t *slots = xcalloc(cap, sizeof(*slots));
-
-	for (size_t i = 0; i < b->fold_cap; i++) {
-		uint32_t at = b->fold_slots[i];
-		size_t j;
-
-		if (!at)
-			continue;
-		for (j = sample_fold_hash(&b->recs[at - 1].sample) & (cap - 1); slots[j]; j = (j + 1) & (cap - 1))
-			;
-		slots[j] = at;
-	}
-	free(b->fold_slots);
-	b->fold_slots = slots;
-	b->fold_cap = cap;
+	hashtab_clear(&b->folds, &fold_ops);
 }
 
 /* the record s folds into, else s (at b->n) is entered for the next ones: NULL */
 static struct sample_record *fold_into(struct smpl_batch *b, const struct sample *s)
 {
-	size_t j;
+	struct fold_key k = { s, b->recs, (uint32_t)sample_fold_hash(s) };
+	bool added;
+	struct smpl_fold_slot *f = hashtab_insert(&b->folds, &fold_ops, k.hash, &k, &added);
 
-	if ((b->fold_len + 1) * 2 > b->fold_cap)
-		grow_fold_slots(b);
-	for (j = sample_fold_hash(s) & (b->fold_cap - 1); b->fold_slots[j]; j = (j + 1) & (b->fold_cap - 1)) {
-		struct sample_record *r = &b->recs[b->fold_slots[j] - 1];
-
-		if (sample_fold_equal(&r->sample, s))
-			return r;
-	}
-	b->fold_slots[j] = (uint32_t)b->n + 1;
-	b->fold_len++;
+	if (!added)
+		return &b->recs[f->at - 1];
+	*f = (struct smpl_fold_slot){ (uint32_t)b->n + 1, k.hash };
 	return NULL;
 }
 
@@ -173,6 +187,6 @@ void smpl_batch_release(struct smpl_batch *b)
 	free(b->blocks);
 	free(b->recs);
 	free(b->counts);
-	free(b->fold_slots);
+	hashtab_release(&b->folds);
 	smpl_batch_init(b, b->fold);
 }

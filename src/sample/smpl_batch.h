@@ -17,6 +17,7 @@
 
 #include <stddef.h>
 
+#include "common/hashtab.h"
 #include "sample/sample.h"
 
 struct smpl_batch_block;
@@ -28,8 +29,7 @@ struct smpl_batch {
 	bool fold;
 	uint64_t samples; /* every sample committed, folded ones too */
 	/* folding: the samples since the last other record, by hash */
-	uint32_t *fold_slots; /* index + 1 in recs, 0: free */
-	size_t fold_cap, fold_len;
+	struct hashtab folds; /* of struct smpl_fold_slot (smpl_batch.c) */
 	size_t epoch; /* recs before it are not folded into */
 	/* the bytes the records point to: blocks that never move, kept for
 	 * reuse when the batch is reset */

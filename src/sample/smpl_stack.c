@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/hash.h"
+#include "common/hashtab.h"
 #include "common/util.h"
 #include "sample/smpl_stack.h"
 
@@ -22,11 +24,35 @@ struct thread_stack {
 };
 
 struct smpl_stacks {
-	struct thread_stack *slots;
-	size_t cap, used;  /* cap a power of two */
+	struct hashtab threads; /* of struct thread_stack */
 	uint32_t gen;      /* entries of older generations are empty */
 	uint8_t *scratch;  /* the stack being decoded (swapped into its thread's entry) */
 	uint64_t regs[SAMPLE_MAX_REGS];
+};
+
+/* an entry is used once its bytes are allocated */
+static bool thread_used(const void *slot)
+{
+	return ((const struct thread_stack *)slot)->bytes != NULL;
+}
+
+static bool thread_match(const void *slot, const void *key)
+{
+	return ((const struct thread_stack *)slot)->tid == *(const uint32_t *)key;
+}
+
+static uint64_t thread_hash(const void *slot)
+{
+	return hash_u64(((const struct thread_stack *)slot)->tid);
+}
+
+static const struct hashtab_ops thread_ops = {
+	.slot_size = sizeof(struct thread_stack),
+	.min_cap = 16,
+	.load_pct = 50,
+	.used = thread_used,
+	.match = thread_match,
+	.hash = thread_hash,
 };
 
 struct smpl_stacks *smpl_stacks_new(void)
@@ -41,9 +67,11 @@ void smpl_stacks_free(struct smpl_stacks *t)
 {
 	if (!t)
 		return;
-	for (size_t i = 0; i < t->cap; i++)
-		free(t->slots[i].bytes);
-	free(t->slots);
+	struct thread_stack *e;
+
+	for (size_t i = 0; (e = hashtab_next(&t->threads, &thread_ops, &i));)
+		free(e->bytes);
+	hashtab_release(&t->threads);
 	free(t->scratch);
 	free(t);
 }
@@ -53,43 +81,15 @@ void smpl_stacks_reset(struct smpl_stacks *t)
 	t->gen++;
 }
 
-static size_t tid_hash(uint32_t tid)
-{
-	return (size_t)((tid * 0x9e3779b97f4a7c15ull) >> 32);
-}
-
-/* the entry of tid (any generation), or the free slot where it goes */
-static struct thread_stack *slot_of(struct thread_stack *slots, size_t cap, uint32_t tid)
-{
-	size_t i = tid_hash(tid) & (cap - 1);
-
-	while (slots[i].bytes && slots[i].tid != tid)
-		i = (i + 1) & (cap - 1);
-	return &slots[i];
-}
-
 /* tid's entry, created empty: a table of threads seen in the file so far
  * (at most a few thousand: the entries are reused chunk after chunk) */
 static struct thread_stack *thread_entry(struct smpl_stacks *t, uint32_t tid)
 {
-	struct thread_stack *e;
+	bool added;
+	struct thread_stack *e = hashtab_insert(&t->threads, &thread_ops, hash_u64(tid), &tid, &added);
 
-	if ((t->used + 1) * 2 > t->cap) {
-		size_t cap = t->cap ? t->cap * 2 : 16;
-		struct thread_stack *slots = xcalloc(cap, sizeof(*slots));
-
-		for (size_t i = 0; i < t->cap; i++)
-			if (t->slots[i].bytes)
-				*slot_of(slots, cap, t->slots[i].tid) = t->slots[i];
-		free(t->slots);
-		t->slots = slots;
-		t->cap = cap;
-	}
-	e = slot_of(t->slots, t->cap, tid);
-	if (!e->bytes) {
+	if (added)
 		*e = (struct thread_stack){ .tid = tid, .bytes = xmalloc(SAMPLE_MAX_STACK) };
-		t->used++;
-	}
 	if (e->gen != t->gen) {
 		e->gen = t->gen;
 		e->len = 0;

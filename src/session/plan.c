@@ -6,6 +6,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/hash.h"
 #include "common/util.h"
 #include "plan.h"
 
@@ -18,18 +19,9 @@ uint64_t plan_event_period(const struct pf_set_config *s, size_t i)
 	return 0;
 }
 
-static uint64_t splitmix64(uint64_t *state)
-{
-	uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
 uint64_t period_random_next(struct period_random *r)
 {
-	return r->mask ? r->base + (splitmix64(&r->state) & r->mask) : r->base;
+	return r->mask ? r->base + (splitmix64_next(&r->state) & r->mask) : r->base;
 }
 
 static const struct pf_period_random *event_random(const struct pf_set_config *s, size_t i)

@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/hash.h"
 #include "common/u64set.h"
 #include "common/util.h"
 #include "kernel/perf.h"
@@ -377,7 +378,7 @@ static int attach_perm_error(pid_t tid, struct pf_error *err)
 /* 0: opened; 1: the task is gone; -1: error */
 static int open_task(struct session *s, pid_t tid, struct pf_error *err)
 {
-	bool first = s->tids.len == 0;
+	bool first = u64set_len(&s->tids) == 0;
 	size_t first_fd = s->n_fds;
 	int rc;
 
@@ -470,7 +471,7 @@ static int open_process(struct session *s, pid_t pid, struct pf_error *err)
 	for (int round = 0;; round++) {
 		pid_t *tids;
 		long n = procfs_tasks(pid, &tids);
-		size_t before = s->tids.len;
+		size_t before = u64set_len(&s->tids);
 		int rc = 0;
 
 		if (n <= 0) {
@@ -486,7 +487,7 @@ static int open_process(struct session *s, pid_t pid, struct pf_error *err)
 		free(tids);
 		if (rc < 0)
 			return -1;
-		if (s->tids.len == before)
+		if (u64set_len(&s->tids) == before)
 			return s->n_fds > fds_before ? 0 : no_thread_opened(pid, err);
 	}
 }
@@ -509,11 +510,8 @@ static uint64_t maps_hash(const struct sample_record *recs, long n)
 	for (long i = 0; i < n; i++) {
 		const struct sample_mmap *m = &recs[i].mmap;
 
-		h = (h ^ m->start) * 0x100000001b3ull;
-		h = (h ^ m->len) * 0x100000001b3ull;
-		h = (h ^ m->pgoff) * 0x100000001b3ull;
-		for (const char *c = m->filename ? m->filename : ""; *c; c++)
-			h = (h ^ (unsigned char)*c) * 0x100000001b3ull;
+		h = hash_combine(hash_combine(hash_combine(h, m->start), m->len), m->pgoff);
+		h = hash_combine(h, hash_str(m->filename));
 	}
 	return h;
 }
@@ -794,17 +792,17 @@ static void disable_all(struct session *s)
 static void synthesize_started(struct session *s)
 {
 	pid_t *pids = NULL;
+	uint64_t tid;
 	size_t n;
 
 	if (s->every_process) {
 		synthesize_all(s);
 		return;
 	}
-	for (size_t i = 0; i < s->tids.cap; i++) {
-		uint64_t tid;
+	for (size_t i = 0; u64set_next(&s->tids, &i, &tid);) {
 		pid_t tgid;
 
-		if (u64set_at(&s->tids, i, &tid) && procfs_tgid((pid_t)tid, &tgid))
+		if (procfs_tgid((pid_t)tid, &tgid))
 			synthesize_maps(s, tgid);
 	}
 	n = s->trig ? sess_trig_processes(s, &pids) : 0;

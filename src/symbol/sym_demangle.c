@@ -14,6 +14,7 @@
 #include <libiberty/demangle.h>
 #undef ARRAY_SIZE /* libiberty.h's: common/util.h defines the same */
 
+#include "common/hash.h"
 #include "common/util.h"
 #include "symbol/sym_internal.h"
 
@@ -34,58 +35,51 @@ static bool looks_mangled(const char *s)
 	return s[0] == '_' && (s[1] == 'Z' || s[1] == 'R');
 }
 
-static uint64_t name_hash(const char *s)
+static bool dm_used(const void *slot)
 {
-	uint64_t h = 1469598103934665603ull;
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 1099511628211ull;
-	return h;
+	return ((const struct dm_slot *)slot)->mangled != NULL;
 }
 
-static struct dm_slot *find_slot(struct dm_slot *slots, size_t cap, const char *name)
+static bool dm_match(const void *slot, const void *key)
 {
-	size_t i = (size_t)name_hash(name) & (cap - 1);
-
-	while (slots[i].mangled && strcmp(slots[i].mangled, name) != 0)
-		i = (i + 1) & (cap - 1);
-	return &slots[i];
+	return strcmp(((const struct dm_slot *)slot)->mangled, key) == 0;
 }
 
-static void grow(struct sym_demangler *d)
+static uint64_t dm_hash(const void *slot)
 {
-	size_t cap = d->cap ? d->cap * 2 : 64;
-	struct dm_slot *slots = xcalloc(cap, sizeof(*slots));
-
-	for (size_t i = 0; i < d->cap; i++)
-		if (d->slots[i].mangled)
-			*find_slot(slots, cap, d->slots[i].mangled) = d->slots[i];
-	free(d->slots);
-	d->slots = slots;
-	d->cap = cap;
+	return hash_str(((const struct dm_slot *)slot)->mangled);
 }
+
+static const struct hashtab_ops dm_ops = {
+	.slot_size = sizeof(struct dm_slot),
+	.min_cap = 64,
+	.load_pct = 75,
+	.used = dm_used,
+	.match = dm_match,
+	.hash = dm_hash,
+};
 
 const char *sym_demangle(struct sym_demangler *d, const char *name)
 {
 	struct dm_slot *s;
+	bool added;
 
 	if (!name || !looks_mangled(name))
 		return name;
-	if ((d->len + 1) * 4 > d->cap * 3)
-		grow(d);
-	s = find_slot(d->slots, d->cap, name);
-	if (!s->mangled) {
+	s = hashtab_insert(&d->tab, &dm_ops, hash_str(name), name, &added);
+	if (added) {
 		s->mangled = name;
 		s->demangled = cplus_demangle(name, DEMANGLE_STYLE);
-		d->len++;
 	}
 	return s->demangled ? s->demangled : name;
 }
 
 void sym_demangler_release(struct sym_demangler *d)
 {
-	for (size_t i = 0; i < d->cap; i++)
-		free(d->slots[i].demangled);
-	free(d->slots);
+	struct dm_slot *s;
+
+	for (size_t i = 0; (s = hashtab_next(&d->tab, &dm_ops, &i));)
+		free(s->demangled);
+	hashtab_release(&d->tab);
 	*d = (struct sym_demangler){ 0 };
 }

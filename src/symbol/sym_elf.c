@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/hash.h"
 #include "common/util.h"
 #include "symbol/sym_internal.h"
 
@@ -176,58 +177,49 @@ bool sym_elf_has_progbits(Elf *elf, const char *name)
 	return scn && gelf_getshdr(scn, &sh) && sh.sh_size > 0;
 }
 
-/* ---- interned strings: open addressing, FNV-1a ---- */
+/* ---- interned strings ---- */
 
-static uint64_t str_hash(const char *s)
+static bool str_used(const void *slot)
 {
-	uint64_t h = 1469598103934665603ull;
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 1099511628211ull;
-	return h;
+	return *(char *const *)slot != NULL;
 }
 
-static void strset_grow(struct sym_strset *set)
+static bool str_match(const void *slot, const void *key)
 {
-	size_t ncap = set->cap ? set->cap * 2 : 64;
-	char **nslots = xcalloc(ncap, sizeof(*nslots));
-
-	for (size_t i = 0; i < set->cap; i++) {
-		char *s = set->slots[i];
-		size_t j;
-
-		if (!s)
-			continue;
-		for (j = str_hash(s) & (ncap - 1); nslots[j]; j = (j + 1) & (ncap - 1))
-			;
-		nslots[j] = s;
-	}
-	free(set->slots);
-	set->slots = nslots;
-	set->cap = ncap;
+	return strcmp(*(char *const *)slot, key) == 0;
 }
+
+static uint64_t str_hash(const void *slot)
+{
+	return hash_str(*(char *const *)slot);
+}
+
+static const struct hashtab_ops str_ops = {
+	.slot_size = sizeof(char *),
+	.min_cap = 64,
+	.load_pct = 50,
+	.used = str_used,
+	.match = str_match,
+	.hash = str_hash,
+};
 
 const char *sym_strset_intern(struct sym_strset *set, const char *s)
 {
-	size_t j;
+	bool added;
+	char **slot = hashtab_insert(&set->tab, &str_ops, hash_str(s), s, &added);
 
-	if ((set->used + 1) * 2 > set->cap)
-		strset_grow(set);
-	for (j = str_hash(s) & (set->cap - 1); set->slots[j]; j = (j + 1) & (set->cap - 1))
-		if (strcmp(set->slots[j], s) == 0)
-			return set->slots[j];
-	set->slots[j] = xstrdup(s);
-	set->used++;
-	return set->slots[j];
+	if (added)
+		*slot = xstrdup(s);
+	return *slot;
 }
 
 void sym_strset_free(struct sym_strset *set)
 {
-	for (size_t i = 0; i < set->cap; i++)
-		free(set->slots[i]);
-	free(set->slots);
-	set->slots = NULL;
-	set->cap = set->used = 0;
+	char **slot;
+
+	for (size_t i = 0; (slot = hashtab_next(&set->tab, &str_ops, &i));)
+		free(*slot);
+	hashtab_release(&set->tab);
 }
 
 const char *sym_debug_root(const char *debug_root)

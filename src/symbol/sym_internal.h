@@ -7,13 +7,13 @@
 #include <libelf.h>
 #include <sys/stat.h>
 
+#include "common/hashtab.h"
 #include "symbol/symbol.h"
 
 /* A set of strings, each stored once; pointers stay valid until freed.
  * Source file names repeat in every CU's line header: intern them. */
 struct sym_strset {
-	char **slots;
-	size_t cap, used;
+	struct hashtab tab; /* of char *, each string once */
 };
 const char *sym_strset_intern(struct sym_strset *set, const char *s);
 void sym_strset_free(struct sym_strset *set);
@@ -167,8 +167,7 @@ struct sym_dso *sym_dso_by_build_id(const char *debug_root, const struct sym_fil
 /* Demangling (sym_demangle.c): a cache of each distinct name's answer.
  * The mangled strings must outlive the cache (the dsos' tables do). */
 struct sym_demangler {
-	struct dm_slot *slots;
-	size_t cap, len;
+	struct hashtab tab; /* of struct dm_slot, by mangled name */
 };
 /* the demangled name, or name itself when it is not mangled */
 const char *sym_demangle(struct sym_demangler *d, const char *name);

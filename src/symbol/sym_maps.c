@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/hash.h"
 #include "common/util.h"
 #include "symbol/sym_internal.h"
 
@@ -35,21 +36,12 @@ struct sym_maps {
 	uint64_t seed;          /* of the node priorities */
 };
 
-static uint64_t next_prio(struct sym_maps *maps)
-{
-	/* splitmix64: reproducible runs, well-spread priorities */
-	uint64_t x = (maps->seed += 0x9e3779b97f4a7c15ull);
-
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-	return x ^ (x >> 31);
-}
-
 static struct map_node *new_node(struct sym_maps *maps, const struct sym_map *m)
 {
 	struct map_node *n = xmalloc(sizeof(*n));
 
-	*n = (struct map_node){ .m = *m, .prio = next_prio(maps) };
+	/* splitmix64: reproducible runs, well-spread priorities */
+	*n = (struct map_node){ .m = *m, .prio = splitmix64_next(&maps->seed) };
 	return n;
 }
 

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/hash.h"
 #include "common/util.h"
 #include "symbol/sym_internal.h"
 
@@ -32,8 +33,7 @@ struct sym_resolver {
 	struct sym_maps *maps;
 	struct sym_dso **dsos; /* first-use order */
 	size_t nr_dsos, cap_dsos;
-	size_t *dso_index;     /* open-addressed by path hash: dsos index + 1 */
-	size_t dso_index_cap;
+	struct hashtab dso_index; /* of struct dso_slot, by path */
 	struct sym_dso *last_dso; /* memo: samples come in runs from one binary */
 	const char *last_map_path; /* its path as the maps interned it, or NULL */
 	struct sym_dso *kernel;   /* "[kernel]", once a kernel address is seen */
@@ -47,8 +47,7 @@ struct sym_resolver {
 	struct sym_demangler demangler;
 	struct expected_file *expected; /* what files were when recorded */
 	size_t nr_expected, cap_expected;
-	struct cache_slot *slots;
-	size_t cap, used;
+	struct hashtab cache; /* of struct cache_slot */
 	struct sym_result **chunks; /* CHUNK results each: pointers stay put */
 	size_t nr_results;
 	uint64_t queries;
@@ -81,8 +80,8 @@ void sym_resolver_free(struct sym_resolver *r)
 	for (size_t i = 0; i < (r->nr_results + CHUNK - 1) / CHUNK; i++)
 		free(r->chunks[i]);
 	free(r->chunks);
-	free(r->slots);
-	free(r->dso_index);
+	hashtab_release(&r->cache);
+	hashtab_release(&r->dso_index);
 	free(r->dsos);
 	for (size_t i = 0; i < r->nr_recorded; i++) {
 		free((char *)r->recorded[i].name);
@@ -114,51 +113,51 @@ struct sym_maps *sym_resolver_maps(struct sym_resolver *r)
 	return r->maps;
 }
 
-static uint64_t mix(uint64_t x)
+/* the dsos by path: the dso's own path, so no copy */
+struct dso_slot {
+	const char *path; /* NULL: empty slot */
+	struct sym_dso *dso;
+};
+
+static bool dso_used(const void *slot)
 {
-	/* splitmix64 finalizer: addresses differ in few low bits */
-	x ^= x >> 30;
-	x *= 0xbf58476d1ce4e5b9ull;
-	x ^= x >> 27;
-	x *= 0x94d049bb133111ebull;
-	return x ^ (x >> 31);
+	return ((const struct dso_slot *)slot)->path != NULL;
 }
 
-static uint64_t path_hash(const char *s)
+static bool dso_match(const void *slot, const void *key)
 {
-	uint64_t h = 1469598103934665603ull;
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 1099511628211ull;
-	return h;
+	return strcmp(((const struct dso_slot *)slot)->path, key) == 0;
 }
 
-static void index_dso(struct sym_resolver *r, size_t i)
+static uint64_t dso_hash(const void *slot)
 {
-	size_t mask = r->dso_index_cap - 1, j;
-
-	for (j = path_hash(r->dsos[i]->path) & mask; r->dso_index[j]; j = (j + 1) & mask)
-		;
-	r->dso_index[j] = i + 1;
+	return hash_str(((const struct dso_slot *)slot)->path);
 }
+
+static const struct hashtab_ops dso_ops = {
+	.slot_size = sizeof(struct dso_slot),
+	.min_cap = 32,
+	.load_pct = 50,
+	.used = dso_used,
+	.match = dso_match,
+	.hash = dso_hash,
+};
 
 static struct sym_dso *add_dso(struct sym_resolver *r, struct sym_dso *dso)
 {
+	struct dso_slot *slot;
+	bool added;
+
 	if (r->nr_dsos == r->cap_dsos) {
 		r->cap_dsos = r->cap_dsos ? r->cap_dsos * 2 : 16;
 		r->dsos = xrealloc(r->dsos, r->cap_dsos * sizeof(*r->dsos));
 	}
 	dso->id = (uint32_t)r->nr_dsos + 1;
 	r->dsos[r->nr_dsos++] = dso;
-	if (r->nr_dsos * 2 > r->dso_index_cap) {
-		free(r->dso_index);
-		r->dso_index_cap = r->dso_index_cap ? r->dso_index_cap * 2 : 32;
-		r->dso_index = xcalloc(r->dso_index_cap, sizeof(*r->dso_index));
-		for (size_t i = 0; i < r->nr_dsos; i++)
-			index_dso(r, i);
-	} else {
-		index_dso(r, r->nr_dsos - 1);
-	}
+	/* a path already indexed keeps its first dso, the one lookups find */
+	slot = hashtab_insert(&r->dso_index, &dso_ops, hash_str(dso->path), dso->path, &added);
+	if (added)
+		*slot = (struct dso_slot){ dso->path, dso };
 	return dso;
 }
 
@@ -243,16 +242,12 @@ static struct sym_dso *checked_dso(struct sym_resolver *r, const char *path, str
 static struct sym_dso *find_or_open_dso(struct sym_resolver *r, const char *path,
 				       bool from_map)
 {
+	const struct dso_slot *known = hashtab_find(&r->dso_index, &dso_ops, hash_str(path), path);
 	struct pf_error err;
 	struct sym_dso *dso;
 
-	if (r->dso_index_cap) {
-		size_t mask = r->dso_index_cap - 1;
-
-		for (size_t j = path_hash(path) & mask; r->dso_index[j]; j = (j + 1) & mask)
-			if (strcmp(r->dsos[r->dso_index[j] - 1]->path, path) == 0)
-				return r->dsos[r->dso_index[j] - 1];
-	}
+	if (known)
+		return known->dso;
 	if (from_map && path[0] != '/')
 		return add_dso(r, open_pseudo(r, path));
 	if (sym_dso_open(path, r->debug_root, &dso, &err) != 0)
@@ -278,30 +273,39 @@ struct sym_dso *sym_resolver_map_dso(struct sym_resolver *r, const char *path)
 	return get_dso(r, path, true);
 }
 
-static size_t slot_hash(uint64_t addr, uint32_t dso)
+/* addresses differ in few low bits: the finalizer spreads them */
+static uint64_t cache_key_hash(uint64_t addr, uint32_t dso)
 {
-	return (size_t)mix(addr + dso * 0x9e3779b97f4a7c15ull);
+	return hash_u64(hash_combine(addr, dso));
 }
 
-static void cache_grow(struct sym_resolver *r)
+static bool cache_used(const void *slot)
 {
-	size_t ncap = r->cap ? r->cap * 2 : 1024, mask = ncap - 1;
-	struct cache_slot *ns = xcalloc(ncap, sizeof(*ns));
-
-	for (size_t i = 0; i < r->cap; i++) {
-		const struct cache_slot *o = &r->slots[i];
-		size_t j;
-
-		if (!o->res)
-			continue;
-		for (j = slot_hash(o->addr, o->dso) & mask; ns[j].res; j = (j + 1) & mask)
-			;
-		ns[j] = *o;
-	}
-	free(r->slots);
-	r->slots = ns;
-	r->cap = ncap;
+	return ((const struct cache_slot *)slot)->res != 0;
 }
+
+static bool cache_match(const void *slot, const void *key)
+{
+	const struct cache_slot *s = slot, *k = key;
+
+	return s->addr == k->addr && s->dso == k->dso;
+}
+
+static uint64_t cache_hash(const void *slot)
+{
+	const struct cache_slot *s = slot;
+
+	return cache_key_hash(s->addr, s->dso);
+}
+
+static const struct hashtab_ops cache_ops = {
+	.slot_size = sizeof(struct cache_slot),
+	.min_cap = 1024,
+	.load_pct = 75,
+	.used = cache_used,
+	.match = cache_match,
+	.hash = cache_hash,
+};
 
 static struct sym_result *result(const struct sym_resolver *r, uint32_t n)
 {
@@ -325,20 +329,16 @@ static uint32_t new_result(struct sym_resolver *r)
 static const struct sym_result *lookup(struct sym_resolver *r, struct sym_dso *dso,
 				       uint64_t addr, bool data)
 {
-	uint32_t id = (dso ? dso->id : 0) | (data ? DATA_KEY : 0);
+	struct cache_slot key = { addr, (dso ? dso->id : 0) | (data ? DATA_KEY : 0), 0 }, *slot;
 	struct sym_result *res;
-	size_t mask, j;
+	bool added;
 
 	r->queries++;
-	if ((r->used + 1) * 4 > r->cap * 3)
-		cache_grow(r);
-	mask = r->cap - 1;
-	for (j = slot_hash(addr, id) & mask; r->slots[j].res; j = (j + 1) & mask)
-		if (r->slots[j].addr == addr && r->slots[j].dso == id)
-			return result(r, r->slots[j].res);
-	r->slots[j] = (struct cache_slot){ addr, id, new_result(r) };
-	r->used++;
-	res = result(r, r->slots[j].res);
+	slot = hashtab_insert(&r->cache, &cache_ops, cache_key_hash(addr, key.dso), &key, &added);
+	if (!added)
+		return result(r, slot->res);
+	*slot = (struct cache_slot){ addr, key.dso, new_result(r) };
+	res = result(r, slot->res);
 	if (dso && data)
 		sym_dso_lookup_data(dso, addr, res);
 	else if (dso && r->no_lines)
@@ -506,7 +506,7 @@ void sym_resolver_dso_info(const struct sym_resolver *r, size_t i, struct sym_ds
 
 uint64_t sym_resolver_unique(const struct sym_resolver *r)
 {
-	return r->used;
+	return r->cache.len;
 }
 
 uint64_t sym_resolver_queries(const struct sym_resolver *r)
