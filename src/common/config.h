@@ -14,6 +14,8 @@
 #include <stdint.h>
 
 #include "common/job.h"
+#include "report/format.h"
+#include "report/ia64_report.h"
 
 /* Privilege-level mask, Itanium numbering (bit k = privilege level k).
  * On Linux hosts PL3 is user space and PL0 the kernel; PL1/PL2 do not exist. */
@@ -24,31 +26,10 @@
 #define PF_PLM_USER PF_PLM3
 #define PF_PLM_KERNEL PF_PLM0
 
-enum pf_counter_format {
-	PF_FMT_PLAIN,
-	PF_FMT_US, /* 1,024 */
-	PF_FMT_EU, /* 1.024 */
-	PF_FMT_HEX, /* 0x0000000000000400 */
-};
-
 enum pf_output_kind {
 	PF_OUT_TEXT,
 	PF_OUT_CSV,
 	PF_OUT_JSON,
-};
-
-/* dear-hist: what a row is (--smpl-inst-view, --smpl-data-view, --smpl-level-view) */
-enum pf_smpl_view {
-	PF_VIEW_INST = 0,
-	PF_VIEW_DATA,
-	PF_VIEW_LEVEL,
-};
-
-/* dear-hist: row order (by count; --smpl-sort-byvalue; --smpl-sort-bylevel) */
-enum pf_smpl_sort {
-	PF_SORT_COUNT = 0,
-	PF_SORT_VALUE,
-	PF_SORT_LEVEL,
 };
 
 /* The four lists of trigger addresses (--trigger-{code,data}-{start,stop}-address) */
