@@ -150,7 +150,7 @@ static int plan_run(struct record_run *rr, const struct pmu_model *m, struct pf_
 {
 	uint64_t seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
 
-	if (pmu_encode_config(m, rr->cfg, &rr->sets, &rr->n_sets, err))
+	if (config_encode_sets(rr->cfg, m, &rr->sets, &rr->n_sets, err))
 		return -1;
 	lower_default_levels(rr->cfg, rr->sets, rr->n_sets, rr->levels_note, sizeof(rr->levels_note));
 	if (record_plan_build(&rr->plan, rr->cfg, rr->sets, rr->n_sets, seed, err))

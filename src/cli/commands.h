@@ -6,6 +6,7 @@
 
 #include <stdio.h>
 
+#include "cli/layer_opts.h"
 #include "common/config.h"
 #include "common/error.h"
 #include "event/pmu_model.h"

@@ -61,7 +61,7 @@ static int measure_with(struct pf_config *cfg, const struct pmu_model *m, const 
 	*no_hw_note = choose_default_events(cfg, m);
 	if (options_validate(cfg, m, err))
 		return -1;
-	if (m->wants_describe && m->wants_describe(pmu_config_options(m, cfg)))
+	if (m->wants_describe && m->wants_describe(config_model_opts(cfg, m)))
 		return cmd_describe_pmu(cfg, m, err);
 	if (cfg->check) {
 		if (run->n_want)

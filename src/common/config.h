@@ -14,17 +14,9 @@
 #include <stdint.h>
 
 #include "common/job.h"
+#include "event/plm.h"
 #include "report/format.h"
 #include "report/ia64_report.h"
-
-/* Privilege-level mask, Itanium numbering (bit k = privilege level k).
- * On Linux hosts PL3 is user space and PL0 the kernel; PL1/PL2 do not exist. */
-#define PF_PLM0 0x1u
-#define PF_PLM1 0x2u
-#define PF_PLM2 0x4u
-#define PF_PLM3 0x8u
-#define PF_PLM_USER PF_PLM3
-#define PF_PLM_KERNEL PF_PLM0
 
 enum pf_output_kind {
 	PF_OUT_TEXT,
