@@ -51,3 +51,43 @@ int config_encode_sets(const struct pf_config *cfg, const struct pmu_model *m, s
 	config_encode_opts_release(&o);
 	return rc;
 }
+
+struct record_set_opts config_record_set_opts(const struct pf_set_config *s)
+{
+	return (struct record_set_opts){
+		.long_periods = s->long_periods,
+		.n_long_periods = s->n_long_periods,
+		.short_periods = s->short_periods,
+		.n_short_periods = s->n_short_periods,
+		.periods_random = s->periods_random,
+		.n_periods_random = s->n_periods_random,
+	};
+}
+
+void config_record_opts(const struct pf_config *cfg, struct record_opts *o)
+{
+	struct record_set_opts *sets = xcalloc(cfg->n_sets + 1, sizeof(*sets));
+
+	for (size_t s = 0; s < cfg->n_sets; s++)
+		sets[s] = config_record_set_opts(&cfg->sets[s]);
+	*o = (struct record_opts){
+		.sets = sets,
+		.n_sets = cfg->n_sets,
+		.smpl_entries = cfg->smpl_entries,
+		.smpl_freq = cfg->smpl_freq,
+		.inherit = !cfg->no_inherit,
+		.data_addr = cfg->smpl_data_addr,
+		.weight = cfg->smpl_weight,
+		.data_src = cfg->smpl_data_src,
+		.branch_stack = cfg->smpl_branch_stack,
+		.callchain = cfg->callchain,
+		.callchain_dwarf = cfg->callchain_dwarf,
+		.stack_dump_size = cfg->stack_dump_size,
+	};
+}
+
+void config_record_opts_release(struct record_opts *o)
+{
+	free((void *)o->sets);
+	memset(o, 0, sizeof(*o));
+}

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * What to measure: the command line turned into data.  The CLI fills one
- * struct pf_config and passes it down; no layer reaches a global.
+ * struct pf_config and reads it alone: src/cli/layer_opts.c translates it
+ * into the small structs the layers below own (struct encode_opts, struct
+ * record_opts, ...), so no layer below the CLI includes this header
+ * (tests/check-layers.sh); the types they share with it live in theirs.
  *
  * Options that belong to a PMU model are recorded as given; the chosen model
  * parses them into a struct of its own, so nothing here knows any model.
@@ -17,6 +20,7 @@
 #include "event/plm.h"
 #include "report/format.h"
 #include "report/ia64_report.h"
+#include "session/record_opts.h"
 
 enum pf_output_kind {
 	PF_OUT_TEXT,
@@ -31,14 +35,6 @@ enum pf_trigger_kind {
 	PF_TRG_DATA_START,
 	PF_TRG_DATA_STOP,
 	PF_TRG_KINDS,
-};
-
-/* One event's --smpl-periods-random entry: each period it uses is its
- * base period plus (a pseudo-random number & mask). */
-struct pf_period_random {
-	uint64_t mask; /* 0: the period is fixed */
-	uint64_t seed;
-	bool seeded;   /* false: no seed given, pfmon picks one */
 };
 
 /* One occurrence of a model's option row on the command line. */
