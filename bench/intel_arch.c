@@ -13,7 +13,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "common/config.h"
 #include "common/util.h"
 #include "event/pmu_model.h"
 #include "pmu/intel_arch.h"
@@ -47,7 +46,9 @@ static char **all_strings(size_t *n)
 int main(void)
 {
 	const struct pmu_model *m = &pmu_intel_arch;
-	struct pf_config cfg;
+	void *opts = m->options_new(1);
+	char *events[2];
+	struct encode_opts o = { .live = true, .model_opts = opts };
 	struct pf_error err;
 	char rules[MAX_RULES][16] = { { 0 } };
 	unsigned long per_rule[MAX_RULES] = { 0 }, accepted = 0, total = 0;
@@ -55,15 +56,7 @@ int main(void)
 	char **strings = all_strings(&n);
 	struct timespec a, b;
 
-	pf_config_init(&cfg);
-	cfg.sets = xcalloc(1, sizeof(*cfg.sets));
-	cfg.n_sets = 1;
-	cfg.sets[0].events = xcalloc(2, sizeof(char *));
-	cfg.sets[0].n_events = 2;
-	cfg.model_opts = m->options_new(1);
-	cfg.model_opts_owner = m;
-	cfg.model_opts_free = m->options_free;
-	if (m->options[0].apply(cfg.model_opts, 0, CORE2_CPUID, &err)) {
+	if (m->options[0].apply(opts, 0, CORE2_CPUID, &err)) {
 		fprintf(stderr, "%s\n", err.msg);
 		return 1;
 	}
@@ -73,10 +66,10 @@ int main(void)
 			struct set_prog prog;
 			size_t r;
 
-			cfg.sets[0].events[0] = strings[i];
-			cfg.sets[0].events[1] = strings[j];
+			events[0] = strings[i];
+			events[1] = strings[j];
 			total++;
-			if (pmu_encode_set(m, &cfg, 0, &prog, &err) == 0) {
+			if (pmu_encode_events(m, &o, events, 2, &prog, &err) == 0) {
 				accepted++;
 				set_prog_release(&prog);
 				continue;
@@ -94,8 +87,7 @@ int main(void)
 		printf("  refused %-10s %lu\n", rules[r], per_rule[r]);
 	printf("time: %.3f s (%.2f us per pair)\n", (double)(b.tv_sec - a.tv_sec) + (b.tv_nsec - a.tv_nsec) / 1e9,
 	       ((double)(b.tv_sec - a.tv_sec) * 1e9 + (double)(b.tv_nsec - a.tv_nsec)) / 1e3 / (double)total);
-	cfg.sets[0].events[0] = cfg.sets[0].events[1] = NULL;
-	pf_config_release(&cfg);
+	m->options_free(opts);
 	for (size_t i = 0; i < n; i++)
 		free(strings[i]);
 	free(strings);

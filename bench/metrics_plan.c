@@ -14,7 +14,6 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "common/config.h"
 #include "common/util.h"
 #include "event/pmu_model.h"
 #include "pmu/metrics.h"
@@ -45,14 +44,14 @@ static struct plan_group *metric_groups(const struct metric_list *l)
 	return g;
 }
 
-static size_t plan_count(const struct pmu_model *m, const struct pf_config *cfg, const struct plan_group *g,
+static size_t plan_count(const struct pmu_model *m, const struct encode_opts *o, const struct plan_group *g,
 			 size_t n)
 {
 	struct plan p;
 	struct pf_error e;
 	size_t sets;
 
-	if (plan_sets(m, cfg, g, n, &p, &e))
+	if (plan_sets(m, o, g, n, &p, &e))
 		fail("plan", &e);
 	sets = p.n_sets;
 	plan_release(&p);
@@ -63,13 +62,12 @@ int main(void)
 {
 	const struct pmu_model *m = pmu_model_find("itanium2");
 	struct metric_list l = { 0 };
-	struct pf_config cfg;
+	struct encode_opts o = { .live = true };
 	struct pf_error e;
 	struct plan_group *g, pair[2];
 	double best = 1e9, t0;
 	size_t all_sets = 0, pairs = 0, max_pair = 0;
 
-	pf_config_init(&cfg);
 	if (!m)
 		return fprintf(stderr, "bench/metrics_plan: no itanium2 model\n"), 1;
 	if (metric_list_add_text(&l, pmu_metric_definitions("itanium2"), "built-in itanium2 metrics", &e) ||
@@ -78,7 +76,7 @@ int main(void)
 	g = metric_groups(&l);
 	for (int run = 0; run < 3; run++) {
 		t0 = now_s();
-		all_sets = plan_count(m, &cfg, g, l.n);
+		all_sets = plan_count(m, &o, g, l.n);
 		if (now_s() - t0 < best)
 			best = now_s() - t0;
 	}
@@ -93,7 +91,7 @@ int main(void)
 				continue;
 			pair[0] = g[a];
 			pair[1] = g[b];
-			sets = plan_count(m, &cfg, pair, 2);
+			sets = plan_count(m, &o, pair, 2);
 			if (sets > max_pair)
 				max_pair = sets;
 			pairs++;
@@ -102,6 +100,5 @@ int main(void)
 	       now_s() - t0);
 	plan_groups_free(g, l.n);
 	metric_list_release(&l);
-	pf_config_release(&cfg);
 	return 0;
 }

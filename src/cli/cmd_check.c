@@ -9,15 +9,21 @@
 
 int cmd_check(const struct pf_config *cfg, const struct pmu_model *m, struct pf_error *err)
 {
-	for (size_t s = 0; s < cfg->n_sets; s++) {
+	struct encode_opts o;
+	int rc = 0;
+
+	config_encode_opts(cfg, m, &o);
+	for (size_t s = 0; !rc && s < cfg->n_sets; s++) {
 		struct set_prog prog;
 
-		if (pmu_encode_set(m, cfg, s, &prog, err))
-			return -1;
+		rc = pmu_encode_set(m, &o, s, &prog, err);
+		if (rc)
+			break;
 		check_print_set(stdout, m, s, cfg->n_sets, &prog, cfg->verbose);
 		set_prog_release(&prog);
 	}
-	return 0;
+	config_encode_opts_release(&o);
+	return rc;
 }
 
 int cmd_dump_event_table(const struct pf_config *cfg, const struct pmu_model *m, struct pf_error *err)

@@ -488,7 +488,7 @@ int cmd_count(const struct pf_config *cfg, const struct pmu_model *m, const stru
 	uint64_t start = 0, start_wall = 0;
 	struct intervals iv = { 0 };
 
-	rc = pmu_encode_config(m, cfg, &sets, &n_sets, err);
+	rc = config_encode_sets(cfg, m, &sets, &n_sets, err);
 	if (!rc)
 		lower_default_levels(cfg, sets, n_sets, levels_note, sizeof(levels_note));
 	if (!rc && !((per_task_output(cfg) || per_cpu_output(cfg)) && cfg->outfile)) {

@@ -85,7 +85,7 @@ static int describe(const struct pmu_model *m, const struct pf_config *cfg, cons
 
 	if (!m->describe)
 		return 0;
-	if (m->describe(m, pmu_config_options(m, cfg), &info, err)) {
+	if (m->describe(m, config_model_opts(cfg, m), &info, err)) {
 		event_info_release(&info);
 		return -1;
 	}

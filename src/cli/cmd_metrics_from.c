@@ -28,19 +28,14 @@ static bool is_metric_name(const char *name, void *arg)
 
 /* the model's canonical name of the event a saved line names (an alias of
  * pfmon 3.x, another case), or NULL when the model does not know it */
-static char *canonical_name(const struct pf_config *cfg, const struct pmu_model *m, const char *name)
+static char *canonical_name(const struct encode_opts *o, const struct pmu_model *m, const char *name)
 {
 	char *ev = (char *)name;
-	struct pf_set_config set = { .events = &ev, .n_events = 1 };
-	struct pf_config one = *cfg;
 	struct set_prog prog = { 0 };
 	struct pf_error e;
 	char *canon = NULL;
 
-	one.sets = &set;
-	one.n_sets = 1;
-	one.model_opts = NULL; /* defaults: the name alone is asked about */
-	if (pmu_encode_set(m, &one, 0, &prog, &e) == 0 && prog.n_counters == 1 && prog.counters[0].name)
+	if (pmu_encode_events(m, o, &ev, 1, &prog, &e) == 0 && prog.n_counters == 1 && prog.counters[0].name)
 		canon = xstrdup(prog.counters[0].name);
 	set_prog_release(&prog);
 	return canon;
@@ -50,9 +45,12 @@ static char *canonical_name(const struct pf_config *cfg, const struct pmu_model 
 static void canonicalize(const struct pf_config *cfg, const struct pmu_model *m, struct saved_counts *sc)
 {
 	struct strmap seen;
+	struct encode_opts o;
 	char **canon = NULL;
 	size_t n = 0;
 
+	config_encode_opts(cfg, m, &o);
+	o.model_opts = NULL; /* defaults: the name alone is asked about */
 	strmap_init(&seen);
 	for (size_t b = 0; b < sc->n_blocks; b++) {
 		for (size_t i = 0; i < sc->blocks[b].n_rows; i++) {
@@ -61,7 +59,7 @@ static void canonicalize(const struct pf_config *cfg, const struct pmu_model *m,
 
 			if (!k) {
 				canon = xrealloc(canon, (n + 1) * sizeof(*canon));
-				canon[n++] = canonical_name(cfg, m, r->name);
+				canon[n++] = canonical_name(&o, m, r->name);
 				strmap_add(&seen, r->name, n);
 				k = n;
 			}
@@ -75,6 +73,7 @@ static void canonicalize(const struct pf_config *cfg, const struct pmu_model *m,
 		free(canon[i]);
 	free(canon);
 	strmap_release(&seen);
+	config_encode_opts_release(&o);
 }
 
 /* the requested metrics that are not available, once each, on stderr */

@@ -152,14 +152,18 @@ static int check_memory_fields(const struct record_plan *p, struct pf_error *err
 static int plan_run(struct record_run *rr, const struct pmu_model *m, struct pf_error *err)
 {
 	uint64_t seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
+	struct record_opts ro;
+	int rc;
 
-	if (pmu_encode_config(m, rr->cfg, &rr->sets, &rr->n_sets, err))
+	if (config_encode_sets(rr->cfg, m, &rr->sets, &rr->n_sets, err))
 		return -1;
 	lower_default_levels(rr->cfg, rr->sets, rr->n_sets, rr->levels_note, sizeof(rr->levels_note));
-	if (record_plan_build(&rr->plan, rr->cfg, rr->sets, rr->n_sets, seed, err))
-		return -1;
-	record_plan_apply(&rr->plan, rr->cfg);
-	return check_memory_fields(&rr->plan, err);
+	config_record_opts(rr->cfg, &ro);
+	rc = record_plan_build(&rr->plan, &ro, rr->sets, rr->n_sets, seed, err);
+	if (!rc)
+		record_plan_apply(&rr->plan, &ro);
+	config_record_opts_release(&ro);
+	return rc ? -1 : check_memory_fields(&rr->plan, err);
 }
 
 /* after each drain: the file is flushed, kernel frames named early */

@@ -4,6 +4,9 @@
 #ifndef PFMON_CLI_COMMANDS_H
 #define PFMON_CLI_COMMANDS_H
 
+#include <stdio.h>
+
+#include "cli/layer_opts.h"
 #include "common/config.h"
 #include "common/error.h"
 #include "event/pmu_model.h"

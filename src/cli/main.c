@@ -209,7 +209,7 @@ static bool report_options_alone(const struct cmd_ctx *c)
 
 static bool wants_describe(const struct cmd_ctx *c)
 {
-	return c->m->wants_describe && c->m->wants_describe(pmu_config_options(c->m, c->cfg));
+	return c->m->wants_describe && c->m->wants_describe(config_model_opts(c->cfg, c->m));
 }
 
 static bool attach_with_command(const struct cmd_ctx *c)

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "common/util.h"
+#include "layer_opts.h"
 #include "metrics.h"
 #include "pmu/metrics.h"
 
@@ -102,7 +103,7 @@ static size_t name_pos(const char *formula, const char *name)
 }
 
 struct event_check {
-	const struct pf_config *cfg;
+	const struct encode_opts *o;
 	const struct pmu_model *m;
 	struct pf_error *err;
 };
@@ -112,27 +113,23 @@ static int check_event(const struct metric_def *d, size_t k, void *arg)
 {
 	struct event_check *c = arg;
 	char *name = d->expr.names[k];
-	struct pf_set_config set = { .events = &name, .n_events = 1 };
-	struct pf_config one = *c->cfg;
 	struct set_prog prog;
 	struct pf_error e;
 	char why[PF_ERROR_MSG_MAX / 2];
 
-	if (strcmp(name, METRIC_DURATION) == 0 || plan_set_fits(c->m, c->cfg, &name, 1))
+	if (strcmp(name, METRIC_DURATION) == 0 || plan_set_fits(c->m, c->o, &name, 1))
 		return 0;
-	one.sets = &set;
-	one.n_sets = 1;
-	pmu_encode_set(c->m, &one, 0, &prog, &e);
+	pmu_encode_events(c->m, c->o, &name, 1, &prog, &e);
 	snprintf(why, sizeof(why), "event '%.64s' at position %zu of its formula (%.64s): %.200s", name,
 		 name_pos(d->formula, name), d->origin, e.msg);
 	return pf_error_set(c->err, PF_E_METRIC, d->name, why);
 }
 
 /* every event of metric i, through the metrics it refers to (each once) */
-static int check_events(const struct pf_config *cfg, const struct pmu_model *m, const struct metric_list *l,
+static int check_events(const struct encode_opts *o, const struct pmu_model *m, const struct metric_list *l,
 			size_t i, struct pf_error *err)
 {
-	struct event_check c = { cfg, m, err };
+	struct event_check c = { o, m, err };
 
 	return metric_walk(l, i, &(struct metric_walk){ .leaf = check_event, .arg = &c }) ? -1 : 0;
 }
@@ -172,20 +169,26 @@ int metrics_prepare(struct pf_config *cfg, const struct pmu_model *m, struct met
 		    struct pf_error *err)
 {
 	struct plan_group *groups;
+	struct encode_opts o;
 	int rc = 0;
 
 	if (metrics_load(cfg, m, run, err))
 		return -1;
 	if (!run->n_want)
 		return 0;
-	for (size_t w = 0; w < run->n_want; w++)
-		if (check_events(cfg, m, &run->list, run->want[w], err))
-			return -1;
+	config_encode_opts(cfg, m, &o);
+	for (size_t w = 0; !rc && w < run->n_want; w++)
+		rc = check_events(&o, m, &run->list, run->want[w], err);
+	if (rc) {
+		config_encode_opts_release(&o);
+		return -1;
+	}
 	groups = xcalloc(run->n_want + 1, sizeof(*groups));
 	for (size_t w = 0; w < run->n_want; w++)
 		metric_events(&run->list, run->want[w], &groups[w].events, &groups[w].n);
-	rc = plan_sets(m, cfg, groups, run->n_want, &run->plan, err);
+	rc = plan_sets(m, &o, groups, run->n_want, &run->plan, err);
 	plan_groups_free(groups, run->n_want);
+	config_encode_opts_release(&o);
 	if (!rc)
 		append_sets(cfg, run);
 	return rc;

@@ -14,6 +14,7 @@
 
 #include "common/util.h"
 #include "event/pmu_model.h"
+#include "layer_opts.h"
 #include "options.h"
 #include "session/plan.h"
 
@@ -188,10 +189,11 @@ static int check_list(size_t entries, size_t events, const char *name, size_t se
  * and base + (random & mask) stays below 2^63 for every draw */
 static int check_random_periods(const struct pf_set_config *s, size_t set, struct pf_error *err)
 {
+	struct record_set_opts periods = config_record_set_opts(s);
 	char period[24], hex[24];
 
 	for (size_t i = 0; i < s->n_periods_random; i++) {
-		uint64_t base = plan_event_period(s, i), mask = s->periods_random[i].mask;
+		uint64_t base = plan_event_period(&periods, i), mask = s->periods_random[i].mask;
 
 		if (mask && !base)
 			return pf_error_set(err, PF_E_PERIOD_NONE, (int)(i + 1), (int)set,
@@ -317,10 +319,11 @@ static int check_frequency(const struct pf_config *cfg, struct pf_error *err)
 	if (!cfg->smpl_freq)
 		return 0;
 	for (size_t k = 0; k < cfg->n_sets; k++) {
+		struct record_set_opts periods = config_record_set_opts(&cfg->sets[k]);
 		bool periodic = false;
 
 		for (size_t i = 0; i < cfg->sets[k].n_events; i++)
-			periodic |= plan_event_period(&cfg->sets[k], i) != 0;
+			periodic |= plan_event_period(&periods, i) != 0;
 		any_unperiodic |= !periodic;
 	}
 	/* a set with a period samples at its periods (pfmon 3.x) */

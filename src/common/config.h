@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * What to measure: the command line turned into data.  The CLI fills one
- * struct pf_config and passes it down; no layer reaches a global.
+ * struct pf_config and reads it alone: src/cli/layer_opts.c translates it
+ * into the small structs the layers below own (struct encode_opts, struct
+ * record_opts, ...), so no layer below the CLI includes this header
+ * (tests/check-layers.sh); the types they share with it live in theirs.
  *
  * Options that belong to a PMU model are recorded as given; the chosen model
  * parses them into a struct of its own, so nothing here knows any model.
@@ -14,41 +17,15 @@
 #include <stdint.h>
 
 #include "common/job.h"
-
-/* Privilege-level mask, Itanium numbering (bit k = privilege level k).
- * On Linux hosts PL3 is user space and PL0 the kernel; PL1/PL2 do not exist. */
-#define PF_PLM0 0x1u
-#define PF_PLM1 0x2u
-#define PF_PLM2 0x4u
-#define PF_PLM3 0x8u
-#define PF_PLM_USER PF_PLM3
-#define PF_PLM_KERNEL PF_PLM0
-
-enum pf_counter_format {
-	PF_FMT_PLAIN,
-	PF_FMT_US, /* 1,024 */
-	PF_FMT_EU, /* 1.024 */
-	PF_FMT_HEX, /* 0x0000000000000400 */
-};
+#include "event/plm.h"
+#include "report/format.h"
+#include "report/ia64_report.h"
+#include "session/record_opts.h"
 
 enum pf_output_kind {
 	PF_OUT_TEXT,
 	PF_OUT_CSV,
 	PF_OUT_JSON,
-};
-
-/* dear-hist: what a row is (--smpl-inst-view, --smpl-data-view, --smpl-level-view) */
-enum pf_smpl_view {
-	PF_VIEW_INST = 0,
-	PF_VIEW_DATA,
-	PF_VIEW_LEVEL,
-};
-
-/* dear-hist: row order (by count; --smpl-sort-byvalue; --smpl-sort-bylevel) */
-enum pf_smpl_sort {
-	PF_SORT_COUNT = 0,
-	PF_SORT_VALUE,
-	PF_SORT_LEVEL,
 };
 
 /* The four lists of trigger addresses (--trigger-{code,data}-{start,stop}-address) */
@@ -58,14 +35,6 @@ enum pf_trigger_kind {
 	PF_TRG_DATA_START,
 	PF_TRG_DATA_STOP,
 	PF_TRG_KINDS,
-};
-
-/* One event's --smpl-periods-random entry: each period it uses is its
- * base period plus (a pseudo-random number & mask). */
-struct pf_period_random {
-	uint64_t mask; /* 0: the period is fixed */
-	uint64_t seed;
-	bool seeded;   /* false: no seed given, pfmon picks one */
 };
 
 /* One occurrence of a model's option row on the command line. */

@@ -71,24 +71,19 @@ bool pmu_model_live_here(const struct pmu_model *m)
 	return m->can_run && (!m->detect || m->detect(m));
 }
 
-const void *pmu_config_options(const struct pmu_model *m, const struct pf_config *cfg)
-{
-	return cfg->model_opts_owner == m ? cfg->model_opts : NULL;
-}
-
-int pmu_encode_set(const struct pmu_model *m, const struct pf_config *cfg, size_t set, struct set_prog *out,
+int pmu_encode_set(const struct pmu_model *m, const struct encode_opts *o, size_t set, struct set_prog *out,
 		   struct pf_error *err)
 {
-	const struct pf_set_config *s;
+	const struct encode_set_opts *s;
 	struct event_spec *specs;
 	unsigned *plm;
 	size_t parsed = 0;
 	int rc = -1;
 
 	memset(out, 0, sizeof(*out));
-	if (set >= cfg->n_sets)
-		return pf_error_set(err, PF_E_NO_SUCH_SET, (int)set, (int)cfg->n_sets);
-	s = &cfg->sets[set];
+	if (set >= o->n_sets)
+		return pf_error_set(err, PF_E_NO_SUCH_SET, (int)set, (int)o->n_sets);
+	s = &o->sets[set];
 	specs = xcalloc(s->n_events ? s->n_events : 1, sizeof(*specs));
 	plm = xcalloc(s->n_events ? s->n_events : 1, sizeof(*plm));
 	for (; parsed < s->n_events; parsed++) {
@@ -101,10 +96,10 @@ int pmu_encode_set(const struct pmu_model *m, const struct pf_config *cfg, size_
 		.events = specs,
 		.n_events = s->n_events,
 		.plm = plm,
-		.default_plm = cfg->plm,
-		.system_wide = cfg->system_wide,
-		.live = !cfg->check,
-		.opts = pmu_config_options(m, cfg),
+		.default_plm = o->plm,
+		.system_wide = o->system_wide,
+		.live = o->live,
+		.opts = o->model_opts,
 	};
 	rc = m->encode_set(m, &req, out, err);
 out:
@@ -115,13 +110,24 @@ out:
 	return rc;
 }
 
-int pmu_encode_config(const struct pmu_model *m, const struct pf_config *cfg, struct set_prog **sets,
+int pmu_encode_events(const struct pmu_model *m, const struct encode_opts *o, char *const *events, size_t n,
+		      struct set_prog *out, struct pf_error *err)
+{
+	struct encode_set_opts set = { .events = events, .n_events = n };
+	struct encode_opts one = *o;
+
+	one.sets = &set;
+	one.n_sets = 1;
+	return pmu_encode_set(m, &one, 0, out, err);
+}
+
+int pmu_encode_config(const struct pmu_model *m, const struct encode_opts *o, struct set_prog **sets,
 		      size_t *n_sets, struct pf_error *err)
 {
-	*sets = xcalloc(cfg->n_sets, sizeof(**sets));
+	*sets = xcalloc(o->n_sets, sizeof(**sets));
 	*n_sets = 0;
-	for (size_t s = 0; s < cfg->n_sets; s++) {
-		if (pmu_encode_set(m, cfg, s, &(*sets)[s], err))
+	for (size_t s = 0; s < o->n_sets; s++) {
+		if (pmu_encode_set(m, o, s, &(*sets)[s], err))
 			return -1;
 		(*n_sets)++;
 	}

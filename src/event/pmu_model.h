@@ -17,9 +17,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "common/config.h"
 #include "common/error.h"
 #include "event/event_spec.h"
+#include "event/plm.h"
 
 /* Register files of the modelled PMUs.  A register travels as (file,
  * number, value); only printers name it (pmu_reg_name). */
@@ -183,17 +183,36 @@ bool pmu_model_live_here(const struct pmu_model *m);
 /* r's name, for printers */
 void pmu_reg_name(const struct pmu_model *m, const struct reg_value *r, char *buf, size_t len);
 
-/* The model's options of cfg (cfg->model_opts when they are m's), or NULL. */
-const void *pmu_config_options(const struct pmu_model *m, const struct pf_config *cfg);
+/* One event set to encode, as given: the strings and their own levels. */
+struct encode_set_opts {
+	char *const *events; /* event strings as given */
+	size_t n_events;
+	const unsigned *event_plm; /* per event, 0 = not given; may be shorter than events */
+	size_t n_event_plm;
+};
 
-/* Encode event set 'set' of cfg: parse its event strings, gather the
+/* What encoding needs of the command line; the CLI fills it. */
+struct encode_opts {
+	const struct encode_set_opts *sets;
+	size_t n_sets;
+	unsigned plm; /* -u/-k/-1/-2; 0 = the model's default */
+	bool system_wide;
+	bool live; /* for a run, not --check */
+	const void *model_opts; /* the encoding model's parsed options, NULL = defaults */
+};
+
+/* Encode event set 'set' of o: parse its event strings, gather the
  * privilege masks and the model's parsed options, call m->encode_set. */
-int pmu_encode_set(const struct pmu_model *m, const struct pf_config *cfg, size_t set, struct set_prog *out,
+int pmu_encode_set(const struct pmu_model *m, const struct encode_opts *o, size_t set, struct set_prog *out,
 		   struct pf_error *err);
 
-/* Encode every event set of cfg into *sets (allocated).  *n_sets counts
+/* Encode these events as one set under o's global options (o's sets unused). */
+int pmu_encode_events(const struct pmu_model *m, const struct encode_opts *o, char *const *events, size_t n,
+		      struct set_prog *out, struct pf_error *err);
+
+/* Encode every event set of o into *sets (allocated).  *n_sets counts
  * the sets encoded, also on failure, so the caller releases them. */
-int pmu_encode_config(const struct pmu_model *m, const struct pf_config *cfg, struct set_prog **sets,
+int pmu_encode_config(const struct pmu_model *m, const struct encode_opts *o, struct set_prog **sets,
 		      size_t *n_sets, struct pf_error *err);
 
 /* the registry (src/pmu/registry.c) */

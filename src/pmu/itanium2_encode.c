@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "common/config.h"
 #include "pmu/itanium2.h"
 #include "pmu/itanium2_priv.h"
 

@@ -5,7 +5,6 @@
 
 #include <stdlib.h>
 
-#include "common/config.h"
 #include "event/pmu_model.h"
 #include "common/util.h"
 #include "pmu/itanium2.h"

@@ -22,23 +22,19 @@ struct packing {
 
 struct planner {
 	const struct pmu_model *m;
-	const struct pf_config *cfg;
+	const struct encode_opts *o;
 	struct unit *units;
 	size_t n_units;
 	struct packing best, cur;
 	bool have_best;
 };
 
-bool plan_set_fits(const struct pmu_model *m, const struct pf_config *cfg, char *const *events, size_t n)
+bool plan_set_fits(const struct pmu_model *m, const struct encode_opts *o, char *const *events, size_t n)
 {
-	struct pf_set_config set = { .events = (char **)events, .n_events = n };
-	struct pf_config one = *cfg;
 	struct set_prog prog;
 	struct pf_error e;
 
-	one.sets = &set;
-	one.n_sets = 1;
-	if (pmu_encode_set(m, &one, 0, &prog, &e))
+	if (pmu_encode_events(m, o, events, n, &prog, &e))
 		return false;
 	set_prog_release(&prog);
 	return true;
@@ -113,7 +109,7 @@ static int split_group(struct planner *p, char **ev, size_t n, struct pf_error *
 			size_t nm;
 			char **m = merge(parts[k].events, parts[k].n, &ev[i], 1, &nm);
 
-			if (plan_set_fits(p->m, p->cfg, m, nm)) {
+			if (plan_set_fits(p->m, p->o, m, nm)) {
 				free(parts[k].events);
 				parts[k] = (struct plan_set){ m, nm };
 				break;
@@ -122,14 +118,10 @@ static int split_group(struct planner *p, char **ev, size_t n, struct pf_error *
 		}
 		if (k < n_parts)
 			continue;
-		if (!plan_set_fits(p->m, p->cfg, &ev[i], 1)) {
-			struct pf_set_config set = { .events = &ev[i], .n_events = 1 };
-			struct pf_config one = *p->cfg;
+		if (!plan_set_fits(p->m, p->o, &ev[i], 1)) {
 			struct set_prog prog;
 
-			one.sets = &set;
-			one.n_sets = 1;
-			pmu_encode_set(p->m, &one, 0, &prog, err); /* the model's own words */
+			pmu_encode_events(p->m, p->o, &ev[i], 1, &prog, err); /* the model's own words */
 			for (k = 0; k < n_parts; k++)
 				free(parts[k].events);
 			free(parts);
@@ -185,7 +177,7 @@ static bool place(struct planner *p, size_t u, size_t s)
 		return true;
 	}
 	m = merge(k->sets[s].events, k->sets[s].n, un->ev, un->n, &n);
-	if (n > k->sets[s].n && !plan_set_fits(p->m, p->cfg, m, n)) {
+	if (n > k->sets[s].n && !plan_set_fits(p->m, p->o, m, n)) {
 		free(m);
 		return false;
 	}
@@ -225,7 +217,7 @@ static void search(struct planner *p, size_t u)
 		size_t n;
 		char **m = merge(saved.events, saved.n, un->ev, un->n, &n);
 
-		if (n > saved.n && !plan_set_fits(p->m, p->cfg, m, n)) {
+		if (n > saved.n && !plan_set_fits(p->m, p->o, m, n)) {
 			free(m);
 			continue;
 		}
@@ -253,7 +245,7 @@ static int make_units(struct planner *p, const struct plan_group *groups, size_t
 		if (groups[g].n) /* a metric of constants and duration_time reads no event */
 			memcpy(ev, groups[g].events, groups[g].n * sizeof(*ev));
 		n = sort_unique(ev, groups[g].n);
-		if (n && plan_set_fits(p->m, p->cfg, ev, n)) {
+		if (n && plan_set_fits(p->m, p->o, ev, n)) {
 			add_unit(p, ev, n);
 			continue;
 		}
@@ -287,10 +279,10 @@ static bool contains(const struct plan_set *set, char *const *ev, size_t n)
 	return true;
 }
 
-int plan_sets(const struct pmu_model *m, const struct pf_config *cfg, const struct plan_group *groups,
+int plan_sets(const struct pmu_model *m, const struct encode_opts *o, const struct plan_group *groups,
 	      size_t n_groups, struct plan *out, struct pf_error *err)
 {
-	struct planner p = { .m = m, .cfg = cfg };
+	struct planner p = { .m = m, .o = o };
 	int rc;
 
 	memset(out, 0, sizeof(*out));

@@ -40,11 +40,11 @@ struct plan {
 	int *group_set;
 };
 
-/* Does this list of events encode as one set (cfg's global options apply)? */
-bool plan_set_fits(const struct pmu_model *m, const struct pf_config *cfg, char *const *events, size_t n);
+/* Does this list of events encode as one set (o's global options apply)? */
+bool plan_set_fits(const struct pmu_model *m, const struct encode_opts *o, char *const *events, size_t n);
 
 /* 0, or -1 with err (an event that fits in no set at all, named). */
-int plan_sets(const struct pmu_model *m, const struct pf_config *cfg, const struct plan_group *groups,
+int plan_sets(const struct pmu_model *m, const struct encode_opts *o, const struct plan_group *groups,
 	      size_t n_groups, struct plan *out, struct pf_error *err);
 void plan_release(struct plan *p);
 /* n groups whose event names were allocated (metric_events()), and g */

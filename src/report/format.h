@@ -5,8 +5,14 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
-#include "common/config.h"
+enum pf_counter_format {
+	PF_FMT_PLAIN,
+	PF_FMT_US, /* 1,024 */
+	PF_FMT_EU, /* 1.024 */
+	PF_FMT_HEX, /* 0x0000000000000400 */
+};
 
 /* write v into buf (at least 32 bytes) in format fmt; returns buf */
 char *format_count(uint64_t v, enum pf_counter_format fmt, char *buf, size_t size);

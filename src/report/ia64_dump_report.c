@@ -69,28 +69,26 @@ static int config_from_events(const struct dump_ctx *d, struct ia64_dump_config 
 			      struct pf_error *err)
 {
 	const struct pmu_model *m = d->m;
-	struct pf_config ec;
+	void *opts = m->options_new(1);
+	size_t n_events;
+	char **events = str_split(c->events, ',', &n_events);
+	struct encode_opts o = { .live = true, .model_opts = opts };
 	struct set_prog prog;
 	int rc = 0;
 
-	pf_config_init(&ec);
-	ec.pmu = m->name;
-	ec.sets = xcalloc(1, sizeof(*ec.sets));
-	ec.n_sets = 1;
-	ec.sets[0].events = str_split(c->events, ',', &ec.sets[0].n_events);
-	ec.model_opts = m->options_new(1);
-	ec.model_opts_owner = m;
-	ec.model_opts_free = m->options_free;
 	if (c->irange)
-		rc = model_option(m, ec.model_opts, "irange", c->irange, err);
+		rc = model_option(m, opts, "irange", c->irange, err);
 	if (!rc && c->drange)
-		rc = model_option(m, ec.model_opts, "drange", c->drange, err);
+		rc = model_option(m, opts, "drange", c->drange, err);
 	for (size_t r = 0; !rc && r < m->n_options; r++)
 		if (d->flag_on[r])
-			rc = m->options[r].apply(ec.model_opts, 0, NULL, err);
+			rc = m->options[r].apply(opts, 0, NULL, err);
 	if (!rc)
-		rc = pmu_encode_set(m, &ec, 0, &prog, err);
-	pf_config_release(&ec);
+		rc = pmu_encode_events(m, &o, events, n_events, &prog, err);
+	m->options_free(opts);
+	for (size_t i = 0; i < n_events; i++)
+		free(events[i]);
+	free(events);
 	if (rc)
 		return -1;
 	for (size_t i = 0; i < prog.n_regs; i++) {

@@ -9,12 +9,12 @@
 #define PFMON_REPORT_IA64_REPORT_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "sample/ia64_dump.h"
 #include "sample/smpl_file.h"
 
-#include "common/config.h"
 #include "common/error.h"
 
 /* --smpl-module names, in pfmon 3.x's order */
@@ -36,6 +36,20 @@ int ia64_smpl_module_lookup(const char *name, enum ia64_smpl_module *out, struct
 bool ia64_smpl_module_for_host(enum ia64_smpl_module m);
 /* -S NAME: name, description, PMU models and options, as pfmon 3.x; -1 if unknown */
 int ia64_smpl_module_describe(const char *name, FILE *out, struct pf_error *err);
+
+/* dear-hist: what a row is (--smpl-inst-view, --smpl-data-view, --smpl-level-view) */
+enum pf_smpl_view {
+	PF_VIEW_INST = 0,
+	PF_VIEW_DATA,
+	PF_VIEW_LEVEL,
+};
+
+/* dear-hist: row order (by count; --smpl-sort-byvalue; --smpl-sort-bylevel) */
+enum pf_smpl_sort {
+	PF_SORT_COUNT = 0,
+	PF_SORT_VALUE,
+	PF_SORT_LEVEL,
+};
 
 struct ia64_report_opts {
 	enum ia64_smpl_module module;

@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/config.h"
 #include "common/util.h"
 #include "sample/ia64_dump.h"
 #include "sample/ia64_ear.h"

@@ -10,7 +10,7 @@
 #include "common/util.h"
 #include "plan.h"
 
-uint64_t plan_event_period(const struct pf_set_config *s, size_t i)
+uint64_t plan_event_period(const struct record_set_opts *s, size_t i)
 {
 	if (i < s->n_short_periods && s->short_periods[i])
 		return s->short_periods[i];
@@ -24,12 +24,12 @@ uint64_t period_random_next(struct period_random *r)
 	return r->mask ? r->base + (splitmix64_next(&r->state) & r->mask) : r->base;
 }
 
-static const struct pf_period_random *event_random(const struct pf_set_config *s, size_t i)
+static const struct pf_period_random *event_random(const struct record_set_opts *s, size_t i)
 {
 	return i < s->n_periods_random && s->periods_random[i].mask ? &s->periods_random[i] : NULL;
 }
 
-static struct period_random random_state(const struct pf_set_config *s, size_t i, uint64_t default_seed)
+static struct period_random random_state(const struct record_set_opts *s, size_t i, uint64_t default_seed)
 {
 	const struct pf_period_random *pr = event_random(s, i);
 	struct period_random r = { .base = plan_event_period(s, i) };
@@ -42,7 +42,7 @@ static struct period_random random_state(const struct pf_set_config *s, size_t i
 }
 
 /* the events of a set that have no period, for messages */
-static size_t unperiodic(const struct pf_set_config *sc, size_t n)
+static size_t unperiodic(const struct record_set_opts *sc, size_t n)
 {
 	size_t k = 0;
 
@@ -57,7 +57,7 @@ static size_t unperiodic(const struct pf_set_config *sc, size_t n)
  * sampling events (a perf group read: PERF_SAMPLE_READ).  In a set without
  * any period every event is sampled, at the frequency.
  */
-static int split_set(struct record_plan *p, const struct pf_set_config *sc, const struct set_prog *set,
+static int split_set(struct record_plan *p, const struct record_set_opts *sc, const struct set_prog *set,
 		     size_t first, struct pf_error *err)
 {
 	struct read_list list = { 0 };
@@ -115,7 +115,7 @@ static int check_period_mix(const struct record_plan *p, struct pf_error *err)
 			    "frequency: give every set a period");
 }
 
-int record_plan_build(struct record_plan *p, const struct pf_config *cfg, const struct set_prog *sets,
+int record_plan_build(struct record_plan *p, const struct record_opts *o, const struct set_prog *sets,
 		      size_t n_sets, uint64_t seed, struct pf_error *err)
 {
 	size_t k = 0;
@@ -128,10 +128,10 @@ int record_plan_build(struct record_plan *p, const struct pf_config *cfg, const 
 	p->reads = xcalloc(p->n_events + 1, sizeof(*p->reads));
 	for (size_t s = 0; s < n_sets; k += sets[s++].n_counters) {
 		/* options_validate() saw that each randomized event has a period */
-		if (split_set(p, &cfg->sets[s], &sets[s], k, err))
+		if (split_set(p, &o->sets[s], &sets[s], k, err))
 			return -1;
 		for (size_t i = 0; i < sets[s].n_counters; i++) {
-			p->random[k + i] = random_state(&cfg->sets[s], i, seed);
+			p->random[k + i] = random_state(&o->sets[s], i, seed);
 			p->randomized |= p->random[k + i].mask != 0;
 		}
 	}
@@ -164,7 +164,7 @@ void record_plan_release(struct record_plan *p)
  * a period of 1, whatever the period asked for (perf record -c does not ask
  * for it either).
  */
-static uint64_t wanted_sample_type(const struct pf_config *cfg, const struct counter_prog *c,
+static uint64_t wanted_sample_type(const struct record_opts *o, const struct counter_prog *c,
 				   const struct period_random *r)
 {
 	uint64_t st = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
@@ -173,17 +173,17 @@ static uint64_t wanted_sample_type(const struct pf_config *cfg, const struct cou
 	if (!r->base)
 		st |= PERF_SAMPLE_PERIOD;
 
-	if (cfg->smpl_data_addr || c->attr.type == PERF_TYPE_BREAKPOINT)
+	if (o->data_addr || c->attr.type == PERF_TYPE_BREAKPOINT)
 		st |= PERF_SAMPLE_ADDR;
-	if (cfg->smpl_weight)
+	if (o->weight)
 		st |= PERF_SAMPLE_WEIGHT;
-	if (cfg->smpl_data_src)
+	if (o->data_src)
 		st |= PERF_SAMPLE_DATA_SRC;
-	if (cfg->smpl_branch_stack)
+	if (o->branch_stack)
 		st |= PERF_SAMPLE_BRANCH_STACK;
-	if (cfg->callchain)
+	if (o->callchain)
 		st |= PERF_SAMPLE_CALLCHAIN;
-	if (cfg->callchain_dwarf)
+	if (o->callchain_dwarf)
 		st |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
 	return st;
 }
@@ -196,12 +196,12 @@ static uint64_t wanted_sample_type(const struct pf_config *cfg, const struct cou
  * second of samples, so a drain that is late by a few scheduler ticks does
  * not lose any (50 kHz needs 12,500).
  */
-static size_t ring_pages(const struct pf_config *cfg)
+static size_t ring_pages(const struct record_opts *o)
 {
-	uint64_t entries = cfg->smpl_entries, per_quarter = (cfg->smpl_freq ? cfg->smpl_freq : DEFAULT_FREQ) / 4;
+	uint64_t entries = o->smpl_entries, per_quarter = (o->smpl_freq ? o->smpl_freq : DEFAULT_FREQ) / 4;
 	size_t bytes, pages = 1, page = (size_t)sysconf(_SC_PAGESIZE);
 	/* a DWARF call graph's sample holds its stack copy and registers */
-	size_t per_sample = 64 + (cfg->callchain_dwarf ? cfg->stack_dump_size + 8 * SAMPLE_MAX_REGS : 0);
+	size_t per_sample = 64 + (o->callchain_dwarf ? o->stack_dump_size + 8 * SAMPLE_MAX_REGS : 0);
 
 	if (per_quarter > entries)
 		entries = per_quarter;
@@ -215,18 +215,18 @@ static size_t ring_pages(const struct pf_config *cfg)
 
 /* A non-sampling event: a member of its sampling events' groups, which
  * turn it on and off with them. */
-static void setup_counting_event(const struct pf_config *cfg, struct counter_prog *c)
+static void setup_counting_event(const struct record_opts *o, struct counter_prog *c)
 {
-	c->attr.inherit = !cfg->no_inherit;
+	c->attr.inherit = o->inherit;
 }
 
-static void setup_sampling_event(const struct record_plan *p, const struct pf_config *cfg, size_t k,
+static void setup_sampling_event(const struct record_plan *p, const struct record_opts *o, size_t k,
 				 uint64_t st, size_t ring_bytes)
 {
 	struct perf_event_attr *a = &p->events[k]->attr;
 	struct period_random *r = &p->random[k];
 
-	a->inherit = !cfg->no_inherit;
+	a->inherit = o->inherit;
 	a->sample_type = st;
 	if (st & PERF_SAMPLE_READ)
 		a->read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID;
@@ -239,15 +239,15 @@ static void setup_sampling_event(const struct record_plan *p, const struct pf_co
 		a->sample_period = period_random_next(r);
 	} else {
 		a->freq = 1;
-		a->sample_freq = cfg->smpl_freq ? cfg->smpl_freq : DEFAULT_FREQ;
+		a->sample_freq = o->smpl_freq ? o->smpl_freq : DEFAULT_FREQ;
 	}
-	if (cfg->smpl_branch_stack)
+	if (o->branch_stack)
 		a->branch_sample_type = PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_USER;
 	if (st & PERF_SAMPLE_STACK_USER) {
 		/* user frames come from unwinding the stack copy; the kernel's
 		 * call chain gives the kernel frames only (as perf record) */
 		a->sample_regs_user = SAMPLE_USER_REGS_X86_64;
-		a->sample_stack_user = cfg->stack_dump_size;
+		a->sample_stack_user = o->stack_dump_size;
 		a->exclude_callchain_user = 1;
 	}
 	if (r->mask) {
@@ -267,20 +267,20 @@ static void setup_sampling_event(const struct record_plan *p, const struct pf_co
 	}
 }
 
-void record_plan_apply(struct record_plan *p, const struct pf_config *cfg)
+void record_plan_apply(struct record_plan *p, const struct record_opts *o)
 {
 	uint64_t st = 0;
 	size_t ring_bytes;
 
-	p->ring_pages = ring_pages(cfg);
+	p->ring_pages = ring_pages(o);
 	ring_bytes = p->ring_pages * (size_t)sysconf(_SC_PAGESIZE);
 	for (size_t k = 0; k < p->n_events; k++)
 		if (!p->counting[k])
-			st |= wanted_sample_type(cfg, p->events[k], &p->random[k]) |
+			st |= wanted_sample_type(o, p->events[k], &p->random[k]) |
 			      (p->reads[k].n ? PERF_SAMPLE_READ : 0);
 	for (size_t k = 0; k < p->n_events; k++)
 		if (p->counting[k])
-			setup_counting_event(cfg, p->events[k]);
+			setup_counting_event(o, p->events[k]);
 		else
-			setup_sampling_event(p, cfg, k, st, ring_bytes);
+			setup_sampling_event(p, o, k, st, ring_bytes);
 }

@@ -12,10 +12,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "common/config.h"
 #include "common/error.h"
 #include "event/pmu_model.h"
 #include "sample/sample.h"
+#include "session/record_opts.h"
 
 /* --smpl-periods-random: period = base + (next number & mask) */
 struct period_random {
@@ -41,11 +41,12 @@ struct record_plan {
 };
 
 /* the period of event i of a set: short if given, else long (pfmon 3.x); 0: none */
-uint64_t plan_event_period(const struct pf_set_config *s, size_t i);
+uint64_t plan_event_period(const struct record_set_opts *s, size_t i);
 
-/* Decide for every event of sets[]; seed is for randomized events given no
- * seed.  -1 with err set for options that do not fit the events. */
-int record_plan_build(struct record_plan *p, const struct pf_config *cfg, const struct set_prog *sets,
+/* Decide for every event of sets[] (o->sets[s] holds the periods of
+ * sets[s]); seed is for randomized events given no seed.  -1 with err set
+ * for options that do not fit the events. */
+int record_plan_build(struct record_plan *p, const struct record_opts *o, const struct set_prog *sets,
 		      size_t n_sets, uint64_t seed, struct pf_error *err);
 void record_plan_release(struct record_plan *p);
 
@@ -56,7 +57,7 @@ void record_plan_release(struct record_plan *p);
  * the first sampling event.  The target-dependent bits (disabled,
  * enable_on_exec) are the session's.
  */
-void record_plan_apply(struct record_plan *p, const struct pf_config *cfg);
+void record_plan_apply(struct record_plan *p, const struct record_opts *o);
 
 /* the next period of an event: base + random bits under the mask */
 uint64_t period_random_next(struct period_random *r);

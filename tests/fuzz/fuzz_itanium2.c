@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "cli/layer_opts.h"
 #include "cli/options.h"
 #include "common/config.h"
 #include "common/util.h"
@@ -29,19 +30,22 @@ static FILE *devnull;
 static void encode_all(const struct pmu_model *m, struct pf_config *cfg)
 {
 	struct pf_error err = { .code = PF_E_OK };
+	struct encode_opts o;
 
 	/* no -e: the model's default event, as main() chooses it */
 	if (cfg->n_sets == 1 && !cfg->sets[0].n_events)
 		cfg->sets[0].events = str_split("CPU_CYCLES", ',', &cfg->sets[0].n_events);
+	config_encode_opts(cfg, m, &o);
 	for (size_t s = 0; s < cfg->n_sets; s++) {
 		struct set_prog prog;
 
 		/* as pmu_encode_config(): a set that failed holds nothing to release */
-		if (pmu_encode_set(m, cfg, s, &prog, &err))
-			return;
+		if (pmu_encode_set(m, &o, s, &prog, &err))
+			break;
 		check_print_set(devnull, m, s, cfg->n_sets, &prog, true);
 		set_prog_release(&prog);
 	}
+	config_encode_opts_release(&o);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

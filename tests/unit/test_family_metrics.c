@@ -15,7 +15,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "common/config.h"
 #include "event/pmu_model.h"
 #include "pmu/host.h"
 #include "pmu/metrics.h"
@@ -30,7 +29,7 @@ static void check_pmu(const char *pmu, const char *text, char *why, size_t size)
 	char *all = pmu_host_family_metrics(name, sizeof(name));
 	struct metric_list l = { 0 };
 	struct pf_error err;
-	struct pf_config cfg;
+	struct encode_opts o = { .live = true };
 	struct plan_group *g;
 	struct plan p;
 
@@ -71,13 +70,11 @@ static void check_pmu(const char *pmu, const char *text, char *why, size_t size)
 			counter_prog_release(&c);
 		}
 	}
-	pf_config_init(&cfg);
-	if (!*why && plan_sets(&pmu_host, &cfg, g, l.n, &p, &err))
+	if (!*why && plan_sets(&pmu_host, &o, g, l.n, &p, &err))
 		snprintf(why, size, "plan: %.400s", err.msg);
 	else if (!*why)
 		plan_release(&p);
 	plan_groups_free(g, l.n);
-	pf_config_release(&cfg);
 	metric_list_release(&l);
 }
 

@@ -15,7 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/config.h"
 #include "common/util.h"
 #include "event/pmu_model.h"
 #include "pmu/intel_arch.h"
@@ -59,21 +58,17 @@ static void test_host(void)
 static int encode(const char *events, const char *cpuid, struct set_prog *prog, struct pf_error *err)
 {
 	const struct pmu_model *m = &pmu_intel_arch;
-	struct pf_config cfg;
+	void *opts = m->options_new(1);
+	struct encode_opts o = { .live = false, .model_opts = opts }; /* --check: the dry run's encoding */
+	size_t n;
+	char **ev = str_split(events, ',', &n);
 	int rc;
 
-	pf_config_init(&cfg);
-	cfg.sets = xcalloc(1, sizeof(*cfg.sets));
-	cfg.n_sets = 1;
-	cfg.check = true; /* --check: the dry run's encoding */
-	cfg.sets[0].events = str_split(events, ',', &cfg.sets[0].n_events);
-	cfg.model_opts = m->options_new(1);
-	cfg.model_opts_owner = m;
-	cfg.model_opts_free = m->options_free;
-	rc = m->options[0].apply(cfg.model_opts, 0, cpuid, err);
+	rc = m->options[0].apply(opts, 0, cpuid, err);
 	if (!rc)
-		rc = pmu_encode_set(m, &cfg, 0, prog, err);
-	pf_config_release(&cfg);
+		rc = pmu_encode_events(m, &o, ev, n, prog, err);
+	str_vec_free(ev);
+	m->options_free(opts);
 	return rc;
 }
 

@@ -111,20 +111,16 @@ static void test_decode(void)
 
 static void test_model(void)
 {
-	struct pf_config cfg;
-	struct pf_set_config set;
+	struct encode_set_opts set = { 0 };
+	struct encode_opts o = { .sets = &set, .n_sets = 1, .live = true };
 	struct set_prog prog;
 	struct pf_error err = { 0 };
 	char *evs[] = { "cpu_cycles", "L2_REFERENCES" };
 	struct event_info info = { 0 };
 
-	pf_config_init(&cfg);
-	memset(&set, 0, sizeof(set));
 	set.events = evs;
 	set.n_events = 2;
-	cfg.sets = &set;
-	cfg.n_sets = 1;
-	ok(pmu_encode_set(&pmu_itanium2, &cfg, 0, &prog, &err) == 0, "encode: %s", err.msg);
+	ok(pmu_encode_set(&pmu_itanium2, &o, 0, &prog, &err) == 0, "encode: %s", err.msg);
 	ok(prog.n_counters == 2 && prog.counters[0].ctl.num == 5 && prog.counters[1].ctl.num == 4 &&
 		   prog.counters[0].ctl.file == REG_PMC && prog.counters[0].ctr.file == REG_PMD,
 	   "CPU_CYCLES on PMD5, L2_REFERENCES on PMD4");

@@ -14,34 +14,31 @@ extern const struct pmu_model pmu_itanium2;
 
 static char *render(const char *const *events, size_t n, const char *btb_option, bool verbose)
 {
-	struct pf_config cfg;
-	struct pf_set_config *s = calloc(1, sizeof(*s));
+	void *opts = pmu_itanium2.options_new(1);
+	struct encode_opts o = { .live = true, .model_opts = opts };
+	char **ev = calloc(n + 1, sizeof(char *));
 	struct set_prog p;
 	struct pf_error err = { 0 };
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 
-	pf_config_init(&cfg);
-	s->events = calloc(n, sizeof(char *));
 	for (size_t i = 0; i < n; i++)
-		s->events[s->n_events++] = strdup(events[i]);
-	cfg.sets = s;
-	cfg.n_sets = 1;
-	cfg.model_opts = pmu_itanium2.options_new(1);
-	cfg.model_opts_owner = &pmu_itanium2;
-	cfg.model_opts_free = pmu_itanium2.options_free;
+		ev[i] = strdup(events[i]);
 	for (size_t r = 0; btb_option && r < pmu_itanium2.n_options; r++)
 		if (!strcmp(pmu_itanium2.options[r].long_name, btb_option))
-			pmu_itanium2.options[r].apply(cfg.model_opts, 0, NULL, &err);
-	if (pmu_encode_set(&pmu_itanium2, &cfg, 0, &p, &err) == 0) {
+			pmu_itanium2.options[r].apply(opts, 0, NULL, &err);
+	if (pmu_encode_events(&pmu_itanium2, &o, ev, n, &p, &err) == 0) {
 		check_print_set(f, &pmu_itanium2, 0, 1, &p, verbose);
 		set_prog_release(&p);
 	} else {
 		fprintf(f, "error: %s\n", err.msg);
 	}
 	fclose(f);
-	pf_config_release(&cfg);
+	for (size_t i = 0; i < n; i++)
+		free(ev[i]);
+	free(ev);
+	pmu_itanium2.options_free(opts);
 	return buf;
 }
 

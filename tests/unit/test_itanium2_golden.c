@@ -38,7 +38,16 @@ static int model_option(void *opts, const char *name, const char *arg, struct pf
 	return -1;
 }
 
-static int set_option(struct pf_config *cfg, struct pf_set_config *s, char *kv, struct pf_error *err)
+/* one row's encoding options and what they point to */
+struct row {
+	char *events[8];
+	unsigned plm[4];
+	struct encode_set_opts set;
+	struct encode_opts o;
+	void *opts;
+};
+
+static int set_option(struct row *r, char *kv, struct pf_error *err)
 {
 	static const struct {
 		const char *key, *option;
@@ -58,25 +67,25 @@ static int set_option(struct pf_config *cfg, struct pf_set_config *s, char *kv, 
 		v = "1";
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
 		if (!strcmp(kv, rows[i].key))
-			return model_option(cfg->model_opts, rows[i].option, v, err);
+			return model_option(r->opts, rows[i].option, v, err);
 	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++)
 		if (!strcmp(kv, flags[i].key))
-			return model_option(cfg->model_opts, flags[i].option, NULL, err);
+			return model_option(r->opts, flags[i].option, NULL, err);
 	if (!strcmp(kv, "btb")) {
 		for (char *t = strtok(v, "+"); t; t = strtok(NULL, "+")) {
 			snprintf(name, sizeof(name), "btb-%s", t);
-			if (model_option(cfg->model_opts, name, NULL, err))
+			if (model_option(r->opts, name, NULL, err))
 				return -1;
 		}
 	} else if (!strcmp(kv, "sw")) {
-		cfg->system_wide = true;
+		r->o.system_wide = true;
 	} else if (!strcmp(kv, "k")) {
-		cfg->plm = PF_PLM_KERNEL;
+		r->o.plm = PF_PLM_KERNEL;
 	} else if (!strcmp(kv, "plm")) {
-		s->event_plm = calloc(4, sizeof(unsigned));
-		s->n_event_plm = 0;
-		for (char *t = strtok(v, ","); t && s->n_event_plm < 4; t = strtok(NULL, ","))
-			s->event_plm[s->n_event_plm++] = (unsigned)strtoul(t, NULL, 0);
+		r->set.event_plm = r->plm;
+		r->set.n_event_plm = 0;
+		for (char *t = strtok(v, ","); t && r->set.n_event_plm < 4; t = strtok(NULL, ","))
+			r->plm[r->set.n_event_plm++] = (unsigned)strtoul(t, NULL, 0);
 	} else {
 		printf("# unknown golden option '%s'\n", kv);
 		return -1;
@@ -85,26 +94,29 @@ static int set_option(struct pf_config *cfg, struct pf_set_config *s, char *kv, 
 }
 
 /* the configuration of one row; -1 with err if an option value is refused */
-static int build(struct pf_config *cfg, struct pf_set_config *s, char *events, char *opts, struct pf_error *err)
+static int build(struct row *r, char *events, char *opts, struct pf_error *err)
 {
-	pf_config_init(cfg);
-	memset(s, 0, sizeof(*s));
-	s->events = calloc(8, sizeof(char *));
-	for (char *t = strtok(events, ","); t && s->n_events < 8; t = strtok(NULL, ","))
-		s->events[s->n_events++] = strdup(t);
-	cfg->sets = s;
-	cfg->n_sets = 1;
-	cfg->model_opts = pmu_itanium2.options_new(1);
-	cfg->model_opts_owner = &pmu_itanium2;
-	cfg->model_opts_free = pmu_itanium2.options_free;
+	memset(r, 0, sizeof(*r));
+	for (char *t = strtok(events, ","); t && r->set.n_events < 8; t = strtok(NULL, ","))
+		r->events[r->set.n_events++] = strdup(t);
+	r->set.events = r->events;
+	r->opts = pmu_itanium2.options_new(1);
+	r->o = (struct encode_opts){ .sets = &r->set, .n_sets = 1, .live = true, .model_opts = r->opts };
 	if (strcmp(opts, "-")) {
 		char *save, *t;
 
 		for (t = strtok_r(opts, ";", &save); t; t = strtok_r(NULL, ";", &save))
-			if (set_option(cfg, s, t, err))
+			if (set_option(r, t, err))
 				return -1;
 	}
 	return 0;
+}
+
+static void row_release(struct row *r)
+{
+	for (size_t i = 0; i < r->set.n_events; i++)
+		free(r->events[i]);
+	pmu_itanium2.options_free(r->opts);
 }
 
 /* a register the set writes, by its printed name (the counters' PMCs too) */
@@ -166,8 +178,7 @@ static const char *check_word(const struct set_prog *p, char *w, char *why, size
 
 static void run_row(int line, char *events, char *opts, char *expect)
 {
-	struct pf_config cfg;
-	struct pf_set_config *s = calloc(1, sizeof(*s)); /* pf_config_release frees it */
+	struct row r;
 	struct set_prog p;
 	struct pf_error err = { 0 };
 	char label[256], why[256];
@@ -175,9 +186,9 @@ static void run_row(int line, char *events, char *opts, char *expect)
 	int rc;
 
 	snprintf(label, sizeof(label), "line %d: %s [%s] -> %s", line, events, opts, expect);
-	rc = build(&cfg, s, events, opts, &err);
+	rc = build(&r, events, opts, &err);
 	if (!rc)
-		rc = pmu_encode_set(&pmu_itanium2, &cfg, 0, &p, &err);
+		rc = pmu_encode_set(&pmu_itanium2, &r.o, 0, &p, &err);
 	if (!strncmp(expect, "ok", 2)) {
 		if (rc)
 			bad = err.msg;
@@ -195,7 +206,7 @@ static void run_row(int line, char *events, char *opts, char *expect)
 		printf("#   %s\n", bad);
 	else if (rc)
 		printf("#   error: %s\n", err.msg);
-	pf_config_release(&cfg);
+	row_release(&r);
 }
 
 int main(int argc, char **argv)

@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/config.h"
 #include "common/util.h"
 #include "pmu/itanium2.h"
 #include "pmu/metrics.h"
@@ -265,16 +264,14 @@ static void test_evaluate(void)
 
 /* ----- planning ----- */
 
-static struct pf_config config(void)
+/* a run's defaults: live, no levels given, the model's default options */
+static struct encode_opts config(void)
 {
-	struct pf_config cfg;
-
-	pf_config_init(&cfg);
-	return cfg;
+	return (struct encode_opts){ .live = true };
 }
 
 /* the fewest sets for events, by trying every partition (small n only) */
-static size_t brute_min(const struct pf_config *cfg, char **ev, size_t n)
+static size_t brute_min(const struct encode_opts *cfg, char **ev, size_t n)
 {
 	size_t best = n, assign[8] = { 0 };
 
@@ -314,7 +311,7 @@ static size_t brute_min(const struct pf_config *cfg, char **ev, size_t n)
 	}
 }
 
-static size_t plan_count(const struct pf_config *cfg, char **ev, size_t n, struct plan *p)
+static size_t plan_count(const struct encode_opts *cfg, char **ev, size_t n, struct plan *p)
 {
 	struct plan_group g[8];
 	struct pf_error err;
@@ -335,7 +332,7 @@ static void test_plan_minimum(void)
 		"L1D_READS_SET1", "LOADS_RETIRED", "L2_OZQ_CANCELS0.ANY", "L2_FORCE_RECIRC.ANY", "DATA_EAR_EVENTS",
 		"BUS_MEMORY.ALL.SELF", "L2_BYPASS.L2_DATA1", "STORES_RETIRED",
 	};
-	struct pf_config cfg = config();
+	struct encode_opts cfg = config();
 	unsigned seed = 12345;
 	int mismatches = 0, order = 0;
 
@@ -375,7 +372,7 @@ static void test_plan_minimum(void)
 static void test_plan_itanium2_metrics(void)
 {
 	struct metric_list l = { 0 };
-	struct pf_config cfg = config();
+	struct encode_opts cfg = config();
 	struct plan_group *g;
 	struct plan p;
 	struct pf_error err;

@@ -14,7 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/config.h"
 #include "common/util.h"
 #include "event/pmu_model.h"
 #include "cli/check_print.h"
@@ -36,21 +35,19 @@ static void set_bad(struct walk *w, const char *name, const char *why)
 /* --check of one set of the events in name (a comma list; NULL: none) */
 static int encode_alone(const struct pmu_model *m, const char *name, char *out, size_t len, struct pf_error *err)
 {
-	struct pf_config cfg;
+	struct encode_opts o = { .live = false }; /* --check: the dry run's encoding */
 	struct set_prog prog;
+	char **events = NULL;
+	size_t n_events = 0;
 	char *text = NULL;
 	size_t tlen = 0;
 	FILE *f;
 	int rc;
 
-	pf_config_init(&cfg);
-	cfg.sets = xcalloc(1, sizeof(*cfg.sets));
-	cfg.n_sets = 1;
-	cfg.check = true; /* --check: the dry run's encoding */
 	if (name)
-		cfg.sets[0].events = str_split(name, ',', &cfg.sets[0].n_events);
+		events = str_split(name, ',', &n_events);
 	*out = '\0';
-	rc = pmu_encode_set(m, &cfg, 0, &prog, err);
+	rc = pmu_encode_events(m, &o, events, n_events, &prog, err);
 	if (rc == 0) {
 		f = open_memstream(&text, &tlen);
 		check_print_set(f, m, 0, 1, &prog, true);
@@ -59,7 +56,7 @@ static int encode_alone(const struct pmu_model *m, const char *name, char *out, 
 		free(text);
 		set_prog_release(&prog);
 	}
-	pf_config_release(&cfg);
+	str_vec_free(events);
 	return rc;
 }
 
@@ -172,27 +169,24 @@ static const char *const code_names[] = {
 };
 
 /* "-", or ';'-separated NAME=VALUE of the model's option rows, u, k, sw */
-static int golden_options(const struct pmu_model *m, struct pf_config *cfg, const char *text, struct pf_error *err)
+static int golden_options(const struct pmu_model *m, struct encode_opts *o, void *opts, const char *text,
+			  struct pf_error *err)
 {
 	size_t n;
 	char **v = str_split(text, ';', &n);
 	int rc = 0;
 
-	if (m->options_new) {
-		cfg->model_opts = m->options_new(1);
-		cfg->model_opts_owner = m;
-		cfg->model_opts_free = m->options_free;
-	}
+	o->model_opts = opts;
 	for (size_t i = 0; i < n && !rc && strcmp(text, "-"); i++) {
 		char *eq = strchr(v[i], '=');
 		bool found = false;
 
 		if (!strcmp(v[i], "u") || !strcmp(v[i], "k")) {
-			cfg->plm = v[i][0] == 'u' ? PF_PLM_USER : PF_PLM_KERNEL;
+			o->plm = v[i][0] == 'u' ? PF_PLM_USER : PF_PLM_KERNEL;
 			continue;
 		}
 		if (!strcmp(v[i], "sw")) {
-			cfg->system_wide = true;
+			o->system_wide = true;
 			continue;
 		}
 		if (eq)
@@ -200,7 +194,7 @@ static int golden_options(const struct pmu_model *m, struct pf_config *cfg, cons
 		for (size_t r = 0; r < m->n_options && !found; r++)
 			if (!strcmp(m->options[r].long_name, v[i])) {
 				found = true;
-				rc = m->options[r].apply(cfg->model_opts, 0, eq, err);
+				rc = m->options[r].apply(opts, 0, eq, err);
 			}
 		if (!found) {
 			printf("# unknown option '%s' of the %s model\n", v[i], m->name);
@@ -249,23 +243,20 @@ static const char *golden_checks(const struct pmu_model *m, const struct set_pro
 
 static void golden_row(const struct pmu_model *m, char **col, size_t n_cols, int line)
 {
-	struct pf_config cfg;
+	struct encode_opts o = { .live = false }; /* --check: the dry run's encoding */
+	void *opts = m->options_new ? m->options_new(1) : NULL;
 	struct pf_error err = { 0 };
 	struct set_prog p;
-	size_t n;
-	char **tok = str_split(col[2], ' ', &n);
+	size_t n, n_events = 0;
+	char **tok = str_split(col[2], ' ', &n), **events = NULL;
 	char why[256] = "";
 	int rc;
 
-	pf_config_init(&cfg);
-	cfg.sets = xcalloc(1, sizeof(*cfg.sets));
-	cfg.n_sets = 1;
-	cfg.check = true; /* --check: the dry run's encoding */
 	if (strcmp(col[1], "-"))
-		cfg.sets[0].events = str_split(col[1], ',', &cfg.sets[0].n_events);
-	rc = golden_options(m, &cfg, col[0], &err);
+		events = str_split(col[1], ',', &n_events);
+	rc = golden_options(m, &o, opts, col[0], &err);
 	if (!rc)
-		rc = pmu_encode_set(m, &cfg, 0, &p, &err);
+		rc = pmu_encode_events(m, &o, events, n_events, &p, &err);
 	if (!strcmp(tok[0], "ok")) {
 		const char *bad = rc ? err.msg : golden_checks(m, &p, tok, n, n_cols > 3 ? col[3] : NULL, why, sizeof(why));
 
@@ -280,7 +271,9 @@ static void golden_row(const struct pmu_model *m, char **col, size_t n_cols, int
 	if (!rc)
 		set_prog_release(&p);
 	str_vec_free(tok);
-	pf_config_release(&cfg);
+	str_vec_free(events);
+	if (opts)
+		m->options_free(opts);
 }
 
 static void golden_file(const struct pmu_model *m, const char *dir)

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/layer_opts.h"
 #include "optparse.h"
 #include "session/plan.h"
 #include "tap.h"
@@ -34,13 +35,16 @@ static void free_progs(struct set_prog *sets, size_t n)
 static int plan_of(struct record_plan *p, struct pf_error *err, const char *const *args)
 {
 	struct pf_config cfg;
+	struct record_opts o;
 	struct set_prog *sets;
 	int rc;
 
 	if (parse(&cfg, err, args[0], args[1], args[2], args[3], args[4], args[5], args[6], NULL))
 		return -2;
 	sets = progs_of(&cfg);
-	rc = record_plan_build(p, &cfg, sets, cfg.n_sets, 42, err);
+	config_record_opts(&cfg, &o); /* the CLI's translation, as pfmon does it */
+	rc = record_plan_build(p, &o, sets, cfg.n_sets, 42, err);
+	config_record_opts_release(&o);
 	free_progs(sets, cfg.n_sets);
 	pf_config_release(&cfg);
 	return rc;
