@@ -18,7 +18,7 @@
 #include "cli/report_setup.h"
 #include "common/userfile.h"
 #include "common/util.h"
-#include "report/merge.h"
+#include "results/merge.h"
 #include "report/merge_samples.h"
 #include "results/output.h"
 #include "sample/smpl_file.h"

@@ -17,8 +17,8 @@
 #include "common/strmap.h"
 #include "common/util.h"
 #include "metrics.h"
-#include "report/counts.h"
-#include "report/counts_read.h"
+#include "results/counts.h"
+#include "results/counts_read.h"
 #include "results/output.h"
 
 static bool is_metric_name(const char *name, void *arg)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * libFuzzer target: the results files of a job's ranks, read back and
- * merged by pfmon --merge (src/report/results.c, merge.c).  The input is
+ * merged by pfmon --merge (src/results/results.c, merge.c).  The input is
  * one or two files, separated by a form feed (0x0c): each is read as a
  * results file (text, CSV or JSON lines with their header); those read are
  * merged, with a metric over the software events, and printed in text,
@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/merge.h"
+#include "results/merge.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

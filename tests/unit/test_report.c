@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "common/config.h"
-#include "report/counts.h"
-#include "report/format.h"
+#include "results/counts.h"
+#include "results/format.h"
 #include "report/json_writer.h"
 #include "tap.h"
 

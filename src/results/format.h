@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Number formats of pfmon's counts: plain, US (1,024), EU (1.024), hex. */
-#ifndef PFMON_REPORT_FORMAT_H
-#define PFMON_REPORT_FORMAT_H
+#ifndef PFMON_RESULTS_FORMAT_H
+#define PFMON_RESULTS_FORMAT_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -7,7 +7,7 @@
 
 #include "common/util.h"
 #include "format.h"
-#include "json_writer.h"
+#include "report/json_writer.h"
 #include "merge.h"
 
 /* ----- checks: the files are the ranks of one job, measuring the same ----- */

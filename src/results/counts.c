@@ -7,7 +7,7 @@
 #include "common/util.h"
 #include "counts.h"
 #include "format.h"
-#include "json_writer.h"
+#include "report/json_writer.h"
 #include "metric.h"
 
 uint64_t count_scaled(const struct count_row *r)

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The results of a counting run and their writers: pfmon's text layout,
  * CSV with perf stat -x columns, JSON lines with perf stat -j keys. */
-#ifndef PFMON_REPORT_COUNTS_H
-#define PFMON_REPORT_COUNTS_H
+#ifndef PFMON_RESULTS_COUNTS_H
+#define PFMON_RESULTS_COUNTS_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -54,7 +54,7 @@ struct count_report {
 	 * (perf stat -I's first column); the rows are its deltas */
 	bool interval;
 	double interval_s;
-	/* derived metrics (report/metric.h): on their count line, or after the counts */
+	/* derived metrics (results/metric.h): on their count line, or after the counts */
 	const struct metric_list *metric_defs;
 	const struct metric_value *metrics;
 	size_t n_metrics;

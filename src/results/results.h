@@ -7,8 +7,8 @@
  * text and CSV, and in JSON a first line {"pfmon-header": {...}}.
  * results.c writes the header and reads such files back.
  */
-#ifndef PFMON_REPORT_RESULTS_H
-#define PFMON_REPORT_RESULTS_H
+#ifndef PFMON_RESULTS_RESULTS_H
+#define PFMON_RESULTS_RESULTS_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -6,8 +6,8 @@
  * max and the imbalance (max / mean, as likwid-mpirun's statistics);
  * metrics are computed per rank and summarized the same way.
  */
-#ifndef PFMON_REPORT_MERGE_H
-#define PFMON_REPORT_MERGE_H
+#ifndef PFMON_RESULTS_MERGE_H
+#define PFMON_RESULTS_MERGE_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -8,7 +8,7 @@
 #include <time.h>
 
 #include "common/util.h"
-#include "json_writer.h"
+#include "report/json_writer.h"
 #include "results.h"
 
 const char *const results_output_names[3] = { "text", "csv", "json" };
