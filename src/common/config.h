@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "common/job.h"
+#include "results/format.h" /* enum pf_counter_format, enum pf_output_kind */
 
 /* Privilege-level mask, Itanium numbering (bit k = privilege level k).
  * On Linux hosts PL3 is user space and PL0 the kernel; PL1/PL2 do not exist. */
@@ -23,19 +24,6 @@
 #define PF_PLM3 0x8u
 #define PF_PLM_USER PF_PLM3
 #define PF_PLM_KERNEL PF_PLM0
-
-enum pf_counter_format {
-	PF_FMT_PLAIN,
-	PF_FMT_US, /* 1,024 */
-	PF_FMT_EU, /* 1.024 */
-	PF_FMT_HEX, /* 0x0000000000000400 */
-};
-
-enum pf_output_kind {
-	PF_OUT_TEXT,
-	PF_OUT_CSV,
-	PF_OUT_JSON,
-};
 
 /* dear-hist: what a row is (--smpl-inst-view, --smpl-data-view, --smpl-level-view) */
 enum pf_smpl_view {

@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "common/config.h"
+#include "format.h"
 
 enum count_state {
 	COUNT_OK,
@@ -60,9 +60,9 @@ struct count_report {
 	size_t n_metrics;
 };
 
-void report_counts(FILE *out, const struct count_report *rep, const struct pf_config *cfg);
+void report_counts(FILE *out, const struct count_report *rep, const struct count_format_opts *fo);
 /* --print-interval, text: the line before each round of deltas */
-void report_interval_header(FILE *out, double seconds, const struct pf_config *cfg);
+void report_interval_header(FILE *out, double seconds, const struct count_format_opts *fo);
 
 /* --show-time: "real 0h00m00.098s user 0h00m00.000s sys 0h00m00.095s" (ns each) */
 void report_times(FILE *out, uint64_t real_ns, uint64_t user_ns, uint64_t sys_ns);

@@ -26,16 +26,15 @@ static void print_all(const struct merge_counts *m)
 {
 	static const enum pf_output_kind kinds[] = { PF_OUT_TEXT, PF_OUT_CSV, PF_OUT_JSON };
 	FILE *out = fopen("/dev/null", "w");
-	struct pf_config cfg;
 
 	if (!out)
 		return;
 	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
-		pf_config_init(&cfg);
-		cfg.output_kind = kinds[k];
-		cfg.merge_ranks = true;
-		merge_counts_print(out, m, &cfg);
-		pf_config_release(&cfg);
+		struct count_format_opts fo = COUNT_FORMAT_OPTS_INIT;
+
+		fo.kind = kinds[k];
+		fo.merge_ranks = true;
+		merge_counts_print(out, m, &fo);
 	}
 	fclose(out);
 }
