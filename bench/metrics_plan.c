@@ -18,7 +18,7 @@
 #include "event/pmu_model.h"
 #include "pmu/metrics.h"
 #include "pmu/planner.h"
-#include "report/metric.h"
+#include "results/metric.h"
 
 static double now_s(void)
 {

@@ -3,7 +3,7 @@
  * Counting: encode every event set with the model, run a session on the
  * command (one group per set, counting from its exec, inherited by its
  * threads and children), read and print.  Measurement yields count_rows;
- * the report layer prints them.
+ * results/ prints them.
  */
 #include <config.h>
 
@@ -17,8 +17,9 @@
 #include "metrics.h"
 #include "common/util.h"
 #include "kernel/perf.h"
-#include "report/counts.h"
-#include "report/results.h"
+#include "results/counts.h"
+#include "results_setup.h"
+#include "results/results.h"
 #include "results/output.h"
 #include "session/session.h"
 #include "session_setup.h"
@@ -111,6 +112,7 @@ static int print_counts(struct session *s, const struct pf_config *cfg, const st
 	struct session_count *counts = xcalloc(n + 1, sizeof(*counts));
 	struct count_row *rows = xcalloc(n + 1, sizeof(*rows));
 	struct count_report rep = { .rows = rows, .n_rows = n };
+	const struct count_format_opts fo = count_format_opts_from_config(cfg);
 	int rc = session_read_counts(s, counts, err);
 
 	if (!rc) {
@@ -119,8 +121,8 @@ static int print_counts(struct session *s, const struct pf_config *cfg, const st
 		fill_rows(s, counts, rows);
 		mv = compute_metrics(run, &rep, duration_ns, true, warn);
 		if (wants_header(cfg))
-			results_header_write(out, cfg, hdr);
-		report_counts(out, &rep, cfg);
+			results_header_write(out, &fo, hdr);
+		report_counts(out, &rep, &fo);
 	}
 	free(mv);
 	free(rows);
@@ -158,6 +160,7 @@ static int print_task(const struct session *s, const struct pf_config *cfg, cons
 {
 	struct count_task task = { r->pid, r->tid, r->ppid, task_name(cfg, r) };
 	struct count_report rep = { .rows = rows, .n_rows = session_n_events(s), .task = &task };
+	const struct count_format_opts fo = count_format_opts_from_config(cfg);
 	char *path = NULL;
 	FILE *f = cfg->outfile ? open_task_output(cfg, r, &path, err) : out;
 	int rc = 0;
@@ -168,10 +171,10 @@ static int print_task(const struct session *s, const struct pf_config *cfg, cons
 	}
 	fill_rows(s, r->counts, rows);
 	if (wants_header(cfg))
-		results_header_write(f, cfg, hdr);
-	report_counts(f, &rep, cfg);
+		results_header_write(f, &fo, hdr);
+	report_counts(f, &rep, &fo);
 	if (f != out && results_close(f, path, err)) {
-		report_counts(stderr, &rep, cfg); /* not lost: the error line follows */
+		report_counts(stderr, &rep, &fo); /* not lost: the error line follows */
 		rc = -1;
 	}
 	free(path);
@@ -184,6 +187,7 @@ static int print_task_counts(struct session *s, const struct pf_config *cfg, con
 {
 	const struct session_task_result *r;
 	struct count_row *rows = xcalloc(session_n_events(s) + 1, sizeof(*rows));
+	const struct count_format_opts fo = count_format_opts_from_config(cfg);
 	size_t n;
 	int rc = session_task_results(s, &r, &n, err);
 
@@ -199,7 +203,7 @@ static int print_task_counts(struct session *s, const struct pf_config *cfg, con
 		/* after a failed write, the other tasks' results go to stderr */
 		fill_rows(s, r[i].counts, rows);
 		report_counts(stderr, &(struct count_report){ .rows = rows, .n_rows = session_n_events(s),
-							       .task = &task }, cfg);
+							       .task = &task }, &fo);
 	}
 	free(rows);
 	return rc;
@@ -238,6 +242,7 @@ static int print_cpu_counts(struct session *s, const struct pf_config *cfg, cons
 	size_t n = session_n_events(s), ncpu = session_n_cpus(s);
 	struct session_count *counts = xcalloc(n + 1, sizeof(*counts));
 	struct count_row *rows = xcalloc(n + 1, sizeof(*rows));
+	const struct count_format_opts fo = count_format_opts_from_config(cfg);
 	int rc = 0;
 
 	for (size_t i = 0; i < ncpu && !rc; i++) {
@@ -259,8 +264,8 @@ static int print_cpu_counts(struct session *s, const struct pf_config *cfg, cons
 		/* the requested metrics not available: said once, for the first CPU */
 		mv = compute_metrics(run, &rep, cpu_duration(counts, n, duration_ns), true, i == 0);
 		if (wants_header(cfg) && (f != out || i == 0))
-			results_header_write(f, cfg, hdr);
-		report_counts(f, &rep, cfg);
+			results_header_write(f, &fo, hdr);
+		report_counts(f, &rep, &fo);
 		free(mv);
 		if (f != out)
 			rc = results_close(f, cfg->outfile, err);
@@ -274,6 +279,7 @@ static int print_cpu_counts(struct session *s, const struct pf_config *cfg, cons
 struct intervals {
 	struct session *s;
 	const struct pf_config *cfg;
+	struct count_format_opts fo;
 	const struct metric_run *run;
 	uint64_t last_ns; /* the end of the previous interval */
 	FILE *out;
@@ -315,7 +321,7 @@ static int print_interval_block(struct intervals *iv, size_t b, int cpu, double 
 	if (rep.per_cpu)
 		length_ns = cpu_duration(delta, iv->n, length_ns);
 	mv = compute_metrics(iv->run, &rep, length_ns, true, false);
-	report_counts(iv->out, &rep, iv->cfg);
+	report_counts(iv->out, &rep, &iv->fo);
 	free(mv);
 	memcpy(prev, now, iv->n * sizeof(*now));
 	free(delta);
@@ -327,7 +333,7 @@ static int interval_tick(void *arg, uint64_t elapsed_ns, struct pf_error *err)
 	struct intervals *iv = arg;
 	double seconds = (double)elapsed_ns / 1e9;
 
-	report_interval_header(iv->out, seconds, iv->cfg);
+	report_interval_header(iv->out, seconds, &iv->fo);
 	for (size_t b = 0; b < iv->blocks; b++) {
 		int cpu = -1;
 
@@ -458,6 +464,7 @@ static int write_with_header(struct session *s, const struct pf_config *cfg, con
 	int rc;
 
 	host_facts(&host);
+	results_header_given(cfg, &hdr);
 	for (size_t k = 0; k < n; k++) {
 		const struct counter_prog *p = session_event(s, k);
 
@@ -471,6 +478,7 @@ static int write_with_header(struct session *s, const struct pf_config *cfg, con
 	for (size_t i = 0; i < run->n_want; i++)
 		metrics[i] = run->list.defs[run->want[i]].name;
 	rc = write_results(s, cfg, &hdr, out, run, real_ns, err);
+	results_header_given_release(&hdr);
 	free(metrics);
 	free(ev);
 	return rc;
@@ -511,7 +519,8 @@ int cmd_count(const struct pf_config *cfg, const struct pmu_model *m, const stru
 	if (!rc && cfg->print_interval) {
 		size_t n = session_n_events(s), blocks = per_cpu_output(cfg) ? session_n_cpus(s) : 1;
 
-		iv = (struct intervals){ .s = s, .cfg = cfg, .run = run, .out = out ? out : stdout, .n = n, .blocks = blocks,
+		iv = (struct intervals){ .s = s, .cfg = cfg, .fo = count_format_opts_from_config(cfg), .run = run,
+					 .out = out ? out : stdout, .n = n, .blocks = blocks,
 					 .prev = xcalloc(n * blocks + 1, sizeof(*iv.prev)),
 					 .now = xcalloc(n * blocks + 1, sizeof(*iv.now)),
 					 .rows = xcalloc(n + 1, sizeof(*iv.rows)) };

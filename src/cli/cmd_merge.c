@@ -16,9 +16,10 @@
 #include "cli/commands.h"
 #include "cli/metrics.h"
 #include "cli/report_setup.h"
+#include "cli/results_setup.h"
 #include "common/userfile.h"
 #include "common/util.h"
-#include "report/merge.h"
+#include "results/merge.h"
 #include "report/merge_samples.h"
 #include "results/output.h"
 #include "sample/smpl_file.h"
@@ -162,7 +163,9 @@ static int merge_counts(struct pf_config *cfg, const struct name_list *l, struct
 		/* a merge replaces its output: --append is for a run's counts */
 		out = rc ? NULL : results_open(&(struct output_opts){ .path = cfg->outfile }, err);
 		if (out) {
-			merge_counts_print(out, &m, cfg);
+			const struct count_format_opts fo = count_format_opts_from_config(cfg);
+
+			merge_counts_print(out, &m, &fo);
 			rc = results_close(out, cfg->outfile, err); /* a closed pipe as well */
 		} else {
 			rc = -1;

@@ -17,9 +17,10 @@
 #include "common/strmap.h"
 #include "common/util.h"
 #include "metrics.h"
-#include "report/counts.h"
-#include "report/counts_read.h"
+#include "results/counts.h"
+#include "results/counts_read.h"
 #include "results/output.h"
+#include "results_setup.h"
 
 static bool is_metric_name(const char *name, void *arg)
 {
@@ -117,6 +118,7 @@ static void print_blocks(FILE *out, const struct pf_config *cfg, const struct me
 	bool *said = xcalloc(l->n + 1, sizeof(*said));
 	bool wide = several_cpus(sc), in_interval = false;
 	double last_s = -1;
+	const struct count_format_opts fo = count_format_opts_from_config(cfg);
 
 	for (size_t b = 0; b < sc->n_blocks; b++) {
 		const struct saved_block *k = &sc->blocks[b];
@@ -129,12 +131,12 @@ static void print_blocks(FILE *out, const struct pf_config *cfg, const struct me
 		rep.n_metrics = metric_evaluate(l, run->want, run->n_want, true, k->rows, k->n_rows, k->duration_ns, v);
 		note_unavailable(run, v, rep.n_metrics, said);
 		if (k->interval && k->interval_s != last_s)
-			report_interval_header(out, k->interval_s, cfg);
+			report_interval_header(out, k->interval_s, &fo);
 		else if (!k->interval && in_interval && cfg->output_kind == PF_OUT_TEXT)
 			fputs("# total\n", out);
 		in_interval = k->interval;
 		last_s = k->interval ? k->interval_s : -1;
-		report_counts(out, &rep, cfg);
+		report_counts(out, &rep, &fo);
 		free(v);
 	}
 	free(said);

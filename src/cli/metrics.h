@@ -14,7 +14,7 @@
 #include "common/error.h"
 #include "event/pmu_model.h"
 #include "pmu/planner.h"
-#include "report/metric.h"
+#include "results/metric.h"
 
 struct metric_run {
 	struct metric_list list;

@@ -18,15 +18,9 @@
 
 #include "common/job.h"
 #include "event/plm.h"
-#include "report/format.h"
 #include "report/ia64_report.h"
+#include "results/format.h" /* enum pf_counter_format, enum pf_output_kind */
 #include "session/record_opts.h"
-
-enum pf_output_kind {
-	PF_OUT_TEXT,
-	PF_OUT_CSV,
-	PF_OUT_JSON,
-};
 
 /* The four lists of trigger addresses (--trigger-{code,data}-{start,stop}-address) */
 enum pf_trigger_kind {

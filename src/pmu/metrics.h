@@ -2,7 +2,7 @@
 /*
  * The built-in metric definitions of each PMU model, as text in the syntax
  * of pfmon-metrics(5): one list per model, readable as it stands, parsed by
- * report/metric.c exactly as a --metrics-file.
+ * results/metric.c exactly as a --metrics-file.
  */
 #ifndef PFMON_PMU_METRICS_H
 #define PFMON_PMU_METRICS_H

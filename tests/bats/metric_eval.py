@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
 """An evaluator of pfmon-metrics(5) formulas written apart from pfmon's own
-(src/report/metric_expr.c), to check the values pfmon prints.
+(src/results/metric_expr.c), to check the values pfmon prints.
 
 usage: metric_eval.py SHOW_METRICS COUNTS RESULTS
   SHOW_METRICS  the output of pfmon --show-metrics (name, then "\tformula: ...")

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * libFuzzer target: the results files of a job's ranks, read back and
- * merged by pfmon --merge (src/report/results.c, merge.c).  The input is
+ * merged by pfmon --merge (src/results/results.c, merge.c).  The input is
  * one or two files, separated by a form feed (0x0c): each is read as a
  * results file (text, CSV or JSON lines with their header); those read are
  * merged, with a metric over the software events, and printed in text,
@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/merge.h"
+#include "results/merge.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -26,16 +26,15 @@ static void print_all(const struct merge_counts *m)
 {
 	static const enum pf_output_kind kinds[] = { PF_OUT_TEXT, PF_OUT_CSV, PF_OUT_JSON };
 	FILE *out = fopen("/dev/null", "w");
-	struct pf_config cfg;
 
 	if (!out)
 		return;
 	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
-		pf_config_init(&cfg);
-		cfg.output_kind = kinds[k];
-		cfg.merge_ranks = true;
-		merge_counts_print(out, m, &cfg);
-		pf_config_release(&cfg);
+		struct count_format_opts fo = COUNT_FORMAT_OPTS_INIT;
+
+		fo.kind = kinds[k];
+		fo.merge_ranks = true;
+		merge_counts_print(out, m, &fo);
 	}
 	fclose(out);
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * libFuzzer target: metric definitions as --metrics-file gives them
- * (src/report/metric.c, metric_expr.c).  The input is a whole file: it is
+ * (src/results/metric.c, metric_expr.c).  The input is a whole file: it is
  * parsed, resolved (references, cycles), and each metric's events are
  * listed and its value computed from a fixed set of counts in two event
  * sets, shadows included, checking what the functions promise: events
@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "fuzz_util.h"
-#include "report/metric.h"
+#include "results/metric.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * libFuzzer target: saved counts read back for --metrics-from
- * (src/report/counts_read.c).  The input is a whole file: pfmon text,
+ * (src/results/counts_read.c).  The input is a whole file: pfmon text,
  * perf stat CSV or JSON lines; it is read with and without the EU
  * grouping, and its blocks are checked for what the reader promises
  * (names present, blocks non-empty).
@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/counts_read.h"
+#include "results/counts_read.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

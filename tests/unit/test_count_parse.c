@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "common/util.h"
-#include "report/count_parse.h"
+#include "results/count_parse.h"
 #include "tap.h"
 
 static void test_text_counts(void)

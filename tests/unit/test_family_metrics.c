@@ -19,7 +19,7 @@
 #include "pmu/host.h"
 #include "pmu/metrics.h"
 #include "pmu/planner.h"
-#include "report/metric.h"
+#include "results/metric.h"
 #include "tap.h"
 
 /* in the child: what went wrong, or "" */

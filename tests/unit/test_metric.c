@@ -15,8 +15,8 @@
 #include "pmu/itanium2.h"
 #include "pmu/metrics.h"
 #include "pmu/planner.h"
-#include "report/metric.h"
-#include "report/metric_expr.h"
+#include "results/metric.h"
+#include "results/metric_expr.h"
 #include "tap.h"
 
 /* ----- formulas ----- */

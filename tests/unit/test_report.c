@@ -6,9 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/config.h"
-#include "report/counts.h"
-#include "report/format.h"
+#include "results/counts.h"
+#include "results/format.h"
 #include "report/json_writer.h"
 #include "tap.h"
 
@@ -191,14 +190,14 @@ static void test_json_numbers(void)
 	free(buf);
 }
 
-static char *render(const struct count_row *rows, size_t n, struct pf_config *cfg)
+static char *render(const struct count_row *rows, size_t n, const struct count_format_opts *fo)
 {
 	struct count_report rep = { .rows = rows, .n_rows = n };
 	char *buf = NULL;
 	size_t len;
 	FILE *f = open_memstream(&buf, &len);
 
-	report_counts(f, &rep, cfg);
+	report_counts(f, &rep, fo);
 	fclose(f);
 	return buf;
 }
@@ -217,37 +216,36 @@ static void test_count_layout(void)
 	struct count_row clock[] = {
 		{ .name = "task,clock", .state = COUNT_OK, .is_clock = true, .raw = 1234567, .enabled = 5, .running = 5 },
 	};
-	struct pf_config cfg;
+	struct count_format_opts fo = COUNT_FORMAT_OPTS_INIT;
 	char *s;
 
-	pf_config_init(&cfg);
-	s = render(rows, 2, &cfg);
+	s = render(rows, 2, &fo);
 	is_str(s, "12345678 CPU_CYCLES\n    5678 IA64_INST_RETIRED\n", "pfmon layout: right-aligned counts");
 	free(s);
 
-	cfg.counter_format = PF_FMT_US;
-	s = render(rows, 1, &cfg);
+	fo.counter_format = PF_FMT_US;
+	s = render(rows, 1, &fo);
 	is_str(s, "12,345,678 CPU_CYCLES\n", "--us-counter-format");
 	free(s);
-	cfg.counter_format = PF_FMT_PLAIN;
+	fo.counter_format = PF_FMT_PLAIN;
 
-	s = render(mux, 3, &cfg);
+	s = render(mux, 3, &fo);
 	is_str(s, "            200 a  (50.00%)\n  <not counted> b\n<not supported> cycles\n",
 	       "multiplexed counts scaled, running percentage, not counted/supported");
 	free(s);
 
-	cfg.output_kind = PF_OUT_CSV;
-	s = render(mux, 3, &cfg);
+	fo.kind = PF_OUT_CSV;
+	s = render(mux, 3, &fo);
 	/* perf: <not supported> ran 0 ns of 0, shown as 100.00 %; <not counted> 0 of some */
 	is_str(s, "200,,a,100,50.00,,\n<not counted>,,b,0,0.00,,\n<not supported>,,cycles,0,100.00,,\n",
 	       "CSV has perf stat -x columns");
 	free(s);
-	s = render(clock, 1, &cfg);
+	s = render(clock, 1, &fo);
 	is_str(s, "1.23,msec,\"task,clock\",5,100.00,,\n", "CSV clock in msec, name quoted");
 	free(s);
 
-	cfg.output_kind = PF_OUT_JSON;
-	s = render(clock, 1, &cfg);
+	fo.kind = PF_OUT_JSON;
+	s = render(clock, 1, &fo);
 	is_str(s,
 	       "{\"counter-value\" : \"1.234567\",\"unit\" : \"msec\",\"event\" : \"task,clock\",\"event-runtime\" : 5,"
 	       "\"pcnt-running\" : 100.00}\n",

@@ -17,8 +17,8 @@
  * shown-on EVENT (printed on that event's count line, as perf's shadow
  * metrics), identity (the formula is a residual that should be 0).
  */
-#ifndef PFMON_REPORT_METRIC_H
-#define PFMON_REPORT_METRIC_H
+#ifndef PFMON_RESULTS_METRIC_H
+#define PFMON_RESULTS_METRIC_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -5,8 +5,8 @@
  * perf stat -x line split into its fields.  Both readers of saved counts
  * use them: --metrics-from (counts_read.c) and pfmon --merge (results.c).
  */
-#ifndef PFMON_REPORT_COUNT_PARSE_H
-#define PFMON_REPORT_COUNT_PARSE_H
+#ifndef PFMON_RESULTS_COUNT_PARSE_H
+#define PFMON_RESULTS_COUNT_PARSE_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The results of a counting run and their writers: pfmon's text layout,
  * CSV with perf stat -x columns, JSON lines with perf stat -j keys. */
-#ifndef PFMON_REPORT_COUNTS_H
-#define PFMON_REPORT_COUNTS_H
+#ifndef PFMON_RESULTS_COUNTS_H
+#define PFMON_RESULTS_COUNTS_H
 
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
-#include "common/config.h"
+#include "format.h"
 
 enum count_state {
 	COUNT_OK,
@@ -54,15 +54,15 @@ struct count_report {
 	 * (perf stat -I's first column); the rows are its deltas */
 	bool interval;
 	double interval_s;
-	/* derived metrics (report/metric.h): on their count line, or after the counts */
+	/* derived metrics (results/metric.h): on their count line, or after the counts */
 	const struct metric_list *metric_defs;
 	const struct metric_value *metrics;
 	size_t n_metrics;
 };
 
-void report_counts(FILE *out, const struct count_report *rep, const struct pf_config *cfg);
+void report_counts(FILE *out, const struct count_report *rep, const struct count_format_opts *fo);
 /* --print-interval, text: the line before each round of deltas */
-void report_interval_header(FILE *out, double seconds, const struct pf_config *cfg);
+void report_interval_header(FILE *out, double seconds, const struct count_format_opts *fo);
 
 /* --show-time: "real 0h00m00.098s user 0h00m00.000s sys 0h00m00.095s" (ns each) */
 void report_times(FILE *out, uint64_t real_ns, uint64_t user_ns, uint64_t sys_ns);

@@ -8,7 +8,7 @@
 #include <time.h>
 
 #include "common/util.h"
-#include "json_writer.h"
+#include "report/json_writer.h"
 #include "results.h"
 
 const char *const results_output_names[3] = { "text", "csv", "json" };
@@ -16,10 +16,10 @@ const char *const results_format_names[4] = { "plain", "us", "eu", "hex" };
 
 /* ----- writing ----- */
 
-static const char *plm_text(unsigned plm)
+static const char *plm_text(const struct results_given_event *e)
 {
 	static const char *const names[] = { "default", "kernel", "user", "user,kernel" };
-	unsigned i = (plm & PF_PLM_USER ? 2 : 0) | (plm & PF_PLM_KERNEL ? 1 : 0);
+	unsigned i = (e->user ? 2 : 0) | (e->kernel ? 1 : 0);
 
 	return names[i];
 }
@@ -37,17 +37,17 @@ static void ns_text(uint64_t ns, char *buf, size_t size)
 	snprintf(buf, size, "%" PRIu64 ".%09" PRIu64, ns / 1000000000u, ns % 1000000000u);
 }
 
-static void command_text(struct strbuf *sb, const struct pf_config *cfg)
+static void command_text(struct strbuf *sb, const struct results_header *h)
 {
-	for (char **a = cfg->command; a && *a; a++) {
-		if (a != cfg->command)
+	for (char *const *a = h->command; a && *a; a++) {
+		if (a != h->command)
 			strbuf_addch(sb, ' ');
 		strbuf_add_escaped(sb, *a); /* a newline in an argument must not forge a header line */
 	}
 }
 
 /* pfmon 3.x's --with-header lines */
-static void header_text_pfmon3(FILE *out, const struct pf_config *cfg, const struct results_header *h)
+static void header_text_pfmon3(FILE *out, const struct results_header *h)
 {
 	char date[64] = "?";
 	time_t end = (time_t)(h->end_ns / 1000000000u); /* the header is written at the end */
@@ -64,31 +64,29 @@ static void header_text_pfmon3(FILE *out, const struct pf_config *cfg, const str
 	fprintf(out, "# pfmon version: %s\n# page size: %ld\n# CPUs: %ld configured, %ld online\n",
 		PACKAGE_VERSION, h->host->page_size, h->host->cpus_configured, h->host->cpus_online);
 	fprintf(out, "# PMU: %s (%s)\n", h->pmu_name, h->pmu_desc);
-	for (size_t s = 0; s < cfg->n_sets; s++)
-		for (size_t e = 0; e < cfg->sets[s].n_events; e++)
-			fprintf(out, "#\tset%zu: %s = %s\n", s, cfg->sets[s].events[e],
-				plm_text(pf_config_event_plm(cfg, s, e)));
-	command_text(&cmd, cfg);
+	for (size_t i = 0; i < h->n_given; i++)
+		fprintf(out, "#\tset%zu: %s = %s\n", h->given[i].set, h->given[i].event, plm_text(&h->given[i]));
+	command_text(&cmd, h);
 	fprintf(out, "# command: %s\n", strbuf_str(&cmd));
 	strbuf_release(&cmd);
-	if (cfg->system_wide)
-		fprintf(out, "# monitoring mode: system-wide%s\n", cfg->aggregate ? ", CPUs aggregated" : ", per CPU");
+	if (h->system_wide)
+		fprintf(out, "# monitoring mode: system-wide%s\n", h->aggregate ? ", CPUs aggregated" : ", per CPU");
 	else
-		fprintf(out, "# monitoring mode: per-thread%s\n", cfg->no_inherit ? "" : ", following children");
+		fprintf(out, "# monitoring mode: per-thread%s\n", h->follow_children ? ", following children" : "");
 }
 
 /* what a merge needs, one "key: value" a line */
-static void header_text_job(FILE *out, const struct pf_config *cfg, const struct results_header *h)
+static void header_text_job(FILE *out, const struct count_format_opts *fo, const struct results_header *h)
 {
 	char start[32], end[32], enc[256];
 
 	ns_text(h->start_ns, start, sizeof(start));
 	ns_text(h->end_ns, end, sizeof(end));
 	fprintf(out, "# results format: %d.%d\n# output: %s\n", RESULTS_FORMAT_MAJOR, RESULTS_FORMAT_MINOR,
-		results_output_names[cfg->output_kind]);
-	if (cfg->output_kind == PF_OUT_CSV)
-		fprintf(out, "# csv separator: %s\n", cfg->csv_sep);
-	fprintf(out, "# counter format: %s\n", results_format_names[cfg->counter_format]);
+		results_output_names[fo->kind]);
+	if (fo->kind == PF_OUT_CSV)
+		fprintf(out, "# csv separator: %s\n", fo->csv_sep);
+	fprintf(out, "# counter format: %s\n", results_format_names[fo->counter_format]);
 	fprintf(out, "# rank: %u\n# job size: %u\n# job id: ", h->job->rank, h->job->size);
 	fput_escaped(out, h->job->job_id);
 	fprintf(out, "\n# launcher: %s\n# pid: %ld\n# start: %s\n# end: %s\n", h->job->launcher, h->job->pid,
@@ -104,7 +102,7 @@ static void header_text_job(FILE *out, const struct pf_config *cfg, const struct
 	fputs("#\n", out);
 }
 
-static void header_json(FILE *out, const struct pf_config *cfg, const struct results_header *h)
+static void header_json(FILE *out, const struct results_header *h)
 {
 	struct json_writer w;
 	struct strbuf cmd = STRBUF_INIT;
@@ -138,7 +136,7 @@ static void header_json(FILE *out, const struct pf_config *cfg, const struct res
 	json_string(&w, end);
 	json_key(&w, "pmu");
 	json_string(&w, h->pmu_name);
-	command_text(&cmd, cfg);
+	command_text(&cmd, h);
 	json_key(&w, "command");
 	json_string(&w, strbuf_str(&cmd));
 	strbuf_release(&cmd);
@@ -166,13 +164,13 @@ static void header_json(FILE *out, const struct pf_config *cfg, const struct res
 	json_newline(&w);
 }
 
-void results_header_write(FILE *out, const struct pf_config *cfg, const struct results_header *h)
+void results_header_write(FILE *out, const struct count_format_opts *fo, const struct results_header *h)
 {
-	if (cfg->output_kind == PF_OUT_JSON) {
-		header_json(out, cfg, h);
+	if (fo->kind == PF_OUT_JSON) {
+		header_json(out, h);
 		return;
 	}
-	header_text_pfmon3(out, cfg, h);
-	header_text_job(out, cfg, h);
+	header_text_pfmon3(out, h);
+	header_text_job(out, fo, h);
 }
 

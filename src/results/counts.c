@@ -7,7 +7,7 @@
 #include "common/util.h"
 #include "counts.h"
 #include "format.h"
-#include "json_writer.h"
+#include "report/json_writer.h"
 #include "metric.h"
 
 uint64_t count_scaled(const struct count_row *r)
@@ -137,19 +137,19 @@ static void block_metrics_text(FILE *out, const struct count_report *rep, const 
 
 /* ----- text: count right-aligned to the widest count, a space, the name ----- */
 
-static void count_text(const struct count_row *r, const struct pf_config *cfg, char *buf, size_t size)
+static void count_text(const struct count_row *r, const struct count_format_opts *fo, char *buf, size_t size)
 {
 	if (r->state != COUNT_OK)
 		snprintf(buf, size, "%s", state_text(r->state));
 	else
-		format_count(count_scaled(r), cfg->counter_format, buf, size);
+		format_count(count_scaled(r), fo->counter_format, buf, size);
 }
 
 /*
  * A task's block (pfmon 3.x, per-task with --follow-*): the count 26 wide,
  * the name padded to the longest, the command, (pid,tid,ppid).
  */
-static void report_task_text(FILE *out, const struct count_report *rep, const struct pf_config *cfg)
+static void report_task_text(FILE *out, const struct count_report *rep, const struct count_format_opts *fo)
 {
 	const struct count_task *t = rep->task;
 	char buf[64];
@@ -161,7 +161,7 @@ static void report_task_text(FILE *out, const struct count_report *rep, const st
 	for (size_t i = 0; i < rep->n_rows; i++) {
 		const struct count_row *r = &rep->rows[i];
 
-		count_text(r, cfg, buf, sizeof(buf));
+		count_text(r, fo, buf, sizeof(buf));
 		fprintf(out, "%26s %-*s %s (%d,%d,%d)", buf, name_width, r->name, t->name, t->pid, t->tid, t->ppid);
 		row_metrics_text(out, rep, i, 26);
 		if (multiplexed(r))
@@ -186,14 +186,14 @@ static int widest_name(const struct count_report *rep)
  * characters and a space; with several CPUs the count is 26 wide and the
  * name padded to the longest, else as a per-task block.
  */
-static void report_cpu_text(FILE *out, const struct count_report *rep, const struct pf_config *cfg)
+static void report_cpu_text(FILE *out, const struct count_report *rep, const struct count_format_opts *fo)
 {
 	char buf[64], label[16];
 	int width = 0, name_width = 0;
 
 	snprintf(label, sizeof(label), "CPU%d", rep->cpu);
 	for (size_t i = 0; i < rep->n_rows; i++) {
-		count_text(&rep->rows[i], cfg, buf, sizeof(buf));
+		count_text(&rep->rows[i], fo, buf, sizeof(buf));
 		if ((int)strlen(buf) > width)
 			width = (int)strlen(buf);
 		if ((int)strlen(rep->rows[i].name) > name_width)
@@ -201,7 +201,7 @@ static void report_cpu_text(FILE *out, const struct count_report *rep, const str
 	}
 	if (rep->wide)
 		width = 26;
-	if (cfg->metric_only) {
+	if (fo->metric_only) {
 		block_metrics_text(out, rep, label, 15, true);
 		return;
 	}
@@ -209,7 +209,7 @@ static void report_cpu_text(FILE *out, const struct count_report *rep, const str
 		const struct count_row *r = &rep->rows[i];
 		int pad = rep->wide || row_has_metric(rep, i) ? name_width : 0;
 
-		count_text(r, cfg, buf, sizeof(buf));
+		count_text(r, fo, buf, sizeof(buf));
 		fprintf(out, "%-7s %*s %-*s", label, width, buf, pad, r->name);
 		row_metrics_text(out, rep, i, 8 + width + 1 + name_width);
 		if (multiplexed(r))
@@ -219,37 +219,37 @@ static void report_cpu_text(FILE *out, const struct count_report *rep, const str
 	block_metrics_text(out, rep, label, width, false);
 }
 
-static void report_text(FILE *out, const struct count_report *rep, const struct pf_config *cfg)
+static void report_text(FILE *out, const struct count_report *rep, const struct count_format_opts *fo)
 {
 	char buf[64];
 	int width = 0, name_width = rep->n_metrics ? widest_name(rep) : 0;
 
 	if (rep->task) {
-		report_task_text(out, rep, cfg);
+		report_task_text(out, rep, fo);
 		return;
 	}
 	if (rep->per_cpu) {
-		report_cpu_text(out, rep, cfg);
+		report_cpu_text(out, rep, fo);
 		return;
 	}
-	if (cfg->metric_only) {
+	if (fo->metric_only) {
 		block_metrics_text(out, rep, NULL, 15, true);
 		return;
 	}
 	for (size_t i = 0; i < rep->n_rows; i++) {
-		count_text(&rep->rows[i], cfg, buf, sizeof(buf));
+		count_text(&rep->rows[i], fo, buf, sizeof(buf));
 		if ((int)strlen(buf) > width)
 			width = (int)strlen(buf);
 	}
 	for (size_t i = 0; i < rep->n_rows; i++) {
 		const struct count_row *r = &rep->rows[i];
 
-		count_text(r, cfg, buf, sizeof(buf));
+		count_text(r, fo, buf, sizeof(buf));
 		fprintf(out, "%*s %-*s", width, buf, row_has_metric(rep, i) ? name_width : 0, r->name);
 		row_metrics_text(out, rep, i, width + 1 + name_width);
 		if (multiplexed(r))
 			fprintf(out, "  (%.2f%%)", count_running_pct(r));
-		if (cfg->verbose && r->fstr)
+		if (fo->verbose && r->fstr)
 			fprintf(out, "  [%s]", r->fstr);
 		fputc('\n', out);
 	}
@@ -325,11 +325,11 @@ static void csv_metric_line(FILE *out, const struct count_report *rep, const str
 	fputc('\n', out);
 }
 
-static void report_csv(FILE *out, const struct count_report *rep, const struct pf_config *cfg)
+static void report_csv(FILE *out, const struct count_report *rep, const struct count_format_opts *fo)
 {
-	const char *sep = cfg->csv_sep;
+	const char *sep = fo->csv_sep;
 
-	for (size_t i = 0; i < rep->n_rows && !cfg->metric_only; i++) {
+	for (size_t i = 0; i < rep->n_rows && !fo->metric_only; i++) {
 		const struct count_row *r = &rep->rows[i];
 		const struct metric_value *v;
 		const char *unit;
@@ -350,7 +350,7 @@ static void report_csv(FILE *out, const struct count_report *rep, const struct p
 			csv_metric_line(out, rep, v, sep);
 	}
 	for (size_t i = 0; i < rep->n_metrics; i++)
-		if ((rep->metrics[i].row < 0 || cfg->metric_only) && rep->metrics[i].ok)
+		if ((rep->metrics[i].row < 0 || fo->metric_only) && rep->metrics[i].ok)
 			csv_metric_line(out, rep, &rep->metrics[i], sep);
 }
 
@@ -417,12 +417,12 @@ static void json_metric_line(struct json_writer *w, const struct count_report *r
 	json_newline(w);
 }
 
-static void report_json(FILE *out, const struct count_report *rep, const struct pf_config *cfg)
+static void report_json(FILE *out, const struct count_report *rep, const struct count_format_opts *fo)
 {
 	struct json_writer w;
 
 	json_init(&w, out, false);
-	for (size_t i = 0; i < rep->n_rows && !cfg->metric_only; i++) {
+	for (size_t i = 0; i < rep->n_rows && !fo->metric_only; i++) {
 		const struct count_row *r = &rep->rows[i];
 		const struct metric_value *v;
 		const char *unit;
@@ -449,22 +449,22 @@ static void report_json(FILE *out, const struct count_report *rep, const struct 
 			json_metric_line(&w, rep, v);
 	}
 	for (size_t i = 0; i < rep->n_metrics; i++)
-		if (rep->metrics[i].row < 0 || cfg->metric_only)
+		if (rep->metrics[i].row < 0 || fo->metric_only)
 			json_metric_line(&w, rep, &rep->metrics[i]);
 }
 
-void report_counts(FILE *out, const struct count_report *rep, const struct pf_config *cfg)
+void report_counts(FILE *out, const struct count_report *rep, const struct count_format_opts *fo)
 {
-	switch (cfg->output_kind) {
+	switch (fo->kind) {
 	case PF_OUT_CSV:
-		report_csv(out, rep, cfg);
+		report_csv(out, rep, fo);
 		break;
 	case PF_OUT_JSON:
-		report_json(out, rep, cfg);
+		report_json(out, rep, fo);
 		break;
 	case PF_OUT_TEXT:
 	default:
-		report_text(out, rep, cfg);
+		report_text(out, rep, fo);
 	}
 }
 
@@ -485,8 +485,8 @@ void report_times(FILE *out, uint64_t real_ns, uint64_t user_ns, uint64_t sys_ns
 	fputc('\n', out);
 }
 
-void report_interval_header(FILE *out, double seconds, const struct pf_config *cfg)
+void report_interval_header(FILE *out, double seconds, const struct count_format_opts *fo)
 {
-	if (cfg->output_kind == PF_OUT_TEXT)
+	if (fo->kind == PF_OUT_TEXT)
 		fprintf(out, "# %.3f s\n", seconds);
 }

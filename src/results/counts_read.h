@@ -7,8 +7,8 @@
  * perf stat -j keys.  A saved file is hostile input: every line is checked
  * and a line that is none of these is refused, naming its number.
  */
-#ifndef PFMON_REPORT_COUNTS_READ_H
-#define PFMON_REPORT_COUNTS_READ_H
+#ifndef PFMON_RESULTS_COUNTS_READ_H
+#define PFMON_RESULTS_COUNTS_READ_H
 
 #include <stdbool.h>
 #include <stddef.h>

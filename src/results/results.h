@@ -7,16 +7,16 @@
  * text and CSV, and in JSON a first line {"pfmon-header": {...}}.
  * results.c writes the header and reads such files back.
  */
-#ifndef PFMON_REPORT_RESULTS_H
-#define PFMON_REPORT_RESULTS_H
+#ifndef PFMON_RESULTS_RESULTS_H
+#define PFMON_RESULTS_RESULTS_H
 
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
-#include "common/config.h"
 #include "common/error.h"
 #include "common/job.h"
+#include "format.h"
 
 /* the results header's own version: a merge refuses another major */
 #define RESULTS_FORMAT_MAJOR 1
@@ -32,10 +32,17 @@ struct results_event {
 };
 
 /* the machine, for pfmon 3.x's header lines: the caller asks the system
- * (report/ makes no system calls but writing its output) */
+ * (results/ makes no system calls but writing its output) */
 struct results_host {
 	char kernel[200]; /* "sysname release machine" (uname), "" if unknown */
 	long page_size, cpus_configured, cpus_online;
+};
+
+/* an event as given on the command line, for pfmon 3.x's header lines */
+struct results_given_event {
+	const char *event;
+	size_t set;
+	bool user, kernel; /* the privilege levels asked for (neither: the default) */
 };
 
 struct results_header {
@@ -47,6 +54,11 @@ struct results_header {
 	size_t n_events;
 	const char **metrics; /* the metrics asked for with -M, by name */
 	size_t n_metrics;
+	/* pfmon 3.x's lines: the events as given, the command, the mode */
+	const struct results_given_event *given;
+	size_t n_given;
+	char *const *command; /* argv, NULL-terminated; NULL: none */
+	bool system_wide, aggregate, follow_children;
 };
 
 /* the names of enum pf_output_kind and enum pf_counter_format in the header */
@@ -54,7 +66,7 @@ extern const char *const results_output_names[3];
 extern const char *const results_format_names[4];
 
 /* the header in the output's kind (text and CSV: '#' lines; JSON: one object line) */
-void results_header_write(FILE *out, const struct pf_config *cfg, const struct results_header *h);
+void results_header_write(FILE *out, const struct count_format_opts *fo, const struct results_header *h);
 /* the encoding of an event as the header writes it (and a merge compares) */
 void results_event_encoding(const struct results_event *e, char *buf, size_t size);
 

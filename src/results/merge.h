@@ -6,14 +6,14 @@
  * max and the imbalance (max / mean, as likwid-mpirun's statistics);
  * metrics are computed per rank and summarized the same way.
  */
-#ifndef PFMON_REPORT_MERGE_H
-#define PFMON_REPORT_MERGE_H
+#ifndef PFMON_RESULTS_MERGE_H
+#define PFMON_RESULTS_MERGE_H
 
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
-#include "common/config.h"
+#include "format.h"
 #include "common/error.h"
 #include "metric.h"
 #include "results.h"
@@ -47,7 +47,7 @@ struct merge_counts {
 int merge_counts_compute(struct merge_counts *m, struct results_file *files, size_t n,
 			 const struct metric_list *l, struct pf_error *err);
 void merge_counts_release(struct merge_counts *m);
-/* text, CSV (cfg->csv_sep) or JSON, by cfg->output_kind; cfg->merge_ranks adds the per-rank rows */
-void merge_counts_print(FILE *out, const struct merge_counts *m, const struct pf_config *cfg);
+/* text, CSV (fo->csv_sep) or JSON, by fo->kind; fo->merge_ranks adds the per-rank rows */
+void merge_counts_print(FILE *out, const struct merge_counts *m, const struct count_format_opts *fo);
 
 #endif

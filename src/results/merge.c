@@ -7,7 +7,7 @@
 
 #include "common/util.h"
 #include "format.h"
-#include "json_writer.h"
+#include "report/json_writer.h"
 #include "merge.h"
 
 /* ----- checks: the files are the ranks of one job, measuring the same ----- */
@@ -406,7 +406,7 @@ static void stat_cells(const struct merge_stat *st, char c[][64])
 	imbalance_text(st, c[5], sizeof(c[5]));
 }
 
-static void print_text(FILE *out, const struct merge_counts *m, const struct pf_config *cfg)
+static void print_text(FILE *out, const struct merge_counts *m, const struct count_format_opts *fo)
 {
 	char c[8][64];
 
@@ -426,7 +426,7 @@ static void print_text(FILE *out, const struct merge_counts *m, const struct pf_
 			fprintf(out, "  # %s", st->unit);
 		fputc('\n', out);
 	}
-	if (!cfg->merge_ranks)
+	if (!fo->merge_ranks)
 		return;
 	fputs("# per rank\n", out);
 	for (size_t f = 0; f < m->n_files; f++)
@@ -450,9 +450,9 @@ static void print_text(FILE *out, const struct merge_counts *m, const struct pf_
 static const char *const csv_columns[] = { "event", "total", "mean", "min", "max", "stddev", "min_rank",
 					   "max_rank", "imbalance", "ranks" };
 
-static void print_csv(FILE *out, const struct merge_counts *m, const struct pf_config *cfg)
+static void print_csv(FILE *out, const struct merge_counts *m, const struct count_format_opts *fo)
 {
-	const char *sep = cfg->csv_sep;
+	const char *sep = fo->csv_sep;
 	char c[6][64];
 
 	fputs("# ", out);
@@ -475,7 +475,7 @@ static void print_csv(FILE *out, const struct merge_counts *m, const struct pf_c
 			fprintf(out, "%s%s", sep, sep);
 		fprintf(out, "%s%s%s%zu\n", sep, c[5], sep, st->ranks);
 	}
-	if (!cfg->merge_ranks)
+	if (!fo->merge_ranks)
 		return;
 	fprintf(out, "# rank%shost%sevent%svalue\n", sep, sep, sep);
 	for (size_t f = 0; f < m->n_files; f++)
@@ -536,7 +536,7 @@ static void json_stat(struct json_writer *w, const struct merge_stat *st)
 	json_end_object(w);
 }
 
-static void print_json(FILE *out, const struct merge_counts *m, const struct pf_config *cfg)
+static void print_json(FILE *out, const struct merge_counts *m, const struct count_format_opts *fo)
 {
 	struct json_writer w;
 
@@ -564,7 +564,7 @@ static void print_json(FILE *out, const struct merge_counts *m, const struct pf_
 		if (m->stats[s].is_metric)
 			json_stat(&w, &m->stats[s]);
 	json_end_array(&w);
-	if (cfg->merge_ranks) {
+	if (fo->merge_ranks) {
 		json_key(&w, "per-rank");
 		json_begin_array(&w);
 		for (size_t f = 0; f < m->n_files; f++) {
@@ -601,16 +601,16 @@ static void print_json(FILE *out, const struct merge_counts *m, const struct pf_
 	json_newline(&w);
 }
 
-void merge_counts_print(FILE *out, const struct merge_counts *m, const struct pf_config *cfg)
+void merge_counts_print(FILE *out, const struct merge_counts *m, const struct count_format_opts *fo)
 {
-	switch (cfg->output_kind) {
+	switch (fo->kind) {
 	case PF_OUT_CSV:
-		print_csv(out, m, cfg);
+		print_csv(out, m, fo);
 		break;
 	case PF_OUT_JSON:
-		print_json(out, m, cfg);
+		print_json(out, m, fo);
 		break;
 	default:
-		print_text(out, m, cfg);
+		print_text(out, m, fo);
 	}
 }

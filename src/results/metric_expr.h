@@ -17,8 +17,8 @@
  * else b, and evaluates only the branch it takes: if(x, y / x, 0) guards a
  * division.  Pure computation: no I/O, errors carry the byte position.
  */
-#ifndef PFMON_REPORT_METRIC_EXPR_H
-#define PFMON_REPORT_METRIC_EXPR_H
+#ifndef PFMON_RESULTS_METRIC_EXPR_H
+#define PFMON_RESULTS_METRIC_EXPR_H
 
 #include <stdbool.h>
 #include <stddef.h>
