@@ -450,21 +450,24 @@ static int set_dr_triggers(struct session *s, pid_t tid, const struct code_addr 
 	return 0;
 }
 
+/* is event e an execute breakpoint (mem:ADDR:x) at addr? */
+static bool exec_breakpoint_at(const struct session *s, size_t e, uint64_t addr)
+{
+	const struct perf_event_attr *a = &s->events[e]->attr;
+
+	return a->type == PERF_TYPE_BREAKPOINT && (a->bp_type & HW_BREAKPOINT_X) && a->bp_addr == addr;
+}
+
 /* an execute breakpoint sampled at a code trigger's address: its samples
  * there are taken under the counters' state before the switch, and a
  * sample cannot be corrected as a count is (switch_at) */
 static int check_exec_breakpoints(const struct session *s, const struct code_addr *code, size_t n_code,
 				  struct pf_error *err)
 {
-	for (size_t e = 0; s->plan && e < s->n_events; e++) {
-		const struct perf_event_attr *a = &s->events[e]->attr;
-
-		if (a->type != PERF_TYPE_BREAKPOINT || !(a->bp_type & HW_BREAKPOINT_X))
-			continue;
+	for (size_t e = 0; s->plan && e < s->n_events; e++)
 		for (size_t i = 0; i < n_code; i++)
-			if (code[i].addr == a->bp_addr)
+			if (exec_breakpoint_at(s, e, code[i].addr))
 				return pf_error_set(err, PF_E_TRIGGER_BP_SAMPLED, s->events[e]->name);
-	}
 	return 0;
 }
 
@@ -588,12 +591,9 @@ static int arm_return(struct session *s, struct trig_space *sp, pid_t tid, const
  */
 static int switch_at(struct session *s, uint64_t addr, bool on, struct pf_error *err)
 {
-	for (size_t e = 0; s->counting_on != on && e < s->n_events; e++) {
-		const struct perf_event_attr *a = &s->events[e]->attr;
-
-		if (a->type == PERF_TYPE_BREAKPOINT && (a->bp_type & HW_BREAKPOINT_X) && a->bp_addr == addr)
+	for (size_t e = 0; s->counting_on != on && e < s->n_events; e++)
+		if (exec_breakpoint_at(s, e, addr))
 			s->trig->bp_fix[e] += on ? 1 : -1;
-	}
 	return sess_set_counting(s, on, err);
 }
 
