@@ -11,14 +11,6 @@ counts_named() {
 	printf '%s\n' "$output" | awk -v n="$1" '$2 == "task-clock" && $3 == n { print $1 }'
 }
 
-# run_timed ARGS...: run pfmon under GNU time; $cpu_limit is the CPU the
-# kernel accounted to pfmon and every process it ran (ns, less than 20 ms
-# of rounding): more than pfmon can count of its command
-run_timed() {
-	run --separate-stderr /usr/bin/time -f 'cputime %U %S' -o "$BATS_TEST_TMPDIR/time" "$PFMON" "$@"
-	cpu_limit=$(awk '$1 == "cputime" { printf "%d", ($2 + $3 + 0.02) * 1e9 }' "$BATS_TEST_TMPDIR/time")
-}
-
 # whole VALUE: the script's two fixtures (140 ms of their CPU clocks, a
 # few % above task-clock) and at most what the kernel accounted to the run
 whole() {

@@ -98,3 +98,11 @@ require_breakpoints() {
 	command -v perf >/dev/null || skip "perf not installed (it tells whether breakpoints fire here)"
 	breakpoints_fire || skip "hardware breakpoints do not fire on this machine (perf counts 0 too)"
 }
+
+# run_timed ARGS...: run pfmon under GNU time; $cpu_limit is the CPU the
+# kernel accounted to pfmon and every process it ran (ns, less than 20 ms
+# of rounding): more than pfmon can count of its command
+run_timed() {
+	run --separate-stderr /usr/bin/time -f 'cputime %U %S' -o "$BATS_TEST_TMPDIR/time" "$PFMON" "$@"
+	cpu_limit=$(awk '$1 == "cputime" { printf "%d", ($2 + $3 + 0.02) * 1e9 }' "$BATS_TEST_TMPDIR/time")
+}
