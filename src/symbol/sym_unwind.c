@@ -332,6 +332,24 @@ static bool has_fde(Dwfl_Module *mod, struct mod_info *mi, uint64_t pc)
 	return known;
 }
 
+/* Is pc in the function its binary starts at (e_entry)?  The dynamic
+ * loader's _start, where a process runs its first instruction, has no CFI:
+ * a stack that reaches it is whole. */
+static bool in_entry_function(Dwfl_Module *mod, uint64_t pc)
+{
+	GElf_Addr bias;
+	Elf *elf = dwfl_module_getelf(mod, &bias);
+	GElf_Ehdr eh;
+	GElf_Sym at, entry;
+	GElf_Off off;
+
+	if (!elf || !gelf_getehdr(elf, &eh) || !eh.e_entry)
+		return false;
+	return dwfl_module_addrinfo(mod, pc, &off, &at, NULL, NULL, NULL) &&
+	       dwfl_module_addrinfo(mod, eh.e_entry + bias, &off, &entry, NULL, NULL, NULL) &&
+	       at.st_value == entry.st_value;
+}
+
 /* Can the unwinder step from a frame at pc?  It needs the binary mapped
  * there, reported, with CFI; a module libdwfl has for another mapping is
  * stale (u->stale: the process's Dwfl is rebuilt). */
@@ -364,8 +382,10 @@ static bool can_step(struct sym_unwinder *u, uint64_t pc)
 		return true;
 	/* No CFI here: libdwfl would guess from rbp, a general register in
 	 * code built without frame pointers.  The x86-64 ABI's outermost frame
-	 * (rbp 0: the dynamic loader's _start has no CFI) ends the stack. */
-	if (u->last_rbp_zero && u->n > 1)
+	 * (rbp 0: the dynamic loader's _start has no CFI) ends the stack, and
+	 * so does the binary's entry function itself, even as the sample's
+	 * own frame (a sample at a process's first instructions). */
+	if ((u->last_rbp_zero && u->n > 1) || (mod && in_entry_function(mod, pc)))
 		stop(u, SYM_UNWIND_COMPLETE, NULL);
 	else
 		stop(u, SYM_UNWIND_NO_CFI, m->path);
