@@ -11,10 +11,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "common/json_writer.h"
 #include "common/u64set.h"
 #include "report/ia64_hist.h"
 #include "report/ia64_report.h"
-#include "report/json_writer.h"
 #include "sample/ia64_ear.h"
 #include "symbol/symbol.h"
 

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/json_writer.h"
 #include "flame.h"
-#include "json_writer.h"
 #include "profile_internal.h"
 
 static const char *prof_sort_title(enum profile_sort s)

@@ -4,10 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/json_writer.h"
 #include "common/util.h"
 #include "counts.h"
 #include "format.h"
-#include "report/json_writer.h"
 #include "metric.h"
 
 uint64_t count_scaled(const struct count_row *r)

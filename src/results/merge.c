@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/json_writer.h"
 #include "common/util.h"
 #include "format.h"
-#include "report/json_writer.h"
 #include "merge.h"
 
 /* ----- checks: the files are the ranks of one job, measuring the same ----- */

@@ -7,8 +7,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "common/json_writer.h"
 #include "common/util.h"
-#include "report/json_writer.h"
 #include "results.h"
 
 const char *const results_output_names[3] = { "text", "csv", "json" };

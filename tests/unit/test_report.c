@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/json_writer.h"
 #include "results/counts.h"
 #include "results/format.h"
-#include "report/json_writer.h"
 #include "tap.h"
 
 static void test_formats(void)

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The one JSON writer: it owns commas, nesting and escaping ("\\", "\"",
  * control characters as \u00XX), so no caller assembles JSON by hand. */
-#ifndef PFMON_REPORT_JSON_WRITER_H
-#define PFMON_REPORT_JSON_WRITER_H
+#ifndef PFMON_COMMON_JSON_WRITER_H
+#define PFMON_COMMON_JSON_WRITER_H
 
 #include <stdbool.h>
 #include <stddef.h>
