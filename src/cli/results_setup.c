@@ -2,12 +2,17 @@
 /*
  * The counts' options of the command line, shared by counting, --merge and
  * --metrics-from: results/ takes its own small struct, filled here from
- * struct pf_config, so it never sees the command line.  Translation only:
- * results/ prints.
+ * struct pf_config, so it never sees the command line.  Translation only
+ * (and the machine's facts for the results header, system calls that
+ * results/ does not make): results/ prints.
  */
 #include <config.h>
 
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
 
 #include "cli/results_setup.h"
 #include "common/util.h"
@@ -53,4 +58,24 @@ void results_header_given_release(struct results_header *h)
 	free((void *)h->given);
 	h->given = NULL;
 	h->n_given = 0;
+}
+
+void results_host_facts(struct results_host *h)
+{
+	struct utsname u;
+
+	memset(h, 0, sizeof(*h));
+	if (uname(&u) == 0)
+		snprintf(h->kernel, sizeof(h->kernel), "%s %s %s", u.sysname, u.release, u.machine);
+	h->page_size = sysconf(_SC_PAGESIZE);
+	h->cpus_configured = sysconf(_SC_NPROCESSORS_CONF);
+	h->cpus_online = sysconf(_SC_NPROCESSORS_ONLN);
+}
+
+struct count_print_opts count_print_opts_from_config(const struct pf_config *cfg)
+{
+	return (struct count_print_opts){
+		.fo = count_format_opts_from_config(cfg),
+		.files = { .path = cfg->outfile, .append = cfg->append, .per_exec = cfg->exec_split },
+	};
 }

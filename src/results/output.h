@@ -16,6 +16,9 @@
 struct output_opts {
 	const char *path; /* NULL: standard output */
 	bool append;      /* add to the file rather than replace it */
+	/* per-task results files: one per program a task runs too
+	 * (--exec-split-results) */
+	bool per_exec;
 };
 
 /* the output o names, opened before the run: a bad path must not cost a
@@ -25,5 +28,18 @@ FILE *results_open(const struct output_opts *o, struct pf_error *err);
  * when something written did not get there.  path: the file's name in the
  * error, NULL for standard output. */
 int results_close(FILE *out, const char *path, struct pf_error *err);
+
+/*
+ * Per-task and per-CPU results, each in a file of its own named after
+ * o->path (pfmon 3.x): <path>.<pid>.<tid>, and .<exec#> with per_exec;
+ * <path>.cpu<n>.  The names (allocated) and the files opened as
+ * results_open does, *path set to the name (the caller frees it, also
+ * when NULL is returned with err).
+ */
+char *results_task_path(const struct output_opts *o, int pid, int tid, int exec_no);
+char *results_cpu_path(const struct output_opts *o, int cpu);
+FILE *results_open_task(const struct output_opts *o, int pid, int tid, int exec_no, char **path,
+			struct pf_error *err);
+FILE *results_open_cpu(const struct output_opts *o, int cpu, char **path, struct pf_error *err);
 
 #endif

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/util.h"
 #include "results/output.h"
 #include "tap.h"
 
@@ -62,9 +63,40 @@ static void errors(void)
 	is_str(err.msg, "cannot write '/dev/full': No space left on device", "one line, the file named");
 }
 
+/* per-task and per-CPU files: pfmon 3.x's names after the --outfile */
+static void per_task_and_cpu(const char *dir)
+{
+	struct pf_error err = { .code = PF_E_OK };
+	char *base = xasprintf("%s/r", dir), *path = NULL, *name;
+	struct output_opts o = { .path = base }, split = { .path = base, .per_exec = true };
+	FILE *f;
+
+	name = results_task_path(&o, 12, 13, 2);
+	is_str(strrchr(name, '/'), "/r.12.13", "a task's file: .<pid>.<tid>");
+	free(name);
+	name = results_task_path(&split, 12, 13, 2);
+	is_str(strrchr(name, '/'), "/r.12.13.2", "one per exec: .<pid>.<tid>.<exec#>");
+	free(name);
+	name = results_cpu_path(&o, 3);
+	is_str(strrchr(name, '/'), "/r.cpu3", "a CPU's file: .cpu<n>");
+	free(name);
+	f = results_open_cpu(&o, 1, &path, &err);
+	ok(f && f != stdout && strstr(path, "/r.cpu1"), "a CPU's file is opened under its name");
+	fputs("cpu\n", f);
+	results_close(f, path, &err);
+	is_str(slurp(path), "cpu\n", "and written");
+	unlink(path);
+	free(path);
+	o.path = "/nonexistent-dir/r";
+	ok(!results_open_task(&o, 1, 2, 0, &path, &err) && err.code == PF_E_OUTPUT, "a task's file that cannot be created");
+	is_str(err.msg, "cannot write '/nonexistent-dir/r.1.2': No such file or directory", "the error names the task's file");
+	free(path);
+	free(base);
+}
+
 int main(void)
 {
-	char path[] = "/tmp/pfmon-output-XXXXXX";
+	char path[] = "/tmp/pfmon-output-XXXXXX", dir[] = "/tmp/pfmon-outdir-XXXXXX";
 	int fd = mkstemp(path);
 
 	if (fd < 0)
@@ -73,5 +105,9 @@ int main(void)
 	to_a_file(path);
 	unlink(path);
 	errors();
+	if (mkdtemp(dir)) {
+		per_task_and_cpu(dir);
+		rmdir(dir);
+	}
 	return tap_done();
 }

@@ -1,0 +1,350 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * A counting session read into count rows (count_rows.h): the session's
+ * counts of the run, of its CPUs, of its tasks, the deltas between two
+ * --print-interval reads; the metrics of each block; the warnings about
+ * what was not counted; the events as programmed for the results header.
+ * results/count_print.c prints what this reads.
+ */
+#include <config.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/count_rows.h"
+#include "cli/results_setup.h"
+#include "common/util.h"
+#include "kernel/perf.h"
+
+static bool is_clock(const struct perf_event_attr *a)
+{
+	return a->type == PERF_TYPE_SOFTWARE &&
+	       (a->config == PERF_COUNT_SW_TASK_CLOCK || a->config == PERF_COUNT_SW_CPU_CLOCK);
+}
+
+/* events that could not be opened: one warning each, then <not supported> */
+static void warn_unsupported(const struct session *s, const struct session_count *counts)
+{
+	for (size_t k = 0; k < session_n_events(s); k++) {
+		const struct counter_prog *p = session_event(s, k);
+		struct pf_error e;
+
+		if (!counts[k].open_errno)
+			continue;
+		kperf_open_error(&p->attr, p->name, counts[k].open_errno, &e);
+		fprintf(stderr, "warning: %s\n", e.msg);
+	}
+}
+
+static void fill_rows(const struct session *s, const struct session_count *counts, struct count_row *rows)
+{
+	for (size_t k = 0; k < session_n_events(s); k++) {
+		const struct counter_prog *p = session_event(s, k);
+		const struct session_count *c = &counts[k];
+		struct count_row *r = &rows[k];
+
+		*r = (struct count_row){ .name = p->name, .set = session_event_set(s, k),
+					 .is_clock = is_clock(&p->attr), .fstr = p->fstr };
+		if (!c->opened) {
+			r->state = COUNT_NOT_SUPPORTED;
+			continue;
+		}
+		r->raw = c->value;
+		r->enabled = c->enabled;
+		r->running = c->running;
+		r->state = c->running ? COUNT_OK : COUNT_NOT_COUNTED;
+	}
+}
+
+/* the metrics of these rows: the requested ones and the shadows; notes for those not available */
+static struct metric_value *compute_metrics(const struct metric_run *run, struct count_report *rep,
+					    uint64_t duration_ns, bool warn)
+{
+	const struct metric_list *l = &run->list;
+	struct metric_value *v = xcalloc(run->n_want + rep->n_rows * l->n + 1, sizeof(*v));
+
+	rep->metric_defs = l;
+	rep->metrics = v;
+	rep->n_metrics = metric_evaluate(l, run->want, run->n_want, true, rep->rows, rep->n_rows, duration_ns, v);
+	for (size_t i = 0; warn && i < rep->n_metrics; i++)
+		if (!v[i].ok)
+			fprintf(stderr, "note: metric '%s' is not available: %s%s%s\n", l->defs[v[i].def].name,
+				*v[i].missing ? "'" : "", *v[i].missing ? v[i].missing : "a division by zero",
+				*v[i].missing ? "' was not counted" : "");
+	return v;
+}
+
+/* a CPU's counters are enabled for as long as it was measured: its elapsed
+ * time, exact where the session's clock starts after the counters open */
+static uint64_t cpu_duration(const struct session_count *counts, size_t n, uint64_t fallback)
+{
+	uint64_t longest = 0;
+
+	for (size_t k = 0; k < n; k++)
+		if (counts[k].opened && counts[k].enabled > longest)
+			longest = counts[k].enabled;
+	return longest ? longest : fallback;
+}
+
+static void blocks_alloc(struct count_blocks *cb, size_t n_blocks, size_t n_events)
+{
+	*cb = (struct count_blocks){ .n_events = n_events,
+				     .blocks = xcalloc(n_blocks + 1, sizeof(*cb->blocks)),
+				     .rows = xcalloc(n_blocks * n_events + 1, sizeof(*cb->rows)),
+				     .metrics = xcalloc(n_blocks + 1, sizeof(*cb->metrics)) };
+}
+
+/* block i's rows from counts, and its report */
+static struct count_report *block_fill(struct count_blocks *cb, size_t i, const struct session *s,
+				       const struct session_count *counts)
+{
+	struct count_row *rows = cb->rows + i * cb->n_events;
+
+	fill_rows(s, counts, rows);
+	cb->blocks[i].rep = (struct count_report){ .rows = rows, .n_rows = cb->n_events };
+	return &cb->blocks[i].rep;
+}
+
+/* block i's metrics, over duration_ns */
+static void block_metrics(struct count_blocks *cb, size_t i, const struct metric_run *run, uint64_t duration_ns,
+			  bool warn)
+{
+	free(cb->metrics[i]);
+	cb->metrics[i] = compute_metrics(run, &cb->blocks[i].rep, duration_ns, warn);
+}
+
+void count_blocks_release(struct count_blocks *cb)
+{
+	for (size_t i = 0; cb->metrics && i < cb->n; i++)
+		free(cb->metrics[i]);
+	free(cb->metrics);
+	free(cb->rows);
+	free(cb->tasks);
+	free(cb->blocks);
+	*cb = (struct count_blocks){ 0 };
+}
+
+int count_blocks_run(struct session *s, const struct metric_run *run, uint64_t duration_ns,
+		     struct count_blocks *cb, struct pf_error *err)
+{
+	size_t n = session_n_events(s);
+	struct session_count *counts = xcalloc(n + 1, sizeof(*counts));
+	int rc = session_read_counts(s, counts, err);
+
+	blocks_alloc(cb, 1, n);
+	if (!rc) {
+		warn_unsupported(s, counts);
+		block_fill(cb, 0, s, counts);
+		block_metrics(cb, 0, run, duration_ns, true);
+		cb->n = 1;
+	}
+	free(counts);
+	return rc;
+}
+
+int count_blocks_cpus(const struct session *s, const struct metric_run *run, uint64_t duration_ns,
+		      struct count_blocks *cb, struct pf_error *err)
+{
+	size_t n = session_n_events(s), ncpu = session_n_cpus(s);
+	struct session_count *counts = xcalloc(n + 1, sizeof(*counts));
+	int rc = 0;
+
+	blocks_alloc(cb, ncpu, n);
+	for (size_t i = 0; i < ncpu && !rc; i++) {
+		struct count_report *rep;
+		int cpu;
+
+		rc = session_cpu_counts(s, i, &cpu, counts, err);
+		if (rc)
+			break;
+		if (i == 0)
+			warn_unsupported(s, counts);
+		rep = block_fill(cb, i, s, counts);
+		rep->per_cpu = true;
+		rep->wide = ncpu > 1;
+		rep->cpu = cpu;
+		/* the requested metrics not available: said once, for the first CPU */
+		block_metrics(cb, i, run, cpu_duration(counts, n, duration_ns), i == 0);
+		cb->n = i + 1;
+	}
+	free(counts);
+	return rc;
+}
+
+static const char *task_name(bool per_program, const struct session_task_result *r)
+{
+	const char *base = strrchr(r->program, '/');
+
+	if (per_program) /* one result per program: named by it */
+		return base ? base + 1 : r->program;
+	return r->comm;
+}
+
+int count_blocks_tasks(struct session *s, bool per_program, struct count_blocks *cb, struct pf_error *err)
+{
+	const struct session_task_result *r = NULL;
+	size_t n = 0;
+	int rc = session_task_results(s, &r, &n, err);
+
+	if (rc)
+		n = 0;
+	blocks_alloc(cb, n, session_n_events(s));
+	cb->tasks = xcalloc(n + 1, sizeof(*cb->tasks));
+	if (n)
+		warn_unsupported(s, r[0].counts);
+	for (size_t i = 0; i < n; i++) {
+		cb->tasks[i] = (struct count_task){ r[i].pid, r[i].tid, r[i].ppid, task_name(per_program, &r[i]) };
+		block_fill(cb, i, s, r[i].counts)->task = &cb->tasks[i];
+		cb->blocks[i].exec_no = r[i].exec_no;
+	}
+	cb->n = n;
+	return rc;
+}
+
+/* --print-interval: the previous read and this one, a block each (CPUs or the run) */
+struct count_intervals {
+	struct session *s;
+	const struct metric_run *run;
+	bool per_cpu;
+	size_t n, n_blocks; /* events; CPUs (per CPU) or 1 */
+	struct session_count *prev, *now;
+	struct count_blocks cb;
+	uint64_t last_ns; /* the end of the previous interval */
+	uint64_t rounds, max_rounds;
+	FILE *out;
+	struct count_print_opts po;
+};
+
+struct count_intervals *count_intervals_new(struct session *s, const struct metric_run *run, bool per_cpu,
+					    uint64_t max_rounds, FILE *out, const struct count_print_opts *po)
+{
+	struct count_intervals *iv = xcalloc(1, sizeof(*iv));
+	size_t n = session_n_events(s), blocks = per_cpu ? session_n_cpus(s) : 1;
+
+	*iv = (struct count_intervals){ .s = s, .run = run, .per_cpu = per_cpu, .n = n, .n_blocks = blocks,
+					.prev = xcalloc(n * blocks + 1, sizeof(*iv->prev)),
+					.now = xcalloc(n * blocks + 1, sizeof(*iv->now)),
+					.max_rounds = max_rounds, .out = out, .po = *po };
+	blocks_alloc(&iv->cb, blocks, n);
+	iv->cb.n = blocks;
+	return iv;
+}
+
+void count_intervals_free(struct count_intervals *iv)
+{
+	if (!iv)
+		return;
+	count_blocks_release(&iv->cb);
+	free(iv->prev);
+	free(iv->now);
+	free(iv);
+}
+
+static struct session_count count_delta(const struct session_count *now, const struct session_count *prev)
+{
+	return (struct session_count){ .opened = now->opened, .open_errno = now->open_errno,
+				       .value = now->value - prev->value,
+				       .enabled = now->enabled - prev->enabled,
+				       .running = now->running - prev->running };
+}
+
+/* block b's deltas since the previous read, over the interval's length_ns */
+static void interval_block(struct count_intervals *iv, size_t b, int cpu, double seconds, uint64_t length_ns)
+{
+	struct session_count *now = iv->now + b * iv->n, *prev = iv->prev + b * iv->n;
+	struct session_count *delta = xcalloc(iv->n + 1, sizeof(*delta));
+	struct count_row *rows = iv->cb.rows + b * iv->n;
+	struct count_report *rep;
+
+	for (size_t k = 0; k < iv->n; k++)
+		delta[k] = count_delta(&now[k], &prev[k]);
+	rep = block_fill(&iv->cb, b, iv->s, delta);
+	rep->per_cpu = iv->per_cpu;
+	rep->wide = iv->n_blocks > 1;
+	rep->cpu = cpu;
+	rep->interval = true;
+	rep->interval_s = seconds;
+	/* an interval in which a counting event did not run (a task-clock of
+	 * a sleeping task) counted 0: "<not counted>" is for events never run */
+	for (size_t k = 0; k < iv->n; k++)
+		if (rows[k].state == COUNT_NOT_COUNTED && now[k].running)
+			rows[k].state = COUNT_OK;
+	/* the interval's metrics: its deltas over its own length; a CPU's
+	 * counter is enabled exactly as long as the interval lasted for it (the
+	 * first interval also holds the time between opening and the clock's start) */
+	if (iv->per_cpu)
+		length_ns = cpu_duration(delta, iv->n, length_ns);
+	block_metrics(&iv->cb, b, iv->run, length_ns, false);
+	memcpy(prev, now, iv->n * sizeof(*now));
+	free(delta);
+}
+
+/* this round's blocks: how many were read (all, or those before an error) */
+static size_t interval_read(struct count_intervals *iv, double seconds, uint64_t length_ns, struct pf_error *err)
+{
+	for (size_t b = 0; b < iv->n_blocks; b++) {
+		struct session_count *now = iv->now + b * iv->n;
+		int cpu = -1;
+
+		if (iv->per_cpu ? session_cpu_counts(iv->s, b, &cpu, now, err) : session_read_counts(iv->s, now, err))
+			return b;
+		interval_block(iv, b, cpu, seconds, length_ns);
+	}
+	return iv->n_blocks;
+}
+
+int count_intervals_tick(void *arg, uint64_t elapsed_ns, struct pf_error *err)
+{
+	struct count_intervals *iv = arg;
+	double seconds = (double)elapsed_ns / 1e9;
+	size_t read = interval_read(iv, seconds, elapsed_ns - iv->last_ns, err);
+	struct count_results r = { .interval = true, .interval_s = seconds, .blocks = iv->cb.blocks, .n_blocks = read };
+
+	count_results_print(iv->out, &r, &iv->po, NULL);
+	if (read < iv->n_blocks)
+		return -1;
+	iv->last_ns = elapsed_ns;
+	return iv->max_rounds && ++iv->rounds >= iv->max_rounds ? 1 : 0;
+}
+
+/* the events as programmed: what a merge compares between ranks */
+static struct results_event *programmed_events(const struct session *s)
+{
+	size_t n = session_n_events(s);
+	struct results_event *ev = xcalloc(n + 1, sizeof(*ev));
+
+	for (size_t k = 0; k < n; k++) {
+		const struct counter_prog *p = session_event(s, k);
+
+		ev[k] = (struct results_event){ .name = p->name, .set = session_event_set(s, k),
+						.type = p->attr.type, .config = p->attr.config,
+						.config1 = p->attr.config1, .config2 = p->attr.config2,
+						.exclude_user = p->attr.exclude_user,
+						.exclude_kernel = p->attr.exclude_kernel,
+						.exclude_hv = p->attr.exclude_hv };
+	}
+	return ev;
+}
+
+void count_header_fill(const struct session *s, const struct pf_config *cfg, const struct pmu_model *m,
+		       const struct metric_run *run, uint64_t start_ns, uint64_t end_ns, struct results_host *host,
+		       struct results_header *h)
+{
+	const char **metrics = xcalloc(run->n_want + 1, sizeof(*metrics));
+
+	for (size_t i = 0; i < run->n_want; i++)
+		metrics[i] = run->list.defs[run->want[i]].name;
+	results_host_facts(host);
+	*h = (struct results_header){ .pmu_name = m->name, .pmu_desc = m->desc, .host = host, .job = &cfg->job,
+				      .start_ns = start_ns, .end_ns = end_ns,
+				      .events = programmed_events(s), .n_events = session_n_events(s),
+				      .metrics = metrics, .n_metrics = run->n_want };
+	results_header_given(cfg, h);
+}
+
+void count_header_release(struct results_header *h)
+{
+	results_header_given_release(h);
+	free((void *)h->events);
+	free((void *)h->metrics);
+}
