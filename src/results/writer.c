@@ -371,7 +371,7 @@ static void extreme(char *buf, size_t size, const struct merge_stat *st, bool ma
 		snprintf(buf, size, "%llu", (unsigned long long)(max ? st->max_count : st->min_count));
 }
 
-/* total, mean, min, max, stddev, imbalance, min_rank, max_rank: the cells of text and CSV */
+/* total, mean, min, max, stddev, min_rank, max_rank, imbalance: the cells of text and CSV, in their order */
 static void stat_cells(const struct merge_stat *st, char c[][64])
 {
 	if (st->ranks)
@@ -382,11 +382,11 @@ static void stat_cells(const struct merge_stat *st, char c[][64])
 	extreme(c[2], sizeof(c[2]), st, false);
 	extreme(c[3], sizeof(c[3]), st, true);
 	num(c[4], sizeof(c[4]), st, st->stddev);
-	snprintf(c[5], sizeof(c[5]), "%.3f", st->imbalance);
-	snprintf(c[6], sizeof(c[6]), "%u", st->min_rank);
-	snprintf(c[7], sizeof(c[7]), "%u", st->max_rank);
+	snprintf(c[5], sizeof(c[5]), "%u", st->min_rank);
+	snprintf(c[6], sizeof(c[6]), "%u", st->max_rank);
+	snprintf(c[7], sizeof(c[7]), "%.3f", st->imbalance);
 	for (size_t i = 5; i < 8; i++)
-		if (!st->ranks || (i == 5 && isnan(st->imbalance)))
+		if (!st->ranks || (i == 7 && isnan(st->imbalance)))
 			snprintf(c[i], sizeof(c[i]), "-");
 }
 
@@ -408,7 +408,7 @@ static void text_stat(struct count_writer *w, const struct merge_stat *st)
 	char c[8][64];
 
 	stat_cells(st, c);
-	fprintf(w->out, "%20s %16s %16s %16s %16s %8s %8s %9s %5zu  ", c[0], c[1], c[2], c[3], c[4], c[6], c[7], c[5],
+	fprintf(w->out, "%20s %16s %16s %16s %16s %8s %8s %9s %5zu  ", c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7],
 		st->ranks);
 	fput_escaped(w->out, st->name);
 	if (*st->unit && st->is_metric)
@@ -447,13 +447,12 @@ static void csv_header(struct count_writer *w, const struct merge_counts *m)
 
 static void csv_stat(struct count_writer *w, const struct merge_stat *st)
 {
-	static const int order[] = { 0, 1, 2, 3, 4, 6, 7, 5 }; /* the cells in csv_columns' order */
 	char c[8][64];
 
 	stat_cells(st, c);
 	csv_field(w->out, st->name, w->fo->csv_sep);
-	for (size_t i = 0; i < ARRAY_SIZE(order); i++) /* no value: an empty field */
-		fprintf(w->out, "%s%s", w->fo->csv_sep, strcmp(c[order[i]], "-") ? c[order[i]] : "");
+	for (size_t i = 0; i < 8; i++) /* no value: an empty field */
+		fprintf(w->out, "%s%s", w->fo->csv_sep, strcmp(c[i], "-") ? c[i] : "");
 	fprintf(w->out, "%s%zu\n", w->fo->csv_sep, st->ranks);
 }
 
@@ -522,9 +521,8 @@ static void json_stat(struct count_writer *w, const struct merge_stat *st)
 		json_to_metrics(w);
 	json_begin_object(j);
 	json_str(j, "event", st->name);
-	if (st->is_metric) {
+	if (st->is_metric)
 		json_str(j, "unit", st->unit);
-	}
 	json_num(j, "total", st->ranks, (double)st->total, st->is_metric ? 6 : 0);
 	json_num(j, "mean", st->ranks, st->mean, d);
 	if (st->is_metric || !st->ranks) {
@@ -574,11 +572,10 @@ static void json_rank_value(struct count_writer *w, const struct merge_counts *m
 	}
 	json_begin_object(j);
 	json_str(j, "event", m->stats[s].name);
-	if (s < m->files[0].n_values && m->files[f].values[s].state == RV_OK) {
+	if (s < m->files[0].n_values && m->files[f].values[s].state == RV_OK)
 		json_u64(j, "value", m->files[f].values[s].value);
-	} else {
+	else /* a count not counted: null; a metric: its value, if the rank has one */
 		json_num(j, "value", s >= m->files[0].n_values, x, 6);
-	}
 	json_end_object(j);
 }
 
@@ -588,12 +585,9 @@ static void json_end(struct count_writer *w)
 		json_end_array(&w->json);
 		json_end_object(&w->json);
 	}
-	if (w->in_ranks) {
-		json_end_array(&w->json);
-	} else {
+	if (!w->in_ranks)
 		json_to_metrics(w);
-		json_end_array(&w->json);
-	}
+	json_end_array(&w->json);
 	json_end_object(&w->json);
 	json_newline(&w->json);
 }
