@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The results of a counting run and their writers: pfmon's text layout,
- * CSV with perf stat -x columns, JSON lines with perf stat -j keys. */
+/* The results of a counting run and how a block of them is written:
+ * pfmon's text layout, CSV with perf stat -x columns, JSON lines with
+ * perf stat -j keys, by the one writer of writer.h. */
 #ifndef PFMON_RESULTS_COUNTS_H
 #define PFMON_RESULTS_COUNTS_H
 
