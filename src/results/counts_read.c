@@ -437,7 +437,8 @@ static int text_comment(struct reader *r, const char *s)
 		r->interval_s = t;
 		return 0;
 	}
-	if (sscanf(s, "#\tset%d: %n%*s%n", &set, &len, &used) == 1 && set >= 0 && used > len) {
+	if (strncmp(s, "#\tset", 5) == 0 && sscanf(s, "#\tset%d: %n%*s%n", &set, &len, &used) == 1 && set >= 0 &&
+	    used > len) {
 		const char *eq = strstr(s + len, " = ");
 
 		if (!eq || sscanf(eq, " = %3s", tail) != 1 || r->n_header >= SAVED_MAX_ROWS)
@@ -620,6 +621,27 @@ static bool header_matches(const struct reader *r, const struct saved_block *b)
 	return true;
 }
 
+/* how many rows of block k before row i name its event (any case); seen:
+ * those counted so far, for a large block (a map costs more than a scan) */
+static int earlier_lines(const struct saved_block *k, size_t i, struct strmap *seen)
+{
+	char *key;
+	int n = 0;
+
+	if (k->n_rows <= 64) {
+		for (size_t j = 0; j < i; j++)
+			n += !strcasecmp(k->rows[j].name, k->rows[i].name);
+		return n;
+	}
+	key = xstrdup(k->rows[i].name);
+	for (char *c = key; *c; c++)
+		*c = (char)tolower((unsigned char)*c);
+	n = (int)strmap_get(seen, key);
+	strmap_add(seen, key, 1);
+	free(key);
+	return n;
+}
+
 /* the set of each row: the header's, else the n-th line of an event is its n-th set */
 static void assign_sets(struct reader *r)
 {
@@ -632,15 +654,8 @@ static void assign_sets(struct reader *r)
 
 		s->sets_from_header |= header;
 		strmap_init(&seen);
-		for (size_t i = 0; i < k->n_rows; i++) {
-			char *key = xstrdup(k->rows[i].name);
-
-			for (char *c = key; *c; c++)
-				*c = (char)tolower((unsigned char)*c);
-			k->rows[i].set = header ? r->header[i].set : (int)strmap_get(&seen, key);
-			strmap_add(&seen, key, 1);
-			free(key);
-		}
+		for (size_t i = 0; i < k->n_rows; i++)
+			k->rows[i].set = header ? r->header[i].set : earlier_lines(k, i, &seen);
 		strmap_release(&seen);
 	}
 }

@@ -297,11 +297,13 @@ static int json_header(struct reader *r, json_t *h)
 static int comment_line(struct reader *r, const char *line)
 {
 	const char *colon = strstr(line, ": ");
+	size_t n = colon ? (size_t)(colon - line - 2) : 0;
 	char key[64];
 
-	if (line[1] != ' ' || !colon || (size_t)(colon - line - 2) >= sizeof(key))
+	if (line[1] != ' ' || !colon || n >= sizeof(key))
 		return 0;
-	snprintf(key, sizeof(key), "%.*s", (int)(colon - line - 2), line + 2);
+	memcpy(key, line + 2, n);
+	key[n] = '\0';
 	return header_line(r, key, colon + 2);
 }
 
