@@ -2,8 +2,9 @@
 /*
  * The values of saved counts, one parser per kind: the count of pfmon's
  * text output, the count and the msec clock of perf stat -x / -j, and a
- * perf stat -x line split into its fields.  Both readers of saved counts
- * use them: --metrics-from (counts_read.c) and pfmon --merge (results.c).
+ * perf stat -x line split into its fields.  The reader of saved counts
+ * (counts_read.c: --metrics-from, and pfmon --merge through results.c)
+ * uses them.
  */
 #ifndef PFMON_RESULTS_COUNT_PARSE_H
 #define PFMON_RESULTS_COUNT_PARSE_H

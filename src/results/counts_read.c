@@ -18,7 +18,7 @@
 #include "counts_read.h"
 
 #define SAVED_MAX_FILE (64u << 20) /* a larger file is refused */
-#define SAVED_MAX_LINE 65536
+#define SAVED_MAX_LINE (1u << 20) /* a JSON results header names every event */
 #define SAVED_MAX_ROWS (1u << 20)
 #define SAVED_MAX_NAME 512
 #define SAVED_MAX_CPU 65536
@@ -37,6 +37,7 @@ struct reader {
 	const struct saved_read_opts *o;
 	struct saved_counts *out;
 	size_t n_rows; /* over all blocks */
+	bool probing; /* guess_format's trial read: no hook sees it */
 	/* text: the current interval ("# 1.000 s"), until "# total" */
 	bool interval;
 	double interval_s;
@@ -130,6 +131,8 @@ static int add_row(struct reader *r, const struct block_key *k, const char *name
 	dst->prescaled = true;
 	if (strcmp(name, "duration_time") == 0 && row->state == COUNT_OK)
 		b->duration_ns = row->raw;
+	if (r->o->hooks && r->o->hooks->count && !r->probing)
+		return r->o->hooks->count(r->o->arg, b, dst, r->line);
 	return 0;
 }
 
@@ -146,6 +149,34 @@ static bool not_state(const char *s, enum count_state *state)
 		return true;
 	}
 	return false;
+}
+
+/* digits (grouped, or with decimals, as counts print) of a number past 2^64 */
+static bool past_2_64(const char *s)
+{
+	char d[21];
+	size_t n = 0;
+	bool more = false;
+
+	for (s += strspn(s, "0"); *s; s++)
+		if (isdigit((unsigned char)*s) && n < 20)
+			d[n++] = *s;
+		else if (isdigit((unsigned char)*s))
+			more = true;
+		else if (!strchr(",.'", *s))
+			return false;
+	d[n] = '\0';
+	return more || (n == 20 && strcmp(d, "18446744073709551615") > 0);
+}
+
+/* a count that did not read: -1 said when it is negative or too large, else 0 */
+static int count_range_error(struct reader *r, const char *val, const char *event)
+{
+	if (val[0] == '-' && isdigit((unsigned char)val[1]))
+		return bad_line(r, "a negative count '%.32s' for event '%.200s'", val, event);
+	if (past_2_64(val))
+		return bad_line(r, "a count too large (past 2^64) '%.32s' for event '%.200s'", val, event);
+	return 0;
 }
 
 /*
@@ -167,13 +198,17 @@ static int columns_row(struct reader *r, const struct block_key *k, const char *
 		int decimals = dot ? (int)strlen(dot + 1) : 0;
 
 		if (!count_parse_msec(val, &row.raw))
-			return bad_line(r, "invalid msec value '%.40s' of '%.64s'", val, event);
+			return count_range_error(r, val, event)
+				       ? -1
+				       : bad_line(r, "invalid msec value '%.40s' of '%.64s'", val, event);
 		row.is_clock = true;
 		if (r->out->clock_decimals < 0 || decimals < r->out->clock_decimals)
 			r->out->clock_decimals = decimals;
 	} else if (!count_parse_perf(val, &row.raw)) {
-		return bad_line(r, "invalid count '%.40s' of '%.64s' (an unsigned integer, or msec for clocks)", val,
-				event);
+		return count_range_error(r, val, event)
+			       ? -1
+			       : bad_line(r, "invalid count '%.40s' of '%.64s' (an unsigned integer, or msec for clocks)",
+					  val, event);
 	}
 	if (row.state == COUNT_OK && pct > 0.0 && pct < 100.0)
 		row.enabled = (uint64_t)llround((double)runtime * 100.0 / pct);
@@ -334,7 +369,7 @@ static int json_line(struct reader *r, const char *line)
 			header_time(json_text(h, "start"), &r->start_ns);
 		if (json_text(h, "end"))
 			header_time(json_text(h, "end"), &r->end_ns);
-		rc = 0;
+		rc = r->o->hooks && r->o->hooks->header ? r->o->hooks->header(r->o->arg, line, r->line) : 0;
 		goto out;
 	}
 	if (!json_object_get(o, "event") && json_object_get(o, "metric-value")) {
@@ -402,7 +437,8 @@ static int text_comment(struct reader *r, const char *s)
 		r->interval_s = t;
 		return 0;
 	}
-	if (sscanf(s, "#\tset%d: %n%*s%n", &set, &len, &used) == 1 && set >= 0 && used > len) {
+	if (strncmp(s, "#\tset", 5) == 0 && sscanf(s, "#\tset%d: %n%*s%n", &set, &len, &used) == 1 && set >= 0 &&
+	    used > len) {
 		const char *eq = strstr(s + len, " = ");
 
 		if (!eq || sscanf(eq, " = %3s", tail) != 1 || r->n_header >= SAVED_MAX_ROWS)
@@ -466,13 +502,16 @@ static bool task_of(char *rest, struct block_key *k)
 	return false;
 }
 
+#define NOT_TEXT "not a count line of pfmon's text output (COUNT EVENT), perf stat -x CSV or perf stat -j JSON"
+
 static int text_line(struct reader *r, char *line)
 {
-	char *s = line, *w, *name, *countw;
+	char *s = line, *w, *name;
 	struct block_key k = { 0 };
 	struct count_row row = { .state = COUNT_OK };
 	char state[32];
 	double pct;
+	bool count;
 
 	if (*s == '#')
 		return text_comment(r, s);
@@ -494,16 +533,15 @@ static int text_line(struct reader *r, char *line)
 			return 0;
 		if (!not_state(state, &row.state))
 			return bad_line(r, "unknown state '%.32s'", state);
-	} else if (!w || !count_parse_text(w, r->o->eu_counts, &row.raw)) {
-		return bad_line(r, "not a count line of pfmon's text output (COUNT EVENT), perf stat -x CSV or "
-				   "perf stat -j JSON");
 	}
-	countw = w;
+	count = w && (row.state != COUNT_OK || count_parse_text(w, r->o->eu_counts, &row.raw));
 	name = word(&s);
-	if (!name)
-		return bad_line(r, "a count '%.32s' without an event name", countw);
-	if (r->o->is_metric && r->o->is_metric(name, r->o->arg)) /* the metric block: computed again */
+	if (name && r->o->is_metric && r->o->is_metric(name, r->o->arg)) /* a metric's line: computed again */
 		return 0;
+	if (!count)
+		return name && count_range_error(r, w, name) ? -1 : bad_line(r, NOT_TEXT);
+	if (!name)
+		return bad_line(r, "a count '%.32s' without an event name", w);
 	k.interval = r->interval;
 	k.interval_s = r->interval_s;
 	if (!k.per_cpu)
@@ -532,7 +570,9 @@ static enum saved_format guess_format(struct reader *r, const char *line)
 		return SAVED_JSON;
 	copy = xstrdup(line);
 	r->out = &probe; /* try the line as CSV without keeping it */
+	r->probing = true;
 	rc = csv_line(r, copy);
+	r->probing = false;
 	saved_counts_release(&probe);
 	r->out = keep;
 	r->n_rows = 0;
@@ -542,8 +582,12 @@ static enum saved_format guess_format(struct reader *r, const char *line)
 
 static int one_line(struct reader *r, char *line, bool *format_known)
 {
+	const struct saved_hooks *h = r->o->hooks;
 	int rc;
 
+	r->sep = r->o->csv_sep && *r->o->csv_sep ? r->o->csv_sep : ","; /* a header may have said it */
+	if (*line == '#' && h && h->header && h->header(r->o->arg, line, r->line))
+		return -1;
 	if (!*format_known && *line && *line != '#' && line[strspn(line, " \t")]) {
 		r->out->format = guess_format(r, line);
 		*format_known = true;
@@ -577,6 +621,27 @@ static bool header_matches(const struct reader *r, const struct saved_block *b)
 	return true;
 }
 
+/* how many rows of block k before row i name its event (any case); seen:
+ * those counted so far, for a large block (a map costs more than a scan) */
+static int earlier_lines(const struct saved_block *k, size_t i, struct strmap *seen)
+{
+	char *key;
+	int n = 0;
+
+	if (k->n_rows <= 64) {
+		for (size_t j = 0; j < i; j++)
+			n += !strcasecmp(k->rows[j].name, k->rows[i].name);
+		return n;
+	}
+	key = xstrdup(k->rows[i].name);
+	for (char *c = key; *c; c++)
+		*c = (char)tolower((unsigned char)*c);
+	n = (int)strmap_get(seen, key);
+	strmap_add(seen, key, 1);
+	free(key);
+	return n;
+}
+
 /* the set of each row: the header's, else the n-th line of an event is its n-th set */
 static void assign_sets(struct reader *r)
 {
@@ -589,15 +654,8 @@ static void assign_sets(struct reader *r)
 
 		s->sets_from_header |= header;
 		strmap_init(&seen);
-		for (size_t i = 0; i < k->n_rows; i++) {
-			char *key = xstrdup(k->rows[i].name);
-
-			for (char *c = key; *c; c++)
-				*c = (char)tolower((unsigned char)*c);
-			k->rows[i].set = header ? r->header[i].set : (int)strmap_get(&seen, key);
-			strmap_add(&seen, key, 1);
-			free(key);
-		}
+		for (size_t i = 0; i < k->n_rows; i++)
+			k->rows[i].set = header ? r->header[i].set : earlier_lines(k, i, &seen);
 		strmap_release(&seen);
 	}
 }
@@ -605,8 +663,7 @@ static void assign_sets(struct reader *r)
 int saved_counts_parse(const char *text, size_t len, const char *origin, const struct saved_read_opts *o,
 		       struct saved_counts *out, struct pf_error *err)
 {
-	struct reader r = { .origin = origin, .sep = o->csv_sep && *o->csv_sep ? o->csv_sep : ",", .o = o,
-			    .out = out, .err = err };
+	struct reader r = { .origin = origin, .o = o, .out = out, .err = err };
 	bool format_known = false;
 	int rc = 0;
 
@@ -621,7 +678,7 @@ int saved_counts_parse(const char *text, size_t len, const char *origin, const s
 
 		r.line++;
 		if (n > SAVED_MAX_LINE) {
-			rc = bad_line(&r, "longer than %d bytes", SAVED_MAX_LINE);
+			rc = bad_line(&r, "longer than %u bytes", SAVED_MAX_LINE);
 			break;
 		}
 		line = xstrndup(text + at, n);
@@ -634,7 +691,7 @@ int saved_counts_parse(const char *text, size_t len, const char *origin, const s
 		free(line);
 		at += n + 1;
 	}
-	if (!rc && r.n_rows == 0)
+	if (!rc && r.n_rows == 0 && !o->hooks) /* with hooks, theirs says what is missing */
 		rc = pf_error_set(err, PF_E_BAD_FILE, origin, "no counts in it (pfmon text, CSV or JSON lines)");
 	if (!rc)
 		assign_sets(&r);

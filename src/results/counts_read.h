@@ -5,7 +5,9 @@
  * intervals, --us/--eu/--hex-counter-format, an --outfile file with its
  * --with-header block), CSV with perf stat -x columns and JSON lines with
  * perf stat -j keys.  A saved file is hostile input: every line is checked
- * and a line that is none of these is refused, naming its number.
+ * and a line that is none of these is refused, naming its number.  pfmon
+ * --merge reads a rank's results file with this reader too (results.c):
+ * the results header through a hook, the counts as they are read.
  */
 #ifndef PFMON_RESULTS_COUNTS_READ_H
 #define PFMON_RESULTS_COUNTS_READ_H
@@ -47,17 +49,31 @@ struct saved_counts {
 /* does a line name a printed metric (skipped: its value is computed again)? */
 typedef bool (*saved_is_metric_fn)(const char *name, void *arg);
 
+/*
+ * A reader of more than counts (pfmon --merge's results header, results.c):
+ * header gets each '#' line and each JSON line {"pfmon-header": {...}},
+ * count each count as it is read, with the block it went to.  -1 (err
+ * set, naming the file and line) stops the reading.  With hooks a file of
+ * no counts is no error: what it lacks is theirs to say.
+ */
+struct saved_hooks {
+	int (*header)(void *arg, const char *line, int line_no);
+	int (*count)(void *arg, const struct saved_block *b, const struct count_row *row, int line_no);
+};
+
 struct saved_read_opts {
 	const char *csv_sep; /* the CSV separator (--csv=SEP); "," if NULL */
 	/* counts grouped with '.' (1.234.567, --eu-counter-format) are read
 	 * only when said: "1.234" is also how a metric's value prints */
 	bool eu_counts;
 	saved_is_metric_fn is_metric; /* NULL: no line is a metric's */
-	void *arg;
+	const struct saved_hooks *hooks; /* NULL: none */
+	void *arg; /* of is_metric and the hooks */
 };
 
 /*
- * Read path into out.  Rows of one block belong to the event sets of the
+ * Read path into out.  The options are read again at each line (a hook may
+ * set the separator or the counter format a header says).  Rows of one block belong to the event sets of the
  * --with-header block when it lists them, else the n-th line of an event
  * is its n-th set.  0, or -1 with err (one line: the file, the line
  * number, what is wrong).

@@ -29,16 +29,16 @@ static int same_events(const struct results_file *a, const struct results_file *
 		return pf_error_set(err, PF_E_MERGE_EVENTS, a->path, b->path, "measured", what);
 	}
 	for (size_t i = 0; i < a->n_values; i++) {
-		const struct results_value *x = &a->values[i], *y = &b->values[i];
+		const struct count_row *x = &a->values[i], *y = &b->values[i];
 
 		if (strcmp(x->name, y->name) || x->set != y->set) {
 			snprintf(what, sizeof(what), " (event %zu is set%d '%.100s' and set%d '%.100s')", i + 1,
 				 x->set, x->name, y->set, y->name);
 			return pf_error_set(err, PF_E_MERGE_EVENTS, a->path, b->path, "measured", what);
 		}
-		if (strcmp(x->encoding, y->encoding))
-			return pf_error_set(err, PF_E_MERGE_ENCODING, a->path, b->path, x->name, x->encoding,
-					    y->encoding);
+		if (strcmp(a->encodings[i], b->encodings[i]))
+			return pf_error_set(err, PF_E_MERGE_ENCODING, a->path, b->path, x->name, a->encodings[i],
+					    b->encodings[i]);
 	}
 	return 0;
 }
@@ -102,21 +102,6 @@ static void stat_of(struct merge_stat *st, const double *v, size_t stride, size_
 	st->imbalance = st->mean > 0 ? st->max / st->mean : NAN;
 }
 
-/* the rows of one rank, as its run had them (counts already scaled) */
-static struct count_row *rank_rows(const struct results_file *f)
-{
-	struct count_row *rows = xcalloc(f->n_values + 1, sizeof(*rows));
-
-	for (size_t i = 0; i < f->n_values; i++) {
-		const struct results_value *v = &f->values[i];
-
-		rows[i] = (struct count_row){ .name = v->name, .set = v->set, .is_clock = v->is_clock,
-					      .state = v->state == RV_OK ? COUNT_OK : COUNT_NOT_COUNTED,
-					      .raw = v->value, .enabled = 1, .running = v->state == RV_OK };
-	}
-	return rows;
-}
-
 /* a metric's place among the stats: one per (metric, count line) */
 struct metric_slot {
 	size_t def;
@@ -136,7 +121,6 @@ static size_t slot_of(struct metric_slot **slots, size_t *n, size_t def, int row
 /* each rank's metrics: the shadows of its counts and those it asked for with -M */
 static struct metric_value *rank_metrics(const struct metric_list *l, const struct results_file *f, size_t *n)
 {
-	struct count_row *rows = rank_rows(f);
 	size_t *want = xcalloc(f->n_metrics + 1, sizeof(*want)), n_want = 0;
 	struct metric_value *v = xcalloc(f->n_metrics + f->n_values * l->n + 1, sizeof(*v));
 
@@ -146,10 +130,9 @@ static struct metric_value *rank_metrics(const struct metric_list *l, const stru
 		if (d >= 0)
 			want[n_want++] = (size_t)d;
 	}
-	*n = metric_evaluate(l, want, n_want, true, rows, f->n_values,
+	*n = metric_evaluate(l, want, n_want, true, f->values, f->n_values,
 			     f->end_ns > f->start_ns ? f->end_ns - f->start_ns : 0, v);
 	free(want);
-	free(rows);
 	return v;
 }
 
@@ -216,14 +199,9 @@ static bool share_a_cpu(const struct results_file *a, const struct results_file 
 /* b's CPUs into a, a rank's results over more of its CPUs; b is emptied */
 static void add_cpus(struct results_file *a, struct results_file *b)
 {
-	for (size_t e = 0; e < a->n_values; e++) {
-		struct results_value *x = &a->values[e];
-		const struct results_value *y = &b->values[e];
-
-		/* a sum past 2^64 is not known either */
-		if (!results_value_add(x, y->state == RV_OK, y->value))
-			x->state = RV_NOT_COUNTED;
-	}
+	for (size_t e = 0; e < a->n_values; e++)
+		if (!results_count_add(&a->values[e], &b->values[e]))
+			a->values[e].state = COUNT_NOT_COUNTED; /* a sum past 2^64 is not known either */
 	a->cpus = xrealloc(a->cpus, (a->n_cpus + b->n_cpus) * sizeof(*a->cpus));
 	memcpy(a->cpus + a->n_cpus, b->cpus, b->n_cpus * sizeof(*b->cpus));
 	a->n_cpus += b->n_cpus;
@@ -280,8 +258,8 @@ int merge_counts_compute(struct merge_counts *m, struct results_file *files, siz
 	m->per_rank = xcalloc(n * ne + 1, sizeof(*m->per_rank));
 	for (size_t f = 0; f < n; f++)
 		for (size_t e = 0; e < ne; e++)
-			m->per_rank[f * ne + e] = files[f].values[e].state == RV_OK ? (double)files[f].values[e].value
-										  : NAN;
+			m->per_rank[f * ne + e] = files[f].values[e].state == COUNT_OK ? (double)files[f].values[e].raw
+										     : NAN;
 	for (size_t e = 0; e < ne; e++)
 		m->stats[e] = (struct merge_stat){ .name = xstrdup(files[0].values[e].name),
 						   .unit = xstrdup(files[0].values[e].is_clock ? "ns" : "") };
@@ -301,8 +279,8 @@ int merge_counts_compute(struct merge_counts *m, struct results_file *files, siz
 		unsigned __int128 total = 0;
 
 		for (size_t f = 0; f < n; f++)
-			if (files[f].values[e].state == RV_OK) {
-				uint64_t v = files[f].values[e].value;
+			if (files[f].values[e].state == COUNT_OK) {
+				uint64_t v = files[f].values[e].raw;
 
 				total += v;
 				if (files[f].rank == m->stats[e].min_rank)

@@ -5,7 +5,7 @@
  * the events and their encodings, start and end times), and the counts.
  * The header is pfmon 3.x's --with-header, '#' lines before the counts in
  * text and CSV, and in JSON a first line {"pfmon-header": {...}}.
- * results.c writes the header and reads such files back.
+ * results_write.c writes the header; results.c reads such files back.
  */
 #ifndef PFMON_RESULTS_RESULTS_H
 #define PFMON_RESULTS_RESULTS_H
@@ -16,6 +16,7 @@
 
 #include "common/error.h"
 #include "common/job.h"
+#include "counts.h"
 #include "format.h"
 
 /* the results header's own version: a merge refuses another major */
@@ -72,20 +73,6 @@ void results_event_encoding(const struct results_event *e, char *buf, size_t siz
 
 /* ----- reading a results file back (pfmon --merge) ----- */
 
-enum results_value_state {
-	RV_OK,
-	RV_NOT_COUNTED, /* <not counted>, <not supported>: no value from this rank */
-};
-
-struct results_value {
-	char *name;
-	char *encoding; /* from the header's event lines */
-	int set;
-	enum results_value_state state;
-	uint64_t value; /* scaled count; clocks in ns */
-	bool is_clock;  /* CSV and JSON write clocks in ms: their decimals are the resolution */
-};
-
 struct results_file {
 	char *path;
 	unsigned version_major, version_minor;
@@ -93,7 +80,10 @@ struct results_file {
 	char *host, *job_id, *launcher, *command, *pfmon_version;
 	long pid;
 	uint64_t start_ns, end_ns;
-	struct results_value *values; /* in the header's event order */
+	/* the header's events in its order, their counts as the saved-counts
+	 * reader makes them (prescaled; names owned; sets from the header) */
+	struct count_row *values;
+	char **encodings; /* of each value, from the header's event lines */
 	size_t n_values;
 	char **metrics; /* -M names */
 	size_t n_metrics;
@@ -103,12 +93,13 @@ struct results_file {
 	size_t n_cpus;
 };
 
-/* A part (a CPU's count, counted or not) into a sum of parts: a part not
- * counted leaves the sum not counted, as a part is not the total.  False
- * when the sum would pass 2^64 (it is left as it was). */
-bool results_value_add(struct results_value *sum, bool counted, uint64_t v);
+/* A part (a CPU's count) into a sum of parts: a part not counted leaves
+ * the sum not counted, as a part is not the total.  False when the sum
+ * would pass 2^64 (it is left as it was). */
+bool results_count_add(struct count_row *sum, const struct count_row *part);
 
-/* Read one results file, len bytes of text (NUL bytes refused), from path.
+/* Read one results file, len bytes of text (NUL bytes refused), from path:
+ * the header here, the counts by the saved-counts reader (counts_read.h).
  * 0, or -1 with err naming the file (and line). */
 int results_parse(const char *text, size_t len, const char *path, struct results_file *rf, struct pf_error *err);
 void results_file_release(struct results_file *rf);

@@ -341,8 +341,8 @@ static void rank_cell(const struct merge_counts *m, size_t f, size_t s, char *bu
 	double x = m->per_rank[f * m->n_stats + s];
 	bool count = s < m->files[0].n_values;
 
-	if (count && m->files[f].values[s].state == RV_OK)
-		snprintf(buf, size, "%llu", (unsigned long long)m->files[f].values[s].value);
+	if (count && m->files[f].values[s].state == COUNT_OK)
+		snprintf(buf, size, "%llu", (unsigned long long)m->files[f].values[s].raw);
 	else if (count)
 		snprintf(buf, size, "<not counted>");
 	else if (isnan(x) || isinf(x))
@@ -572,8 +572,8 @@ static void json_rank_value(struct count_writer *w, const struct merge_counts *m
 	}
 	json_begin_object(j);
 	json_str(j, "event", m->stats[s].name);
-	if (s < m->files[0].n_values && m->files[f].values[s].state == RV_OK)
-		json_u64(j, "value", m->files[f].values[s].value);
+	if (s < m->files[0].n_values && m->files[f].values[s].state == COUNT_OK)
+		json_u64(j, "value", m->files[f].values[s].raw);
 	else /* a count not counted: null; a metric: its value, if the rank has one */
 		json_num(j, "value", s >= m->files[0].n_values, x, 6);
 	json_end_object(j);

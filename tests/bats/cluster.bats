@@ -231,7 +231,7 @@ make_ranks() {
 	one_error_line "measured different events \(1 and 2 events\)"
 	sed 's/^# results format: 1.0/# results format: 2.0/' a.1 >v2
 	run -1 --separate-stderr "$PFMON" --merge a.0 v2
-	one_error_line "'v2': line [0-9]+: results format 2.0: this pfmon reads 1.x"
+	one_error_line "'v2' line [0-9]+: results format 2.0: this pfmon reads 1.x"
 	clean_env "$PFMON" -e page-faults --outfile=nohead true
 	run -1 --separate-stderr "$PFMON" --merge nohead
 	one_error_line "'nohead': no pfmon results header"
@@ -259,36 +259,50 @@ make_ranks() {
 	n=$(wc -l <r.0)
 	{ cat r.0; echo "-5 task-clock"; } >neg
 	run -1 --separate-stderr "$PFMON" --merge neg
-	one_error_line "^error: 'neg': line $((n + 1)): a negative count '-5' for event 'task-clock'$"
+	one_error_line "^error: 'neg' line $((n + 1)): a negative count '-5' for event 'task-clock'$"
 	{ cat r.0; echo "12345678901234567890123 task-clock"; } >big
 	run -1 --separate-stderr "$PFMON" --merge big
-	one_error_line "^error: 'big': line $((n + 1)): a count too large \(past 2\^64\) '12345678901234567890123' for event 'task-clock'$"
+	one_error_line "^error: 'big' line $((n + 1)): a count too large \(past 2\^64\) '12345678901234567890123' for event 'task-clock'$"
 	{ cat r.0; grep ' page-faults' r.0 | grep -v '^#'; } >twice
 	run -1 --separate-stderr "$PFMON" --merge twice
-	one_error_line "^error: 'twice': line $((n + 1)): a second row of event 'page-faults'$"
+	one_error_line "^error: 'twice' line $((n + 1)): a second row of event 'page-faults'$"
 	# the header's pid is a number, checked as the rank is (it was read with atol: 0)
 	l=$(grep -n '^# pid: ' r.0 | cut -d: -f1)
 	[ -n "$l" ]
 	sed 's/^# pid: .*/# pid: 12x/' r.0 >badpid
 	run -1 --separate-stderr "$PFMON" --merge badpid
-	one_error_line "^error: 'badpid': line $l: bad pid '12x'$"
+	one_error_line "^error: 'badpid' line $l: bad pid '12x'$"
 	# the same in CSV and JSON lines
 	{ cat c.0; grep ',page-faults,' c.0; } >twice.csv
 	run -1 --separate-stderr "$PFMON" --merge twice.csv
-	one_error_line "^error: 'twice.csv': line [0-9]+: a second row of event 'page-faults'$"
+	one_error_line "^error: 'twice.csv' line [0-9]+: a second row of event 'page-faults'$"
 	sed 's/^[0-9][0-9]*,,page-faults,/-7,,page-faults,/' c.0 >neg.csv
 	run -1 --separate-stderr "$PFMON" --merge neg.csv
-	one_error_line "^error: 'neg.csv': line [0-9]+: a negative count '-7' for event 'page-faults'$"
+	one_error_line "^error: 'neg.csv' line [0-9]+: a negative count '-7' for event 'page-faults'$"
 	sed 's/"counter-value" : "[0-9.]*","unit" : "","event" : "page-faults"/"counter-value" : "99999999999999999999999","unit" : "","event" : "page-faults"/' j.0 >big.json
 	run -1 --separate-stderr "$PFMON" --merge big.json
-	one_error_line "^error: 'big.json': line [0-9]+: a count too large \(past 2\^64\) '99999999999999999999999' for event 'page-faults'$"
+	one_error_line "^error: 'big.json' line [0-9]+: a count too large \(past 2\^64\) '99999999999999999999999' for event 'page-faults'$"
 	{ cat j.0; grep -v pfmon-header j.0 | grep '"event" : "task-clock"'; } >twice.json
 	run -1 --separate-stderr "$PFMON" --merge twice.json
-	one_error_line "^error: 'twice.json': line [0-9]+: a second row of event 'task-clock'$"
+	one_error_line "^error: 'twice.json' line [0-9]+: a second row of event 'task-clock'$"
 	# the untouched files still merge
 	run -0 --separate-stderr "$PFMON" --merge r.0
 	run -0 --separate-stderr "$PFMON" --merge c.0
 	run -0 --separate-stderr "$PFMON" --merge j.0
+}
+
+@test "merge of a results file appended to by interval runs: the last run's totals, not its intervals" {
+	# burn spins 150 ms of CPU time: intervals of 50 ms in each run
+	for run in 1 2; do
+		clean_env "$PFMON" -e page-faults,task-clock --print-interval=50 --with-header --append --outfile=a.0 \
+			"$FIXTURES/burn" 150 >/dev/null
+	done
+	[ "$(grep -c '^# results format: ' a.0)" -eq 2 ]
+	[ "$(grep -c '^# total$' a.0)" -eq 2 ]
+	last=$(awk '/^# results format: / { s = 1; v = "" } s && $2 == "page-faults" { v = $1 } END { print v }' a.0)
+	[ -n "$last" ]
+	run -0 --separate-stderr "$PFMON" --merge --csv a.0
+	[ "$(csv_col "$output" page-faults total)" = "$last" ]
 }
 
 # cpu_sum FILES... EVENT: the sum of the per-CPU text rows of EVENT
@@ -324,13 +338,19 @@ cpu_sum() {
 	run -2 --separate-stderr "$PFMON" --merge t.*
 	one_error_line "are both rank 0 .*per-CPU files add up only when their CPUs differ"
 	rm t.0.again
-	# crafted files: a CPU's block twice, a row twice, a CPU without an event's row
+	# a CPU's rows need not be together (perf stat -a -A writes an event's CPUs in a row)
+	{ grep '^#' t.0.cpu0; printf 'CPU0 5 page-faults\nCPU3 7 page-faults\nCPU0 11 context-switches\n'
+	  printf 'CPU3 13 context-switches\n'; } >mixed
+	run -0 --separate-stderr "$PFMON" --merge --csv mixed
+	[ "$(csv_col "$output" page-faults total)" = 12 ]
+	[ "$(csv_col "$output" context-switches total)" = 24 ]
+	# crafted files: a CPU's rows twice, a row twice, a CPU without an event's row
 	{ cat t.0.cpu0; grep '^CPU0 ' t.0.cpu0 | sed 's/^CPU0/CPU7/'; grep '^CPU0 ' t.0.cpu0; } >bad.2
 	run -1 --separate-stderr "$PFMON" --merge bad.2
-	one_error_line "'bad.2': line [0-9]+: CPU 0 has two blocks of rows"
+	one_error_line "'bad.2' line [0-9]+: CPU 0 has a second row of event 'page-faults'"
 	{ cat t.0.cpu0; grep '^CPU0 .* page-faults' t.0.cpu0; } >bad.1
 	run -1 --separate-stderr "$PFMON" --merge bad.1
-	one_error_line "'bad.1': line [0-9]+: CPU 0 has a second row of event 'page-faults'"
+	one_error_line "'bad.1' line [0-9]+: CPU 0 has a second row of event 'page-faults'"
 	grep -v '^CPU0 .* page-faults' t.0.cpu0 >bad.3
 	run -1 --separate-stderr "$PFMON" --merge bad.3
 	one_error_line "'bad.3': .*no count for event 'page-faults' of set 0 on CPU 0"

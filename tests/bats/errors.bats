@@ -256,5 +256,5 @@ LIST
 	{ echo "# results format: 1.0"; head -c 1100000 /dev/zero | tr '\0' 'a'; echo; } >long
 	run --separate-stderr $T "$PFMON" --merge long
 	[ "$status" -eq 1 ]
-	one_error_line "^error: 'long': line 2: longer than 1048576 bytes$"
+	one_error_line "^error: 'long' line 2: longer than 1048576 bytes$"
 }

@@ -79,6 +79,15 @@ metric_lines() {
 	one_error_line "^error: '.*eu.txt' line 1: not a count line of pfmon's text output"
 }
 
+@test "a metric of no count line (VALUE NAME) is read as a metric's line, not refused as a count" {
+	printf 'metric TWICE_PF\n\tformula page-faults * 2.5\n' >"$tmp/defs"
+	"$PFMON" -e page-faults --metrics-file="$tmp/defs" -M TWICE_PF --outfile="$tmp/live.txt" true
+	grep -Eq '^[0-9]+\.[0-9]{3} TWICE_PF$' "$tmp/live.txt"
+	run --separate-stderr "$PFMON" --metrics-file="$tmp/defs" -M TWICE_PF --metrics-from="$tmp/live.txt"
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(cat "$tmp/live.txt")" ]
+}
+
 @test "interval rows carry their own metrics, and --metrics-from reads them back" {
 	run "$PFMON" -e task-clock,context-switches --print-interval=100 --outfile="$tmp/iv.txt" "$FIXTURES/burn" 500
 	[ "$status" -eq 0 ]
@@ -230,7 +239,9 @@ for e in events:
 	bad '' "no counts in it"
 	bad '# only a comment\n' "no counts in it"
 	bad '123\n' "line 1: a count '123' without an event name"
-	bad '99999999999999999999999 cycles\n' "line 1: not a count line"
+	bad '99999999999999999999999 cycles\n' "line 1: a count too large \\(past 2\\^64\\) '99999999999999999999999' for event 'cycles'$"
+	bad '-12 cycles\n' "line 1: a negative count '-12' for event 'cycles'$"
+	bad '1,,cycles,100,100.00,,\n-3,,instructions,100,100.00,,\n' "line 2: a negative count '-3' for event 'instructions'$"
 	bad '1,23,456 cycles\n' "line 1: not a count line"
 	bad '<not much> cycles\n' "line 1: unknown state"
 	bad '12 a\x01b\n' "line 1: a control character"
@@ -245,7 +256,7 @@ for e in events:
 		"line 1: invalid count '1.5'"
 	bad '1,,cycles,100,100.00,,\n2,,cycles,100,250.00,,\n' "line 2: running percentage 250.00 is above 100"
 	bad '1,,cycles,100,100.00,,\nfoo bar\n' "line 2: not a CSV count line"
-	bad "$(head -c 70000 /dev/zero | tr '\0' 'a') x\n" "line 1: longer than 65536 bytes"
+	bad "$(head -c 1100000 /dev/zero | tr '\0' 'a') x\n" "line 1: longer than 1048576 bytes"
 	run --separate-stderr "$PFMON" --metrics-from="$tmp/nonexistent"
 	[ "$status" -eq 1 ]
 	one_error_line "^error: cannot read '.*nonexistent': No such file or directory$"
