@@ -118,6 +118,7 @@ static void print_blocks(FILE *out, const struct pf_config *cfg, const struct me
 	bool *said = xcalloc(l->n + 1, sizeof(*said));
 	bool wide = several_cpus(sc), in_interval = false;
 	double last_s = -1;
+	unsigned last_round = 0;
 	const struct count_format_opts fo = count_format_opts_from_config(cfg);
 
 	for (size_t b = 0; b < sc->n_blocks; b++) {
@@ -130,12 +131,14 @@ static void print_blocks(FILE *out, const struct pf_config *cfg, const struct me
 
 		rep.n_metrics = metric_evaluate(l, run->want, run->n_want, true, k->rows, k->n_rows, k->duration_ns, v);
 		note_unavailable(run, v, rep.n_metrics, said);
-		if (k->interval && k->interval_s != last_s)
+		/* a new interval: its time, or (text) its heading, repeating a time */
+		if (k->interval && (k->interval_s != last_s || k->round != last_round))
 			report_interval_header(out, k->interval_s, &fo);
 		else if (!k->interval && in_interval && cfg->output_kind == PF_OUT_TEXT)
 			fputs("# total\n", out);
 		in_interval = k->interval;
 		last_s = k->interval ? k->interval_s : -1;
+		last_round = k->round;
 		report_counts(out, &rep, &fo);
 		free(v);
 	}

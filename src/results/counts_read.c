@@ -38,9 +38,12 @@ struct reader {
 	struct saved_counts *out;
 	size_t n_rows; /* over all blocks */
 	bool probing; /* guess_format's trial read: no hook sees it */
-	/* text: the current interval ("# 1.000 s"), until "# total" */
+	/* text: the current interval ("# 1.000 s"), until "# total"; its
+	 * heading's number: two headings may print the same time (the last,
+	 * partial interval can end within a millisecond of the one before) */
 	bool interval;
 	double interval_s;
+	unsigned round;
 	struct header_event *header;
 	size_t n_header;
 	uint64_t start_ns, end_ns; /* the results header's start and end (pfmon --merge's), 0 if none */
@@ -75,6 +78,7 @@ struct block_key {
 	const char *comm;
 	bool interval;
 	double interval_s;
+	unsigned round; /* text: the interval heading it follows, counted */
 };
 
 static bool same_block(const struct saved_block *b, const struct block_key *k)
@@ -82,7 +86,8 @@ static bool same_block(const struct saved_block *b, const struct block_key *k)
 	return b->per_cpu == k->per_cpu && (!k->per_cpu || b->cpu == k->cpu) && b->has_task == k->has_task &&
 	       (!k->has_task || (b->task.pid == k->pid && b->task.tid == k->tid &&
 				 strcmp(b->task.name, k->comm) == 0)) &&
-	       b->interval == k->interval && (!k->interval || b->interval_s == k->interval_s);
+	       b->interval == k->interval && (!k->interval || b->interval_s == k->interval_s) &&
+	       b->round == k->round;
 }
 
 static struct saved_block *block_for(struct reader *r, const struct block_key *k)
@@ -97,7 +102,7 @@ static struct saved_block *block_for(struct reader *r, const struct block_key *k
 	s->blocks = xrealloc(s->blocks, (s->n_blocks + 1) * sizeof(*s->blocks));
 	b = &s->blocks[s->n_blocks++];
 	*b = (struct saved_block){ .per_cpu = k->per_cpu, .cpu = k->cpu, .has_task = k->has_task,
-				   .interval = k->interval, .interval_s = k->interval_s };
+				   .interval = k->interval, .interval_s = k->interval_s, .round = k->round };
 	if (k->has_task)
 		b->task = (struct count_task){ k->pid, k->tid, k->ppid, xstrdup(k->comm) };
 	return b;
@@ -435,6 +440,7 @@ static int text_comment(struct reader *r, const char *s)
 	if (rc) {
 		r->interval = true;
 		r->interval_s = t;
+		r->round++;
 		return 0;
 	}
 	if (strncmp(s, "#\tset", 5) == 0 && sscanf(s, "#\tset%d: %n%*s%n", &set, &len, &used) == 1 && set >= 0 &&
@@ -544,11 +550,13 @@ static int text_line(struct reader *r, char *line)
 		return bad_line(r, "a count '%.32s' without an event name", w);
 	k.interval = r->interval;
 	k.interval_s = r->interval_s;
+	k.round = r->interval ? r->round : 0;
 	if (!k.per_cpu)
 		task_of(s, &k);
 	if (k.has_task) {
 		k.interval = r->interval;
 		k.interval_s = r->interval_s;
+		k.round = r->interval ? r->round : 0;
 		s += strlen(s) + 1; /* task_of cut the comm off: the rest follows it */
 	}
 	if (row.state == COUNT_OK && running_share(s, &pct) && pct < 100.0) {

@@ -33,6 +33,7 @@ struct saved_block {
 	struct count_task task; /* task.name owned by the block */
 	bool interval;
 	double interval_s;
+	unsigned round; /* text: which interval heading it follows (0: none, CSV, JSON) */
 	struct count_row *rows; /* names owned by the block; raw is scaled (prescaled) */
 	size_t n_rows;
 	uint64_t duration_ns; /* the block's duration_time count (perf), 0 if none */

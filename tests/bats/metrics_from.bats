@@ -125,6 +125,23 @@ for line in sys.stdin:
 assert n >= 3, n'
 }
 
+@test "two interval headings of the same time stay two intervals in --metrics-from" {
+	# the last, partial interval can end within the millisecond of the one
+	# before it: its heading prints the same time, and it is still its own block
+	run "$PFMON" -e task-clock,context-switches --print-interval=100 --outfile="$tmp/iv.txt" "$FIXTURES/burn" 300
+	[ "$status" -eq 0 ]
+	awk '/^# [0-9.]* s$/ { n++; t[n] = $2 } END { if (n < 2) exit 1; print t[n - 1], t[n] }' "$tmp/iv.txt" >"$tmp/last2"
+	read -r prev last <"$tmp/last2"
+	sed "s/^# $last s\$/# $prev s/" "$tmp/iv.txt" >"$tmp/same.txt"
+	[ "$(grep -c "^# $prev s\$" "$tmp/same.txt")" -eq 2 ]
+	run --separate-stderr "$PFMON" --metrics-from="$tmp/same.txt"
+	[ "$status" -eq 0 ]
+	printf '%s\n' "$output" >"$tmp/same2.txt"
+	[ "$(grep -c "^# $prev s\$" "$tmp/same2.txt")" -eq 2 ]
+	# every count line read back once, in its own interval
+	diff <(grep -v task-clock "$tmp/same.txt") <(grep -v task-clock "$tmp/same2.txt")
+}
+
 @test "per-CPU rows carry their metrics (system-wide), and --metrics-from reads a CPU's file" {
 	[ "$(id -u)" -eq 0 ] || skip "system-wide monitoring needs root here"
 	run --separate-stderr "$PFMON" --system-wide -e cpu-clock,context-switches,task-clock -- "$FIXTURES/burn" 200
