@@ -9,7 +9,27 @@
 #include "common/util.h"
 #include "layer_opts.h"
 #include "metrics.h"
+#include "pmu/host.h"
 #include "pmu/metrics.h"
+
+/*
+ * The family metrics need libpfm4 to say which family this machine is: a
+ * run loads them when metrics are asked for or listed, or when one of its
+ * events is libpfm4's anyway (a family metric is shown on such an event's
+ * line).  A count of perf's generic events never loads the library.
+ */
+static bool wants_family_metrics(const struct pf_config *cfg, const struct pmu_model *m)
+{
+	if (!m->family_metrics)
+		return false;
+	if (cfg->n_metric_args || cfg->show_metrics || cfg->metrics_from)
+		return true;
+	for (size_t s = 0; s < cfg->n_sets; s++)
+		for (size_t e = 0; e < cfg->sets[s].n_events; e++)
+			if (host_event_is_libpfm(cfg->sets[s].events[e]))
+				return true;
+	return false;
+}
 
 static int load_definitions(const struct pf_config *cfg, const struct pmu_model *m, struct metric_list *l,
 			    struct pf_error *err)
@@ -20,7 +40,7 @@ static int load_definitions(const struct pf_config *cfg, const struct pmu_model 
 	snprintf(origin, sizeof(origin), "built-in %s metrics", m->name);
 	if (builtin && metric_list_add_text(l, builtin, origin, err))
 		return -1;
-	if (m->family_metrics) { /* and those of the PMU family libpfm4 detects */
+	if (wants_family_metrics(cfg, m)) { /* and those of the PMU family libpfm4 detects */
 		char pmu[64], family_origin[128];
 		char *family = pmu_host_family_metrics(pmu, sizeof(pmu));
 		int rc = 0;

@@ -76,6 +76,7 @@
 	X(NO_MATCH,         PF_EXIT_ERROR, "no event matches '%s'") \
 	X(BAD_REGEX,        PF_EXIT_USAGE, "invalid regular expression '%s': %s") \
 	X(LIBPFM,           PF_EXIT_ERROR, "libpfm4: %s: %s") \
+	X(LIBRARY,          PF_EXIT_ERROR, "cannot load %s: %s") \
 	X(CONSTRAINT,       PF_EXIT_ERROR, "%s (rule %s)") \
 	X(NOT_THIS_HOST,    PF_EXIT_ERROR, "%s") \
 	X(NO_HW_PMU,        PF_EXIT_ERROR, "cannot count '%s': the kernel exposes no hardware PMU (as in most VMs); software events such as task-clock, page-faults and context-switches still work") \

@@ -14,25 +14,21 @@
 #include "common/util.h"
 #include "event/event_spec.h"
 #include "host.h"
+#include "libpfm.h"
 #include "perf_generic.h"
 #include "tracepoint.h"
 
 /*
- * libpfm4's initialisation probes every PMU it knows (about 2 ms), so it
- * runs only when an event is not one of perf's generic names.
+ * libpfm4 is loaded and initialised (its probe of every PMU takes about
+ * 2 ms) only when an event is not one of perf's generic names; pfm is the
+ * library once it is.
  */
+static const struct libpfm *pfm;
+
 static int pfm_ready(struct pf_error *err)
 {
-	static int state; /* 0 = not tried, 1 = ready, -1 = failed */
-	static int rc;
-
-	if (!state) {
-		rc = pfm_initialize();
-		state = rc == PFM_SUCCESS ? 1 : -1;
-	}
-	if (state < 0)
-		return pf_error_set(err, PF_E_LIBPFM, "initialisation", pfm_strerror(rc));
-	return 0;
+	pfm = libpfm(err);
+	return pfm ? 0 : -1;
 }
 
 static void apply_plm(struct perf_event_attr *attr, unsigned plm)
@@ -245,12 +241,12 @@ static int attr_matches(int eidx, const char *key)
 {
 	pfm_event_info_t info = { .size = sizeof(info) };
 
-	if (pfm_get_event_info(eidx, PFM_OS_PERF_EVENT_EXT, &info) != PFM_SUCCESS)
+	if (pfm->get_event_info(eidx, PFM_OS_PERF_EVENT_EXT, &info) != PFM_SUCCESS)
 		return 0;
 	for (int a = 0; a < info.nattrs; a++) {
 		pfm_event_attr_info_t ai = { .size = sizeof(ai) };
 
-		if (pfm_get_event_attr_info(eidx, a, PFM_OS_PERF_EVENT_EXT, &ai) == PFM_SUCCESS &&
+		if (pfm->get_event_attr_info(eidx, a, PFM_OS_PERF_EVENT_EXT, &ai) == PFM_SUCCESS &&
 		    strcasecmp(ai.name, key) == 0)
 			return 1;
 	}
@@ -268,12 +264,12 @@ static void list_umasks(int eidx, const char *event, struct strbuf *sb)
 	size_t start = sb->len;
 	int n = 0, more = 0;
 
-	if (pfm_get_event_info(eidx, PFM_OS_PERF_EVENT_EXT, &info) != PFM_SUCCESS)
+	if (pfm->get_event_info(eidx, PFM_OS_PERF_EVENT_EXT, &info) != PFM_SUCCESS)
 		return;
 	for (int a = 0; a < info.nattrs; a++) {
 		pfm_event_attr_info_t ai = { .size = sizeof(ai) };
 
-		if (pfm_get_event_attr_info(eidx, a, PFM_OS_PERF_EVENT_EXT, &ai) != PFM_SUCCESS ||
+		if (pfm->get_event_attr_info(eidx, a, PFM_OS_PERF_EVENT_EXT, &ai) != PFM_SUCCESS ||
 		    ai.type != PFM_ATTR_UMASK)
 			continue;
 		if (more || sb->len - start + strlen(ai.name) > UMASK_LIST_MAX) {
@@ -293,7 +289,7 @@ static void list_umasks(int eidx, const char *event, struct strbuf *sb)
 static int umask_error(const struct event_spec *spec, struct pf_error *err)
 {
 	char *base = xasprintf("%s%s%s", spec->pmu ? spec->pmu : "", spec->pmu ? "::" : "", spec->name);
-	int eidx = pfm_find_event(base);
+	int eidx = pfm->find_event(base);
 	struct strbuf valid = STRBUF_INIT;
 	const char *bad = "";
 
@@ -317,7 +313,7 @@ static int umask_error(const struct event_spec *spec, struct pf_error *err)
 static int attr_error(const struct event_spec *spec, int rc, struct pf_error *err)
 {
 	char *base = xasprintf("%s%s%s", spec->pmu ? spec->pmu : "", spec->pmu ? "::" : "", spec->name);
-	int eidx = pfm_find_event(base);
+	int eidx = pfm->find_event(base);
 	char why[256];
 
 	free(base);
@@ -335,7 +331,7 @@ static int attr_error(const struct event_spec *spec, int rc, struct pf_error *er
 			return pf_error_set(err, PF_E_BAD_MODIFIER, spec->text, why);
 		}
 	}
-	return pf_error_set(err, PF_E_BAD_MODIFIER, spec->text, pfm_strerror(rc));
+	return pf_error_set(err, PF_E_BAD_MODIFIER, spec->text, pfm->strerror(rc));
 }
 
 static int pfm_error(const struct event_spec *spec, int rc, struct pf_error *err)
@@ -357,9 +353,9 @@ static int pfm_error(const struct event_spec *spec, int rc, struct pf_error *err
 		return attr_error(spec, rc, err);
 	case PFM_ERR_ATTR_SET:
 	case PFM_ERR_FEATCOMB:
-		return pf_error_set(err, PF_E_BAD_MODIFIER, spec->text, pfm_strerror(rc));
+		return pf_error_set(err, PF_E_BAD_MODIFIER, spec->text, pfm->strerror(rc));
 	default:
-		return pf_error_set(err, PF_E_LIBPFM, spec->text, pfm_strerror(rc));
+		return pf_error_set(err, PF_E_LIBPFM, spec->text, pfm->strerror(rc));
 	}
 }
 
@@ -417,7 +413,7 @@ static int encode_libpfm(const struct event_spec *spec, unsigned plm, struct cou
 	arg.attr = &attr;
 	arg.fstr = &fstr;
 	/* libpfm4 numbers privilege levels as pfmon does (PFM_PLM3 = user) */
-	rc = pfm_get_os_event_encoding(spec->text, plm ? (int)plm : PFM_PLM3, PFM_OS_PERF_EVENT_EXT, &arg);
+	rc = pfm->get_os_event_encoding(spec->text, plm ? (int)plm : PFM_PLM3, PFM_OS_PERF_EVENT_EXT, &arg);
 	if (rc != PFM_SUCCESS)
 		return pfm_error(spec, rc, err);
 	prog_init(out, spec->text, spec->text);
@@ -430,6 +426,23 @@ static int encode_libpfm(const struct event_spec *spec, unsigned plm, struct cou
 	for (size_t i = 0; i < spec->n_quals; i++)
 		out->levels_given |= !strcasecmp(spec->quals[i].key, "u") || !strcasecmp(spec->quals[i].key, "k");
 	return 0;
+}
+
+/* who encodes an event: perf's generic names and tracefs's tracepoints are
+ * the kernel ABI's; every other name is libpfm4's */
+enum host_source {
+	HOST_GENERIC,
+	HOST_TRACEPOINT,
+	HOST_LIBPFM,
+};
+
+static enum host_source source_of(const struct event_spec *spec, const struct perf_generic_event **gen,
+				  uint64_t *tracepoint)
+{
+	*gen = !spec->pmu && !spec->dot_umask ? perf_generic_find(spec->name) : NULL;
+	if (*gen)
+		return HOST_GENERIC;
+	return tracepoint_of(spec, tracepoint) ? HOST_TRACEPOINT : HOST_LIBPFM;
 }
 
 int host_encode_event(const char *text, unsigned plm, struct counter_prog *out, struct pf_error *err)
@@ -445,24 +458,39 @@ int host_encode_event(const char *text, unsigned plm, struct counter_prog *out, 
 		event_spec_release(&spec);
 		return -1;
 	}
-	gen = !spec.pmu && !spec.dot_umask ? perf_generic_find(spec.name) : NULL;
-	if (gen) {
+	switch (source_of(&spec, &gen, &id)) {
+	case HOST_GENERIC:
 		rc = generic_modifiers(&spec, 0, &plm, err);
 		if (!rc)
 			encode_generic(gen, text, plm, out);
 		if (!rc)
 			out->levels_given = spec.n_quals != 0;
-	} else if (tracepoint_of(&spec, &id)) {
+		break;
+	case HOST_TRACEPOINT:
 		rc = generic_modifiers(&spec, 1, &plm, err);
 		if (!rc)
 			encode_tracepoint(text, id, plm, out);
 		if (!rc)
 			out->levels_given = spec.n_quals > 1;
-	} else {
+		break;
+	default:
 		rc = encode_libpfm(&spec, plm, out, err);
 	}
 	event_spec_release(&spec);
 	return rc;
+}
+
+bool host_event_is_libpfm(const char *text)
+{
+	struct event_spec spec = { 0 };
+	const struct perf_generic_event *gen;
+	uint64_t id;
+	bool libpfm = false;
+
+	if (strncasecmp(text, "mem:", 4) != 0 && event_spec_parse(text, &spec, NULL) == 0)
+		libpfm = source_of(&spec, &gen, &id) == HOST_LIBPFM;
+	event_spec_release(&spec);
+	return libpfm;
 }
 
 /* ----- suggestions, listing, info ----- */
@@ -520,12 +548,12 @@ static int list_umask_names(int eidx, const char *full, event_name_cb cb, void *
 	pfm_event_info_t info = { .size = sizeof(info) };
 	int stop = 0;
 
-	pfm_get_event_info(eidx, PFM_OS_PERF_EVENT_EXT, &info);
+	pfm->get_event_info(eidx, PFM_OS_PERF_EVENT_EXT, &info);
 	for (int a = 0; a < info.nattrs && !stop; a++) {
 		pfm_event_attr_info_t ai = { .size = sizeof(ai) };
 		char *name;
 
-		if (pfm_get_event_attr_info(eidx, a, PFM_OS_PERF_EVENT_EXT, &ai) != PFM_SUCCESS ||
+		if (pfm->get_event_attr_info(eidx, a, PFM_OS_PERF_EVENT_EXT, &ai) != PFM_SUCCESS ||
 		    ai.type != PFM_ATTR_UMASK)
 			continue;
 		name = xasprintf("%s:%s", full, ai.name);
@@ -537,12 +565,12 @@ static int list_umask_names(int eidx, const char *full, event_name_cb cb, void *
 
 static int list_pmu_events(const pfm_pmu_info_t *pinfo, bool long_names, event_name_cb cb, void *arg)
 {
-	for (int e = pinfo->first_event; e != -1; e = pfm_get_event_next(e)) {
+	for (int e = pinfo->first_event; e != -1; e = pfm->get_event_next(e)) {
 		pfm_event_info_t info = { .size = sizeof(info) };
 		char *full;
 		int stop;
 
-		if (pfm_get_event_info(e, PFM_OS_PERF_EVENT_EXT, &info) != PFM_SUCCESS)
+		if (pfm->get_event_info(e, PFM_OS_PERF_EVENT_EXT, &info) != PFM_SUCCESS)
 			continue;
 		full = xasprintf("%s::%s", pinfo->name, info.name);
 		stop = cb(full, info.desc, arg);
@@ -561,7 +589,7 @@ static int list_pmu_events(const pfm_pmu_info_t *pinfo, bool long_names, event_n
 static bool shown_pmu(int p, pfm_pmu_info_t *pinfo)
 {
 	*pinfo = (pfm_pmu_info_t){ .size = sizeof(*pinfo) };
-	return pfm_get_pmu_info(p, pinfo) == PFM_SUCCESS && pinfo->is_present && pinfo->pmu != PFM_PMU_PERF_EVENT &&
+	return pfm->get_pmu_info(p, pinfo) == PFM_SUCCESS && pinfo->is_present && pinfo->pmu != PFM_PMU_PERF_EVENT &&
 	       pinfo->pmu != PFM_PMU_PERF_EVENT_RAW;
 }
 
@@ -599,10 +627,10 @@ static const int *libpfm_events(size_t *n)
 
 			if (!shown_pmu(p, &pinfo))
 				continue;
-			for (int e = pinfo.first_event; e != -1; e = pfm_get_event_next(e)) {
+			for (int e = pinfo.first_event; e != -1; e = pfm->get_event_next(e)) {
 				pfm_event_info_t info = { .size = sizeof(info) };
 
-				if (pfm_get_event_info(e, PFM_OS_PERF_EVENT_EXT, &info) != PFM_SUCCESS)
+				if (pfm->get_event_info(e, PFM_OS_PERF_EVENT_EXT, &info) != PFM_SUCCESS)
 					continue;
 				events = xrealloc(events, (count + 1) * sizeof(*events));
 				events[count++] = e;
@@ -637,12 +665,12 @@ static void libpfm_row(int eidx, table_row *out)
 	pfm_pmu_info_t pinfo = { .size = sizeof(pinfo) };
 	struct strbuf umasks = STRBUF_INIT;
 
-	pfm_get_event_info(eidx, PFM_OS_PERF_EVENT_EXT, &info);
-	pfm_get_pmu_info(info.pmu, &pinfo);
+	pfm->get_event_info(eidx, PFM_OS_PERF_EVENT_EXT, &info);
+	pfm->get_pmu_info(info.pmu, &pinfo);
 	for (int a = 0; a < info.nattrs; a++) {
 		pfm_event_attr_info_t ai = { .size = sizeof(ai) };
 
-		if (pfm_get_event_attr_info(eidx, a, PFM_OS_PERF_EVENT_EXT, &ai) == PFM_SUCCESS &&
+		if (pfm->get_event_attr_info(eidx, a, PFM_OS_PERF_EVENT_EXT, &ai) == PFM_SUCCESS &&
 		    ai.type == PFM_ATTR_UMASK)
 			strbuf_addf(&umasks, "%s%s%s", umasks.len ? "," : "", ai.name, ai.is_dfl ? "*" : "");
 	}
@@ -697,7 +725,7 @@ static void info_attrs(struct event_info *out, int eidx, int nattrs)
 	for (int a = 0; a < nattrs; a++) {
 		pfm_event_attr_info_t ai = { .size = sizeof(ai) };
 
-		if (pfm_get_event_attr_info(eidx, a, PFM_OS_PERF_EVENT_EXT, &ai) != PFM_SUCCESS)
+		if (pfm->get_event_attr_info(eidx, a, PFM_OS_PERF_EVENT_EXT, &ai) != PFM_SUCCESS)
 			continue;
 		if (ai.type == PFM_ATTR_UMASK)
 			event_info_add(out, "Umask", "0x%02llx : %s%s : %s", (unsigned long long)ai.code, ai.name,
@@ -717,14 +745,14 @@ static int info_libpfm(const char *name, struct event_info *out, struct pf_error
 
 	if (pfm_ready(err))
 		return -1;
-	eidx = pfm_find_event(name);
-	if (eidx < 0 || pfm_get_event_info(eidx, PFM_OS_PERF_EVENT_EXT, &info) != PFM_SUCCESS) {
+	eidx = pfm->find_event(name);
+	if (eidx < 0 || pfm->get_event_info(eidx, PFM_OS_PERF_EVENT_EXT, &info) != PFM_SUCCESS) {
 		if (event_spec_parse(name, &spec, err) == 0)
 			pfm_error(&spec, PFM_ERR_NOTFOUND, err);
 		event_spec_release(&spec);
 		return -1;
 	}
-	pfm_get_pmu_info(info.pmu, &pinfo);
+	pfm->get_pmu_info(info.pmu, &pinfo);
 	event_info_add(out, "Name", "%s", info.name);
 	event_info_add(out, "PMU", "%s (%s)", pinfo.name, pinfo.desc);
 	event_info_add(out, "Code", "0x%llx", (unsigned long long)info.code);
@@ -795,15 +823,20 @@ static void pmu_of(const struct counter_prog *c, char *pmu, size_t size)
 	snprintf(pmu, size, "%.*s", sep ? (int)(sep - c->fstr) : 0, sep ? c->fstr : "");
 }
 
-/* counters (generic + fixed) of a present core PMU, 0 if unknown */
+/* counters (generic + fixed) of a present core PMU, 0 if unknown; with
+ * libpfm4 not loaded no event is its own (perf's generic names say "perf",
+ * no core PMU), and the library is not loaded to say so */
 static int pmu_capacity(const char *pmu)
 {
 	int p;
 
+	if (!pfm)
+		return 0;
+
 	pfm_for_all_pmus(p) {
 		pfm_pmu_info_t pinfo = { .size = sizeof(pinfo) };
 
-		if (pfm_get_pmu_info(p, &pinfo) == PFM_SUCCESS && pinfo.is_present && strcmp(pinfo.name, pmu) == 0)
+		if (pfm->get_pmu_info(p, &pinfo) == PFM_SUCCESS && pinfo.is_present && strcmp(pinfo.name, pmu) == 0)
 			return pinfo.type == PFM_PMU_TYPE_CORE ? pinfo.num_cntrs + pinfo.num_fixed_cntrs : 0;
 	}
 	return 0;
@@ -863,7 +896,7 @@ bool host_pmu_present(const char *libpfm_name)
 	if (pfm_ready(NULL))
 		return false;
 	pfm_for_all_pmus(p) {
-		if (pfm_get_pmu_info(p, &pinfo) == PFM_SUCCESS && pinfo.is_present && pinfo.name &&
+		if (pfm->get_pmu_info(p, &pinfo) == PFM_SUCCESS && pinfo.is_present && pinfo.name &&
 		    strcmp(pinfo.name, libpfm_name) == 0)
 			return true;
 		pinfo = (pfm_pmu_info_t){ .size = sizeof(pinfo) };
@@ -877,10 +910,11 @@ static int host_describe(const struct pmu_model *m, const void *opts, struct eve
 {
 	char names[256] = "";
 	unsigned max = 0;
-	int p, v = pfm_get_version();
+	int p, v;
 
 	if (pfm_ready(err))
 		return -1;
+	v = pfm->get_version();
 	pfm_for_all_pmus(p) {
 		pfm_pmu_info_t pinfo;
 		size_t len = strlen(names);

@@ -14,6 +14,10 @@ extern const struct pmu_model pmu_host;
  * every level for software events (perf's). */
 int host_encode_event(const char *text, unsigned plm, struct counter_prog *out, struct pf_error *err);
 
+/* Is text an event libpfm4 encodes (not one of perf's generic names, a
+ * tracepoint or a breakpoint)?  Answered without loading libpfm4. */
+bool host_event_is_libpfm(const char *text);
+
 /* Does libpfm4 detect (or LIBPFM_FORCE_PMU force) its PMU of this name here? */
 bool host_pmu_present(const char *libpfm_name);
 

@@ -5,7 +5,9 @@
  * placed inside an instruction never fires, or corrupts the instruction;
  * only a disassembly from the function's start can tell, on x86 where
  * instructions are 1 to 15 bytes long.  Capstone decodes; this file walks
- * the function's bytes, read from the file's loaded segments.
+ * the function's bytes, read from the file's loaded segments.  Capstone is
+ * loaded when a trigger needs it (common/dynlib.h): its 77,000 relocations
+ * would cost every run of pfmon.
  */
 #include <config.h>
 
@@ -13,6 +15,7 @@
 #include <gelf.h>
 #include <string.h>
 
+#include "common/dynlib.h"
 #include "sym_internal.h"
 
 /* A function is walked from its start at most this far: a trigger beyond
@@ -39,6 +42,32 @@ static const uint8_t *file_bytes(const struct sym_dso *dso, uint64_t addr, uint6
 	return NULL;
 }
 
+struct capstone {
+	__typeof__(cs_open) *open;
+	__typeof__(cs_malloc) *malloc;
+	__typeof__(cs_disasm_iter) *disasm_iter;
+	__typeof__(cs_free) *free;
+	__typeof__(cs_close) *close;
+};
+
+#define ENTRY(field) DYNLIB_SYMBOL(struct capstone, field, "cs_" #field)
+static const struct dynlib_symbol capstone_symbols[] = {
+	ENTRY(open), ENTRY(malloc), ENTRY(disasm_iter), ENTRY(free), ENTRY(close),
+};
+#undef ENTRY
+
+/* capstone, loaded on first use; NULL when it cannot be (the place is unknown) */
+static const struct capstone *capstone(void)
+{
+	static struct capstone cs;
+	static int state; /* 0: not tried, 1: loaded, -1: cannot be */
+
+	if (!state)
+		state = dynlib_open("capstone", CAPSTONE_SONAME, capstone_symbols,
+				    sizeof(capstone_symbols) / sizeof(capstone_symbols[0]), &cs, NULL) ? -1 : 1;
+	return state > 0 ? &cs : NULL;
+}
+
 static bool capstone_mode(uint16_t machine, cs_arch *arch, cs_mode *mode)
 {
 	switch (machine) {
@@ -60,6 +89,7 @@ static bool capstone_mode(uint16_t machine, cs_arch *arch, cs_mode *mode)
 static enum sym_insn_place walk(const struct sym_dso *dso, const uint8_t *code, size_t left, uint64_t start,
 				uint64_t addr, struct sym_insn *insn)
 {
+	const struct capstone *cs = capstone();
 	uint64_t at = start;
 	enum sym_insn_place place = SYM_INSN_UNKNOWN;
 	cs_arch arch;
@@ -67,10 +97,10 @@ static enum sym_insn_place walk(const struct sym_dso *dso, const uint8_t *code, 
 	cs_insn *ci;
 	csh h;
 
-	if (!capstone_mode(dso->machine, &arch, &mode) || cs_open(arch, mode, &h) != CS_ERR_OK)
+	if (!cs || !capstone_mode(dso->machine, &arch, &mode) || cs->open(arch, mode, &h) != CS_ERR_OK)
 		return SYM_INSN_UNKNOWN;
-	ci = cs_malloc(h);
-	while (ci && place == SYM_INSN_UNKNOWN && cs_disasm_iter(h, &code, &left, &at, ci)) {
+	ci = cs->malloc(h);
+	while (ci && place == SYM_INSN_UNKNOWN && cs->disasm_iter(h, &code, &left, &at, ci)) {
 		if (ci->address == addr)
 			place = SYM_INSN_START;
 		else if (addr < ci->address + ci->size) {
@@ -81,8 +111,8 @@ static enum sym_insn_place walk(const struct sym_dso *dso, const uint8_t *code, 
 	}
 	/* bytes the disassembler does not know end the walk: unknown */
 	if (ci)
-		cs_free(ci, 1);
-	cs_close(&h);
+		cs->free(ci, 1);
+	cs->close(&h);
 	return place;
 }
 

@@ -298,3 +298,37 @@ require_tracefs() {
 	[ "$status" -eq 2 ]
 	one_error_line "^error: unknown event 'sched:sched_nosuch' \(tracepoint subsystem 'sched' has no such event: see /.*/events/sched\)$"
 }
+
+# the libraries the dynamic loader mapped for one run of pfmon (LD_DEBUG=files)
+libraries_loaded() {
+	rm -f "$tmp"/ld.*
+	LD_DEBUG=files LD_DEBUG_OUTPUT="$tmp/ld" "$PFMON" "$@" >/dev/null 2>&1 || true
+	cat "$tmp"/ld.* | sed -n 's/.*file=\([^ ]*\) .*/\1/p' | sort -u
+}
+
+@test "libpfm4 and capstone are loaded only by a run that needs them" {
+	loaded=$(libraries_loaded -e task-clock,page-faults true)
+	[ -n "$loaded" ] # the loader's own record of what it mapped
+	! grep -q 'libpfm\|libcapstone' <<<"$loaded"
+	# perf's generic names are the kernel ABI's, not libpfm4's
+	! libraries_loaded -e cycles,instructions true | grep -q libpfm
+	# a libpfm4 name, and the event list, need the library
+	libraries_loaded -l | grep -q '^libpfm\.so\.4'
+	libraries_loaded -e INST_RETIRED:ANY_P true | grep -q '^libpfm\.so\.4'
+}
+
+@test "without libpfm4, perf's events still count and a libpfm4 name says which library is missing" {
+	[ "$(id -u)" -eq 0 ] || skip "hiding a library needs a private mount namespace (root)"
+	command -v unshare >/dev/null || skip "unshare not installed"
+	lib=$(ldconfig -p | awk '$1 == "libpfm.so.4" { print $NF; exit }')
+	[ -n "$lib" ] || skip "libpfm.so.4 is not in the loader's cache"
+	lib=$(readlink -f "$lib")
+	# the library file becomes empty for this one command only
+	hidden() { unshare -m sh -c 'mount --bind /dev/null "$1" && shift && exec "$@"' sh "$lib" "$@"; }
+	run --separate-stderr hidden "$PFMON" -e task-clock true
+	[ "$status" -eq 0 ]
+	[ "$(count_of task-clock)" -gt 0 ]
+	run --separate-stderr hidden "$PFMON" -e INST_RETIRED:ANY_P true
+	[ "$status" -eq 1 ]
+	one_error_line "^error: cannot load libpfm4: .*libpfm\.so\.4: .*$"
+}
