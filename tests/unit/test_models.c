@@ -28,7 +28,7 @@ struct walk {
 static void set_bad(struct walk *w, const char *name, const char *why)
 {
 	if (!w->first_bad[0])
-		snprintf(w->first_bad, sizeof(w->first_bad), "%s: %s", name, why);
+		snprintf(w->first_bad, sizeof(w->first_bad), "%.80s: %.160s", name, why);
 }
 
 /* one event alone in one set, with the model's default options */

@@ -249,7 +249,7 @@ static void test_count_layout(void)
 	is_str(s,
 	       "{\"counter-value\" : \"1.234567\",\"unit\" : \"msec\",\"event\" : \"task,clock\",\"event-runtime\" : 5,"
 	       "\"pcnt-running\" : 100.00}\n",
-	       "JSON lines with perf stat -j keys and precision (%f); no metric: no metric keys (perf), "
+	       "JSON lines with perf stat -j keys and precision (%%f); no metric: no metric keys (perf), "
 	       "never empty strings");
 	free(s);
 }
