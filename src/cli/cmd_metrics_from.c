@@ -134,8 +134,8 @@ static void print_blocks(FILE *out, const struct pf_config *cfg, const struct me
 		/* a new interval: its time, or (text) its heading, repeating a time */
 		if (k->interval && (k->interval_s != last_s || k->round != last_round))
 			report_interval_header(out, k->interval_s, &fo);
-		else if (!k->interval && in_interval && cfg->output_kind == PF_OUT_TEXT)
-			fputs("# total\n", out);
+		else if (!k->interval && in_interval)
+			report_total(out, &fo);
 		in_interval = k->interval;
 		last_s = k->interval ? k->interval_s : -1;
 		last_round = k->round;

@@ -25,7 +25,7 @@ static int print_task(FILE *out, const struct count_results *r, const struct cou
 		return -1;
 	}
 	if (r->hdr)
-		results_header_write(f, &o->fo, r->hdr);
+		report_results_header(f, r->hdr, &o->fo);
 	report_counts(f, &b->rep, &o->fo);
 	if (f != out && results_close(f, path, err)) {
 		report_counts(stderr, &b->rep, &o->fo); /* not lost: the error line follows */
@@ -61,7 +61,7 @@ static int print_cpu_files(const struct count_results *r, const struct count_pri
 
 		if (f) {
 			if (r->hdr)
-				results_header_write(f, &o->fo, r->hdr);
+				report_results_header(f, r->hdr, &o->fo);
 			report_counts(f, &b->rep, &o->fo);
 		}
 		rc = f ? results_close(f, path, err) : -1;
@@ -78,7 +78,7 @@ static int print_blocks(FILE *out, const struct count_results *r, const struct c
 	if (r->split == COUNT_SPLIT_CPU && o->files.path)
 		return print_cpu_files(r, o, err);
 	if (r->hdr && r->n_blocks)
-		results_header_write(out, &o->fo, r->hdr);
+		report_results_header(out, r->hdr, &o->fo);
 	for (size_t i = 0; i < r->n_blocks; i++)
 		report_counts(out, &r->blocks[i].rep, &o->fo);
 	return 0;
@@ -92,7 +92,7 @@ int count_results_print(FILE *out, const struct count_results *r, const struct c
 	if (r->times)
 		report_times(out, r->times->real_ns, r->times->user_ns, r->times->sys_ns);
 	if (r->total_line)
-		fputs("# total\n", out);
+		report_total(out, &o->fo);
 	if (r->interval)
 		report_interval_header(out, r->interval_s, &o->fo);
 	rc = print_blocks(out, r, o, err);

@@ -50,6 +50,24 @@ void report_interval_header(FILE *out, double seconds, const struct count_format
 		w.ops->interval(&w, seconds);
 }
 
+void report_results_header(FILE *out, const struct results_header *h, const struct count_format_opts *fo)
+{
+	struct count_writer w;
+
+	count_writer_init(&w, out, fo);
+	if (w.ops->results_header)
+		w.ops->results_header(&w, h);
+}
+
+void report_total(FILE *out, const struct count_format_opts *fo)
+{
+	struct count_writer w;
+
+	count_writer_init(&w, out, fo);
+	if (w.ops->total)
+		w.ops->total(&w);
+}
+
 static void hms(FILE *out, const char *label, uint64_t ns)
 {
 	uint64_t ms = ns / 1000000;

@@ -42,6 +42,7 @@ struct count_task {
 
 struct metric_list;
 struct metric_value;
+struct results_header;
 
 struct count_report {
 	const struct count_row *rows;
@@ -64,6 +65,10 @@ struct count_report {
 void report_counts(FILE *out, const struct count_report *rep, const struct count_format_opts *fo);
 /* --print-interval, text: the line before each round of deltas */
 void report_interval_header(FILE *out, double seconds, const struct count_format_opts *fo);
+/* --print-interval, text: the line before the run's total ("# total") */
+void report_total(FILE *out, const struct count_format_opts *fo);
+/* the results header in the output's kind (text and CSV: '#' lines; JSON: one object line) */
+void report_results_header(FILE *out, const struct results_header *h, const struct count_format_opts *fo);
 
 /* --show-time: "real 0h00m00.098s user 0h00m00.000s sys 0h00m00.095s" (ns each) */
 void report_times(FILE *out, uint64_t real_ns, uint64_t user_ns, uint64_t sys_ns);

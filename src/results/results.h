@@ -5,7 +5,8 @@
  * the events and their encodings, start and end times), and the counts.
  * The header is pfmon 3.x's --with-header, '#' lines before the counts in
  * text and CSV, and in JSON a first line {"pfmon-header": {...}}.
- * results_write.c writes the header; results.c reads such files back.
+ * results_write.c writes the header (the writer's results_header, written
+ * by report_results_header); results.c reads such files back.
  */
 #ifndef PFMON_RESULTS_RESULTS_H
 #define PFMON_RESULTS_RESULTS_H
@@ -66,8 +67,6 @@ struct results_header {
 extern const char *const results_output_names[3];
 extern const char *const results_format_names[4];
 
-/* the header in the output's kind (text and CSV: '#' lines; JSON: one object line) */
-void results_header_write(FILE *out, const struct count_format_opts *fo, const struct results_header *h);
 /* the encoding of an event as the header writes it (and a merge compares) */
 void results_event_encoding(const struct results_event *e, char *buf, size_t size);
 

@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Writing the results header (pfmon(1), CLUSTER RUNS). */
+/*
+ * The results header (pfmon(1), CLUSTER RUNS): the writer's results_header
+ * operation of each kind (writer.c's tables), and the event encoding a
+ * merge compares.
+ */
 #include <config.h>
 
 #include <inttypes.h>
@@ -10,6 +14,7 @@
 #include "common/json_writer.h"
 #include "common/util.h"
 #include "results.h"
+#include "writer.h"
 
 const char *const results_output_names[3] = { "text", "csv", "json" };
 const char *const results_format_names[4] = { "plain", "us", "eu", "hex" };
@@ -102,75 +107,71 @@ static void header_text_job(FILE *out, const struct count_format_opts *fo, const
 	fputs("#\n", out);
 }
 
-static void header_json(FILE *out, const struct results_header *h)
+/* JSON: one line {"pfmon-header": {...}} */
+void json_results_header(struct count_writer *cw, const struct results_header *h)
 {
-	struct json_writer w;
+	struct json_writer *w = &cw->json;
 	struct strbuf cmd = STRBUF_INIT;
 	char start[32], end[32], enc[256];
 
 	ns_text(h->start_ns, start, sizeof(start));
 	ns_text(h->end_ns, end, sizeof(end));
-	json_init(&w, out, false);
-	json_begin_object(&w);
-	json_key(&w, "pfmon-header");
-	json_begin_object(&w);
-	json_key(&w, "results-format");
-	json_string(&w, RESULTS_FORMAT_MAJOR == 1 && RESULTS_FORMAT_MINOR == 0 ? "1.0" : "?");
-	json_key(&w, "pfmon-version");
-	json_string(&w, PACKAGE_VERSION);
-	json_key(&w, "rank");
-	json_uint(&w, h->job->rank);
-	json_key(&w, "job-size");
-	json_uint(&w, h->job->size);
-	json_key(&w, "job-id");
-	json_string(&w, h->job->job_id);
-	json_key(&w, "launcher");
-	json_string(&w, h->job->launcher);
-	json_key(&w, "hostname");
-	json_string(&w, h->job->host);
-	json_key(&w, "pid");
-	json_int(&w, h->job->pid);
-	json_key(&w, "start");
-	json_string(&w, start);
-	json_key(&w, "end");
-	json_string(&w, end);
-	json_key(&w, "pmu");
-	json_string(&w, h->pmu_name);
+	json_begin_object(w);
+	json_key(w, "pfmon-header");
+	json_begin_object(w);
+	json_key(w, "results-format");
+	json_string(w, RESULTS_FORMAT_MAJOR == 1 && RESULTS_FORMAT_MINOR == 0 ? "1.0" : "?");
+	json_key(w, "pfmon-version");
+	json_string(w, PACKAGE_VERSION);
+	json_key(w, "rank");
+	json_uint(w, h->job->rank);
+	json_key(w, "job-size");
+	json_uint(w, h->job->size);
+	json_key(w, "job-id");
+	json_string(w, h->job->job_id);
+	json_key(w, "launcher");
+	json_string(w, h->job->launcher);
+	json_key(w, "hostname");
+	json_string(w, h->job->host);
+	json_key(w, "pid");
+	json_int(w, h->job->pid);
+	json_key(w, "start");
+	json_string(w, start);
+	json_key(w, "end");
+	json_string(w, end);
+	json_key(w, "pmu");
+	json_string(w, h->pmu_name);
 	command_text(&cmd, h);
-	json_key(&w, "command");
-	json_string(&w, strbuf_str(&cmd));
+	json_key(w, "command");
+	json_string(w, strbuf_str(&cmd));
 	strbuf_release(&cmd);
-	json_key(&w, "events");
-	json_begin_array(&w);
+	json_key(w, "events");
+	json_begin_array(w);
 	for (size_t i = 0; i < h->n_events; i++) {
 		results_event_encoding(&h->events[i], enc, sizeof(enc));
-		json_begin_object(&w);
-		json_key(&w, "event");
-		json_string(&w, h->events[i].name);
-		json_key(&w, "set");
-		json_int(&w, h->events[i].set);
-		json_key(&w, "encoding");
-		json_string(&w, enc);
-		json_end_object(&w);
+		json_begin_object(w);
+		json_key(w, "event");
+		json_string(w, h->events[i].name);
+		json_key(w, "set");
+		json_int(w, h->events[i].set);
+		json_key(w, "encoding");
+		json_string(w, enc);
+		json_end_object(w);
 	}
-	json_end_array(&w);
-	json_key(&w, "metrics");
-	json_begin_array(&w);
+	json_end_array(w);
+	json_key(w, "metrics");
+	json_begin_array(w);
 	for (size_t i = 0; i < h->n_metrics; i++)
-		json_string(&w, h->metrics[i]);
-	json_end_array(&w);
-	json_end_object(&w);
-	json_end_object(&w);
-	json_newline(&w);
+		json_string(w, h->metrics[i]);
+	json_end_array(w);
+	json_end_object(w);
+	json_end_object(w);
+	json_newline(w);
 }
 
-void results_header_write(FILE *out, const struct count_format_opts *fo, const struct results_header *h)
+/* text and CSV: pfmon 3.x's '#' lines, then a merge's */
+void text_results_header(struct count_writer *w, const struct results_header *h)
 {
-	if (fo->kind == PF_OUT_JSON) {
-		header_json(out, h);
-		return;
-	}
-	header_text_pfmon3(out, h);
-	header_text_job(out, fo, h);
+	header_text_pfmon3(w->out, h);
+	header_text_job(w->out, w->fo, h);
 }
-

@@ -92,6 +92,12 @@ static void text_interval(struct count_writer *w, double seconds)
 	fprintf(w->out, "# %.3f s\n", seconds);
 }
 
+/* the run's total after the rounds; CSV and JSON tell it by its missing time */
+static void text_total(struct count_writer *w)
+{
+	fputs("# total\n", w->out);
+}
+
 /*
  * pfmon 3.x's blocks: a CPU's lines start with "CPU<n>" left-justified in
  * 7 and a space; a task's (per-task, --follow-*) end with the command and
@@ -593,12 +599,12 @@ static void json_end(struct count_writer *w)
 }
 
 static const struct count_writer_ops writers[] = {
-	[PF_OUT_TEXT] = { text_interval, text_block, text_row, text_row_end, text_metric, text_header, text_stat,
-			  text_ranks, text_rank_value, NULL },
-	[PF_OUT_CSV] = { NULL, lines_block, csv_row, csv_row_end, csv_metric, csv_header, csv_stat,
-			 csv_ranks, csv_rank_value, NULL },
-	[PF_OUT_JSON] = { NULL, lines_block, json_row, json_row_end, json_metric, json_header, json_stat,
-			  json_ranks, json_rank_value, json_end },
+	[PF_OUT_TEXT] = { text_results_header, text_total, text_interval, text_block, text_row, text_row_end,
+			  text_metric, text_header, text_stat, text_ranks, text_rank_value, NULL },
+	[PF_OUT_CSV] = { text_results_header, NULL, NULL, lines_block, csv_row, csv_row_end, csv_metric,
+			 csv_header, csv_stat, csv_ranks, csv_rank_value, NULL },
+	[PF_OUT_JSON] = { json_results_header, NULL, NULL, lines_block, json_row, json_row_end, json_metric,
+			  json_header, json_stat, json_ranks, json_rank_value, json_end },
 };
 
 void count_writer_init(struct count_writer *w, FILE *out, const struct count_format_opts *fo)

@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The one writer of counts: a set of operations (a block's start, an
- * event's count line, a metric, merge's header, statistic and per-rank
- * value, the end) with one implementation per output kind: pfmon's text,
- * CSV with perf stat -x columns, JSON lines with perf stat -j keys (a
- * merge: one JSON document).  report_counts, report_interval_header and
- * merge_counts_print only say what comes in which order; how it looks is
- * the writer's.
+ * The one writer of counts: a set of operations (the results header,
+ * the total's line, a block's start, an event's count line, a metric,
+ * merge's header, statistic and per-rank value, the end) with one
+ * implementation per output kind: pfmon's text, CSV with perf stat -x
+ * columns, JSON lines with perf stat -j keys (a merge: one JSON document).
+ * report_counts, report_interval_header, report_results_header,
+ * report_total and merge_counts_print only say what comes in which order;
+ * how it looks is the writer's.
  */
 #ifndef PFMON_RESULTS_WRITER_H
 #define PFMON_RESULTS_WRITER_H
@@ -20,9 +21,14 @@
 #include "common/json_writer.h"
 
 struct count_writer;
+struct results_header;
 
 /* an operation NULL: that kind writes nothing there */
 struct count_writer_ops {
+	/* the results header (--with-header, a rank's results file) */
+	void (*results_header)(struct count_writer *w, const struct results_header *h);
+	/* --print-interval: the heading of the run's total after the rounds */
+	void (*total)(struct count_writer *w);
 	/* --print-interval: the heading of a round of blocks */
 	void (*interval)(struct count_writer *w, double seconds);
 	/* a block's start (the run, a CPU, a task, an interval); false: its
@@ -60,6 +66,11 @@ struct count_writer {
 	bool in_metrics, in_ranks;
 	size_t rank;
 };
+
+/* the results header's operations (results_write.c, which knows the header):
+ * text and CSV '#' lines, JSON one object line */
+void text_results_header(struct count_writer *w, const struct results_header *h);
+void json_results_header(struct count_writer *w, const struct results_header *h);
 
 /* the writer of fo->kind, writing to out */
 void count_writer_init(struct count_writer *w, FILE *out, const struct count_format_opts *fo);
