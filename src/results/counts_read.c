@@ -548,17 +548,11 @@ static int text_line(struct reader *r, char *line)
 		return name && count_range_error(r, w, name) ? -1 : bad_line(r, NOT_TEXT);
 	if (!name)
 		return bad_line(r, "a count '%.32s' without an event name", w);
+	if (!k.per_cpu && task_of(s, &k))
+		s += strlen(s) + 1; /* task_of cut the comm off: the rest follows it */
 	k.interval = r->interval;
 	k.interval_s = r->interval_s;
 	k.round = r->interval ? r->round : 0;
-	if (!k.per_cpu)
-		task_of(s, &k);
-	if (k.has_task) {
-		k.interval = r->interval;
-		k.interval_s = r->interval_s;
-		k.round = r->interval ? r->round : 0;
-		s += strlen(s) + 1; /* task_of cut the comm off: the rest follows it */
-	}
 	if (row.state == COUNT_OK && running_share(s, &pct) && pct < 100.0) {
 		row.enabled = 10000;
 		row.running = (uint64_t)llround(pct * 100.0);
