@@ -292,6 +292,18 @@ void json_uint(struct json_writer *w, uint64_t v)
 	put_decimal(w, v, false);
 }
 
+void json_key_string(struct json_writer *w, const char *key, const char *s)
+{
+	json_key(w, key);
+	json_string(w, s);
+}
+
+void json_key_uint(struct json_writer *w, const char *key, uint64_t v)
+{
+	json_key(w, key);
+	json_uint(w, v);
+}
+
 void json_int(struct json_writer *w, int64_t v)
 {
 	before_element(w);

@@ -37,6 +37,9 @@ void json_int(struct json_writer *w, int64_t v);
 void json_double(struct json_writer *w, double v, int decimals);
 void json_bool(struct json_writer *w, bool v);
 void json_null(struct json_writer *w);
+/* a key and its value, the pair an object's members mostly are */
+void json_key_string(struct json_writer *w, const char *key, const char *s);
+void json_key_uint(struct json_writer *w, const char *key, uint64_t v);
 /* end of one top-level value: a newline (JSON lines) */
 void json_newline(struct json_writer *w);
 

@@ -65,18 +65,6 @@ static bool lines_block(struct count_writer *w, const struct count_report *rep)
 	return !w->fo->metric_only;
 }
 
-static void json_str(struct json_writer *j, const char *key, const char *s)
-{
-	json_key(j, key);
-	json_string(j, s);
-}
-
-static void json_u64(struct json_writer *j, const char *key, uint64_t v)
-{
-	json_key(j, key);
-	json_uint(j, v);
-}
-
 /* ----- text: the count right-aligned to the widest, the name, the metrics after "#" ----- */
 
 static bool row_has_metric(const struct count_report *rep, size_t row)
@@ -278,12 +266,12 @@ static void json_prefix(struct count_writer *w)
 	}
 	if (rep->per_cpu) { /* perf stat -A -j */
 		snprintf(buf, sizeof(buf), "%d", rep->cpu);
-		json_str(&w->json, "cpu", buf);
+		json_key_string(&w->json, "cpu", buf);
 	}
 	if (!rep->task) /* perf stat --per-thread -j */
 		return;
 	snprintf(buf, sizeof(buf), "%s-%d", rep->task->name, rep->task->tid);
-	json_str(&w->json, "thread", buf);
+	json_key_string(&w->json, "thread", buf);
 }
 
 static void json_row(struct count_writer *w, size_t i)
@@ -294,10 +282,10 @@ static void json_row(struct count_writer *w, size_t i)
 
 	json_begin_object(&w->json);
 	json_prefix(w);
-	json_str(&w->json, "counter-value", val);
-	json_str(&w->json, "unit", unit);
-	json_str(&w->json, "event", r->name);
-	json_u64(&w->json, "event-runtime", r->running);
+	json_key_string(&w->json, "counter-value", val);
+	json_key_string(&w->json, "unit", unit);
+	json_key_string(&w->json, "event", r->name);
+	json_key_uint(&w->json, "event-runtime", r->running);
 	json_key(&w->json, "pcnt-running");
 	json_double(&w->json, count_running_pct(r), 2);
 	w->line_open = true;
@@ -331,7 +319,7 @@ static void json_metric(struct count_writer *w, const struct metric_value *v)
 	metric_unit(w, v, unit, sizeof(unit));
 	json_key(&w->json, "metric-value");
 	json_double(&w->json, v->value, 6);
-	json_str(&w->json, "metric-unit", unit);
+	json_key_string(&w->json, "metric-unit", unit);
 	if (!w->line_open) {
 		json_end_object(&w->json);
 		json_newline(&w->json);
@@ -489,11 +477,11 @@ static void json_header(struct count_writer *w, const struct merge_counts *m)
 
 	json_init(j, w->out, true);
 	json_begin_object(j);
-	json_str(j, "job-id", m->files[0].job_id);
-	json_u64(j, "job-size", m->files[0].size);
-	json_u64(j, "files", m->n_files);
-	json_u64(j, "hosts", m->n_hosts);
-	json_str(j, "command", m->files[0].command);
+	json_key_string(j, "job-id", m->files[0].job_id);
+	json_key_uint(j, "job-size", m->files[0].size);
+	json_key_uint(j, "files", m->n_files);
+	json_key_uint(j, "hosts", m->n_hosts);
+	json_key_string(j, "command", m->files[0].command);
 	json_key(j, "events");
 	json_begin_array(j);
 }
@@ -526,17 +514,17 @@ static void json_stat(struct count_writer *w, const struct merge_stat *st)
 	if (st->is_metric)
 		json_to_metrics(w);
 	json_begin_object(j);
-	json_str(j, "event", st->name);
+	json_key_string(j, "event", st->name);
 	if (st->is_metric)
-		json_str(j, "unit", st->unit);
+		json_key_string(j, "unit", st->unit);
 	json_num(j, "total", st->ranks, (double)st->total, st->is_metric ? 6 : 0);
 	json_num(j, "mean", st->ranks, st->mean, d);
 	if (st->is_metric || !st->ranks) {
 		json_num(j, "min", st->ranks, st->min, 6);
 		json_num(j, "max", st->ranks, st->max, 6);
 	} else {
-		json_u64(j, "min", st->min_count);
-		json_u64(j, "max", st->max_count);
+		json_key_uint(j, "min", st->min_count);
+		json_key_uint(j, "max", st->max_count);
 	}
 	json_num(j, "stddev", st->ranks, st->stddev, d);
 	json_key(j, "min_rank");
@@ -544,7 +532,7 @@ static void json_stat(struct count_writer *w, const struct merge_stat *st)
 	json_key(j, "max_rank");
 	st->ranks ? json_uint(j, st->max_rank) : json_null(j);
 	json_num(j, "imbalance", st->ranks, st->imbalance, 6);
-	json_u64(j, "ranks", st->ranks);
+	json_key_uint(j, "ranks", st->ranks);
 	json_end_object(j);
 }
 
@@ -570,16 +558,16 @@ static void json_rank_value(struct count_writer *w, const struct merge_counts *m
 		}
 		w->rank = f + 1;
 		json_begin_object(j);
-		json_u64(j, "rank", m->files[f].rank);
-		json_str(j, "host", m->files[f].host);
-		json_str(j, "file", m->files[f].path);
+		json_key_uint(j, "rank", m->files[f].rank);
+		json_key_string(j, "host", m->files[f].host);
+		json_key_string(j, "file", m->files[f].path);
 		json_key(j, "values");
 		json_begin_array(j);
 	}
 	json_begin_object(j);
-	json_str(j, "event", m->stats[s].name);
+	json_key_string(j, "event", m->stats[s].name);
 	if (s < m->files[0].n_values && m->files[f].values[s].state == COUNT_OK)
-		json_u64(j, "value", m->files[f].values[s].raw);
+		json_key_uint(j, "value", m->files[f].values[s].raw);
 	else /* a count not counted: null; a metric: its value, if the rank has one */
 		json_num(j, "value", s >= m->files[0].n_values, x, 6);
 	json_end_object(j);
