@@ -15,8 +15,6 @@
 #include "pmu/itanium2.h"
 #include "pmu/itanium2_events.h"
 
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-
 /*
  * pfmon 3.x's names (libpfm3's Itanium 2 table) that are not the manual's
  * spellings.  Each is either an alias of a manual entry, or a combined unit

@@ -3,6 +3,7 @@
 #include <config.h>
 
 #include "common/dynlib.h"
+#include "common/util.h"
 #include "libpfm.h"
 
 /* the table, and libpfm4's initialisation, called once */
@@ -24,7 +25,7 @@ static int load(struct libpfm_loaded *l, struct pf_error *err)
 	int rc;
 
 	/* the soname pfmon was built against: its ABI, not whatever libpfm.so is */
-	if (dynlib_open("libpfm4", "libpfm.so.4", symbols, sizeof(symbols) / sizeof(symbols[0]), l, err))
+	if (dynlib_open("libpfm4", "libpfm.so.4", symbols, ARRAY_SIZE(symbols), l, err))
 		return -1;
 	rc = l->initialize();
 	if (rc != PFM_SUCCESS)

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "common/dynlib.h"
+#include "common/util.h"
 #include "sym_internal.h"
 
 /* A function is walked from its start at most this far: a trigger beyond
@@ -63,8 +64,8 @@ static const struct capstone *capstone(void)
 	static int state; /* 0: not tried, 1: loaded, -1: cannot be */
 
 	if (!state)
-		state = dynlib_open("capstone", CAPSTONE_SONAME, capstone_symbols,
-				    sizeof(capstone_symbols) / sizeof(capstone_symbols[0]), &cs, NULL) ? -1 : 1;
+		state = dynlib_open("capstone", CAPSTONE_SONAME, capstone_symbols, ARRAY_SIZE(capstone_symbols), &cs,
+				    NULL) ? -1 : 1;
 	return state > 0 ? &cs : NULL;
 }
 
