@@ -630,10 +630,10 @@ int session_open_cpus(struct session *s, char *const argv[], struct pf_error *er
 			break; /* open_sampling_task opened every CPU */
 	}
 	s->every_process = true;
-	if (s->plan)
-		synthesize_all(s);
 	if (!s->start_off && enable_all(s, err))
 		return -1;
+	if (s->plan)
+		synthesize_all(s); /* after the enable: see sess_set_counting */
 	if (argv) {
 		watch_process(s, s->child.pid);
 		return child_release(&s->child, argv[0], err);
@@ -785,9 +785,10 @@ static void disable_all(struct session *s)
 /*
  * Sampling started late (a trigger, a delay): the kernel wrote no MMAP or
  * COMM record while the events were disabled, the exec's included, so the
- * processes' mappings are read now, before their first samples: every
- * process system-wide; else those of the tasks opened on (the command, the
- * attached ones) and those the triggers follow.
+ * processes' mappings are read now (sess_drain passes them on before the
+ * samples the rings took meanwhile): every process system-wide; else those
+ * of the tasks opened on (the command, the attached ones) and those the
+ * triggers follow.
  */
 static void synthesize_started(struct session *s)
 {
@@ -822,10 +823,16 @@ int sess_set_counting(struct session *s, bool on, struct pf_error *err)
 	if (s->counting_on == on)
 		return 0;
 	s->counting_on = on;
-	if (on && s->plan)
-		synthesize_started(s);
-	if (on)
-		return enable_all(s, err);
+	if (on) {
+		/* enabled first: a process that execs during the scan of /proc
+		 * then has the kernel's MMAP records; scanned first, its old
+		 * mappings would name its new program's samples */
+		if (enable_all(s, err))
+			return -1;
+		if (s->plan)
+			synthesize_started(s);
+		return 0;
+	}
 	for (size_t i = 0; i < s->n_fds; i++) {
 		int rc;
 
