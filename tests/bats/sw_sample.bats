@@ -20,9 +20,9 @@ samples_of() {
 }
 
 @test "system-wide profile: two processes of one program, each its own rows, named by pid:command" {
-	"$FIXTURES/hotspot" 2000 &
+	"$FIXTURES/hotspot" 600000 & # until teardown kills it
 	a=$!
-	"$FIXTURES/hotspot" 2000 &
+	"$FIXTURES/hotspot" 600000 & # until teardown kills it
 	b=$!
 	wait_running "$a" hotspot
 	wait_running "$b" hotspot
@@ -40,9 +40,9 @@ samples_of() {
 }
 
 @test "JSON profile by process: each entry's pid and comm, documented; merged: neither" {
-	"$FIXTURES/hotspot" 2000 &
+	"$FIXTURES/hotspot" 600000 & # until teardown kills it
 	a=$!
-	"$FIXTURES/hotspot" 2000 &
+	"$FIXTURES/hotspot" 600000 & # until teardown kills it
 	b=$!
 	wait_running "$a" hotspot
 	wait_running "$b" hotspot
@@ -69,9 +69,9 @@ samples_of() {
 }
 
 @test "--smpl-ignore-pids: one row for every process's samples of a function" {
-	"$FIXTURES/hotspot" 2000 &
+	"$FIXTURES/hotspot" 600000 & # until teardown kills it
 	a=$!
-	"$FIXTURES/hotspot" 2000 &
+	"$FIXTURES/hotspot" 600000 & # until teardown kills it
 	b=$!
 	wait_running "$a" hotspot
 	wait_running "$b" hotspot
