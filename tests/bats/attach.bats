@@ -195,8 +195,9 @@ wait_perf_fds() {
 }
 
 @test "sampling an attached process: its hot function and a line of it, also from the file after it exited" {
-	"$FIXTURES/hotspot" 4000 &
+	"$FIXTURES/hotspot" 600000 & # killed below
 	pid=$!
+	SP_PID=$pid # teardown kills it if the test fails early
 	wait_running "$pid" hotspot
 	f="$BATS_TEST_TMPDIR/att.pfs"
 	run --separate-stderr "$PFMON" -e cpu-clock --long-smpl-periods=1000000 --smpl-outfile="$f" -p "$pid" -t 1

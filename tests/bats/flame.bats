@@ -69,7 +69,7 @@ chromium_run() {
 @test "an attached process's stacks are rooted at its name from /proc" {
 	d="$BATS_TEST_TMPDIR"
 	cp "$FIXTURES/hotspot" "$d/attached"
-	"$d/attached" 3000 &
+	"$d/attached" 600000 & # killed below
 	pid=$!
 	wait_running "$pid" attached
 	run --separate-stderr "$PFMON" -e cpu-clock --smpl-freq=500 -g --report-format=folded -p "$pid" -t 1
