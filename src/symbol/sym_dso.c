@@ -39,27 +39,48 @@ static bool code_label(Elf *elf, const GElf_Sym *s, const char *name)
 	return gelf_getshdr(elf_getscn(elf, s->st_shndx), &sh) && (sh.sh_flags & SHF_EXECINSTR);
 }
 
-/* Among symbols at one address keep the most public one: a global name is
- * what the user wrote; locals at the same address are usually aliases. */
-static int bind_rank(unsigned char info)
-{
-	if (GELF_ST_TYPE(info) == STT_NOTYPE)
-		return 0; /* a label: below any function at its address */
-	switch (GELF_ST_BIND(info)) {
-	case STB_GLOBAL:
-		return 3;
-	case STB_WEAK:
-		return 2;
-	default:
-		return 1;
-	}
-}
-
+/*
+ * Among symbols at one address, the one perf names, so that the two tools'
+ * reports agree (__mmap and mmap64, both local in ld.so, are mmap64 in
+ * both): a function before a label, a sized symbol before a size-0 one,
+ * not weak before weak, global before local, fewer leading underscores,
+ * the longer name, then the first in the table.
+ */
 struct raw_func {
 	struct sym_func f;
 	uint64_t size;
-	int rank;
+	bool label;
+	unsigned char bind;
+	size_t index;
 };
+
+static size_t leading_underscores(const char *name)
+{
+	return strspn(name, "_");
+}
+
+static int preference(const struct raw_func *x, const struct raw_func *y)
+{
+	size_t ux, uy, nx, ny;
+
+	if (x->label != y->label)
+		return x->label ? 1 : -1;
+	if (!x->size != !y->size)
+		return x->size ? -1 : 1;
+	if ((x->bind == STB_WEAK) != (y->bind == STB_WEAK))
+		return x->bind == STB_WEAK ? 1 : -1;
+	if ((x->bind == STB_GLOBAL) != (y->bind == STB_GLOBAL))
+		return x->bind == STB_GLOBAL ? -1 : 1;
+	ux = leading_underscores(x->f.name);
+	uy = leading_underscores(y->f.name);
+	if (ux != uy)
+		return ux < uy ? -1 : 1;
+	nx = strlen(x->f.name);
+	ny = strlen(y->f.name);
+	if (nx != ny)
+		return nx > ny ? -1 : 1;
+	return x->index < y->index ? -1 : x->index > y->index;
+}
 
 static int raw_cmp(const void *a, const void *b)
 {
@@ -67,11 +88,7 @@ static int raw_cmp(const void *a, const void *b)
 
 	if (x->f.addr != y->f.addr)
 		return x->f.addr < y->f.addr ? -1 : 1;
-	if (x->rank != y->rank)
-		return y->rank - x->rank; /* best first */
-	if (x->size != y->size)
-		return x->size > y->size ? -1 : 1;
-	return strcmp(x->f.name, y->f.name);
+	return preference(x, y); /* best first */
 }
 
 static size_t read_symtab(Elf *elf, Elf_Scn *scn, bool data, struct raw_func **out)
@@ -100,7 +117,9 @@ static size_t read_symtab(Elf *elf, Elf_Scn *scn, bool data, struct raw_func **o
 		v[nr].f.addr = s.st_value;
 		v[nr].f.name = name;
 		v[nr].size = s.st_size;
-		v[nr].rank = bind_rank(s.st_info);
+		v[nr].label = GELF_ST_TYPE(s.st_info) == STT_NOTYPE;
+		v[nr].bind = GELF_ST_BIND(s.st_info);
+		v[nr].index = i;
 		nr++;
 	}
 	*out = v;
@@ -136,7 +155,7 @@ static void load_table(struct sym_dso *dso, Elf *elf, Elf_Scn *scn, bool data,
 
 		if (i > 0 && raw[i].f.addr == raw[i - 1].f.addr)
 			continue;
-		if (raw[i].rank == 0 && raw[i].f.addr < covered)
+		if (raw[i].label && raw[i].f.addr < covered)
 			continue;
 		if (raw[i].size && raw[i].f.addr + raw[i].size > covered)
 			covered = raw[i].f.addr + raw[i].size;

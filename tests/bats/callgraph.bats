@@ -119,8 +119,9 @@ bytes_per_sample() {
 
 @test "the vDSO is unwound through" {
 	run -0 "$PFMON" -e cpu-clock --smpl-freq=2000 --call-graph=dwarf --report-format=folded "$FIXTURES/hotspot" 300
-	[[ "$output" =~ "main;hot;__clock_gettime;__vdso_clock_gettime" ]] ||
-		[[ "$output" =~ "main;cold;__clock_gettime;__vdso_clock_gettime" ]]
+	# libc's clock_gettime by the name perf gives its address (libc6-dbg's
+	# clock_gettime@@GLIBC_2.17 among __clock_gettime and __GI___clock_gettime)
+	[[ "$output" =~ main\;(hot|cold)\;[^\;]*clock_gettime[^\;]*\;__vdso_clock_gettime ]]
 }
 
 @test "CFI only in the .debug_frame of the separate debug file" {
