@@ -45,6 +45,12 @@ void kernel_check_record(struct kernel_check *kc, const struct sample_kernel *k)
 	if (k->text_addr && kc->match == SYM_KERNEL_SAME && !k->boot_id[0] &&
 	    sym_kernel_text_address() != k->text_addr)
 		kc->match = SYM_KERNEL_OTHER_BOOT;
+	/* perf record -z and pipe mode write no build-ids: the same release
+	 * with _text where the running kernel has it (the KASLR offset of this
+	 * boot) is this kernel in this boot */
+	if (kc->match == SYM_KERNEL_UNKNOWN && k->text_addr && k->release[0] &&
+	    !strcmp(k->release, kc->now.release) && sym_kernel_text_address() == k->text_addr)
+		kc->match = SYM_KERNEL_SAME;
 	kc->recorded = true;
 }
 
