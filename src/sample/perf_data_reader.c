@@ -4,7 +4,11 @@
  * header of pfmon's own sample file.
  *
  * The file is mapped (or, from a pipe, read whole) and indexed once: every
- * record's offset and time.  perf record writes each CPU's ring in turn,
+ * record's offset and time.  perf record -z's compressed records are
+ * decoded while indexing (one zstd stream for the file, a record may span
+ * two of them), and their records indexed at offsets past the file's end.
+ * A stream of perf record -o - (pipe mode) has no sections: its event
+ * attributes, features and build-ids come as records before the samples.  perf record writes each CPU's ring in turn,
  * so a mapping can come after the first sample in it; the index is sorted
  * by time (stably: records of equal time, or without one, keep their file
  * order), as perf's own ordered-events queue does, so that each sample is
@@ -33,6 +37,12 @@
 #include "sample/perf_data_format.h"
 #include "sample/perf_record.h"
 #include "sample/read_fail.h"
+#include "sample/zstd_stream.h"
+
+/* the decoded records of a file: a bound against a hostile one, beyond
+ * what perf record -z writes (its ratios are 5 to 15) for any file pfmon
+ * can hold in memory */
+#define PD_DECODED_MAX ((size_t)64 << 30)
 
 /* one record of the data section, in the order it is given out */
 struct pd_ref {
@@ -63,8 +73,15 @@ struct perf_data_reader {
 	size_t n_ids;
 	bool identifier;             /* every attr has PERF_SAMPLE_IDENTIFIER */
 	uint64_t data_off, data_end;
+	bool pipe;                   /* perf record -o -: no sections, all records */
+	struct zstd_stream *zstd;    /* the decoder of the compressed records */
+	struct zstd_out decoded;     /* their records, at offsets from size on */
+	size_t decoded_indexed;      /* the rest is the head of a record */
+	uint64_t compressed_at;      /* the last compressed record's offset */
 	struct pd_ref *order;
-	size_t n_order, next;
+	size_t n_order, cap_order, next;
+	uint64_t last_time;          /* of the last record indexed */
+	bool unsorted;
 	bool have_kernel;
 	struct sample_kernel kernel;
 	struct pd_binary *binaries;
@@ -84,6 +101,24 @@ bool perf_data_magic(const void *head, size_t len)
 	return len >= PERF_DATA_MAGIC_LEN &&
 	       (!memcmp(head, PERF_DATA_MAGIC, PERF_DATA_MAGIC_LEN) || !memcmp(head, "2ELIFREP", 8) ||
 		!memcmp(head, "PERFFILE", 8));
+}
+
+/* the bytes at a record's offset: the file's, or past its size the
+ * decoded records' */
+static const unsigned char *at(const struct perf_data_reader *r, uint64_t off)
+{
+	return off < r->size ? r->buf + off : r->decoded.buf + (off - r->size);
+}
+
+/* a record's place for a message */
+static const char *where(const struct perf_data_reader *r, uint64_t off, char *buf, size_t n)
+{
+	if (off < r->size)
+		snprintf(buf, n, "offset %" PRIu64, off);
+	else
+		snprintf(buf, n, "offset %" PRIu64 " of the records decompressed up to offset %" PRIu64,
+			 off - r->size, r->compressed_at);
+	return buf;
 }
 
 /* [off, off + size) lies in the file */
@@ -416,6 +451,34 @@ static void add_event(struct perf_data_reader *r, uint32_t i, const struct perf_
 	e->counting = a->type == PERF_TYPE_SOFTWARE && a->config == PERF_COUNT_SW_DUMMY;
 }
 
+/* one event: its attribute (have bytes of it at p) and its n_ids ids */
+static int add_attr(struct perf_data_reader *r, const unsigned char *p, size_t have, const unsigned char *ids,
+		    uint64_t n_ids, struct pf_error *err)
+{
+	uint32_t i = r->h.nr_events;
+	struct perf_event_attr a = { 0 };
+
+	if (i == SMPL_MAX_EVENTS)
+		return bad(r, err, "more than %d events (pfmon reads 1 to %d)", SMPL_MAX_EVENTS, SMPL_MAX_EVENTS);
+	r->h.events = xrealloc(r->h.events, (i + 2) * sizeof(*r->h.events));
+	memset(&r->h.events[i], 0, 2 * sizeof(*r->h.events));
+	r->layouts = xrealloc(r->layouts, (i + 1) * sizeof(*r->layouts));
+	memcpy(&a, p, have < sizeof(a) ? have : sizeof(a));
+	r->h.nr_events = i + 1;
+	add_event(r, i, &a);
+	r->identifier = (i == 0 || r->identifier) && (a.sample_type & PERF_SAMPLE_IDENTIFIER);
+	/* without an identifier the id is found at the same place in every
+	 * event's records only if their layouts are the same */
+	if (i && (a.sample_type != r->layouts[0].sample_type || a.sample_id_all != r->layouts[0].sample_id_all) &&
+	    !r->identifier)
+		return bad(r, err, "events of different sample layouts without PERF_SAMPLE_IDENTIFIER");
+	r->ids = xrealloc(r->ids, (r->n_ids + n_ids + 1) * sizeof(*r->ids));
+	for (uint64_t j = 0; j < n_ids; j++)
+		r->ids[r->n_ids++] = (struct pd_id){ pd_u64(ids + j * 8), i };
+	qsort(r->ids, r->n_ids, sizeof(*r->ids), cmp_id);
+	return 0;
+}
+
 static int parse_attrs(struct perf_data_reader *r, const unsigned char *hdr, struct pf_error *err)
 {
 	uint64_t attr_size = pd_u64(hdr + PD_OFF_ATTR_SIZE);
@@ -429,33 +492,16 @@ static int parse_attrs(struct perf_data_reader *r, const unsigned char *hdr, str
 	nr = size / attr_size;
 	if (nr == 0 || nr > SMPL_MAX_EVENTS)
 		return bad(r, err, "%" PRIu64 " events (pfmon reads 1 to %d)", nr, SMPL_MAX_EVENTS);
-	r->h.nr_events = (uint32_t)nr;
-	r->h.events = xcalloc(nr + 1, sizeof(*r->h.events));
-	r->layouts = xcalloc(nr, sizeof(*r->layouts));
-	r->identifier = true;
 	for (uint32_t i = 0; i < nr; i++) {
 		const unsigned char *p = r->buf + off + i * attr_size;
-		struct perf_event_attr a = { 0 };
 		size_t have = attr_size - PD_SECTION_SIZE;
 		uint64_t ids_off = pd_u64(p + have), ids_size = pd_u64(p + have + 8);
 
-		memcpy(&a, p, have < sizeof(a) ? have : sizeof(a));
 		if (!in_file(r, ids_off, ids_size) || ids_size % 8)
 			return bad(r, err, "the ids of event %u lie outside the file", i);
-		add_event(r, i, &a);
-		r->identifier = r->identifier && (a.sample_type & PERF_SAMPLE_IDENTIFIER);
-		/* without an identifier the id is found at the same place in
-		 * every event's records only if their layouts are the same */
-		if (i && (a.sample_type != r->layouts[0].sample_type ||
-			  a.sample_id_all != r->layouts[0].sample_id_all) &&
-		    !(r->identifier))
-			return bad(r, err, "events of different sample layouts without PERF_SAMPLE_IDENTIFIER");
-		r->ids = xrealloc(r->ids, (r->n_ids + ids_size / 8 + 1) * sizeof(*r->ids));
-		for (uint64_t j = 0; j < ids_size / 8; j++)
-			r->ids[r->n_ids++] = (struct pd_id){ pd_u64(r->buf + ids_off + j * 8), i };
+		if (add_attr(r, p, have, r->buf + ids_off, ids_size / 8, err))
+			return -1;
 	}
-	qsort(r->ids, r->n_ids, sizeof(*r->ids), cmp_id);
-	r->h.clockid = -1;
 	return 0;
 }
 
@@ -471,9 +517,15 @@ static int parse_header(struct perf_data_reader *r, struct pf_error *err)
 	if (r->size < PD_PIPE_HEADER_SIZE)
 		return bad(r, err, "truncated perf.data header (%zu bytes)", r->size);
 	hsize = pd_u64(hdr + PD_OFF_SIZE);
-	if (hsize == PD_PIPE_HEADER_SIZE)
-		return bad(r, err, "perf.data in pipe mode (perf record -o -): not supported; "
-			   "'perf inject -i FILE -o OUT' writes it as a file");
+	r->h.clockid = -1;
+	if (hsize == PD_PIPE_HEADER_SIZE) {
+		/* perf record -o -: the records follow, the attributes first */
+		r->pipe = true;
+		r->st.complete = true; /* nothing in a stream says otherwise */
+		r->data_off = r->tell = PD_PIPE_HEADER_SIZE;
+		r->data_end = r->size;
+		return 0;
+	}
 	if (hsize < PD_HEADER_SIZE || r->size < PD_HEADER_SIZE)
 		return bad(r, err, "truncated perf.data header (%zu of %d bytes)",
 			   r->size < PD_HEADER_SIZE ? r->size : (size_t)hsize, PD_HEADER_SIZE);
@@ -508,7 +560,7 @@ static int parse_header(struct perf_data_reader *r, struct pf_error *err)
 /* rec at an 8-byte aligned address, as the decoder needs */
 static const struct perf_event_header *aligned(struct perf_data_reader *r, uint64_t off)
 {
-	const unsigned char *p = r->buf + off;
+	const unsigned char *p = at(r, off);
 	uint16_t size = pd_u16(p + 6);
 
 	if (((uintptr_t)p & 7) == 0)
@@ -555,67 +607,184 @@ static int cmp_ref(const void *a, const void *b)
 	return x->off < y->off ? -1 : x->off > y->off;
 }
 
+static int index_record(struct perf_data_reader *r, uint64_t off, uint64_t left, uint64_t *skip,
+			struct pf_error *err);
+
+/* a record the kernel wrote: its time, and the kernel's place */
+static int index_kernel_record(struct perf_data_reader *r, uint64_t off, struct pf_error *err)
+{
+	const struct perf_event_header *rec = aligned(r, off);
+	const struct perf_layout *l;
+	uint64_t t = r->last_time;
+	char buf[96];
+
+	if (!r->h.nr_events)
+		return bad(r, err, "a record at %s comes before any event attribute", where(r, off, buf, sizeof(buf)));
+	l = layout_of(r, rec);
+	if (l && perf_record_peek_time(rec, l, &t) != 0)
+		t = r->last_time;
+	if (rec->type == PERF_RECORD_MMAP || rec->type == PERF_RECORD_MMAP2)
+		note_kernel_map(r, rec, l);
+	if (t < r->last_time)
+		r->unsorted = true;
+	r->last_time = t;
+	if (r->n_order == r->cap_order) {
+		r->cap_order = r->cap_order ? r->cap_order * 2 : 4096;
+		r->order = xrealloc(r->order, r->cap_order * sizeof(*r->order));
+	}
+	r->order[r->n_order++] = (struct pd_ref){ t, off };
+	return 0;
+}
+
+/* a COMPRESSED record: decode its bytes, then index the whole records
+ * they complete; a record's head waits for the next compressed record */
+static int index_compressed(struct perf_data_reader *r, uint64_t off, const unsigned char *p, uint16_t size,
+			    struct pf_error *err)
+{
+	const unsigned char *zbytes = p + 8;
+	uint64_t n = size - 8u;
+	const char *why;
+
+	if (off >= r->size)
+		return bad(r, err, "a compressed record inside compressed records (at offset %" PRIu64 ")", r->compressed_at);
+	if (pd_u32(p) == PD_RECORD_COMPRESSED2) {
+		if (size < 16 || pd_u64(p + 8) > size - 16u)
+			return bad(r, err, "compressed record at offset %" PRIu64 " holds more bytes than its size", off);
+		zbytes = p + 16;
+		n = pd_u64(p + 8);
+	}
+	if (!r->zstd) {
+		struct pf_error why_not;
+
+		r->zstd = zstd_stream_new(&why_not);
+		if (!r->zstd)
+			return read_fail_keep(&r->fail, &why_not, err);
+		r->decoded.max = PD_DECODED_MAX;
+	}
+	r->compressed_at = off;
+	why = zstd_stream_decode(r->zstd, zbytes, n, &r->decoded);
+	if (why)
+		return bad(r, err, "compressed records (perf record -z) at offset %" PRIu64 ": %s", off, why);
+	while (r->decoded_indexed < r->decoded.len) {
+		uint64_t skip;
+		int rc = index_record(r, r->size + r->decoded_indexed, r->decoded.len - r->decoded_indexed, &skip, err);
+
+		if (rc < 0)
+			return -1;
+		if (rc > 0)
+			break;
+		r->decoded_indexed += skip;
+	}
+	return 0;
+}
+
+/* pipe mode's HEADER_ATTR: an attribute (its own size field), its ids */
+static int pipe_attr(struct perf_data_reader *r, uint64_t off, const unsigned char *p, uint16_t size,
+		     struct pf_error *err)
+{
+	const unsigned char *a = p + 8;
+	uint32_t have = size - 8u, asz = have >= 8 ? pd_u32(a + 4) : 0;
+
+	if (!asz)
+		asz = PD_ATTR_SIZE_VER0; /* the first version wrote no size */
+	if (asz < PD_ATTR_SIZE_VER0 || asz > have || (have - asz) % 8)
+		return bad(r, err, "event attribute record at offset %" PRIu64 " of the impossible size %u", off, asz);
+	return add_attr(r, a, asz, a + asz, (have - asz) / 8, err);
+}
+
+/* pipe mode's HEADER_FEATURE: a feature section's bytes in a record */
+static int pipe_feature(struct perf_data_reader *r, uint64_t off, const unsigned char *p, uint16_t size,
+			struct pf_error *err)
+{
+	uint64_t feat;
+	const char *why;
+
+	if (size < 16)
+		return bad(r, err, "feature record at offset %" PRIu64 " of the impossible size %u", off, size);
+	feat = pd_u64(p + 8);
+	why = feat < PD_FEAT_BITS ? parse_feature(r, (unsigned)feat, p + 16, p + size) : NULL;
+	if (why)
+		return bad(r, err, "%s (header feature %" PRIu64 " in the record at offset %" PRIu64 ")", why, feat, off);
+	return 0;
+}
+
+/*
+ * Index the record at off, left bytes before its region (the file's data,
+ * the decoded records) ends: 0 and its length in *skip, 1 when the region
+ * ends before the record does, -1 for a record that cannot be.
+ */
+static int index_record(struct perf_data_reader *r, uint64_t off, uint64_t left, uint64_t *skip,
+			struct pf_error *err)
+{
+	const unsigned char *p = at(r, off);
+	uint32_t type;
+	uint16_t size;
+	char buf[96];
+
+	if (left < sizeof(struct perf_event_header))
+		return 1;
+	type = pd_u32(p);
+	size = pd_u16(p + 6);
+	if (size < sizeof(struct perf_event_header))
+		return bad(r, err, "record at %s has the impossible size %u", where(r, off, buf, sizeof(buf)), size);
+	if (size > left)
+		return 1;
+	*skip = size;
+	switch (type) {
+	case PD_RECORD_COMPRESSED:
+	case PD_RECORD_COMPRESSED2:
+		return index_compressed(r, off, p, size, err);
+	case PD_RECORD_AUXTRACE:
+	case PD_RECORD_HEADER_TRACING_DATA: {
+		/* their data follows the record, outside header.size */
+		uint64_t payload = type == PD_RECORD_AUXTRACE ? (size >= PD_AUXTRACE_FIXED ? pd_u64(p + 8) : 0)
+							      : (size >= 12 ? pd_u32(p + 8) : 0);
+
+		if (payload > left - size)
+			return 1;
+		*skip += payload;
+		return 0;
+	}
+	case PD_RECORD_HEADER_ATTR:
+		return r->pipe ? pipe_attr(r, off, p, size, err) : 0;
+	case PD_RECORD_HEADER_FEATURE:
+		return r->pipe ? pipe_feature(r, off, p, size, err) : 0;
+	case PD_RECORD_HEADER_BUILD_ID: {
+		const char *why = parse_build_ids(r, p, p + size);
+
+		return why ? bad(r, err, "%s (record at %s)", why, where(r, off, buf, sizeof(buf))) : 0;
+	}
+	default:
+		return type < PD_USER_TYPE_START ? index_kernel_record(r, off, err) : 0;
+	}
+}
+
 /* the records' offsets and times, in time order */
 static int index_records(struct perf_data_reader *r, struct pf_error *err)
 {
-	uint64_t off = r->data_off, last = 0;
-	size_t cap = 0;
-	bool sorted = true;
+	uint64_t off = r->data_off;
 
 	while (off < r->data_end) {
-		uint64_t left = r->data_end - off, skip, t = last;
-		uint32_t type;
-		uint16_t size;
+		uint64_t skip;
+		int rc = index_record(r, off, r->data_end - off, &skip, err);
 
-		if (left < sizeof(struct perf_event_header)) {
+		if (rc < 0)
+			return -1;
+		if (rc > 0) {
 			r->st.truncated = true;
 			r->st.truncated_at = off;
 			break;
 		}
-		type = pd_u32(r->buf + off);
-		size = pd_u16(r->buf + off + 6);
-		if (size < sizeof(struct perf_event_header))
-			return bad(r, err, "record at offset %" PRIu64 " has the impossible size %u", off, size);
-		if (size > left) {
-			r->st.truncated = true;
-			r->st.truncated_at = off;
-			break;
-		}
-		if (type == PD_RECORD_COMPRESSED)
-			return bad(r, err, "compressed records (perf record -z) at offset %" PRIu64
-				   ": not supported; record without -z", off);
-		skip = size;
-		/* AUX data follows its record, outside header.size */
-		if (type == PD_RECORD_AUXTRACE && size >= PD_AUXTRACE_FIXED) {
-			uint64_t payload = pd_u64(r->buf + off + 8);
-
-			if (payload > left - size) {
-				r->st.truncated = true;
-				r->st.truncated_at = off;
-				break;
-			}
-			skip += payload;
-		}
-		if (type < PD_USER_TYPE_START) {
-			const struct perf_event_header *rec = aligned(r, off);
-			const struct perf_layout *l = layout_of(r, rec);
-
-			if (l && perf_record_peek_time(rec, l, &t) != 0)
-				t = last;
-			if (type == PERF_RECORD_MMAP || type == PERF_RECORD_MMAP2)
-				note_kernel_map(r, rec, l);
-		}
-		if (t < last)
-			sorted = false;
-		last = t;
-		if (r->n_order == cap) {
-			cap = cap ? cap * 2 : 4096;
-			r->order = xrealloc(r->order, cap * sizeof(*r->order));
-		}
-		r->order[r->n_order++] = (struct pd_ref){ t, off };
 		off += skip;
 	}
-	if (!sorted)
+	if (!r->st.truncated && r->decoded_indexed < r->decoded.len) {
+		/* the compressed data ends inside a record */
+		r->st.truncated = true;
+		r->st.truncated_at = r->compressed_at;
+	}
+	if (!r->h.nr_events)
+		return bad(r, err, "no event attributes: %s", r->pipe ? "the stream has no HEADER_ATTR record" : "none in the header");
+	if (r->unsorted)
 		qsort(r->order, r->n_order, sizeof(*r->order), cmp_ref);
 	return 0;
 }
@@ -702,15 +871,15 @@ int perf_data_reader_next(struct perf_data_reader *r, struct sample_record *out,
 		struct pf_error why;
 		int rc;
 
-		if (pd_u32(r->buf + off) >= PD_USER_TYPE_START)
-			continue;
+		char buf[96];
+
 		rec = aligned(r, off);
 		l = layout_of(r, rec);
 		if (!l && rec->type == PERF_RECORD_SAMPLE)
-			return bad(r, err, "sample at offset %" PRIu64 " of an event id no event has", off);
+			return bad(r, err, "sample at %s of an event id no event has", where(r, off, buf, sizeof(buf)));
 		rc = perf_record_decode(rec, l ? l : &r->layouts[0], out, &why);
 		if (rc < 0)
-			return bad(r, err, "record at offset %" PRIu64 ": %s", off, why.msg);
+			return bad(r, err, "record at %s: %s", where(r, off, buf, sizeof(buf)), why.msg);
 		if (rc == 0)
 			continue;
 		if (out->type == SREC_THROTTLE || out->type == SREC_UNTHROTTLE) {
@@ -719,7 +888,8 @@ int perf_data_reader_next(struct perf_data_reader *r, struct sample_record *out,
 			out->throttle.evidx = ev >= 0 ? (uint32_t)ev : 0;
 		}
 		fix_event(r, out);
-		r->tell = off + rec->size;
+		if (off < r->size)
+			r->tell = off + rec->size;
 		sample_totals_add(&r->st.counted, out);
 		return 1;
 	}
@@ -746,6 +916,8 @@ void perf_data_reader_close(struct perf_data_reader *r)
 	free(r->layouts);
 	free(r->ids);
 	free(r->order);
+	zstd_stream_free(r->zstd);
+	free(r->decoded.buf);
 	free(r->name);
 	free(r);
 }

@@ -36,6 +36,12 @@ int read_fail_bad_file(struct read_fail *f, const char *name, struct pf_error *e
 	return keep(f, err);
 }
 
+int read_fail_keep(struct read_fail *f, const struct pf_error *e, struct pf_error *err)
+{
+	f->error = *e;
+	return keep(f, err);
+}
+
 bool read_fail_again(const struct read_fail *f, struct pf_error *err)
 {
 	if (f->failed && err)

@@ -22,6 +22,9 @@ int read_fail_set(struct read_fail *f, struct pf_error *err, enum pf_errcode cod
 /* PF_E_BAD_FILE: "'NAME': WHY", WHY formatted from fmt.  Returns -1. */
 int read_fail_bad_file(struct read_fail *f, const char *name, struct pf_error *err, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+/* Keep an error already made (a library that could not be loaded).
+ * Returns -1. */
+int read_fail_keep(struct read_fail *f, const struct pf_error *e, struct pf_error *err);
 /* true, and the kept error copied to err (may be NULL), if the reader failed */
 bool read_fail_again(const struct read_fail *f, struct pf_error *err);
 

@@ -227,11 +227,22 @@ within_1() {
 	run --separate-stderr "$PFMON" --report="$W/bad.data"
 	[ "$status" -eq 1 ]
 	one_error_line "^error: '.*bad.data': the event attributes lie outside the file"
-	# perf record -o - writes the pipe layout
+	# a stream of perf record -o - without its attributes
 	perf record -q -e task-clock -o - true >"$W/pipe.data" 2>/dev/null
-	run --separate-stderr "$PFMON" --report="$W/pipe.data"
+	python3 - "$W/pipe.data" "$W/noattr.data" <<-'PY'
+	import struct, sys
+	b = open(sys.argv[1], 'rb').read()
+	out, off = bytearray(b[:16]), 16
+	while off + 8 <= len(b):
+	    typ, size = struct.unpack_from('<IxxH', b, off)
+	    if typ != 64:  # HEADER_ATTR
+	        out += b[off:off + size]
+	    off += size
+	open(sys.argv[2], 'wb').write(out)
+	PY
+	run --separate-stderr "$PFMON" --report="$W/noattr.data"
 	[ "$status" -eq 1 ]
-	one_error_line "pipe mode"
+	one_error_line "^error: .*noattr.data.: a record at offset [0-9]+ comes before any event attribute$"
 	# a record of size 0 would never end
 	cp "$W/perf.data" "$W/zero.data"
 	off=$(od -A n -t u8 -j 40 -N 8 "$W/perf.data" | tr -d ' ')
@@ -239,6 +250,83 @@ within_1() {
 	run --separate-stderr "$PFMON" --report="$W/zero.data"
 	[ "$status" -eq 1 ]
 	one_error_line "impossible size 0"
+}
+
+# same_as_perf_script FILE: pfmon's script lines of FILE are perf script's,
+# sample by sample (libraries' and kernel's too: of symbols at one address
+# both name the same), but for the entries of PLTs, which perf names
+# FUNC@plt and pfmon does not; at least 100 samples in PROGRAM (hotspot)
+# same_as_perf_script FILE [PROGRAM]
+same_as_perf_script() {
+	perf script -i "$1" 2>/dev/null >"$W/perf.all"
+	"$PFMON" --report="$1" --report-format=script 2>/dev/null >"$W/pfmon.all"
+	[ "$(wc -l <"$W/pfmon.all")" -eq "$(wc -l <"$W/perf.all")" ]
+	[ "$(grep -c "(.*/${2:-hotspot})\$" "$W/perf.all")" -ge 100 ]
+	paste -d '\n' "$W/perf.all" "$W/pfmon.all" | awk 'NR % 2 { p = $0; next } p !~ /@plt\+/ && p != $0 { print "perf:  " p; print "pfmon: " $0; bad++ }
+		END { exit bad > 0 }'
+}
+
+@test "of several symbols at one address pfmon names the one perf names" {
+	perf record -q -e task-clock -c 100000 -o "$W/alias.data" "$FIXTURES/aliases" 300 >/dev/null 2>&1
+	perf script -i "$W/alias.data" -F sym 2>/dev/null | sort | uniq -c | sort -rn | head -3
+	# spin (not __spin_impl or the weak spin_weakly), turn_around (not turn)
+	"$PFMON" --report="$W/alias.data" --report-format=script 2>/dev/null | grep -q ' spin+0x[0-9a-f]* (.*/aliases)$'
+	"$PFMON" --report="$W/alias.data" --report-format=script 2>/dev/null | grep -q ' turn_around+0x[0-9a-f]* (.*/aliases)$'
+	same_as_perf_script "$W/alias.data" aliases
+}
+
+@test "perf record -z: the compressed records decoded, every sample as perf script and perf inject's plain copy give it" {
+	perf record -q -z -e task-clock -c 100000 -o "$W/z.data" "$FIXTURES/hotspot" 300 >/dev/null 2>&1
+	perf report --header-only -i "$W/z.data" 2>/dev/null | grep -q '^# compressed : Zstd' ||
+		skip "this perf record wrote no compressed records (built without zstd)"
+	same_as_perf_script "$W/z.data"
+	# perf inject writes the same records uncompressed: the same report
+	perf inject -i "$W/z.data" -o "$W/plain.data"
+	"$PFMON" --report="$W/z.data" --report-sort=line >"$W/z.report"
+	"$PFMON" --report="$W/plain.data" --report-sort=line >"$W/plain.report"
+	diff "$W/z.report" "$W/plain.report"
+}
+
+@test "perf record -o - (pipe mode): read from the pipe itself and from the saved stream, compressed or not" {
+	perf record -q -e task-clock -c 100000 -o - "$FIXTURES/hotspot" 300 2>/dev/null >"$W/pipe.data"
+	same_as_perf_script "$W/pipe.data"
+	perf record -q -z -e task-clock -c 100000 -o - "$FIXTURES/hotspot" 300 2>/dev/null >"$W/zpipe.data"
+	same_as_perf_script "$W/zpipe.data"
+	# straight from perf record, no file between
+	perf record -q -e task-clock -c 100000 -o - "$FIXTURES/hotspot" 300 2>/dev/null |
+		"$PFMON" --report=- --report-format=script >"$W/live.txt" 2>/dev/null
+	[ "$(grep -c ' hot+0x[0-9a-f]* (.*/hotspot)$' "$W/live.txt")" -ge 100 ]
+}
+
+@test "damaged compressed records: one error line; a file cut inside them: every whole record, one warning" {
+	perf record -q -z -e task-clock -c 100000 -o "$W/z.data" "$FIXTURES/hotspot" 300 >/dev/null 2>&1
+	perf report --header-only -i "$W/z.data" 2>/dev/null | grep -q '^# compressed : Zstd' ||
+		skip "this perf record wrote no compressed records (built without zstd)"
+	# the offset and size of the first COMPRESSED record (type 81)
+	read -r off size < <(python3 - "$W/z.data" <<-'PY'
+	import struct, sys
+	b = open(sys.argv[1], 'rb').read()
+	off, end = struct.unpack_from('<QQ', b, 40)
+	end += off
+	while off < end:
+	    typ, size = struct.unpack_from('<IxxH', b, off)
+	    if typ == 81:
+	        print(off, size)
+	        break
+	    off += size
+	PY
+	)
+	[ "$size" -gt 64 ]
+	cp "$W/z.data" "$W/bad.data"
+	head -c 32 /dev/zero | dd of="$W/bad.data" bs=1 seek=$((off + 8)) conv=notrunc status=none
+	run --separate-stderr "$PFMON" --report="$W/bad.data"
+	[ "$status" -eq 1 ]
+	one_error_line "^error: '.*bad.data': compressed records \(perf record -z\) at offset $off: "
+	# cut in the middle of the first compressed record: what was decoded is read
+	head -c $((off + size / 2)) "$W/z.data" >"$W/cut.data"
+	run --separate-stderr "$PFMON" --report="$W/cut.data"
+	[ "$status" -eq 0 ]
+	[[ "$stderr" =~ "truncated" ]]
 }
 
 @test "perf.data needs a regular file; --smpl-format needs --smpl-outfile" {

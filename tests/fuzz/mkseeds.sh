@@ -164,6 +164,9 @@ if command -v perf >/dev/null; then
 	while [ $(($(stat -c %s "$d/perf-record-dwarf") / 5 % 4)) -ne 2 ]; do
 		printf '\0' >>"$d/perf-record-dwarf"
 	done
+	# perf record -z's compressed records, in a file and in pipe mode
+	perf record -q -z -e cpu-clock -F 2000 --no-buildid-cache -o "$d/perf-record-zstd" /bin/sh -c "$loop" >/dev/null 2>&1
+	perf record -q -z -e cpu-clock -F 2000 -o - /bin/sh -c "$loop" 2>/dev/null >"$d/perf-record-pipe-zstd"
 fi
 cd - >/dev/null
 
