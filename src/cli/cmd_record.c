@@ -76,6 +76,8 @@ static void fill_header(struct record_run *rr, int argc, char **argv)
 	h->clockid = p->randomized ? CLOCK_MONOTONIC : -1;
 	h->argc = (uint32_t)argc;
 	h->argv = argv;
+	h->recorder_argc = (uint32_t)rr->cfg->own_argc;
+	h->recorder_argv = rr->cfg->own_argv;
 	if (rr->cfg->job_known) { /* the rank that wrote the file, for pfmon --merge */
 		h->has_job = true;
 		h->rank = rr->cfg->job.rank;

@@ -1299,6 +1299,8 @@ int options_parse(int argc, char **argv, struct pf_config *cfg, struct pf_error 
 	}
 	if (rc == 0 && optind < argc)
 		cfg->command = &argv[optind];
+	cfg->own_argv = argv;
+	cfg->own_argc = argc;
 	pf_set_config_release(&st.pending); /* non-empty only on error */
 	return rc;
 }

@@ -169,6 +169,8 @@ struct pf_config {
 	bool metric_only;
 
 	char **command; /* argv of the command, NULL-terminated; NULL if none */
+	char **own_argv; /* pfmon's own command line, NULL-terminated */
+	int own_argc;
 
 	/* cluster runs: this rank's identity (the launcher's environment), the
 	 * output names with their %-escapes expanded (owned), --merge's inputs */

@@ -254,10 +254,14 @@ struct perf_data_writer *perf_data_writer_open(const char *path, const struct sm
 		w->ev[i].sample_type = sample_type_of(h->events[i].fields);
 		fill_attr(&w->ev[i], &h->events[i], i == 0);
 	}
-	w->argc = h->argc;
-	w->argv = xcalloc(h->argc + 1, sizeof(*w->argv));
-	for (uint32_t i = 0; i < h->argc; i++)
-		w->argv[i] = xstrdup(h->argv[i] ? h->argv[i] : "");
+	/* HEADER_CMDLINE: who recorded, as perf record writes its own */
+	w->argc = h->recorder_argc ? h->recorder_argc : h->argc;
+	w->argv = xcalloc(w->argc + 1, sizeof(*w->argv));
+	for (uint32_t i = 0; i < w->argc; i++) {
+		const char *a = h->recorder_argc ? h->recorder_argv[i] : h->argv[i];
+
+		w->argv[i] = xstrdup(a ? a : "");
+	}
 	w->ids_off = PD_HEADER_SIZE;
 	w->attrs_off = w->ids_off + (uint64_t)h->nr_events * 8;
 	w->data_off = w->attrs_off + (uint64_t)h->nr_events * (PD_ATTR_SIZE_WRITTEN + PD_SECTION_SIZE);

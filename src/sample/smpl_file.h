@@ -55,7 +55,11 @@ struct smpl_header {
 	uint64_t clock_ns;     /* sample clock at created_ns, to place samples in wall time; 0: unknown */
 	int32_t clockid;       /* clock of sample times (perf use_clockid), -1: perf's default */
 	uint32_t argc;
-	char **argv;           /* the command line of pfmon */
+	char **argv;           /* the command monitored */
+	/* the recorder's own command line (pfmon's), perf.data's HEADER_CMDLINE
+	 * as perf record writes its own; 0: argv (a converted file) */
+	uint32_t recorder_argc;
+	char **recorder_argv;
 	uint32_t nr_events;
 	struct smpl_event *events;
 	/* 1.4: which rank of which job wrote the file (pfmon(1), CLUSTER RUNS);

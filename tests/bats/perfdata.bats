@@ -53,9 +53,10 @@ within_1() {
 	run perf report -i "$W/run.data" --stdio --no-children --sort sym -g none
 	! printf '%s\n' "$output" | grep -q '\[k\] 0x'
 	# the event's name, the build-ids of the binaries and the command line
+	# that recorded, pfmon's own (perf record writes its own)
 	run perf report -i "$W/run.data" --header-only
 	[[ "$output" =~ "event : name = task-clock" ]]
-	[[ "$output" =~ "cmdline : $FIXTURES/hotspot 400" ]]
+	[[ "$output" =~ "cmdline : $PFMON -e task-clock --long-smpl-periods=200000 -g --smpl-format=perf --smpl-outfile=$W/run.data $FIXTURES/hotspot 400" ]]
 	run perf buildid-list -i "$W/run.data"
 	want=$(readelf -n "$FIXTURES/hotspot" | awk '/Build ID/ { print $3 }')
 	[[ "$output" =~ $want\ [^[:space:]]*/hotspot ]]
@@ -90,6 +91,8 @@ within_1() {
 	strings -n 3 "$W/run.b2qt" | grep -qx hot
 	strings -n 3 "$W/run.b2qt" | grep -qx cold
 	strings -n 3 "$W/run.b2qt" | grep -qx main
+	# its summary's command: pfmon, which recorded (HEADER_CMDLINE)
+	strings -n 3 "$W/run.b2qt" | grep -qx -- "$PFMON"
 }
 
 @test "--export-perf-data converts a saved sample file for perf report" {
