@@ -88,6 +88,7 @@ struct perf_data_reader {
 	size_t n_binaries;
 	size_t synth;                /* synthetic records given: kernel, then binaries */
 	uint64_t bounce[65536 / 8];  /* a record at an offset not 8-byte aligned */
+	uint64_t lbr_chain[65536 / 8 + 2]; /* a call chain with its LBR call stack */
 	uint64_t tell;
 	struct smpl_status st;
 	struct read_fail fail; /* the first failure, answered to every later call */
@@ -844,6 +845,36 @@ static bool next_synthetic(struct perf_data_reader *r, struct sample_record *out
 	return false;
 }
 
+/*
+ * perf record --call-graph lbr: the branch stack holds the user call stack
+ * (entry k's from is a call site, entry 0's to the current function), the
+ * kernel's call chain the kernel frames and, walking frame pointers that
+ * code built without them does not keep, a user part of a frame or two.
+ * The chain perf 6.1 resolves: the kernel part up to PERF_CONTEXT_USER, the
+ * to of entry 0, then each entry's from (checked with perf script on the
+ * same bytes).  A sample without a user part keeps its chain, and so does
+ * one with an empty branch stack (perf 6.1 reads an entry 0 past it).
+ */
+static void lbr_call_stack(struct perf_data_reader *r, const struct perf_layout *l, struct sample *s)
+{
+	uint32_t user = 0, n;
+
+	if (!(l->branch_sample_type & PERF_SAMPLE_BRANCH_CALL_STACK) || !s->branch_nr)
+		return;
+	while (user < s->callchain_nr && s->callchain[user] != (uint64_t)PERF_CONTEXT_USER)
+		user++;
+	if (user == s->callchain_nr)
+		return;
+	/* no longer than the record: the chain and the branches are in it */
+	memcpy(r->lbr_chain, s->callchain, (user + 1) * sizeof(uint64_t));
+	n = user + 1;
+	r->lbr_chain[n++] = s->branches[0].to;
+	for (uint32_t k = 0; k < s->branch_nr; k++)
+		r->lbr_chain[n++] = s->branches[k].from;
+	s->callchain = r->lbr_chain;
+	s->callchain_nr = n;
+}
+
 /* without PERF_SAMPLE_IDENTIFIER every event's records decode alike: the
  * event is then the one of the record's id */
 static void fix_event(struct perf_data_reader *r, struct sample_record *out)
@@ -888,6 +919,8 @@ int perf_data_reader_next(struct perf_data_reader *r, struct sample_record *out,
 			out->throttle.evidx = ev >= 0 ? (uint32_t)ev : 0;
 		}
 		fix_event(r, out);
+		if (out->type == SREC_SAMPLE)
+			lbr_call_stack(r, l ? l : &r->layouts[0], &out->sample);
 		if (off < r->size)
 			r->tell = off + rec->size;
 		sample_totals_add(&r->st.counted, out);

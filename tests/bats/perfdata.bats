@@ -278,6 +278,23 @@ same_as_perf_script() {
 	same_as_perf_script "$W/alias.data" aliases
 }
 
+@test "perf record --call-graph lbr's file: the user call stack from the branch stack, as perf script resolves it" {
+	# no LBR here: perf record -g's frame-pointer chains, moved into the
+	# branch stacks as the LBR holds a call stack (perfdata_lbr.py)
+	perf record -q -e task-clock -c 200000 -g -o "$W/fp.data" "$FIXTURES/hotspot" 300 >/dev/null 2>&1
+	n=$(python3 "$TESTS_SRCDIR/bats/perfdata_lbr.py" "$W/fp.data" "$W/lbr.data")
+	[ "$n" -ge 100 ]
+	perf report -D -i "$W/lbr.data" 2>/dev/null | grep -q '^\.\.\. branch callstack: nr:'
+	# perf script's frames, sample by sample (the address column aside:
+	# perf prints user frames' addresses relative to their mapping)
+	perf script -i "$W/lbr.data" 2>/dev/null | sed -E 's/^\t *[0-9a-f]+ /\t/' >"$W/perf.txt"
+	"$PFMON" --report="$W/lbr.data" --report-format=script 2>/dev/null | sed -E 's/^\t *[0-9a-f]+ /\t/' >"$W/pfmon.txt"
+	diff "$W/perf.txt" "$W/pfmon.txt"
+	# whole stacks where the kernel's chain held the leaf alone
+	run -0 --separate-stderr "$PFMON" --report="$W/lbr.data" --report-format=folded
+	[ "$(printf '%s\n' "$output" | awk '/^hotspot;(.*;)?main;hot / { n += $NF } END { print n + 0 }')" -ge 50 ]
+}
+
 @test "perf record -z: the compressed records decoded, every sample as perf script and perf inject's plain copy give it" {
 	perf record -q -z -e task-clock -c 100000 -o "$W/z.data" "$FIXTURES/hotspot" 300 >/dev/null 2>&1
 	perf report --header-only -i "$W/z.data" 2>/dev/null | grep -q '^# compressed : Zstd' ||
