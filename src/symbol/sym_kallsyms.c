@@ -32,7 +32,7 @@
 /* a parsed line, with what picks the best of several names at one address */
 struct raw_ksym {
 	struct sym_ksym s;
-	int rank;
+	size_t line; /* of several names at one address, the last one listed wins */
 };
 
 /* A kernel with every module loaded lists a few hundred thousand symbols,
@@ -91,18 +91,6 @@ static bool is_text_type(char t)
 static bool is_data_type(char t)
 {
 	return strchr("dDbBrRgGsSvV", t) && t;
-}
-
-/* Of names at one address the most public wins (T > W > t), then the one
- * with fewer leading underscores: _text and srso_alias_untrain_ret share
- * an address, and the second is the code. */
-static int rank_of(char type, const char *name)
-{
-	int r = type == 'T' ? 3 * 64 : (type == 'W' || type == 'w') ? 2 * 64 : 64;
-
-	for (int u = 0; name[u] == '_' && u < 63; u++)
-		r--;
-	return r;
 }
 
 static int hexval(char c)
@@ -164,7 +152,6 @@ static int parse_line(char *line, struct sym_strset *modules, bool data, struct 
 	}
 	if (data ? !is_data_type(type) : !is_text_type(type))
 		return 0;
-	out->rank = rank_of(type, out->s.name);
 	return 1;
 }
 
@@ -174,9 +161,11 @@ static int raw_cmp(const void *a, const void *b)
 
 	if (x->s.addr != y->s.addr)
 		return x->s.addr < y->s.addr ? -1 : 1;
-	if (x->rank != y->rank)
-		return y->rank - x->rank; /* best first */
-	return strcmp(x->s.name, y->s.name);
+	/* perf names an address by the last of its names in the file: it ends
+	 * each name at the next one's address, so only the last has a size,
+	 * and a sized name wins (__pi___x86_indirect_thunk_rax and
+	 * __x86_indirect_thunk_rax, _text and srso_alias_untrain_ret) */
+	return x->line != y->line ? (x->line > y->line ? -1 : 1) : 0;
 }
 
 /* Every line; *nr text symbols in *out (unsorted), *nonzero of them with
@@ -212,6 +201,7 @@ static int parse_all(struct sym_kallsyms *ks, size_t len, const char *path, bool
 			snprintf(where, sizeof(where), "line %zu: %s", lineno, why);
 			return pf_error_set(err, PF_E_BAD_FILE, path, where);
 		}
+		(*out)[*nr].line = lineno;
 		if (rc > 0 && (*out)[(*nr)++].s.addr)
 			(*nonzero)++;
 	}
