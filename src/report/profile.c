@@ -66,6 +66,7 @@ struct profile *profile_new(const struct profile_opts *opts, const struct smpl_h
 	p->ev = xcalloc(p->n_ev ? p->n_ev : 1, sizeof(*p->ev));
 	for (size_t i = 0; i < p->n_ev; i++) {
 		p->ev[i].name = xstrdup(h->events[i].name);
+		p->ev[i].tracepoint = h->events[i].attr_type == PERF_TYPE_TRACEPOINT;
 		p->ev[i].period = h->events[i].period;
 		p->ev[i].freq = h->events[i].freq;
 		p->ev[i].random_mask = h->events[i].random_mask;
@@ -78,6 +79,8 @@ struct profile *profile_new(const struct profile_opts *opts, const struct smpl_h
 		strmap_init(&p->ev[i].keys);
 		strmap_init(&p->ev[i].key_index);
 	}
+	if (opts->format == PROFILE_SCRIPT)
+		prof_script_init(p, h);
 	strmap_init(&p->folded);
 	strmap_init(&p->stack_index);
 	strmap_init(&p->comm_ids);
@@ -264,6 +267,8 @@ void profile_print_warnings(const struct profile *p, FILE *err)
 
 void profile_print_notes(const struct profile *p, FILE *err)
 {
+	if (p->script.trace_error)
+		fprintf(err, "note: tracepoint payloads are not shown: %s\n", p->script.trace_error);
 	/* the text report lists them itself; the others have no room for a note */
 	if (p->opts.format != PROFILE_TEXT)
 		prof_print_missing(p, err, "note: ", false);

@@ -25,6 +25,7 @@
 #include "kernel_check.h"
 #include "profile.h"
 #include "symbol/symbol.h"
+#include "trace_format.h"
 
 /*
  * What a sample is counted under, as typed data: a frame is where it ran
@@ -69,6 +70,7 @@ struct prof_keymap {
 
 struct event_hist {
 	char *name;
+	bool tracepoint;         /* PERF_TYPE_TRACEPOINT: its samples carry a payload */
 	uint64_t period;
 	bool freq;
 	uint64_t random_mask;         /* --smpl-periods-random */
@@ -128,6 +130,8 @@ struct prof_script_sample {
 	bool chain;         /* the sample has a call chain */
 	size_t first;       /* its frames in frames[] */
 	uint32_t n;
+	bool payload;       /* a tracepoint's, printed as perf script does */
+	size_t payload_at, payload_len; /* in the script's text */
 };
 
 struct prof_script {
@@ -135,6 +139,10 @@ struct prof_script {
 	size_t n, cap;
 	struct prof_frame *frames;
 	size_t n_frames, cap_frames;
+	struct strbuf text;          /* the tracepoint payloads */
+	struct trace_format *trace;  /* their formats, when the file has them */
+	char *trace_error;           /* why they do not print, when it has them */
+	int name_width;              /* perf script's: the longest event name */
 };
 
 struct profile {
@@ -235,6 +243,8 @@ void prof_add_reads(struct profile *p, struct event_hist *h, const struct sample
 /* profile_script.c */
 void prof_add_script(struct profile *p, const struct sample *s);
 void prof_print_script(struct profile *p, FILE *out);
+/* the script's event names and tracepoint formats, from the file's header */
+void prof_script_init(struct profile *p, const struct smpl_header *h);
 void prof_script_release(struct prof_script *sc);
 
 /* profile_print.c */

@@ -14,6 +14,10 @@
  * the end, once the kernel's symbols are known, as for the other formats.
  * A --call-graph=dwarf sample's frames are the ones its folded stack has,
  * unwound by the same code (profile_unwind.c), its marker included.
+ * Event names are right-aligned to the longest, as perf aligns them.  A
+ * tracepoint's sample, when the file has the tracepoints' formats, is
+ * perf's "comm tid [cpu] secs.usecs: event: payload", its payload printed
+ * by the event's print format (trace_format.h).
  */
 #include <config.h>
 
@@ -51,6 +55,56 @@ static void add_unwound(struct profile *p, const struct sample *s)
 	memcpy(new_frames(&p->script, n), f, n * sizeof(*f));
 }
 
+void prof_script_init(struct profile *p, const struct smpl_header *h)
+{
+	struct prof_script *sc = &p->script;
+	bool tracepoints = false;
+
+	for (size_t i = 0; i < p->n_ev; i++) {
+		int len = (int)strlen(p->ev[i].name);
+
+		sc->name_width = len > sc->name_width ? len : sc->name_width;
+		tracepoints = tracepoints || p->ev[i].tracepoint;
+	}
+	if (tracepoints && h->tracing_size) {
+		struct pf_error why;
+
+		sc->trace = trace_format_new(h->tracing_data, h->tracing_size, &why);
+		if (!sc->trace)
+			sc->trace_error = xstrdup(why.msg);
+	}
+}
+
+/* a tracepoint's raw record, kept to be printed at the end, when the
+ * kernel's symbols are known (%pS in print formats); 8-byte aligned, as
+ * in its sample */
+static void add_payload(struct prof_script *sc, const struct sample *s, struct prof_script_sample *e)
+{
+	static const char zeros[8];
+
+	if (!trace_format_knows(sc->trace, s->raw, s->raw_size))
+		return;
+	strbuf_add(&sc->text, zeros, (8 - sc->text.len % 8) % 8);
+	e->payload = true;
+	e->payload_at = sc->text.len;
+	e->payload_len = s->raw_size;
+	strbuf_add(&sc->text, s->raw, s->raw_size);
+}
+
+/* %pS in a print format: the kernel's symbols, when they name this
+ * recording's kernel */
+static const char *kernel_name(void *arg, uint64_t addr, uint64_t *start, const char **module)
+{
+	struct profile *p = arg;
+	const struct sym_result *r = p->kernel_named ? sym_resolve_kernel(p->res, addr) : NULL;
+
+	if (!r || !r->func)
+		return NULL;
+	*start = addr - r->offset;
+	*module = r->module;
+	return r->func;
+}
+
 /* perf script prints the attribute's period when the samples carry none
  * (a fixed period: perf record -c, pfmon's --long-smpl-periods) */
 static uint64_t sample_period(const struct profile *p, const struct sample *s)
@@ -84,6 +138,8 @@ void prof_add_script(struct profile *p, const struct sample *s)
 					  .cpu = s->cpu, .time = s->time, .period = sample_period(p, s),
 					  .comm = (uint32_t)comm, .first = sc->n_frames,
 					  .chain = (s->fields & (SAMPLE_F_CALLCHAIN | SAMPLE_F_USER_STACK)) != 0 };
+	if (sc->trace && s->raw_size && s->evidx < p->n_ev && p->ev[s->evidx].tracepoint)
+		add_payload(sc, s, e);
 	if (s->fields & SAMPLE_F_USER_STACK) {
 		add_unwound(p, s);
 		e->n = (uint32_t)(sc->n_frames - e->first);
@@ -154,20 +210,33 @@ static void print_start(const struct profile *p, const struct prof_script_sample
 	if (e->fields & SAMPLE_F_TIME)
 		fprintf(out, "%5llu.%06llu: ", (unsigned long long)(e->time / 1000000000ull),
 			(unsigned long long)(e->time % 1000000000ull / 1000));
-	fprintf(out, "%10llu %s: ", (unsigned long long)e->period,
-		e->evidx < p->n_ev ? p->ev[e->evidx].name : "?");
+	if (!e->payload)
+		fprintf(out, "%10llu ", (unsigned long long)e->period);
+	fprintf(out, "%*s: ", p->script.name_width, e->evidx < p->n_ev ? p->ev[e->evidx].name : "?");
 }
 
 void prof_print_script(struct profile *p, FILE *out)
 {
 	struct strbuf sb = STRBUF_INIT;
 
+	if (p->script.trace)
+		trace_format_kernel_names(p->script.trace, kernel_name, p);
 	for (size_t i = 0; i < p->script.n; i++) {
 		const struct prof_script_sample *e = &p->script.samples[i];
 
 		print_start(p, e, out);
-		if (e->chain)
+		if (e->payload) {
+			/* perf script's tracepoint line: the payload, then the
+			 * frames only of a call chain */
+			strbuf_reset(&sb);
+			trace_format_payload(p->script.trace, p->script.text.buf + e->payload_at,
+					     (uint32_t)e->payload_len, e->cpu, &sb);
+			fprintf(out, "%s\n", strbuf_str(&sb));
+			if (!e->chain)
+				continue;
+		} else if (e->chain) {
 			fputc('\n', out);
+		}
 		for (uint32_t j = 0; j < e->n; j++) {
 			const struct prof_frame *f = &p->script.frames[e->first + j];
 			/* a marker has no ip: why the unwinding ended is in its addr */
@@ -188,4 +257,7 @@ void prof_script_release(struct prof_script *sc)
 {
 	free(sc->samples);
 	free(sc->frames);
+	strbuf_release(&sc->text);
+	trace_format_free(sc->trace);
+	free(sc->trace_error);
 }

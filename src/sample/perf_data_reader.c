@@ -332,6 +332,10 @@ static const char *parse_feature(struct perf_data_reader *r, unsigned feat, cons
 	const char *why;
 
 	switch (feat) {
+	case PD_FEAT_TRACING_DATA:
+		r->h.tracing_data = p;
+		r->h.tracing_size = (size_t)(end - p);
+		return NULL;
 	case PD_FEAT_BUILD_ID:
 		return parse_build_ids(r, p, end);
 	case PD_FEAT_OSRELEASE:
@@ -744,6 +748,10 @@ static int index_record(struct perf_data_reader *r, uint64_t off, uint64_t left,
 		if (payload > left - size)
 			return 1;
 		*skip += payload;
+		if (type == PD_RECORD_HEADER_TRACING_DATA && r->pipe) {
+			r->h.tracing_data = p + size;
+			r->h.tracing_size = payload;
+		}
 		return 0;
 	}
 	case PD_RECORD_HEADER_ATTR:

@@ -264,13 +264,17 @@ static int decode_branch_stack(struct cursor *c, const struct perf_layout *l, st
 }
 
 /* { u32 size; char data[size]; } padded so the whole is a multiple of 8 */
-static int skip_raw(struct cursor *c)
+static int decode_raw(struct cursor *c, struct sample *s)
 {
 	uint32_t size;
 
 	if (cur_left(c) < 4)
 		return -1;
 	memcpy(&size, c->p, 4);
+	if (size > cur_left(c) - 4)
+		return -1;
+	s->raw_size = size;
+	s->raw = c->p + 4;
 	return cur_skip_bytes(c, ((uint64_t)size + 4 + 7) & ~(uint64_t)7);
 }
 
@@ -351,7 +355,7 @@ static int decode_sample(struct cursor *c, const struct perf_event_header *rec,
 		return malformed(err, rec, "read values overrun the record, or more than 16 of them");
 	if ((st & PERF_SAMPLE_CALLCHAIN) && decode_callchain(c, s))
 		return malformed(err, rec, "callchain overruns the record");
-	if ((st & PERF_SAMPLE_RAW) && skip_raw(c))
+	if ((st & PERF_SAMPLE_RAW) && decode_raw(c, s))
 		return malformed(err, rec, "raw data overruns the record");
 	if ((st & PERF_SAMPLE_BRANCH_STACK) && decode_branch_stack(c, l, s))
 		return malformed(err, rec, "branch stack overruns the record");

@@ -99,6 +99,8 @@ struct sample {
 	const uint64_t *callchain; /* may hold PERF_CONTEXT_* markers */
 	uint32_t branch_nr;
 	const struct sample_branch *branches; /* most recent first */
+	uint32_t raw_size;
+	const void *raw; /* PERF_SAMPLE_RAW: a tracepoint's record, an IBS dump */
 	/* pfmon 3.x's non-sampling events: their running counts when the
 	 * sample was taken, in the order of the event's read list (a perf
 	 * group read: the leader's siblings; the leader's own count, which

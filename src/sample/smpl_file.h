@@ -62,6 +62,10 @@ struct smpl_header {
 	char **recorder_argv;
 	uint32_t nr_events;
 	struct smpl_event *events;
+	/* perf.data's HEADER_TRACING_DATA (the tracepoints' formats), in the
+	 * reader's memory; size 0: none */
+	const void *tracing_data;
+	size_t tracing_size;
 	/* 1.4: which rank of which job wrote the file (pfmon(1), CLUSTER RUNS);
 	 * has_job false: an older file, or a writer that gave none */
 	bool has_job;

@@ -375,6 +375,30 @@ print(struct.unpack_from('<Q', b, data_off + data_size + 16 * k)[0])
 PY
 }
 
+@test "tracepoint samples: their payloads as perf script prints them, from a file or a pipe; damaged formats: a note" {
+	perf record -q -e sched:sched_process_exec,syscalls:sys_enter_openat,kmem:kmalloc,signal:signal_generate \
+		-o "$W/tp.data" -- sh -c 'cat /etc/hostname >/dev/null; kill -0 $$' >/dev/null 2>&1 ||
+		skip "perf record cannot record tracepoints here"
+	perf script -i "$W/tp.data" 2>/dev/null >"$W/perf.txt"
+	"$PFMON" --report="$W/tp.data" --report-format=script >"$W/pfmon.txt"
+	grep -q 'sched:sched_process_exec: filename=/usr/bin/cat ' "$W/pfmon.txt"
+	# the %pS of kmalloc's call site, named from the kernel's symbols
+	grep -q 'kmem:kmalloc: call_site=[a-z_]' "$W/pfmon.txt"
+	diff "$W/perf.txt" "$W/pfmon.txt"
+	perf record -q -e sched:sched_process_exec,syscalls:sys_enter_openat -o - -- sh -c 'cat /etc/hostname' \
+		2>/dev/null >"$W/tpp.data"
+	perf script -i "$W/tpp.data" 2>/dev/null >"$W/perf.txt"
+	"$PFMON" --report=- --report-format=script <"$W/tpp.data" >"$W/pfmon.txt"
+	diff "$W/perf.txt" "$W/pfmon.txt"
+	# the formats' magic damaged: the samples still, a note why without payloads
+	off=$(feature_offset "$W/tp.data" 1)
+	cp "$W/tp.data" "$W/bad.data"
+	printf 'X' | dd of="$W/bad.data" bs=1 seek="$off" conv=notrunc status=none
+	run -0 --separate-stderr "$PFMON" --report="$W/bad.data" --report-format=script
+	[ "${#lines[@]}" -eq "$(perf script -i "$W/tp.data" 2>/dev/null | wc -l)" ]
+	[[ "$stderr" =~ "note: tracepoint payloads are not shown: 'tracing data (HEADER_TRACING_DATA)': not tracing data (no magic)" ]]
+}
+
 @test "a perf.data file cut in its header features: every sample reported, one warning naming the features lost" {
 	perf record -q -e cpu-clock -o "$W/perf.data" "$FIXTURES/hotspot" 200 >/dev/null 2>&1
 	run -0 --separate-stderr "$PFMON" --report="$W/perf.data"
