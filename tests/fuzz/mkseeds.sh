@@ -167,6 +167,11 @@ if command -v perf >/dev/null; then
 	# perf record -z's compressed records, in a file and in pipe mode
 	perf record -q -z -e cpu-clock -F 2000 --no-buildid-cache -o "$d/perf-record-zstd" /bin/sh -c "$loop" >/dev/null 2>&1
 	perf record -q -z -e cpu-clock -F 2000 -o - /bin/sh -c "$loop" 2>/dev/null >"$d/perf-record-pipe-zstd"
+	# tracepoints with their formats (HEADER_TRACING_DATA), reported as script
+	perf record -q -e sched:sched_process_exec,kmem:kmalloc -o "$d/perf-record-tracepoints" true >/dev/null 2>&1
+	while [ $(($(stat -c %s "$d/perf-record-tracepoints") / 5 % 4)) -ne 3 ]; do
+		printf '\0' >>"$d/perf-record-tracepoints"
+	done
 fi
 cd - >/dev/null
 
