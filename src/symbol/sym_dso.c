@@ -126,6 +126,122 @@ static size_t read_symtab(Elf *elf, Elf_Scn *scn, bool data, struct raw_func **o
 	return nr;
 }
 
+/* a PLT's layout: its header's size and each entry's (perf's, by machine) */
+static bool plt_layout(uint16_t machine, uint64_t *header, uint64_t *entry)
+{
+	switch (machine) {
+	case EM_X86_64:
+	case EM_386:
+		*header = 16;
+		*entry = 16;
+		return true;
+	case EM_AARCH64:
+		*header = 32;
+		*entry = 16;
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* the i-th relocation's symbol name, "" for none (an IRELATIVE one) */
+static const char *plt_symbol(Elf *elf, Elf_Data *rels, bool rela, size_t i, Elf_Data *dynsym,
+			      size_t strtab)
+{
+	GElf_Rela ra;
+	GElf_Rel r;
+	GElf_Sym sym;
+	uint64_t info;
+	const char *name;
+
+	if (rela ? !gelf_getrela(rels, (int)i, &ra) : !gelf_getrel(rels, (int)i, &r))
+		return "";
+	info = rela ? ra.r_info : r.r_info;
+	if (!GELF_R_SYM(info) || !dynsym || !gelf_getsym(dynsym, (int)GELF_R_SYM(info), &sym))
+		return "";
+	name = elf_strptr(elf, strtab, sym.st_name);
+	return name ? name : "";
+}
+
+/*
+ * The PLT's entries, as perf names them: "FUNC@plt" for the i-th
+ * relocation of .rela.plt (.rel.plt), "@plt" for one without a symbol (an
+ * IRELATIVE), entry i at .plt + header + i * entry size.  Into *v; their
+ * number.
+ */
+static size_t read_plt(struct sym_dso *dso, struct sym_func **v)
+{
+	size_t n = 0;
+	Elf *elf = dso->main.elf;
+	Elf_Scn *plt, *rels, *dynsym;
+	GElf_Shdr plt_sh, rel_sh, dyn_sh;
+	Elf_Data *rel_data, *dyn_data = NULL;
+	uint64_t header, entry, nr;
+	bool rela = true;
+
+	*v = NULL;
+	if (!elf || !plt_layout(dso->machine, &header, &entry))
+		return 0;
+	plt = sym_elf_section(elf, SHT_PROGBITS, ".plt");
+	rels = sym_elf_section(elf, SHT_RELA, ".rela.plt");
+	if (!rels) {
+		rels = sym_elf_section(elf, SHT_REL, ".rel.plt");
+		rela = false;
+	}
+	if (!plt || !rels || !gelf_getshdr(plt, &plt_sh) || !gelf_getshdr(rels, &rel_sh) || !rel_sh.sh_entsize ||
+	    !(rel_data = elf_getdata(rels, NULL)) || plt_sh.sh_size < header)
+		return 0;
+	dynsym = elf_getscn(elf, rel_sh.sh_link);
+	if (dynsym && gelf_getshdr(dynsym, &dyn_sh))
+		dyn_data = elf_getdata(dynsym, NULL);
+	nr = rel_sh.sh_size / rel_sh.sh_entsize;
+	/* no entry past the section: a hostile count names nothing more */
+	if (nr > (plt_sh.sh_size - header) / entry)
+		nr = (plt_sh.sh_size - header) / entry;
+	*v = xmalloc((nr + 1) * sizeof(**v));
+	for (size_t i = 0; i < nr; i++) {
+		char *name = xasprintf("%s@plt", plt_symbol(elf, rel_data, rela, i, dyn_data,
+							   dyn_data ? dyn_sh.sh_link : 0));
+		uint64_t at = plt_sh.sh_addr + header + i * entry;
+
+		(*v)[n++] = (struct sym_func){ at, at + entry, sym_strset_intern(&dso->strings, name) };
+		free(name);
+	}
+	return n;
+}
+
+static int func_cmp(const void *a, const void *b)
+{
+	const struct sym_func *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/* The PLT's entries where no symbol of the table is: perf adds them after
+ * the table's symbols got their ends, and a size-0 symbol before the PLT
+ * (an executable's _init) keeps the entries it covers. */
+static void add_plt(struct sym_dso *dso, struct sym_table *t)
+{
+	struct sym_func *plt;
+	size_t n = read_plt(dso, &plt), added = 0;
+
+	if (!n)
+		return;
+	t->syms = xrealloc(t->syms, (t->nr + n) * sizeof(*t->syms));
+	for (size_t i = 0; i < n; i++)
+		if (!sym_find_func(t, plt[i].addr))
+			t->syms[t->nr + added++] = plt[i];
+	free(plt);
+	if (!added)
+		return;
+	t->nr += added;
+	t->nr_plt = added;
+	qsort(t->syms, t->nr, sizeof(*t->syms), func_cmp);
+	t->addrs = xrealloc(t->addrs, (t->nr + 1) * sizeof(*t->addrs));
+	for (size_t i = 0; i < t->nr; i++)
+		t->addrs[i] = t->syms[i].addr;
+}
+
 /* End of the load segment holding addr: where a size-0 symbol must stop. */
 static uint64_t seg_end(const struct sym_dso *dso, uint64_t addr)
 {
@@ -174,6 +290,8 @@ static void load_table(struct sym_dso *dso, Elf *elf, Elf_Scn *scn, bool data,
 	t->addrs = xmalloc((nr + 1) * sizeof(*t->addrs));
 	for (size_t i = 0; i < nr; i++)
 		t->addrs[i] = t->syms[i].addr;
+	if (!data)
+		add_plt(dso, t);
 }
 
 static void free_table(struct sym_table *t)
@@ -228,8 +346,8 @@ static void choose_symbols(struct sym_dso *dso)
 	/* data objects wait for the first data address */
 	dso->sym_elf = elf;
 	dso->sym_scn = scn;
-	if (dso->funcs.nr == 0)
-		dso->source = SYM_SRC_NONE;
+	if (dso->funcs.nr == dso->funcs.nr_plt)
+		dso->source = SYM_SRC_NONE; /* PLT entries alone name none of its code */
 }
 
 static void open_debug_file(struct sym_dso *dso, const char *debug_root)
@@ -362,7 +480,7 @@ void sym_dso_info(const struct sym_dso *dso, struct sym_dso_info *info)
 		.lines_read = dso->dwarf != NULL,
 		.machine = dso->machine,
 		.is_dyn = dso->is_dyn,
-		.nr_funcs = dso->kallsyms ? dso->kallsyms->nr : dso->funcs.nr,
+		.nr_funcs = dso->kallsyms ? dso->kallsyms->nr : dso->funcs.nr - dso->funcs.nr_plt,
 		.build_id = dso->build_id_len ? dso->build_id : NULL,
 		.build_id_len = dso->build_id_len,
 		.lookups = dso->lookups,

@@ -31,6 +31,7 @@ struct sym_table {
 	struct sym_func *syms;
 	uint64_t *addrs;
 	size_t nr;
+	size_t nr_plt; /* of them, PLT entries (FUNC@plt): no symbols of the binary's own */
 };
 
 struct sym_seg {
