@@ -18,8 +18,10 @@
 #include "common/util.h"
 #include "symbol/sym_internal.h"
 
-/* perf's style: parameters, const/volatile; C++, Rust legacy and v0 */
-#define DEMANGLE_STYLE (DMGL_PARAMS | DMGL_ANSI | DMGL_AUTO)
+/* perf's default style (perf shows parameters only with -v): names and
+ * template arguments, no parameter list; C++, Rust legacy and v0.
+ * Overloads of one name are then one entry, as in perf. */
+#define DEMANGLE_STYLE (DMGL_ANSI | DMGL_AUTO)
 
 struct dm_slot {
 	const char *mangled; /* the symbol table's string; NULL: empty slot */
