@@ -177,6 +177,33 @@ static char *text_copy(struct cursor *c, uint64_t size, const char *what)
 	return copy;
 }
 
+/*
+ * The printk formats' lines that libtraceevent 1.7 reads safely: it splits
+ * "ADDR : "FORMAT"" at the first ':' and copies from two bytes after it,
+ * past the end of a line with nothing after the ':' (and it cannot take a
+ * line that starts with one).  Lines otherwise are dropped: their formats
+ * print as addresses.
+ */
+static void keep_printk_lines(char *text)
+{
+	char *out = text;
+
+	for (char *line = text, *next; *line; line = next) {
+		char *colon;
+		size_t len;
+
+		next = strchr(line, '\n');
+		next = next ? next + 1 : line + strlen(line);
+		len = (size_t)(next - line);
+		colon = memchr(line, ':', len);
+		if (!colon || colon == line || colon + 2 >= line + len - (next[-1] == '\n'))
+			continue;
+		memmove(out, line, len);
+		out += len;
+	}
+	*out = '\0';
+}
+
 static void parse_tables(struct trace_format *tf, struct cursor *c, bool saved_cmdlines)
 {
 	char *text;
@@ -187,8 +214,10 @@ static void parse_tables(struct trace_format *tf, struct cursor *c, bool saved_c
 	free(text);
 	text = text_copy(c, get_uint(c, 4, "truncated in the printk formats' size"),
 			 "the printk formats run past the tracing data");
-	if (text)
+	if (text) {
+		keep_printk_lines(text);
 		tf->fn->parse_printk_formats(tf->tep, text);
+	}
 	free(text);
 	if (!saved_cmdlines)
 		return;
