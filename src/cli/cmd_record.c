@@ -268,7 +268,9 @@ int cmd_record(const struct pf_config *cfg, const struct pmu_model *m, struct pf
 		fill_header(&rr, argc, cfg->command);
 		rr.profile = profile_new(&po, &rr.header);
 		if (cfg->smpl_outfile) {
-			rr.writer = sample_out_open(cfg->smpl_outfile, smpl_format(cfg), &rr.header, err);
+			struct sample_out_opts so = { smpl_format(cfg), (int)cfg->compression_level };
+
+			rr.writer = sample_out_open(cfg->smpl_outfile, &so, &rr.header, err);
 			rc = rr.writer ? 0 : -1;
 		}
 		if (!rc)

@@ -136,7 +136,8 @@ static int export_record(struct sample_out *o, const struct sample_record *rec, 
 static int export_perf_data(const struct pf_config *cfg, struct smpl_reader *r,
 			    const struct sample_record *first, struct pf_error *err)
 {
-	struct sample_out *o = sample_out_open(cfg->export_perf_data, SAMPLE_OUT_PERF, smpl_reader_header(r), err);
+	struct sample_out_opts so = { SAMPLE_OUT_PERF, (int)cfg->compression_level };
+	struct sample_out *o = sample_out_open(cfg->export_perf_data, &so, smpl_reader_header(r), err);
 	struct sample_record rec;
 	struct pf_error why;
 	int rc = first ? 1 : 0;

@@ -396,6 +396,16 @@ static int opt_smpl_entries(struct cli_state *st, const struct opt_def *o, const
 	return parse_u64_opt(o, arg, 1, 1u << 18, &st->cfg->smpl_entries, err);
 }
 
+/* perf record's -z: level 1 without a value, 1 to 22 with one */
+static int opt_compression_level(struct cli_state *st, const struct opt_def *o, const char *arg, struct pf_error *err)
+{
+	if (!arg) {
+		st->cfg->compression_level = 1;
+		return 0;
+	}
+	return parse_u64_opt(o, arg, 1, 22, &st->cfg->compression_level, err);
+}
+
 static int opt_smpl_freq(struct cli_state *st, const struct opt_def *o, const char *arg, struct pf_error *err)
 {
 	return parse_u64_opt(o, arg, 1, 1000000, &st->cfg->smpl_freq, err);
@@ -793,6 +803,8 @@ static const struct opt_def options[] = {
 	  "--smpl-outfile's format: pfmon (default, pfmon-smpl(5)) or perf (perf.data)", M_SAMPLE },
 	{ "export-perf-data", NULL, ARG_REQUIRED, "FILE", G_SMPL, STR(export_perf_data),
 	  "with --report: write the samples read to FILE as perf.data, and exit", M_REPORT },
+	{ "compression-level", "z", ARG_OPTIONAL, "N", G_SMPL, CALL(opt_compression_level),
+	  "perf.data written compressed, as perf record -z: zstd level N (1 to 22, 1 without N)", M_SAMPLE | M_REPORT },
 	{ "smpl-entries", NULL, ARG_REQUIRED, "N", G_SMPL, CALL(opt_smpl_entries),
 	  "ring-buffer size in samples (default 2048, at most 262144)", M_SAMPLE },
 	{ "resolve-addresses", NULL, ARG_NONE, NULL, G_SMPL, BOOL(resolve_addresses),

@@ -158,6 +158,12 @@ static int check_output(const struct pf_config *cfg, struct pf_error *err)
 				    " (it saves an Itanium 2 dump as a sample file)");
 	if (given(cfg, "smpl-format") && !cfg->smpl_outfile)
 		return pf_error_set(err, PF_E_OPTION_NEEDS, "--smpl-format", "--smpl-outfile", "");
+	/* pfmon's own sample file has its own compact encoding */
+	if (given(cfg, "compression-level") && !cfg->export_perf_data &&
+	    !(cfg->smpl_outfile && cfg->smpl_format && !strcmp(cfg->smpl_format, "perf")))
+		return pf_error_set(err, PF_E_OPTION_NEEDS, "--compression-level",
+				    "--smpl-format=perf with --smpl-outfile, or --export-perf-data",
+				    " (it compresses perf.data)");
 	/* before the report's file is read: a usage error comes first */
 	if (given(cfg, "print-syms") && !cfg->symbol_file && !cfg->sysmap_file)
 		return pf_error_set(err, PF_E_OPTION_NEEDS, "--print-syms", "--symbol-file or --sysmap-file", "");

@@ -106,6 +106,7 @@ struct pf_config {
 	/* sampling */
 	const char *smpl_outfile;
 	const char *smpl_format; /* pfmon (NULL) or perf: the sample file written */
+	uint64_t compression_level; /* -z: perf.data's records compressed (zstd level), 0: not */
 	const char *export_perf_data; /* --report: write the file read as perf.data */
 	uint64_t smpl_entries;
 	bool resolve_addresses;

@@ -61,8 +61,9 @@ void perf_data_reader_close(struct perf_data_reader *r);
 struct perf_data_writer;
 
 /* path must be a file that can be rewritten in place (the header is
- * completed at close): not "-", not a pipe */
-struct perf_data_writer *perf_data_writer_open(const char *path, const struct smpl_header *h,
+ * completed at close): not "-", not a pipe.  zstd_level 1 to 22 compresses
+ * the records as perf record -z does (0: not) */
+struct perf_data_writer *perf_data_writer_open(const char *path, const struct smpl_header *h, int zstd_level,
 					       struct pf_error *err);
 /* SREC_SAMPLE .. SREC_THROTTLE/UNTHROTTLE become perf records; SREC_KERNEL
  * and SREC_BINARY give the build-id section; the others are skipped */

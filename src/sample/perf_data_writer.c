@@ -37,6 +37,7 @@
 #include "common/util.h"
 #include "sample/perf_data.h"
 #include "sample/perf_data_format.h"
+#include "sample/zstd_stream.h"
 #include "sample/smpl_codec.h"
 
 #ifndef PERF_RECORD_MISC_MMAP_BUILD_ID
@@ -75,6 +76,12 @@ struct perf_data_writer {
 	char release[SAMPLE_KERNEL_RELEASE_MAX + 1];
 	char **argv;
 	uint32_t argc;
+	/* perf record -z's compression: each flush's records as one flushed
+	 * piece of a zstd stream, in COMPRESSED records */
+	struct zstd_writer *zstd;
+	int zstd_level;
+	struct zstd_out zbuf;
+	uint64_t bytes_in, bytes_out, max_chunk;
 	bool failed;
 	struct pf_error failure;
 };
@@ -230,10 +237,11 @@ static int open_regular(const char *path, struct pf_error *err)
 	return fd;
 }
 
-struct perf_data_writer *perf_data_writer_open(const char *path, const struct smpl_header *h,
+struct perf_data_writer *perf_data_writer_open(const char *path, const struct smpl_header *h, int zstd_level,
 					       struct pf_error *err)
 {
 	struct perf_data_writer *w;
+	struct zstd_writer *zstd = NULL;
 	unsigned char hdr[PD_HEADER_SIZE];
 	int fd;
 
@@ -241,10 +249,20 @@ struct perf_data_writer *perf_data_writer_open(const char *path, const struct sm
 		return pf_error_set(err, PF_E_PERF_DATA_STDOUT), NULL;
 	if (h->nr_events == 0 || h->nr_events > SMPL_MAX_EVENTS)
 		return pf_error_set(err, PF_E_OUTPUT, path, "no events to write"), NULL;
+	if (zstd_level) {
+		zstd = zstd_writer_new(zstd_level, err);
+		if (!zstd)
+			return NULL;
+	}
 	fd = open_regular(path, err);
-	if (fd < 0)
+	if (fd < 0) {
+		zstd_writer_free(zstd);
 		return NULL;
+	}
 	w = xcalloc(1, sizeof(*w));
+	w->zstd = zstd;
+	w->zstd_level = zstd_level;
+	w->zbuf.max = SIZE_MAX;
 	w->path = xstrdup(path);
 	w->fd = fd;
 	w->nr_events = h->nr_events;
@@ -598,6 +616,50 @@ int perf_data_write_record(struct perf_data_writer *w, const struct sample_recor
 	}
 }
 
+/*
+ * The chunk's records, compressed and flushed, in COMPRESSED records of at
+ * most PD_RECORD_MAX bytes (header.size is a u16; perf writes these
+ * unpadded).  perf's reader decodes each into a buffer of the file's
+ * comp_mmap_len: every chunk, the largest a record can decode to, fits.
+ */
+static int write_compressed(struct perf_data_writer *w, struct pf_error *err)
+{
+	const char *why;
+	size_t at = 0;
+
+	w->zbuf.len = 0;
+	why = zstd_writer_flush(w->zstd, w->buf.b, w->buf.len, &w->zbuf);
+	if (why) {
+		if (!w->failed) {
+			w->failed = true;
+			pf_error_set(&w->failure, PF_E_OUTPUT, w->path, why);
+		}
+		if (err)
+			*err = w->failure;
+		return -1;
+	}
+	w->bytes_in += w->buf.len;
+	w->max_chunk = w->buf.len > w->max_chunk ? w->buf.len : w->max_chunk;
+	w->buf.len = 0;
+	while (at < w->zbuf.len) {
+		size_t piece = w->zbuf.len - at < PD_RECORD_MAX - 8 ? w->zbuf.len - at : PD_RECORD_MAX - 8;
+		unsigned char hdr[8];
+		uint32_t type = PD_RECORD_COMPRESSED;
+		uint16_t misc = 0, size = (uint16_t)(piece + 8);
+
+		memcpy(hdr, &type, 4);
+		memcpy(hdr + 4, &misc, 2);
+		memcpy(hdr + 6, &size, 2);
+		if (write_at(w, hdr, 8, w->data_off + w->data_size, err) ||
+		    write_at(w, w->zbuf.buf + at, piece, w->data_off + w->data_size + 8, err))
+			return -1;
+		w->data_size += piece + 8;
+		w->bytes_out += piece + 8;
+		at += piece;
+	}
+	return 0;
+}
+
 int perf_data_writer_flush(struct perf_data_writer *w, struct pf_error *err)
 {
 	if (w->failed) {
@@ -613,6 +675,8 @@ int perf_data_writer_flush(struct perf_data_writer *w, struct pf_error *err)
 	ob_u32(&w->buf, PD_RECORD_FINISHED_ROUND);
 	ob_u16(&w->buf, 0);
 	ob_u16(&w->buf, 8);
+	if (w->zstd)
+		return write_compressed(w, err);
 	if (write_at(w, w->buf.b, w->buf.len, w->data_off + w->data_size, err))
 		return -1;
 	w->data_size += w->buf.len;
@@ -700,6 +764,18 @@ static void write_feature(const struct perf_data_writer *w, unsigned feat, struc
 	case PD_FEAT_EVENT_DESC:
 		feat_event_desc(w, o);
 		break;
+	case PD_FEAT_COMPRESSED: {
+		/* version, zstd, the level, the ratio, the decoding buffer's size
+		 * (a multiple of 4 KiB that holds the largest chunk) */
+		uint64_t ratio = w->bytes_out ? (w->bytes_in + w->bytes_out / 2) / w->bytes_out : 0;
+
+		ob_u32(o, 1);
+		ob_u32(o, 1);
+		ob_u32(o, (uint32_t)w->zstd_level);
+		ob_u32(o, ratio > UINT32_MAX ? UINT32_MAX : (uint32_t)ratio);
+		ob_u32(o, (uint32_t)((w->max_chunk + 4096) / 4096 * 4096));
+		break;
+	}
 	}
 }
 
@@ -708,7 +784,10 @@ static void write_feature(const struct perf_data_writer *w, unsigned feat, struc
 static int write_features(struct perf_data_writer *w, uint64_t *bitmap, struct pf_error *err)
 {
 	static const unsigned feats[] = { PD_FEAT_BUILD_ID, PD_FEAT_HOSTNAME, PD_FEAT_OSRELEASE, PD_FEAT_VERSION,
-					  PD_FEAT_ARCH, PD_FEAT_NRCPUS, PD_FEAT_CMDLINE, PD_FEAT_EVENT_DESC };
+					  PD_FEAT_ARCH,     PD_FEAT_NRCPUS,   PD_FEAT_CMDLINE,   PD_FEAT_EVENT_DESC,
+					  PD_FEAT_COMPRESSED };
+	/* the compression feature only in a compressed file: in bit order, last */
+	size_t n = ARRAY_SIZE(feats) - !w->zstd;
 	uint64_t base = w->data_off + w->data_size;
 	struct obuf o = { 0 };
 	struct utsname u;
@@ -716,9 +795,9 @@ static int write_features(struct perf_data_writer *w, uint64_t *bitmap, struct p
 
 	if (uname(&u))
 		memset(&u, 0, sizeof(u));
-	ob_reserve(&o, ARRAY_SIZE(feats) * PD_SECTION_SIZE);
-	o.len = ARRAY_SIZE(feats) * PD_SECTION_SIZE;
-	for (size_t i = 0; i < ARRAY_SIZE(feats); i++) {
+	ob_reserve(&o, n * PD_SECTION_SIZE);
+	o.len = n * PD_SECTION_SIZE;
+	for (size_t i = 0; i < n; i++) {
 		size_t start = o.len;
 
 		write_feature(w, feats[i], &o, &u);
@@ -742,6 +821,8 @@ static void writer_free(struct perf_data_writer *w)
 		free(w->bids[i].path);
 	free(w->bids);
 	ob_free(&w->buf);
+	zstd_writer_free(w->zstd);
+	free(w->zbuf.buf);
 	free(w->path);
 	free(w);
 }

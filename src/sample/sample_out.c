@@ -30,13 +30,13 @@ bool sample_out_format_from_name(const char *name, enum sample_out_format *out)
 	return false;
 }
 
-struct sample_out *sample_out_open(const char *path, enum sample_out_format format,
+struct sample_out *sample_out_open(const char *path, const struct sample_out_opts *opts,
 				   const struct smpl_header *h, struct pf_error *err)
 {
 	struct sample_out *o = xcalloc(1, sizeof(*o));
 
-	if (format == SAMPLE_OUT_PERF)
-		o->perf = perf_data_writer_open(path, h, err);
+	if (opts->format == SAMPLE_OUT_PERF)
+		o->perf = perf_data_writer_open(path, h, opts->zstd_level, err);
 	else
 		o->pfmon = smpl_writer_open(path, h, err);
 	if (!o->perf && !o->pfmon) {

@@ -24,7 +24,12 @@ bool sample_out_format_from_name(const char *name, enum sample_out_format *out);
 /* the names, in enum order; NULL past the last */
 const char *sample_out_format_name(size_t i);
 
-struct sample_out *sample_out_open(const char *path, enum sample_out_format format,
+struct sample_out_opts {
+	enum sample_out_format format;
+	int zstd_level; /* perf.data: compressed as perf record -z (1 to 22), 0: not */
+};
+
+struct sample_out *sample_out_open(const char *path, const struct sample_out_opts *opts,
 				   const struct smpl_header *h, struct pf_error *err);
 int sample_out_record(struct sample_out *o, const struct sample_record *rec, struct pf_error *err);
 int sample_out_flush(struct sample_out *o, struct pf_error *err);

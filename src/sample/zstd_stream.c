@@ -17,6 +17,11 @@ struct libzstd {
 	__typeof__(ZSTD_DStreamOutSize) *out_size;
 	__typeof__(ZSTD_isError) *is_error;
 	__typeof__(ZSTD_getErrorName) *error_name;
+	__typeof__(ZSTD_createCCtx) *create_cctx;
+	__typeof__(ZSTD_freeCCtx) *free_cctx;
+	__typeof__(ZSTD_CCtx_setParameter) *set_parameter;
+	__typeof__(ZSTD_compressStream2) *compress;
+	__typeof__(ZSTD_CStreamOutSize) *compress_out_size;
 };
 
 #define ENTRY(field, name) DYNLIB_SYMBOL(struct libzstd, field, name)
@@ -24,7 +29,9 @@ static const struct dynlib_symbol symbols[] = {
 	ENTRY(create, "ZSTD_createDStream"),   ENTRY(free, "ZSTD_freeDStream"),
 	ENTRY(init, "ZSTD_initDStream"),       ENTRY(decompress, "ZSTD_decompressStream"),
 	ENTRY(out_size, "ZSTD_DStreamOutSize"), ENTRY(is_error, "ZSTD_isError"),
-	ENTRY(error_name, "ZSTD_getErrorName"),
+	ENTRY(error_name, "ZSTD_getErrorName"),     ENTRY(create_cctx, "ZSTD_createCCtx"),
+	ENTRY(free_cctx, "ZSTD_freeCCtx"),           ENTRY(set_parameter, "ZSTD_CCtx_setParameter"),
+	ENTRY(compress, "ZSTD_compressStream2"),     ENTRY(compress_out_size, "ZSTD_CStreamOutSize"),
 };
 #undef ENTRY
 
@@ -67,15 +74,13 @@ struct zstd_stream *zstd_stream_new(struct pf_error *err)
 	return z;
 }
 
-/* room for at least one of libzstd's output blocks at out's end */
-static const char *make_room(const struct zstd_stream *z, struct zstd_out *out)
+/* room for at least want bytes at out's end */
+static const char *make_room(size_t want, struct zstd_out *out)
 {
-	size_t want = z->fn->out_size();
-
 	if (out->cap - out->len >= want)
 		return NULL;
 	if (out->len > out->max || want > out->max - out->len)
-		return "the decompressed records pass the reader's bound";
+		return "the output would pass its bound";
 	out->cap = out->cap ? out->cap : want;
 	while (out->cap - out->len < want)
 		out->cap = out->cap > out->max / 2 ? out->max : out->cap * 2;
@@ -90,7 +95,7 @@ const char *zstd_stream_decode(struct zstd_stream *z, const void *in, size_t n, 
 	/* until the input is used up and libzstd left room: it holds no more
 	 * output for these bytes */
 	for (;;) {
-		const char *why = make_room(z, out);
+		const char *why = make_room(z->fn->out_size(), out);
 		ZSTD_outBuffer dst;
 		size_t rc;
 
@@ -112,5 +117,59 @@ void zstd_stream_free(struct zstd_stream *z)
 		return;
 	if (z->ds)
 		z->fn->free(z->ds);
+	free(z);
+}
+
+struct zstd_writer {
+	const struct libzstd *fn;
+	ZSTD_CCtx *cctx;
+};
+
+struct zstd_writer *zstd_writer_new(int level, struct pf_error *err)
+{
+	const struct libzstd *fn = libzstd(err);
+	struct zstd_writer *z;
+
+	if (!fn)
+		return NULL;
+	z = xcalloc(1, sizeof(*z));
+	z->fn = fn;
+	z->cctx = fn->create_cctx();
+	if (!z->cctx || fn->is_error(fn->set_parameter(z->cctx, ZSTD_c_compressionLevel, level))) {
+		zstd_writer_free(z);
+		pf_error_set(err, PF_E_NOMEM);
+		return NULL;
+	}
+	return z;
+}
+
+const char *zstd_writer_flush(struct zstd_writer *z, const void *in, size_t n, struct zstd_out *out)
+{
+	ZSTD_inBuffer src = { in, n, 0 };
+
+	/* ZSTD_e_flush returns 0 once everything given is out */
+	for (;;) {
+		const char *why = make_room(z->fn->compress_out_size(), out);
+		ZSTD_outBuffer dst;
+		size_t left;
+
+		if (why)
+			return why;
+		dst = (ZSTD_outBuffer){ out->buf + out->len, out->cap - out->len, 0 };
+		left = z->fn->compress(z->cctx, &dst, &src, ZSTD_e_flush);
+		if (z->fn->is_error(left))
+			return z->fn->error_name(left);
+		out->len += dst.pos;
+		if (!left && src.pos == src.size)
+			return NULL;
+	}
+}
+
+void zstd_writer_free(struct zstd_writer *z)
+{
+	if (!z)
+		return;
+	if (z->cctx)
+		z->fn->free_cctx(z->cctx);
 	free(z);
 }

@@ -33,4 +33,15 @@ const char *zstd_stream_decode(struct zstd_stream *z, const void *in, size_t n, 
 
 void zstd_stream_free(struct zstd_stream *z);
 
+/* The other way, as perf record -z writes: one stream for the file,
+ * flushed (not ended) after each chunk, so that each chunk's records can
+ * be decoded as soon as its bytes are read. */
+struct zstd_writer;
+
+/* at level 1 (fast) to 22 (small), or NULL with err (libzstd not loaded) */
+struct zstd_writer *zstd_writer_new(int level, struct pf_error *err);
+/* compress and flush the n bytes at in, appending to out; NULL or why not */
+const char *zstd_writer_flush(struct zstd_writer *z, const void *in, size_t n, struct zstd_out *out);
+void zstd_writer_free(struct zstd_writer *z);
+
 #endif

@@ -32,7 +32,7 @@ declare -gA VALUE=(
 	[trigger-data-start-address]=walk_nosuch [trigger-data-start-addresses]=walk_nosuch
 	[trigger-data-stop-address]=walk_nosuch [trigger-data-stop-addresses]=walk_nosuch
 	[trigger-start-delay]=1
-	[smpl-format]=perf [export-perf-data]=@T/exp.data
+	[smpl-format]=perf [export-perf-data]=@T/exp.data [compression-level]=3
 )
 
 # A command an option needs to act (given to both runs, counting and

@@ -304,6 +304,30 @@ same_as_perf_script() {
 	diff "$W/z.report" "$W/plain.report"
 }
 
+@test "-z/--compression-level: pfmon's perf.data compressed as perf record -z writes it, read by perf and by pfmon" {
+	run -0 --separate-stderr "$PFMON" -e task-clock --long-smpl-periods=100000 -z3 --smpl-format=perf \
+		--smpl-outfile="$W/z.data" "$FIXTURES/hotspot" 300
+	samples=$(printf '%s\n' "$output" | awk '/^# event task-clock:/ { print $4 }')
+	perf report --header-only -i "$W/z.data" 2>/dev/null | grep -q '^# compressed : Zstd, level = 3, ratio = [0-9]'
+	# the records are all in COMPRESSED records: perf decodes every sample
+	[ "$(perf script -i "$W/z.data" 2>/dev/null | wc -l)" -eq "$samples" ]
+	same_as_perf_script "$W/z.data"
+	# the same samples uncompressed take more room
+	"$PFMON" --report="$W/z.data" --export-perf-data="$W/plain.data"
+	[ "$(stat -c %s "$W/z.data")" -lt "$(stat -c %s "$W/plain.data")" ]
+	"$PFMON" --report="$W/plain.data" --export-perf-data="$W/z2.data" --compression-level=19
+	perf report --header-only -i "$W/z2.data" 2>/dev/null | grep -q '^# compressed : Zstd, level = 19,'
+	[ "$(perf script -i "$W/z2.data" 2>/dev/null | wc -l)" -eq "$samples" ]
+	# pfmon's own sample file has its own encoding; levels are perf's
+	run --separate-stderr "$PFMON" -e task-clock --long-smpl-periods=100000 -z --smpl-outfile="$W/x.pfs" true
+	[ "$status" -eq 2 ]
+	one_error_line "^error: option '--compression-level' needs --smpl-format=perf with --smpl-outfile, or --export-perf-data \(it compresses perf.data\)$"
+	run --separate-stderr "$PFMON" -e task-clock --long-smpl-periods=100000 --compression-level=23 \
+		--smpl-format=perf --smpl-outfile="$W/x.data" true
+	[ "$status" -eq 2 ]
+	one_error_line "'23' for option '--compression-level'"
+}
+
 @test "perf record -o - (pipe mode): read from the pipe itself and from the saved stream, compressed or not" {
 	perf record -q -e task-clock -c 100000 -o - "$FIXTURES/hotspot" 300 2>/dev/null >"$W/pipe.data"
 	same_as_perf_script "$W/pipe.data"

@@ -72,7 +72,7 @@ static int report(FILE *f, size_t size, struct perf_data_writer **w, const char 
 	if (!r)
 		return -1;
 	if (w)
-		*w = perf_data_writer_open(wpath, smpl_reader_header(r), &err);
+		*w = perf_data_writer_open(wpath, smpl_reader_header(r), 0, &err);
 	p = profile_new(&po, smpl_reader_header(r));
 	while (smpl_reader_next(r, &rec, &err) > 0) {
 		profile_add(p, &rec);

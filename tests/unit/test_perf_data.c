@@ -38,7 +38,7 @@ static const struct smpl_header header = { .argc = 2, .argv = argv_, .nr_events 
 static int write_file(void)
 {
 	struct pf_error err;
-	struct perf_data_writer *w = perf_data_writer_open(path, &header, &err);
+	struct perf_data_writer *w = perf_data_writer_open(path, &header, 0, &err);
 	struct sample_record recs[10];
 	int rc = 0;
 
@@ -263,7 +263,7 @@ int main(void)
 		smpl_reader_close(r);
 	}
 	damaged();
-	ok(perf_data_writer_open("-", &header, &err) == NULL && strstr(err.msg, "standard output"),
+	ok(perf_data_writer_open("-", &header, 0, &err) == NULL && strstr(err.msg, "standard output"),
 	   "stdout refused: %s", err.msg);
 	unlink(path);
 	return tap_done();

@@ -157,7 +157,7 @@ static void test_binary_records(const char *path)
 	struct profile_opts o = { .cum_threshold = 100 };
 	struct profile *p = profile_new(&o, &h);
 	struct pf_error err;
-	struct sample_out *w = sample_out_open(path, SAMPLE_OUT_PFMON, &h, &err);
+	struct sample_out *w = sample_out_open(path, &(struct sample_out_opts){ SAMPLE_OUT_PFMON, 0 }, &h, &err);
 	struct sample_record rec = { .type = SREC_MMAP };
 	struct smpl_reader *r;
 	int n_binary = 0, kernel_id = 0, after_mmap = 0, last_mmap = 0;
