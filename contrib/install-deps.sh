@@ -9,7 +9,7 @@ PACKAGES="build-essential autoconf automake libtool pkg-config
 	binutils binutils-ia64-linux-gnu elfutils linux-perf hyperfine valgrind
 	libc6-dbg
 	clang libclang-rt-14-dev
-	libiberty-dev libdw-dev libunwind-dev libcapstone-dev libzstd-dev libtraceevent-dev
+	libiberty-dev libdw-dev libunwind-dev libcapstone-dev libzstd-dev libtraceevent-dev zstd
 	openmpi-bin libopenmpi-dev
 	chromium python3-pil libxml2-utils
 	lintian debhelper dpkg-dev fakeroot mandoc bash-completion

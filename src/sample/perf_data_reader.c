@@ -39,9 +39,11 @@
 #include "sample/read_fail.h"
 #include "sample/zstd_stream.h"
 
-/* the decoded records of a file: a bound against a hostile one, beyond
- * what perf record -z writes (its ratios are 5 to 15) for any file pfmon
- * can hold in memory */
+/* the decoded records of a file: a bound against a hostile one (a
+ * decompression bomb), well beyond what perf record -z writes (ratios of
+ * 5 to 15): 100 times the file, at least 256 MiB, at most 64 GiB */
+#define PD_DECODED_RATIO 100
+#define PD_DECODED_MIN ((size_t)256 << 20)
 #define PD_DECODED_MAX ((size_t)64 << 30)
 
 /* one record of the data section, in the order it is given out */
@@ -664,7 +666,10 @@ static int index_compressed(struct perf_data_reader *r, uint64_t off, const unsi
 		r->zstd = zstd_stream_new(&why_not);
 		if (!r->zstd)
 			return read_fail_keep(&r->fail, &why_not, err);
-		r->decoded.max = PD_DECODED_MAX;
+		r->decoded.max = r->size < PD_DECODED_MAX / PD_DECODED_RATIO ? r->size * PD_DECODED_RATIO
+									      : PD_DECODED_MAX;
+		if (r->decoded.max < PD_DECODED_MIN)
+			r->decoded.max = PD_DECODED_MIN;
 	}
 	r->compressed_at = off;
 	why = zstd_stream_decode(r->zstd, zbytes, n, &r->decoded);

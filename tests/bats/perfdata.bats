@@ -368,6 +368,28 @@ same_as_perf_script() {
 	run --separate-stderr "$PFMON" --report="$W/cut.data"
 	[ "$status" -eq 0 ]
 	[[ "$stderr" =~ "truncated" ]]
+	# a decompression bomb: 300 MiB of records in a 40 KB stream, past the
+	# bound (100 times the file, at least 256 MiB)
+	command -v zstd >/dev/null || skip "the zstd command is not installed"
+	perf record -q -e task-clock -o - true 2>/dev/null >"$W/pipe.data"
+	python3 - "$W/pipe.data" "$W/bomb.data" <<-'PY'
+	import struct, subprocess, sys
+	b = open(sys.argv[1], 'rb').read()
+	out, off = bytearray(b[:16]), 16
+	while off + 8 <= len(b):  # the attributes and features, no record
+	    typ, size = struct.unpack_from('<IxxH', b, off)
+	    if typ in (64, 80):
+	        out += b[off:off + size]
+	    off += size
+	rounds = struct.pack('<IHH', 68, 0, 8) * (300 << 17)  # FINISHED_ROUND
+	z = subprocess.run(['zstd', '-3', '-c'], input=rounds, capture_output=True, check=True).stdout
+	for i in range(0, len(z), 60000):
+	    out += struct.pack('<IHH', 81, 0, 8 + len(z[i:i + 60000])) + z[i:i + 60000]
+	open(sys.argv[2], 'wb').write(out)
+	PY
+	run --separate-stderr "$PFMON" --report="$W/bomb.data"
+	[ "$status" -eq 1 ]
+	one_error_line "^error: '.*bomb.data': compressed records \(perf record -z\) at offset [0-9]+: the output would pass its bound$"
 }
 
 @test "perf.data needs a regular file; --smpl-format needs --smpl-outfile" {
