@@ -92,14 +92,19 @@ sym() {
 }
 
 @test "task-clock inside the windows is less than the whole run's" {
-	# unrelated() spins 300,000 iterations between the calls of work()
-	run --separate-stderr "$PFMON" -e task-clock $W --trigger-code-repeat "$FIXTURES/trigwork" 200 0 - 300000
+	# each of the 201 unrelated() calls, all outside the windows, spins
+	# 1 ms of its thread's CPU time (the clock task-clock counts): the whole
+	# run counts at least 201 ms, the windows none of them.  (Iterations
+	# instead of CPU time made the margin a few ms, which load could undo.)
+	run --separate-stderr "$PFMON" -e task-clock $W --trigger-code-repeat "$FIXTURES/trigwork" 200 0 - 1ms
 	[ "$status" -eq 0 ]
 	inside=$(count_of task-clock)
-	run --separate-stderr "$PFMON" -e task-clock "$FIXTURES/trigwork" 200 0 - 300000
+	run --separate-stderr "$PFMON" -e task-clock "$FIXTURES/trigwork" 200 0 - 1ms
 	whole=$(count_of task-clock)
 	echo "inside $inside whole $whole" >&2
+	[ "$whole" -ge 201000000 ]
 	[ "$inside" -gt 0 ]
+	[ "$inside" -lt 201000000 ]
 	[ "$inside" -lt "$whole" ]
 }
 
