@@ -25,3 +25,15 @@ int dynlib_open(const char *what, const char *soname, const struct dynlib_symbol
 	}
 	return 0; /* the library stays: its functions are in the table */
 }
+
+int dynlib_open_once(struct dynlib_once *once, const char *what, const char *soname, const struct dynlib_symbol *syms,
+		     size_t n, void *table, struct pf_error *err)
+{
+	if (!once->state)
+		once->state = dynlib_open(what, soname, syms, n, table, &once->failure) ? -1 : 1;
+	if (once->state > 0)
+		return 0;
+	if (err)
+		*err = once->failure;
+	return -1;
+}

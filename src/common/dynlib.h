@@ -28,4 +28,16 @@ struct dynlib_symbol {
 int dynlib_open(const char *what, const char *soname, const struct dynlib_symbol *syms, size_t n, void *table,
 		struct pf_error *err);
 
+/* A library opened at most once: the first call tries, every later one
+ * answers the same (the error too) without trying again. */
+struct dynlib_once {
+	int state; /* 0: not tried, 1: loaded, -1: cannot be */
+	struct pf_error failure;
+};
+
+/* dynlib_open() through once: 0, or -1 with the first try's error in err
+ * (when not NULL) */
+int dynlib_open_once(struct dynlib_once *once, const char *what, const char *soname, const struct dynlib_symbol *syms,
+		     size_t n, void *table, struct pf_error *err);
+
 #endif

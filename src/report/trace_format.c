@@ -61,21 +61,14 @@ struct trace_format {
 	void *kernel_name_arg;
 };
 
-/* the table, filled once; the same error for every later call */
+/* the table, filled on the first call */
 static const struct libtraceevent *libtraceevent(struct pf_error *err)
 {
 	static struct libtraceevent loaded;
-	static int state; /* 0: not tried, 1: ready, -1: failed */
-	static struct pf_error failure;
+	static struct dynlib_once once;
 
-	if (!state)
-		state = dynlib_open("libtraceevent", TRACEEVENT_SONAME, symbols, ARRAY_SIZE(symbols), &loaded,
-				    &failure) ? -1 : 1;
-	if (state > 0)
-		return &loaded;
-	if (err)
-		*err = failure;
-	return NULL;
+	return dynlib_open_once(&once, "libtraceevent", TRACEEVENT_SONAME, symbols, ARRAY_SIZE(symbols), &loaded,
+				err) ? NULL : &loaded;
 }
 
 /* a cursor over the tracing data; what went wrong first */
@@ -115,6 +108,7 @@ static uint64_t get_uint(struct cursor *c, size_t n, const char *what)
 /* a NUL-terminated string in the data */
 static const char *get_cstring(struct cursor *c, const char *what)
 {
+	const char *s = (const char *)c->p;
 	const unsigned char *nul;
 
 	if (c->why)
@@ -124,12 +118,8 @@ static const char *get_cstring(struct cursor *c, const char *what)
 		c->why = what;
 		return NULL;
 	}
-	{
-		const char *s = (const char *)c->p;
-
-		c->p = nul + 1;
-		return s;
-	}
+	c->p = nul + 1;
+	return s;
 }
 
 /* n bytes of the data (a format's text) */

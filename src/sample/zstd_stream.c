@@ -40,20 +40,14 @@ struct zstd_stream {
 	ZSTD_DStream *ds;
 };
 
-/* the table, filled once; the same error for every later call */
+/* the table, filled on the first call */
 static const struct libzstd *libzstd(struct pf_error *err)
 {
 	static struct libzstd loaded;
-	static int state; /* 0: not tried, 1: ready, -1: failed */
-	static struct pf_error failure;
+	static struct dynlib_once once;
 
-	if (!state)
-		state = dynlib_open("libzstd", ZSTD_SONAME, symbols, ARRAY_SIZE(symbols), &loaded, &failure) ? -1 : 1;
-	if (state > 0)
-		return &loaded;
-	if (err)
-		*err = failure;
-	return NULL;
+	return dynlib_open_once(&once, "libzstd", ZSTD_SONAME, symbols, ARRAY_SIZE(symbols), &loaded, err) ? NULL
+													   : &loaded;
 }
 
 struct zstd_stream *zstd_stream_new(struct pf_error *err)

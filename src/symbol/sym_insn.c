@@ -61,12 +61,10 @@ static const struct dynlib_symbol capstone_symbols[] = {
 static const struct capstone *capstone(void)
 {
 	static struct capstone cs;
-	static int state; /* 0: not tried, 1: loaded, -1: cannot be */
+	static struct dynlib_once once;
 
-	if (!state)
-		state = dynlib_open("capstone", CAPSTONE_SONAME, capstone_symbols, ARRAY_SIZE(capstone_symbols), &cs,
-				    NULL) ? -1 : 1;
-	return state > 0 ? &cs : NULL;
+	return dynlib_open_once(&once, "capstone", CAPSTONE_SONAME, capstone_symbols, ARRAY_SIZE(capstone_symbols),
+				&cs, NULL) ? NULL : &cs;
 }
 
 static bool capstone_mode(uint16_t machine, cs_arch *arch, cs_mode *mode)
