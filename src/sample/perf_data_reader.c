@@ -8,10 +8,11 @@
  * decoded while indexing (one zstd stream for the file, a record may span
  * two of them), and their records indexed at offsets past the file's end.
  * A stream of perf record -o - (pipe mode) has no sections: its event
- * attributes, features and build-ids come as records before the samples.  perf record writes each CPU's ring in turn,
- * so a mapping can come after the first sample in it; the index is sorted
- * by time (stably: records of equal time, or without one, keep their file
- * order), as perf's own ordered-events queue does, so that each sample is
+ * attributes, features and build-ids come as records before the samples.
+ * perf record writes each CPU's ring in turn, so a mapping can come after
+ * the first sample in it; the index is sorted by time (stably: records of
+ * equal time, or without one, keep their file order), as perf's own
+ * ordered-events queue does, so that each sample is
  * symbolized against the address space it was taken in.  Records are then
  * decoded in place by the same decoder as the live ring's.
  *

@@ -113,15 +113,21 @@ static uint64_t sample_type_of(uint32_t fields)
 	return t;
 }
 
-static int fail(struct perf_data_writer *w, struct pf_error *err, int e)
+/* the first failure is kept and answered to every later call */
+static int fail_why(struct perf_data_writer *w, struct pf_error *err, const char *why)
 {
 	if (!w->failed) {
 		w->failed = true;
-		pf_error_set(&w->failure, PF_E_OUTPUT, w->path, strerror(e));
+		pf_error_set(&w->failure, PF_E_OUTPUT, w->path, why);
 	}
 	if (err)
 		*err = w->failure;
 	return -1;
+}
+
+static int fail(struct perf_data_writer *w, struct pf_error *err, int e)
+{
+	return fail_why(w, err, strerror(e));
 }
 
 static int write_at(struct perf_data_writer *w, const void *p, size_t n, uint64_t off,
@@ -629,15 +635,8 @@ static int write_compressed(struct perf_data_writer *w, struct pf_error *err)
 
 	w->zbuf.len = 0;
 	why = zstd_writer_flush(w->zstd, w->buf.b, w->buf.len, &w->zbuf);
-	if (why) {
-		if (!w->failed) {
-			w->failed = true;
-			pf_error_set(&w->failure, PF_E_OUTPUT, w->path, why);
-		}
-		if (err)
-			*err = w->failure;
-		return -1;
-	}
+	if (why)
+		return fail_why(w, err, why);
 	w->bytes_in += w->buf.len;
 	w->max_chunk = w->buf.len > w->max_chunk ? w->buf.len : w->max_chunk;
 	w->buf.len = 0;
