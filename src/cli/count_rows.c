@@ -44,7 +44,8 @@ static void fill_rows(const struct session *s, const struct session_count *count
 		struct count_row *r = &rows[k];
 
 		*r = (struct count_row){ .name = p->name, .set = session_event_set(s, k),
-					 .is_clock = is_clock(&p->attr), .fstr = p->fstr };
+					 .is_clock = is_clock(&p->attr), .fstr = p->fstr, .scale = p->scale,
+					 .unit = p->unit };
 		if (!c->opened) {
 			r->state = COUNT_NOT_SUPPORTED;
 			continue;

@@ -2,6 +2,7 @@
 #include <config.h>
 
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -171,6 +172,33 @@ char **str_split(const char *s, char sep, size_t *count)
 	}
 	if (count)
 		*count = i;
+	return v;
+}
+
+static int by_strcmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+char **dir_names_sorted(const char *path, size_t *count)
+{
+	DIR *d = opendir(path);
+	struct dirent *e;
+	char **v = xcalloc(1, sizeof(*v));
+	size_t n = 0, cap = 0;
+
+	while (d && (e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		if (n + 1 >= cap)
+			v = xrealloc(v, (cap = cap ? cap * 2 : 16) * sizeof(*v));
+		v[n++] = xstrdup(e->d_name);
+	}
+	if (d)
+		closedir(d);
+	v[n] = NULL;
+	qsort(v, n, sizeof(*v), by_strcmp);
+	*count = n;
 	return v;
 }
 

@@ -42,6 +42,10 @@ void strbuf_release(struct strbuf *sb);
 char **str_split(const char *s, char sep, size_t *count);
 void str_vec_free(char **v);
 
+/* The names in directory path but "." and "..", sorted (strcmp), as a
+ * NULL-terminated vector (str_vec_free); empty if it cannot be read. */
+char **dir_names_sorted(const char *path, size_t *count);
+
 /*
  * The one number parser of pfmon: an unsigned 64-bit integer written in
  * decimal or in hexadecimal after 0x/0X, the whole string, nothing else.

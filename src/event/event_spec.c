@@ -64,6 +64,18 @@ static int parse_name(const char *text, char *name, struct event_spec *spec, str
 	return 0;
 }
 
+bool event_spec_pmu_form(const char *text)
+{
+	size_t n = strcspn(text, "/:");
+
+	if (text[n] != '/' || !n)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!valid_name_char(text[i]))
+			return false;
+	return true;
+}
+
 int event_spec_parse(const char *text, struct event_spec *spec, struct pf_error *err)
 {
 	char *copy, *rest, *tok, *sep;
@@ -77,6 +89,11 @@ int event_spec_parse(const char *text, struct event_spec *spec, struct pf_error 
 		/* perf's breakpoint form: its own grammar, the model checks it */
 		spec->name = xstrdup("mem");
 		spec->breakpoint = true;
+		return 0;
+	}
+	if (event_spec_pmu_form(text)) {
+		spec->name = xstrdup(text);
+		spec->pmu_terms = true;
 		return 0;
 	}
 	copy = xstrdup(text);
@@ -114,17 +131,38 @@ void event_spec_release(struct event_spec *spec)
 	memset(spec, 0, sizeof(*spec));
 }
 
+/* the length of the event at the start of s: up to the next comma, past
+ * the commas between a PMU form's two slashes */
+static size_t event_len(const char *s)
+{
+	const char *close;
+
+	if (!event_spec_pmu_form(s))
+		return strcspn(s, ",");
+	close = strchr(strchr(s, '/') + 1, '/');
+	if (!close)
+		return strlen(s); /* unterminated: the model says so */
+	return (size_t)(close + 1 - s) + strcspn(close + 1, ",");
+}
+
 char **event_list_split(const char *list, size_t *count, struct pf_error *err)
 {
-	size_t n;
-	char **v = str_split(list, ',', &n);
+	size_t n = 0;
+	char **v = xcalloc(strlen(list) / 2 + 2, sizeof(*v));
+	const char *p = list;
 
-	for (size_t i = 0; i < n; i++) {
-		if (!*v[i]) {
+	for (;;) {
+		size_t len = event_len(p);
+
+		if (!len) {
 			str_vec_free(v);
 			pf_error_set(err, PF_E_EVENT_SYNTAX, list, "empty event name in list");
 			return NULL;
 		}
+		v[n++] = xstrndup(p, len);
+		if (!p[len])
+			break;
+		p += len + 1;
 	}
 	*count = n;
 	return v;

@@ -33,12 +33,17 @@ struct event_spec {
 	struct event_qual quals[EVENT_SPEC_MAX_QUALS];
 	size_t n_quals;
 	bool breakpoint; /* perf's mem:ADDR[/LEN][:rwx]: only text and name are set */
+	bool pmu_terms; /* perf's PMU/TERMS/[MODIFIERS]: only text and name (the whole text) are set */
 };
+
+/* is text perf's PMU/TERMS/ form: a PMU name, then '/' before any ':'? */
+bool event_spec_pmu_form(const char *text);
 
 int event_spec_parse(const char *text, struct event_spec *spec, struct pf_error *err);
 void event_spec_release(struct event_spec *spec);
 
-/* Split a -e list at commas.  Commas are never part of an event string. */
+/* Split a -e list at commas; those between a PMU form's slashes
+ * (cpu/event=0x3c,umask=0/) separate its terms, not events. */
 char **event_list_split(const char *list, size_t *count, struct pf_error *err);
 
 #endif

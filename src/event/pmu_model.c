@@ -15,6 +15,7 @@ void counter_prog_release(struct counter_prog *c)
 	free(c->name);
 	free(c->given);
 	free(c->fstr);
+	free(c->unit);
 	memset(c, 0, sizeof(*c));
 }
 

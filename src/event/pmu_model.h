@@ -59,6 +59,8 @@ struct counter_prog {
 	bool is_software; /* kernel software event: counts without a PMU */
 	bool kernel_only; /* fires in the kernel only (a tracepoint): at user level it counts 0 */
 	bool levels_given; /* the event's own modifiers (":u", "u=1") chose its levels */
+	double scale; /* one count is scale units (a sysfs event's .scale); 0 means 1 */
+	char *unit; /* the unit scaled counts are in (a sysfs event's .unit), or NULL */
 
 	/* modelled PMU */
 	struct reg_value ctl; /* the register that configures the counter, its value as listed */

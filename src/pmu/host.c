@@ -16,6 +16,7 @@
 #include "host.h"
 #include "libpfm.h"
 #include "perf_generic.h"
+#include "sysfs_pmu.h"
 #include "tracepoint.h"
 
 /*
@@ -428,20 +429,56 @@ static int encode_libpfm(const struct event_spec *spec, unsigned plm, struct cou
 	return 0;
 }
 
-/* who encodes an event: perf's generic names and tracefs's tracepoints are
- * the kernel ABI's; every other name is libpfm4's */
+/*
+ * perf's PMU/TERMS/[MODIFIERS] for a PMU sysfs describes.  Its levels are
+ * perf's: the modifiers', else pfmon's -u/-k when given, else every level
+ * with nothing excluded (some PMUs, msr among them, refuse any exclusion,
+ * so pfmon's usual user-level default would make them fail to open).
+ */
+static int encode_sysfs(const char *text, unsigned plm, struct counter_prog *out, struct pf_error *err)
+{
+	struct sysfs_pmu_event ev;
+
+	if (sysfs_pmu_encode(text, &ev, err)) {
+		sysfs_pmu_event_release(&ev);
+		return -1;
+	}
+	prog_init(out, text, ev.name ? ev.name : text);
+	out->attr = ev.attr;
+	out->is_software = ev.attr.type == PERF_TYPE_SOFTWARE;
+	out->kernel_only = ev.attr.type == PERF_TYPE_TRACEPOINT;
+	out->scale = ev.scale == 1 ? 0 : ev.scale; /* 0: a plain count */
+	out->unit = ev.unit ? xstrdup(ev.unit) : NULL;
+	if (ev.levels_given) {
+		out->plm = ev.plm;
+		out->levels_given = true;
+	} else if (plm) {
+		out->plm = plm;
+		apply_plm(&out->attr, plm);
+	} else {
+		out->plm = PF_PLM_USER | PF_PLM_KERNEL;
+	}
+	sysfs_pmu_event_release(&ev);
+	return 0;
+}
+
+/* who encodes an event: perf's generic names, tracefs's tracepoints and
+ * sysfs's PMUs are the kernel ABI's; every other name is libpfm4's */
 enum host_source {
 	HOST_GENERIC,
 	HOST_TRACEPOINT,
+	HOST_SYSFS,
 	HOST_LIBPFM,
 };
 
 static enum host_source source_of(const struct event_spec *spec, const struct perf_generic_event **gen,
 				  uint64_t *tracepoint)
 {
-	*gen = !spec->pmu && !spec->dot_umask ? perf_generic_find(spec->name) : NULL;
+	*gen = !spec->pmu && !spec->dot_umask && !spec->pmu_terms ? perf_generic_find(spec->name) : NULL;
 	if (*gen)
 		return HOST_GENERIC;
+	if (spec->pmu_terms)
+		return HOST_SYSFS;
 	return tracepoint_of(spec, tracepoint) ? HOST_TRACEPOINT : HOST_LIBPFM;
 }
 
@@ -472,6 +509,9 @@ int host_encode_event(const char *text, unsigned plm, struct counter_prog *out, 
 			encode_tracepoint(text, id, plm, out);
 		if (!rc)
 			out->levels_given = spec.n_quals > 1;
+		break;
+	case HOST_SYSFS:
+		rc = encode_sysfs(text, plm, out, err);
 		break;
 	default:
 		rc = encode_libpfm(&spec, plm, out, err);
@@ -593,12 +633,23 @@ static bool shown_pmu(int p, pfm_pmu_info_t *pinfo)
 	       pinfo->pmu != PFM_PMU_PERF_EVENT_RAW;
 }
 
+/* the kernel's own events after perf's generic names, as perf lists them:
+ * each sysfs PMU's, then the tracepoints (if this user may read tracefs) */
+static int list_kernel(bool long_names, event_name_cb cb, void *arg)
+{
+	const char *dir = tracefs_dir();
+
+	if (sysfs_pmu_list(long_names, cb, arg))
+		return 1;
+	return dir && tracefs_readable(dir) ? tracepoint_list(dir, long_names, cb, arg) : 0;
+}
+
 static int host_list(const struct pmu_model *m, bool long_names, event_name_cb cb, void *arg,
 		     struct pf_error *err)
 {
 	int p;
 
-	if (list_generic(cb, arg))
+	if (list_generic(cb, arg) || list_kernel(long_names, cb, arg))
 		return 0;
 	if (pfm_ready(err))
 		return -1;
@@ -682,10 +733,64 @@ static void libpfm_row(int eidx, table_row *out)
 	strbuf_release(&umasks);
 }
 
-/* row i: perf's generic events, then libpfm4's (umasks: '*' marks the default) */
+/* the kernel's events -l lists (sysfs PMUs', tracepoints), collected once */
+struct kernel_event {
+	char *name, *desc;
+};
+
+static int collect_kernel_event(const char *name, const char *desc, void *arg)
+{
+	struct {
+		struct kernel_event *v;
+		size_t n;
+	} *all = arg;
+
+	all->v = xrealloc(all->v, (all->n + 1) * sizeof(*all->v));
+	all->v[all->n++] = (struct kernel_event){ xstrdup(name), xstrdup(desc) };
+	return 0;
+}
+
+static const struct kernel_event *kernel_events(size_t *n)
+{
+	static struct {
+		struct kernel_event *v;
+		size_t n;
+	} all;
+	static bool built;
+
+	if (!built)
+		list_kernel(false, collect_kernel_event, &all);
+	built = true;
+	*n = all.n;
+	return all.v;
+}
+
+/* a sysfs event's row (its PMU, its config) or a tracepoint's ("tracepoint", its id) */
+static void kernel_row(const char *name, const char *desc, table_row *out)
+{
+	struct counter_prog c;
+	bool encoded = host_encode_event(name, 0, &c, NULL) == 0;
+
+	event_info_add(out, "name", "%s", name);
+	if (event_spec_pmu_form(name))
+		event_info_add(out, "pmu", "%.*s", (int)strcspn(name, "/"), name);
+	else
+		event_info_add(out, "pmu", "tracepoint");
+	if (encoded)
+		event_info_add(out, "code", "0x%llx", (unsigned long long)c.attr.config);
+	else
+		event_info_add(out, "code", "-");
+	event_info_add(out, "umasks", "-");
+	row_add(out, "desc", tsv_field(desc));
+	if (encoded)
+		counter_prog_release(&c);
+}
+
+/* row i: perf's generic events, the kernel's, then libpfm4's (umasks: '*' marks the default) */
 static int host_table_row(const struct pmu_model *m, size_t i, table_row *out)
 {
 	const struct perf_generic_event *gen = perf_generic_at(i);
+	const struct kernel_event *kernel;
 	size_t n_generic = 0, n;
 	const int *events;
 
@@ -699,10 +804,17 @@ static int host_table_row(const struct pmu_model *m, size_t i, table_row *out)
 	}
 	while (perf_generic_at(n_generic))
 		n_generic++;
+	i -= n_generic;
+	kernel = kernel_events(&n);
+	if (i < n) {
+		kernel_row(kernel[i].name, kernel[i].desc, out);
+		return 0;
+	}
+	i -= n;
 	events = libpfm_events(&n);
-	if (i - n_generic >= n)
+	if (i >= n)
 		return 1;
-	libpfm_row(events[i - n_generic], out);
+	libpfm_row(events[i], out);
 	return 0;
 }
 
@@ -770,6 +882,7 @@ static int info_libpfm(const char *name, struct event_info *out, struct pf_error
 /* -i SUBSYSTEM:EVENT; 1 if name is no tracepoint */
 static int info_tracepoint(const char *name, struct event_info *out)
 {
+	char *fields;
 	struct event_spec spec;
 	struct counter_prog c;
 	uint64_t id;
@@ -785,6 +898,10 @@ static int info_tracepoint(const char *name, struct event_info *out)
 			       "as in perf (at user level only it counts 0)");
 		event_info_add(out, "Modifier", "u : count at user level");
 		event_info_add(out, "Modifier", "k : count at kernel level");
+		fields = tracepoint_fields(tracefs_dir(), spec.name, spec.quals[0].key);
+		if (*fields)
+			event_info_add(out, "Fields", "%s", fields);
+		free(fields);
 		info_encoding(out, &c);
 		counter_prog_release(&c);
 	}
@@ -797,6 +914,8 @@ static int host_info(const struct pmu_model *m, const char *name, struct event_i
 	const struct perf_generic_event *gen = perf_generic_find(name);
 	struct counter_prog c;
 
+	if (event_spec_pmu_form(name))
+		return sysfs_pmu_info(name, out, err);
 	if (!gen && info_tracepoint(name, out) == 0)
 		return 0;
 	if (!gen)

@@ -137,3 +137,79 @@ bool tracefs_readable(const char *dir)
 	free(events);
 	return yes;
 }
+
+char *tracepoint_fields(const char *dir, const char *subsystem, const char *event)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *path, line[1024];
+	FILE *f;
+
+	if (!dir || !tracepoint_name(subsystem) || !tracepoint_name(event))
+		return strbuf_detach(&sb);
+	path = xasprintf("%s/events/%s/%s/format", dir, subsystem, event);
+	f = fopen(path, "r");
+	free(path);
+	while (f && fgets(line, sizeof(line), f)) {
+		char *field = strstr(line, "field:"), *end = field ? strchr(field, ';') : NULL, *name;
+
+		if (!end)
+			continue;
+		*end = '\0';
+		name = strrchr(field, ' ');
+		name = name ? name + 1 : field + 6;
+		name[strcspn(name, "[")] = '\0'; /* char prev_comm[16] */
+		if (strncmp(name, "common_", 7) != 0)
+			strbuf_addf(&sb, "%s%s", sb.len ? " " : "", name);
+	}
+	if (f)
+		fclose(f);
+	return strbuf_detach(&sb);
+}
+
+/* "Tracepoint event", and with fields the event's own fields after it */
+static char *tracepoint_desc(const char *dir, const char *sub, const char *event, bool fields)
+{
+	char *names = fields ? tracepoint_fields(dir, sub, event) : NULL, *desc;
+
+	desc = xasprintf("Tracepoint event%s%s", names && *names ? ": " : "", names ? names : "");
+	free(names);
+	return desc;
+}
+
+int tracepoint_list(const char *dir, bool fields, int (*cb)(const char *name, const char *desc, void *arg),
+		    void *arg)
+{
+	char *path = xasprintf("%s/events", dir);
+	size_t n_sub;
+	char **subs = dir_names_sorted(path, &n_sub);
+	int stop = 0;
+
+	free(path);
+	for (size_t i = 0; i < n_sub && !stop; i++) {
+		size_t n_ev;
+		char **events;
+
+		path = xasprintf("%s/events/%s", dir, subs[i]);
+		events = tracepoint_name(subs[i]) && has_dir(path) ? dir_names_sorted(path, &n_ev)
+								   : xcalloc(1, sizeof(*events));
+		free(path);
+		for (size_t j = 0; events[j] && !stop; j++) {
+			char *name, *desc;
+			bool is_event;
+
+			path = xasprintf("%s/events/%s/%s", dir, subs[i], events[j]);
+			is_event = tracepoint_name(events[j]) && has_dir(path); /* not enable, filter */
+			free(path);
+			if (!is_event)
+				continue;
+			name = xasprintf("%s:%s", subs[i], events[j]);
+			desc = tracepoint_desc(dir, subs[i], events[j], fields);
+			stop = cb(name, desc, arg);
+			free(name);
+			free(desc);
+		}
+		str_vec_free(events);
+	}
+	str_vec_free(subs);
+	return stop;
+}

@@ -35,4 +35,16 @@ bool tracefs_readable(const char *dir);
 /* does dir hold tracepoint subsystem name (events/NAME)? */
 bool tracepoint_subsystem(const char *dir, const char *name);
 
+/* the fields of tracepoint SUBSYSTEM:EVENT of dir, space-separated (its
+ * format file's "field:TYPE NAME;" lines but the common_ ones every event
+ * has): "prev_comm prev_pid ..."; "" if none or unreadable */
+char *tracepoint_fields(const char *dir, const char *subsystem, const char *event);
+
+/* Each tracepoint of dir (kprobes and uprobes defined there too) as
+ * SUBSYSTEM:EVENT, in name order, "Tracepoint event" its description;
+ * with fields, its format's own fields ("prev_comm prev_pid ...") after it.
+ * Non-zero from cb stops the walk. */
+int tracepoint_list(const char *dir, bool fields, int (*cb)(const char *name, const char *desc, void *arg),
+		    void *arg);
+
 #endif

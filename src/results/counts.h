@@ -24,6 +24,10 @@ struct count_row {
 	bool is_clock; /* a clock event: the value is in ns */
 	uint64_t raw, enabled, running;
 	const char *fstr; /* canonical string, for -v */
+	/* one count is scale units (a sysfs event's .scale and .unit: RAPL's
+	 * energy in Joules); scale 0 and unit NULL: a plain count */
+	double scale;
+	const char *unit;
 	/* raw is a scaled count already (read back from saved results):
 	 * enabled and running only say which share of the time it ran */
 	bool prescaled;

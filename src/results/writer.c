@@ -39,14 +39,24 @@ static void metric_unit(const struct count_writer *w, const struct metric_value 
 		snprintf(buf, size, "%s", column_unit(v->unit));
 }
 
+/* a count in an event's own unit (perf's .scale and .unit) */
+static bool has_unit(const struct count_row *r)
+{
+	return r->scale != 0 || r->unit;
+}
+
 /* text: as --*-counter-format says; perf stat -x: clocks in msec with 2
- * decimals, counts as integers; -j: %f both.  Returns the unit. */
+ * decimals, counts as integers; -j: %f both; counts in an event's own unit
+ * as perf prints them, %.2f (-j: %f).  Returns the unit. */
 static const char *count_value(const struct count_row *r, const struct count_format_opts *fo, char *val, size_t size)
 {
 	enum pf_output_kind kind = fo->kind;
 
 	if (r->state != COUNT_OK)
 		snprintf(val, size, "%s", state_text(r->state));
+	else if (has_unit(r))
+		snprintf(val, size, kind == PF_OUT_JSON ? "%f" : "%.2f",
+			 (double)count_scaled(r) * (r->scale != 0 ? r->scale : 1));
 	else if (kind == PF_OUT_TEXT)
 		format_count(count_scaled(r), fo->counter_format, val, size);
 	else if (r->is_clock)
@@ -55,6 +65,8 @@ static const char *count_value(const struct count_row *r, const struct count_for
 		snprintf(val, size, "%f", (double)count_scaled(r));
 	else
 		snprintf(val, size, "%llu", (unsigned long long)count_scaled(r));
+	if (r->state == COUNT_OK && has_unit(r))
+		return r->unit ? r->unit : "";
 	return r->state == COUNT_OK && r->is_clock ? "msec" : "";
 }
 
@@ -122,10 +134,14 @@ static void text_row(struct count_writer *w, size_t i)
 	const struct count_task *t = w->rep->task;
 	char buf[64];
 
-	count_value(r, w->fo, buf, sizeof(buf));
+	const char *unit = count_value(r, w->fo, buf, sizeof(buf));
+
 	if (*w->label)
 		fprintf(w->out, "%-7s ", w->label);
-	fprintf(w->out, "%*s %-*s", w->width, buf, w->pad_all || row_has_metric(w->rep, i) ? w->name_width : 0, r->name);
+	fprintf(w->out, "%*s ", w->width, buf);
+	if (has_unit(r) && *unit) /* perf's "1.23 Joules power/energy-pkg/" */
+		fprintf(w->out, "%s ", unit);
+	fprintf(w->out, "%-*s", w->pad_all || row_has_metric(w->rep, i) ? w->name_width : 0, r->name);
 	if (t)
 		fprintf(w->out, " %s (%d,%d,%d)", t->name, t->pid, t->tid, t->ppid);
 	w->line_open = true;

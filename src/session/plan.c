@@ -29,10 +29,22 @@ static const struct pf_period_random *event_random(const struct record_set_opts 
 	return i < s->n_periods_random && s->periods_random[i].mask ? &s->periods_random[i] : NULL;
 }
 
-static struct period_random random_state(const struct record_set_opts *s, size_t i, uint64_t default_seed)
+/* event i's own period term (perf's PMU/...,period=N/) wins over the set's
+ * period options, as perf's terms win over -c */
+static uint64_t event_period(const struct record_set_opts *s, const struct set_prog *set, size_t i)
+{
+	const struct perf_event_attr *a = &set->counters[i].attr;
+
+	if (a->freq)
+		return 0;
+	return a->sample_period ? a->sample_period : plan_event_period(s, i);
+}
+
+static struct period_random random_state(const struct record_set_opts *s, const struct set_prog *set, size_t i,
+					 uint64_t default_seed)
 {
 	const struct pf_period_random *pr = event_random(s, i);
-	struct period_random r = { .base = plan_event_period(s, i) };
+	struct period_random r = { .base = event_period(s, set, i) };
 
 	if (pr) {
 		r.mask = pr->mask;
@@ -42,12 +54,12 @@ static struct period_random random_state(const struct record_set_opts *s, size_t
 }
 
 /* the events of a set that have no period, for messages */
-static size_t unperiodic(const struct record_set_opts *sc, size_t n)
+static size_t unperiodic(const struct record_set_opts *sc, const struct set_prog *set)
 {
 	size_t k = 0;
 
-	for (size_t i = 0; i < n; i++)
-		k += plan_event_period(sc, i) == 0;
+	for (size_t i = 0; i < set->n_counters; i++)
+		k += event_period(sc, set, i) == 0;
 	return k;
 }
 
@@ -64,12 +76,12 @@ static int split_set(struct record_plan *p, const struct record_set_opts *sc, co
 	bool any_period = false;
 
 	for (size_t i = 0; i < set->n_counters; i++)
-		any_period |= plan_event_period(sc, i) != 0;
+		any_period |= event_period(sc, set, i) != 0 || set->counters[i].attr.freq;
 	for (size_t i = 0; any_period && i < set->n_counters; i++) {
-		if (plan_event_period(sc, i))
+		if (event_period(sc, set, i) || set->counters[i].attr.freq)
 			continue;
 		if (list.n == SAMPLE_MAX_READ)
-			return pf_error_set(err, PF_E_TOO_MANY, (int)unperiodic(sc, set->n_counters),
+			return pf_error_set(err, PF_E_TOO_MANY, (int)unperiodic(sc, set),
 					    "events without a period in one event set", SAMPLE_MAX_READ,
 					    "its samples can record");
 		p->counting[first + i] = true;
@@ -131,7 +143,7 @@ int record_plan_build(struct record_plan *p, const struct record_opts *o, const 
 		if (split_set(p, &o->sets[s], &sets[s], k, err))
 			return -1;
 		for (size_t i = 0; i < sets[s].n_counters; i++) {
-			p->random[k + i] = random_state(&o->sets[s], i, seed);
+			p->random[k + i] = random_state(&o->sets[s], &sets[s], i, seed);
 			p->randomized |= p->random[k + i].mask != 0;
 		}
 	}
@@ -237,7 +249,7 @@ static void setup_sampling_event(const struct record_plan *p, const struct recor
 	}
 	if (r->base) {
 		a->sample_period = period_random_next(r);
-	} else {
+	} else if (!a->freq || !a->sample_freq) { /* else the event's own freq term */
 		a->freq = 1;
 		a->sample_freq = o->smpl_freq ? o->smpl_freq : DEFAULT_FREQ;
 	}

@@ -74,6 +74,20 @@ static void test_lists(void)
 	str_vec_free(v);
 	ok(event_list_split("cycles,,task-clock", &n, &err) == NULL, "empty entry refused");
 	ok(event_list_split("cycles,", &n, &err) == NULL, "trailing comma refused");
+
+	/* perf's PMU form: the commas between its slashes are its terms' */
+	v = event_list_split("cpu/event=0x3c,umask=0/u,task-clock,msr/tsc/,mem:0x10/8:rw,cycles", &n, &err);
+	ok(v && n == 5, "five events beside PMU forms and a breakpoint");
+	is_str(v ? v[0] : NULL, "cpu/event=0x3c,umask=0/u", "a PMU form with terms and modifiers");
+	is_str(v ? v[2] : NULL, "msr/tsc/", "a PMU form with one term");
+	is_str(v ? v[3] : NULL, "mem:0x10/8:rw", "a breakpoint's slash is not a PMU's");
+	str_vec_free(v);
+	v = event_list_split("cpu/event=1,umask=2", &n, &err);
+	ok(v && n == 1, "an unterminated PMU form is one event, for its model to refuse");
+	str_vec_free(v);
+	ok(event_list_split("msr/tsc/,", &n, &err) == NULL, "trailing comma after a PMU form refused");
+	ok(event_spec_pmu_form("msr/tsc/") && !event_spec_pmu_form("mem:0x10/8") && !event_spec_pmu_form("/x/"),
+	   "the PMU form is a name, then '/' before any ':'");
 }
 
 /* every row of our generic table must agree with libpfm4's perf:: encoding */
