@@ -80,10 +80,13 @@ static const struct count_times *command_times(const struct session *s, const st
 }
 
 /* the counts' blocks: per task, per CPU or the whole run */
+/* reps: -r's runs, whose means the results are (NULL: one run) */
 static int read_blocks(struct session *s, const struct pf_config *cfg, const struct metric_run *run,
-		       uint64_t real_ns, struct count_blocks *cb, struct pf_error *err)
+		       struct count_repeats *reps, uint64_t real_ns, struct count_blocks *cb, struct pf_error *err)
 {
 	*cb = (struct count_blocks){ 0 };
+	if (reps)
+		return count_blocks_repeats(s, reps, run, real_ns, cb, err);
 	/* perf stat -I prints no total: the deltas are all; the text has one */
 	if (cfg->print_interval && cfg->output_kind != PF_OUT_TEXT)
 		return 0;
@@ -101,7 +104,8 @@ static int read_blocks(struct session *s, const struct pf_config *cfg, const str
  * the one error line that says why.
  */
 static int write_results(struct session *s, const struct pf_config *cfg, const struct results_header *hdr,
-			 FILE *out, const struct metric_run *run, uint64_t real_ns, struct pf_error *err)
+			 FILE *out, const struct metric_run *run, struct count_repeats *reps, uint64_t real_ns,
+			 struct pf_error *err)
 {
 	const struct count_print_opts po = count_print_opts_from_config(cfg);
 	struct count_times times;
@@ -110,7 +114,7 @@ static int write_results(struct session *s, const struct pf_config *cfg, const s
 	int rc;
 
 	kperf_test_pause("PFMON_TEST_REPORT_DELAY");
-	rc = read_blocks(s, cfg, run, real_ns, &cb, err);
+	rc = read_blocks(s, cfg, run, reps, real_ns, &cb, err);
 	r = (struct count_results){ .times = command_times(s, cfg, real_ns, &times),
 				    .total_line = cfg->print_interval && cfg->output_kind == PF_OUT_TEXT,
 				    .hdr = hdr, .blocks = cb.blocks, .n_blocks = cb.n,
@@ -129,16 +133,17 @@ static int write_results(struct session *s, const struct pf_config *cfg, const s
 
 /* the results, after the header a merge needs when one is wanted */
 static int write_with_header(struct session *s, const struct pf_config *cfg, const struct pmu_model *m, FILE *out,
-			     const struct metric_run *run, uint64_t start_wall, uint64_t real_ns, struct pf_error *err)
+			     const struct metric_run *run, struct count_repeats *reps, uint64_t start_wall,
+			     uint64_t real_ns, struct pf_error *err)
 {
 	struct results_host host;
 	struct results_header hdr;
 	int rc;
 
 	if (!wants_header(cfg))
-		return write_results(s, cfg, NULL, out, run, real_ns, err);
+		return write_results(s, cfg, NULL, out, run, reps, real_ns, err);
 	count_header_fill(s, cfg, m, run, start_wall, start_wall + real_ns, &host, &hdr);
-	rc = write_results(s, cfg, &hdr, out, run, real_ns, err);
+	rc = write_results(s, cfg, &hdr, out, run, reps, real_ns, err);
 	count_header_release(&hdr);
 	return rc;
 }
@@ -175,11 +180,64 @@ static int run_session(struct session *s, const struct pf_config *cfg, const str
 		uint64_t real_ns = clock_ns(CLOCK_MONOTONIC) - start;
 
 		session_note_end(s, cfg);
-		rc = write_with_header(s, cfg, m, out, run, start_wall, real_ns, err);
+		rc = write_with_header(s, cfg, m, out, run, NULL, start_wall, real_ns, err);
 	} else if (out) {
 		results_close(out, cfg->outfile, NULL);
 	}
 	count_intervals_free(iv);
+	return rc;
+}
+
+/*
+ * perf stat -r N: the command run N times, each in a session of its own;
+ * the results are the means of the runs' counts, each with its variance,
+ * over the mean real time.  A run whose command fails (a non-zero status)
+ * ends the series with one note, its counts included; the exit status is
+ * the last run's.
+ */
+static int run_repeats(const struct pf_config *cfg, const struct pmu_model *m, struct set_prog *sets,
+		       size_t n_sets, FILE *out, const struct metric_run *run, const char *levels_note, int *status,
+		       struct pf_error *err)
+{
+	struct session_opts so = session_opts_from_config(cfg);
+	struct count_repeats reps;
+	struct session *s = NULL;
+	uint64_t real_sum = 0, start_wall = clock_ns(CLOCK_REALTIME);
+	int rc = 0;
+
+	for (uint64_t k = 0; k < cfg->repeat && !rc; k++) {
+		uint64_t start = clock_ns(CLOCK_MONOTONIC);
+
+		session_free(s);
+		s = session_new(sets, n_sets, NULL, &so);
+		if (!k)
+			count_repeats_init(&reps, session_n_events(s), cfg->repeat);
+		if (!k && cfg->verbose)
+			show_attrs(s);
+		rc = session_open_target(s, cfg, err);
+		if (!rc && !k)
+			fputs(levels_note, stderr);
+		if (!rc)
+			rc = session_run(s, &(struct session_sink){ 0 }, status, err);
+		if (!rc)
+			rc = count_repeats_add(&reps, s, err);
+		real_sum += clock_ns(CLOCK_MONOTONIC) - start;
+		if (!rc && *status && k + 1 < cfg->repeat) {
+			fprintf(stderr, "note: run %llu of %llu: the command ended with status %d: the series stops\n",
+				(unsigned long long)k + 1, (unsigned long long)cfg->repeat, *status);
+			break;
+		}
+	}
+	if (!rc) {
+		session_note_end(s, cfg);
+		rc = write_with_header(s, cfg, m, out, run, &reps, start_wall, real_sum / (reps.runs ? reps.runs : 1),
+				       err);
+	} else if (out) {
+		results_close(out, cfg->outfile, NULL);
+	}
+	if (s)
+		count_repeats_release(&reps);
+	session_free(s);
 	return rc;
 }
 
@@ -198,7 +256,9 @@ int cmd_count(const struct pf_config *cfg, const struct pmu_model *m, const stru
 		lower_default_levels(cfg, sets, n_sets, levels_note, sizeof(levels_note));
 		rc = open_output(cfg, &out, err);
 	}
-	if (!rc) {
+	if (!rc && cfg->repeat) {
+		rc = run_repeats(cfg, m, sets, n_sets, out, run, levels_note, &status, err);
+	} else if (!rc) {
 		struct session_opts so = session_opts_from_config(cfg);
 
 		s = session_new(sets, n_sets, NULL, &so);

@@ -8,6 +8,7 @@
  */
 #include <config.h>
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -136,6 +137,92 @@ int count_blocks_run(struct session *s, const struct metric_run *run, uint64_t d
 	if (!rc) {
 		warn_unsupported(s, counts);
 		block_fill(cb, 0, s, counts);
+		block_metrics(cb, 0, run, duration_ns, true);
+		cb->n = 1;
+	}
+	free(counts);
+	return rc;
+}
+
+void count_repeats_init(struct count_repeats *r, size_t n_events, size_t max_runs)
+{
+	*r = (struct count_repeats){ .n_events = n_events, .max_runs = max_runs };
+	r->values = xcalloc(n_events * max_runs + 1, sizeof(*r->values));
+	r->enabled = xcalloc(n_events + 1, sizeof(*r->enabled));
+	r->running = xcalloc(n_events + 1, sizeof(*r->running));
+	r->variance_pct = xcalloc(n_events + 1, sizeof(*r->variance_pct));
+}
+
+void count_repeats_release(struct count_repeats *r)
+{
+	free(r->values);
+	free(r->enabled);
+	free(r->running);
+	free(r->variance_pct);
+	*r = (struct count_repeats){ 0 };
+}
+
+int count_repeats_add(struct count_repeats *r, struct session *s, struct pf_error *err)
+{
+	struct session_count *counts = xcalloc(r->n_events + 1, sizeof(*counts));
+	int rc = session_read_counts(s, counts, err);
+
+	for (size_t e = 0; !rc && e < r->n_events && r->runs < r->max_runs; e++) {
+		struct count_row row = { .raw = counts[e].value, .enabled = counts[e].enabled,
+					 .running = counts[e].running };
+
+		r->values[e * r->max_runs + r->runs] = count_scaled(&row);
+		r->enabled[e] += counts[e].enabled;
+		r->running[e] += counts[e].running;
+	}
+	if (!rc && r->runs < r->max_runs)
+		r->runs++;
+	free(counts);
+	return rc;
+}
+
+/* perf's stddev_stats over rel_stddev_stats: the standard error of the
+ * mean (the sample's standard deviation over the square root of the
+ * runs), in percent of the mean; 0 for one run or a mean of 0 */
+static double mean_and_error(const uint64_t *v, size_t n, double *mean)
+{
+	double sum = 0, m2 = 0;
+
+	for (size_t k = 0; k < n; k++)
+		sum += (double)v[k];
+	*mean = n ? sum / (double)n : 0;
+	if (n < 2 || *mean == 0)
+		return 0;
+	for (size_t k = 0; k < n; k++)
+		m2 += ((double)v[k] - *mean) * ((double)v[k] - *mean);
+	return 100.0 * sqrt(m2 / (double)(n - 1) / (double)n) / *mean;
+}
+
+int count_blocks_repeats(struct session *last, struct count_repeats *r, const struct metric_run *run,
+			 uint64_t duration_ns, struct count_blocks *cb, struct pf_error *err)
+{
+	struct session_count *counts = xcalloc(r->n_events + 1, sizeof(*counts));
+	int rc = session_read_counts(last, counts, err); /* which events opened */
+
+	blocks_alloc(cb, 1, r->n_events);
+	if (!rc) {
+		struct count_report *rep;
+
+		warn_unsupported(last, counts);
+		rep = block_fill(cb, 0, last, counts);
+		rep->runs = r->runs;
+		for (size_t e = 0; e < r->n_events; e++) {
+			struct count_row *row = &cb->rows[e];
+			double mean;
+
+			r->variance_pct[e] = mean_and_error(r->values + e * r->max_runs, r->runs, &mean);
+			row->raw = (uint64_t)(mean + 0.5);
+			row->prescaled = true; /* the mean of scaled counts */
+			row->enabled = r->runs ? r->enabled[e] / r->runs : 0;
+			row->running = r->runs ? r->running[e] / r->runs : 0;
+			row->variance_pct = r->variance_pct[e];
+			row->run_values = r->values + e * r->max_runs;
+		}
 		block_metrics(cb, 0, run, duration_ns, true);
 		cb->n = 1;
 	}

@@ -43,6 +43,25 @@ int count_blocks_cpus(const struct session *s, const struct metric_run *run, uin
 int count_blocks_tasks(struct session *s, bool per_program, struct count_blocks *cb, struct pf_error *err);
 void count_blocks_release(struct count_blocks *cb);
 
+/*
+ * perf stat -r N: each run's counts kept (scaled for multiplexing), then
+ * one block of their means, each row with the relative standard error of
+ * its mean (perf's "( +- 0.52% )") and the runs' values.  The block's
+ * names, states and metrics are the last session's.
+ */
+struct count_repeats {
+	size_t n_events, max_runs, runs;
+	uint64_t *values;              /* event e's runs: values + e * max_runs */
+	uint64_t *enabled, *running;   /* per event, summed over the runs */
+	double *variance_pct;          /* per event, filled by count_blocks_repeats */
+};
+void count_repeats_init(struct count_repeats *r, size_t n_events, size_t max_runs);
+/* one more run's counts from its session; -1 with err if they cannot be read */
+int count_repeats_add(struct count_repeats *r, struct session *s, struct pf_error *err);
+void count_repeats_release(struct count_repeats *r);
+int count_blocks_repeats(struct session *last, struct count_repeats *r, const struct metric_run *run,
+			 uint64_t duration_ns, struct count_blocks *cb, struct pf_error *err);
+
 /* --print-interval: each round's deltas (a block per CPU with per_cpu),
  * printed into out as they come; the session's tick (struct session_sink)
  * returns 1 after max_rounds rounds (0: no end) */

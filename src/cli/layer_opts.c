@@ -61,6 +61,7 @@ struct record_set_opts config_record_set_opts(const struct pf_set_config *s)
 		.n_short_periods = s->n_short_periods,
 		.periods_random = s->periods_random,
 		.n_periods_random = s->n_periods_random,
+		.default_period = s->default_period,
 	};
 }
 

@@ -251,6 +251,14 @@ static int opt_csv(struct cli_state *st, const struct opt_def *o, const char *ar
 	return 0;
 }
 
+/* perf stat -B (--big-num): thousands separators, as --us-counter-format;
+ * --no-big-num: none */
+static int opt_big_num(struct cli_state *st, const struct opt_def *o, const char *arg, struct pf_error *err)
+{
+	st->cfg->counter_format = o->long_name[0] == 'n' ? PF_FMT_PLAIN : PF_FMT_US;
+	return 0;
+}
+
 static int opt_json(struct cli_state *st, const struct opt_def *o, const char *arg, struct pf_error *err)
 {
 	st->cfg->output_kind = PF_OUT_JSON;
@@ -388,6 +396,39 @@ static int parse_seconds_opt(const struct opt_def *o, const char *arg, uint64_t 
 static int opt_timeout(struct cli_state *st, const struct opt_def *o, const char *arg, struct pf_error *err)
 {
 	return parse_seconds_opt(o, arg, &st->cfg->session_timeout_ns, err);
+}
+
+/* a duration in milliseconds (perf's --timeout, -D), kept in nanoseconds */
+static int parse_ms_opt(const struct opt_def *o, const char *arg, uint64_t min, uint64_t *ns, struct pf_error *err)
+{
+	uint64_t ms;
+
+	if (parse_u64_opt(o, arg, min, (uint64_t)(SECONDS_MAX * 1000), &ms, err))
+		return -1;
+	*ns = ms * 1000000;
+	return 0;
+}
+
+static int opt_timeout_ms(struct cli_state *st, const struct opt_def *o, const char *arg, struct pf_error *err)
+{
+	return parse_ms_opt(o, arg, 1, &st->cfg->session_timeout_ns, err);
+}
+
+static int opt_delay_ms(struct cli_state *st, const struct opt_def *o, const char *arg, struct pf_error *err)
+{
+	return parse_ms_opt(o, arg, 0, &st->cfg->trigger_start_delay_ns, err);
+}
+
+/* perf stat -r: up to 100000 runs (perf's own limit is the int) */
+static int opt_repeat(struct cli_state *st, const struct opt_def *o, const char *arg, struct pf_error *err)
+{
+	return parse_u64_opt(o, arg, 1, 100000, &st->cfg->repeat, err);
+}
+
+/* perf record -c: every event's period unless a per-event option gives one */
+static int opt_count_period(struct cli_state *st, const struct opt_def *o, const char *arg, struct pf_error *err)
+{
+	return parse_u64_opt(o, arg, 1, PERIOD_LIMIT - 1, &st->cfg->perf_count, err);
 }
 
 static int opt_smpl_entries(struct cli_state *st, const struct opt_def *o, const char *arg, struct pf_error *err)
@@ -703,6 +744,12 @@ static const struct opt_def options[] = {
 	  "end the session after SECS seconds (a launched command is killed then)", M_RUN },
 	{ "print-interval", NULL, ARG_REQUIRED, "MS", G_TASK, CALL(opt_print_interval),
 	  "print the counts' deltas every MS milliseconds (perf stat -I MS)", M_COUNT },
+	{ "interval-print", NULL, ARG_REQUIRED, "MS", G_TASK, CALL(opt_print_interval),
+	  "perf stat's spelling of --print-interval", M_COUNT },
+	{ "repeat", "r", ARG_REQUIRED, "N", G_TASK, CALL(opt_repeat),
+	  "perf stat -r: run the command N times; each count is the runs' mean, with its variance", M_COUNT },
+	{ "timeout", NULL, ARG_REQUIRED, "MSEC", G_TASK, CALL(opt_timeout_ms),
+	  "perf stat --timeout: end the session after MSEC milliseconds, as -t", M_RUN },
 	{ "interval-count", NULL, ARG_REQUIRED, "N", G_TASK, CALL(opt_interval_count),
 	  "with --print-interval: end the session after N intervals", M_COUNT },
 	{ "follow-fork", NULL, ARG_NONE, NULL, G_TASK, BOOL(follow_fork),
@@ -756,6 +803,8 @@ static const struct opt_def options[] = {
 	  "data triggers on writes only (default: reads and writes)", M_RUN },
 	{ "trigger-start-delay", NULL, ARG_REQUIRED, "SECS", G_TRIG, CALL(opt_start_delay),
 	  "start monitoring SECS seconds after the command's exec (or the session's start)", M_RUN },
+	{ "delay", "D", ARG_REQUIRED, "MSEC", G_TRIG, CALL(opt_delay_ms),
+	  "perf's -D: --trigger-start-delay in milliseconds", M_RUN },
 	{ "dont-start", NULL, ARG_NONE, NULL, G_TRIG, BOOL(dont_start),
 	  "pfmon does not start monitoring: a start trigger or --trigger-start-delay does", M_RUN },
 
@@ -764,12 +813,20 @@ static const struct opt_def options[] = {
 	{ "append", NULL, ARG_NONE, NULL, G_OUT, BOOL(append), "append to --outfile instead of replacing it", M_COUNT | M_SAVED },
 	{ "with-header", NULL, ARG_NONE, NULL, G_OUT, BOOL(with_header),
 	  "print a header: date, host, kernel, PMU, events, command", M_COUNT },
+	{ "output", "o", ARG_REQUIRED, "FILE", G_OUT, STR(perf_output),
+	  "perf's -o: --outfile=FILE when counting; when sampling, a perf.data (--smpl-outfile=FILE, perf format)",
+	  M_COUNT | M_SAMPLE },
 	{ "us-counter-format", NULL, ARG_NONE, NULL, G_OUT, CALL(opt_counter_format), "counts as 1,234,567", M_COUNT | M_SAVED },
+	{ "big-num", "B", ARG_NONE, NULL, G_OUT, CALL(opt_big_num), "perf stat -B: counts as 1,234,567", M_COUNT | M_SAVED },
+	{ "no-big-num", NULL, ARG_NONE, NULL, G_OUT, CALL(opt_big_num), "perf stat: counts without separators (the default)",
+	  M_COUNT | M_SAVED },
 	{ "eu-counter-format", NULL, ARG_NONE, NULL, G_OUT, CALL(opt_counter_format), "counts as 1.234.567", M_COUNT | M_SAVED },
 	{ "hex-counter-format", NULL, ARG_NONE, NULL, G_OUT, CALL(opt_counter_format),
 	  "counts as 0x000000000012d687", M_COUNT | M_SAVED },
 	{ "csv", NULL, ARG_OPTIONAL, "SEP", G_OUT, CALL(opt_csv),
 	  "CSV with perf stat -x columns (default separator ',')", M_COUNT | M_MERGE | M_SAVED },
+	{ "field-separator", "x", ARG_REQUIRED, "SEP", G_OUT, CALL(opt_csv), "perf stat -x SEP: --csv=SEP",
+	  M_COUNT | M_MERGE | M_SAVED },
 	{ "json", NULL, ARG_NONE, NULL, G_OUT, CALL(opt_json), "JSON lines with perf stat -j keys", M_COUNT | M_MERGE | M_SAVED },
 
 	/* derived metrics (pfmon-metrics(5)) */
@@ -786,6 +843,10 @@ static const struct opt_def options[] = {
 
 	{ "long-smpl-periods", NULL, ARG_REQUIRED, "P1,P2,...", G_SMPL, CALL(opt_long_periods),
 	  "per-event sampling period; turns sampling on", M_SAMPLE },
+	{ "count", "c", ARG_REQUIRED, "N", G_SMPL, CALL(opt_count_period),
+	  "perf record -c: every event's sampling period (a per-event period wins); turns sampling on", M_SAMPLE },
+	{ "timestamp", "T", ARG_NONE, NULL, G_SMPL, BOOL(perf_timestamp),
+	  "perf record -T: samples carry their time (pfmon's always do)", M_SAMPLE },
 	{ "short-smpl-periods", NULL, ARG_REQUIRED, "P1,P2,...", G_SMPL, CALL(opt_short_periods),
 	  "per-event sampling period between samples; turns sampling on", M_SAMPLE },
 	{ "smpl-periods-random", NULL, ARG_REQUIRED, "MASK:SEED,...", G_SMPL, CALL(opt_periods_random),
@@ -1290,6 +1351,32 @@ static int parse_loop(int argc, char **argv, struct cli_state *st, struct pf_err
 	return 0;
 }
 
+/*
+ * perf's -o and -c once every option is read: -o is --outfile when
+ * counting and, as perf record's, a perf.data when sampling (unless
+ * --smpl-format says otherwise); -c is the default period of every event
+ * of every set.
+ */
+static int resolve_perf_spellings(struct pf_config *cfg, struct pf_error *err)
+{
+	for (size_t i = 0; i < cfg->n_sets; i++)
+		cfg->sets[i].default_period = cfg->perf_count;
+	if (!cfg->perf_output)
+		return 0;
+	if (pf_config_is_sampling(cfg)) {
+		if (cfg->smpl_outfile)
+			return pf_error_set(err, PF_E_OPTIONS_EXCLUDE, "-o", "--smpl-outfile", " (both name the sample file)");
+		cfg->smpl_outfile = cfg->perf_output;
+		if (!cfg->smpl_format)
+			cfg->smpl_format = "perf";
+		return 0;
+	}
+	if (cfg->outfile)
+		return pf_error_set(err, PF_E_OPTIONS_EXCLUDE, "-o", "--outfile", " (both name the results file)");
+	cfg->outfile = cfg->perf_output;
+	return 0;
+}
+
 int options_parse(int argc, char **argv, struct pf_config *cfg, struct pf_error *err)
 {
 	struct cli_state st = { .cfg = cfg };
@@ -1309,6 +1396,8 @@ int options_parse(int argc, char **argv, struct pf_config *cfg, struct pf_error 
 		cfg->n_sets = 1;
 		memset(&st.pending, 0, sizeof(st.pending));
 	}
+	if (rc == 0)
+		rc = resolve_perf_spellings(cfg, err);
 	if (rc == 0 && optind < argc)
 		cfg->command = &argv[optind];
 	cfg->own_argv = argv;

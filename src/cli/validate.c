@@ -144,11 +144,54 @@ static int check_modes(const struct pf_config *cfg, const struct pmu_model *mode
 	return 0;
 }
 
+/* perf's spelling and pfmon's of one setting, or two settings of one
+ * thing: given both, the later would silently win */
+static int check_spellings(const struct pf_config *cfg, struct pf_error *err)
+{
+	static const char *const pairs[][2] = {
+		{ "json", "csv" }, { "json", "field-separator" }, { "timeout", "session-timeout" },
+		{ "delay", "trigger-start-delay" }, { "interval-print", "print-interval" },
+		{ "big-num", "eu-counter-format" }, { "big-num", "hex-counter-format" },
+		{ "no-big-num", "us-counter-format" }, { "no-big-num", "eu-counter-format" },
+		{ "no-big-num", "hex-counter-format" }, { "big-num", "no-big-num" },
+	};
+	char a[64], b[64];
+
+	for (size_t i = 0; i < ARRAY_SIZE(pairs); i++)
+		if (given(cfg, pairs[i][0]) && given(cfg, pairs[i][1]))
+			return pf_error_set(err, PF_E_OPTIONS_EXCLUDE, dashed(pairs[i][0], a, sizeof(a)),
+					    dashed(pairs[i][1], b, sizeof(b)),
+					    i < 2 ? ": choose one output format" : ": both set the same thing");
+	return 0;
+}
+
+/* -r repeats a launched command's whole-run counts: not yet per CPU, per
+ * task, per interval, nor with an attached process (nothing to repeat) */
+static int check_repeat(const struct pf_config *cfg, struct pf_error *err)
+{
+	static const char *const not_with[] = {
+		"system-wide", "attach-task", "pid", "tid", "print-interval", "interval-print", "follow-fork",
+		"follow-vfork", "follow-pthread", "follow-exec", "follow-exec-exclude", "follow-all",
+		"exec-split-results", "per-thread", "show-time",
+	};
+	char opt[64];
+
+	if (!given(cfg, "repeat"))
+		return 0;
+	for (size_t i = 0; i < ARRAY_SIZE(not_with); i++)
+		if (given(cfg, not_with[i]))
+			return pf_error_set(err, PF_E_OPTIONS_EXCLUDE, "--repeat", dashed(not_with[i], opt, sizeof(opt)),
+					    " (-r repeats a launched command's whole-run counts)");
+	return 0;
+}
+
 /* output options that contradict or need each other */
 static int check_output(const struct pf_config *cfg, struct pf_error *err)
 {
-	if (given(cfg, "json") && given(cfg, "csv"))
-		return pf_error_set(err, PF_E_OPTIONS_EXCLUDE, "--json", "--csv", ": choose one output format");
+	if (check_repeat(cfg, err))
+		return -1;
+	if (check_spellings(cfg, err))
+		return -1;
 	if (given(cfg, "append") && !cfg->outfile)
 		return pf_error_set(err, PF_E_OPTION_NEEDS, "--append", "--outfile", "");
 	if (given(cfg, "resolve-addresses") && (!cfg->report_sort || strcmp(cfg->report_sort, "address") != 0))

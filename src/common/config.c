@@ -67,7 +67,7 @@ void pf_config_release(struct pf_config *cfg)
 
 bool pf_config_is_sampling(const struct pf_config *cfg)
 {
-	if (cfg->smpl_outfile || cfg->smpl_freq)
+	if (cfg->smpl_outfile || cfg->smpl_freq || cfg->perf_count)
 		return true;
 	for (size_t i = 0; i < cfg->n_sets; i++)
 		if (cfg->sets[i].n_long_periods || cfg->sets[i].n_short_periods || cfg->sets[i].n_periods_random)

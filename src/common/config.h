@@ -57,6 +57,8 @@ struct pf_set_config {
 	/* --smpl-periods-random, per event */
 	struct pf_period_random *periods_random;
 	size_t n_periods_random;
+	/* perf record -c: the period of an event no per-event option gives one; 0 = none */
+	uint64_t default_period;
 
 	unsigned given; /* bit per per-set option seen, to refuse twice */
 };
@@ -102,6 +104,12 @@ struct pf_config {
 	void *model_opts;
 	const void *model_opts_owner; /* the model that made model_opts */
 	void (*model_opts_free)(void *opts);
+
+	/* perf's spellings resolved once every option is read (options_parse) */
+	const char *perf_output; /* -o/--output: --outfile, or a perf.data when sampling */
+	uint64_t perf_count;     /* -c/--count: every event's default period */
+	bool perf_timestamp;     /* -T: samples carry their time (pfmon's always do) */
+	uint64_t repeat;         /* -r/--repeat: runs of the command; 0 = one, no variance */
 
 	/* sampling */
 	const char *smpl_outfile;

@@ -31,6 +31,11 @@ struct count_row {
 	/* raw is a scaled count already (read back from saved results):
 	 * enabled and running only say which share of the time it ran */
 	bool prescaled;
+	/* perf stat -r: raw is the mean of the runs' scaled counts (the
+	 * report's runs), variance_pct the relative standard error of that
+	 * mean, as perf's "( +- 0.52% )"; run_values each run's count */
+	double variance_pct;
+	const uint64_t *run_values;
 };
 
 /* value scaled for multiplexing: raw * enabled / running */
@@ -51,6 +56,7 @@ struct results_header;
 struct count_report {
 	const struct count_row *rows;
 	size_t n_rows;
+	size_t runs; /* perf stat -r N: the rows are means of N runs; 0: one run */
 	const struct count_task *task; /* NULL: the whole run */
 	/* system-wide, one CPU's block (pfmon 3.x: "CPU<n>" first); wide: the
 	 * session has several CPUs (counts 26 wide, names padded) */

@@ -154,6 +154,8 @@ static void text_row_end(struct count_writer *w, size_t i)
 
 	if (r->state == COUNT_OK && r->running < r->enabled) /* multiplexed */
 		fprintf(w->out, "  (%.2f%%)", count_running_pct(r));
+	if (r->state == COUNT_OK && w->rep->runs)
+		fprintf(w->out, "  ( +- %5.2f%% )", r->variance_pct);
 	if (w->fo->verbose && r->fstr && !w->rep->task && !w->rep->per_cpu)
 		fprintf(w->out, "  [%s]", r->fstr);
 	fputc('\n', w->out);
@@ -229,6 +231,8 @@ static void csv_row(struct count_writer *w, size_t i)
 	csv_field(w->out, unit, sep);
 	fputs(sep, w->out);
 	csv_field(w->out, r->name, sep);
+	if (w->rep->runs) /* perf stat -r -x: the variance after the event */
+		fprintf(w->out, "%s%.2f%%", sep, r->variance_pct);
 	fprintf(w->out, "%s%llu%s%.2f%s", sep, (unsigned long long)r->running, sep, count_running_pct(r), sep);
 	w->line_open = true;
 	w->line_metrics = 0;
@@ -256,7 +260,7 @@ static void csv_metric(struct count_writer *w, const struct metric_value *v)
 		return;
 	if (!w->line_open || w->line_metrics > 1) {
 		csv_prefix(w);
-		fprintf(w->out, "%s%s%s%s%s", sep, sep, sep, sep, sep);
+		fprintf(w->out, "%s%s%s%s%s%s", sep, sep, sep, w->rep->runs ? sep : "", sep, sep);
 	}
 	if (v->ok) {
 		metric_unit(w, v, unit, sizeof(unit));
@@ -301,6 +305,15 @@ static void json_row(struct count_writer *w, size_t i)
 	json_key_string(&w->json, "counter-value", val);
 	json_key_string(&w->json, "unit", unit);
 	json_key_string(&w->json, "event", r->name);
+	if (w->rep->runs) { /* perf stat -r -j: "variance"; pfmon: each run's count too */
+		json_key(&w->json, "variance");
+		json_double(&w->json, r->variance_pct, 2);
+		json_key(&w->json, "run-values");
+		json_begin_array(&w->json);
+		for (size_t k = 0; r->run_values && k < w->rep->runs; k++)
+			json_uint(&w->json, r->run_values[k]);
+		json_end_array(&w->json);
+	}
 	json_key_uint(&w->json, "event-runtime", r->running);
 	json_key(&w->json, "pcnt-running");
 	json_double(&w->json, count_running_pct(r), 2);

@@ -16,7 +16,7 @@ uint64_t plan_event_period(const struct record_set_opts *s, size_t i)
 		return s->short_periods[i];
 	if (i < s->n_long_periods && s->long_periods[i])
 		return s->long_periods[i];
-	return 0;
+	return s->default_period;
 }
 
 uint64_t period_random_next(struct period_random *r)

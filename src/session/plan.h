@@ -40,7 +40,8 @@ struct record_plan {
 	size_t ring_pages;            /* data pages of each CPU's ring */
 };
 
-/* the period of event i of a set: short if given, else long (pfmon 3.x); 0: none */
+/* the period of event i of a set: short if given, else long (pfmon 3.x),
+ * else the set's default (perf's -c); 0: none */
 uint64_t plan_event_period(const struct record_set_opts *s, size_t i);
 
 /* Decide for every event of sets[] (o->sets[s] holds the periods of

@@ -28,6 +28,7 @@ struct record_set_opts {
 	size_t n_short_periods;
 	const struct pf_period_random *periods_random;
 	size_t n_periods_random;
+	uint64_t default_period; /* an event's period when neither list gives one; 0 = none */
 };
 
 struct record_opts {

@@ -2,7 +2,9 @@
 /*
  * libFuzzer target: the event string grammar (src/event/event_spec.c).
  * The input is one -e argument: a comma-separated list split the way the
- * CLI splits it, then each event string parsed.
+ * CLI splits it, then each event string parsed; one in perf's PMU/TERMS/
+ * form also through the sysfs term parser (src/pmu/sysfs_pmu.c), against
+ * the PMUs of the machine it runs on.
  */
 #include <config.h>
 
@@ -12,6 +14,7 @@
 
 #include "event/event_spec.h"
 #include "common/util.h"
+#include "pmu/sysfs_pmu.h"
 #include "fuzz_util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -30,7 +33,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	event_spec_release(&spec);
 	list = event_list_split(text, &n, &err);
 	for (size_t i = 0; list && i < n; i++) {
+		struct sysfs_pmu_event ev;
+
 		event_spec_parse(list[i], &spec, &err);
+		if (spec.pmu_terms) {
+			sysfs_pmu_encode(list[i], &ev, &err);
+			sysfs_pmu_event_release(&ev);
+		}
 		event_spec_release(&spec);
 	}
 	str_vec_free(list);

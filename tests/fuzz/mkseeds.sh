@@ -39,7 +39,8 @@ for e in cycles 'cycles:u' 'instructions:k' 'task-clock' 'INST_RETIRED:ANY_P:u=1
 	'perf::cycles:k' 'BUS_MEMORY.ALL_SELF' 'L2_IFET_CANCELS_ANY' 'DATA_EAR_CACHE_LAT4' \
 	'IA64_TAGGED_INST_RETIRED.IBRP0_PMC8' 'cycles:period=100000' 'cpu-clock:freq=1000' \
 	'cycles,instructions,task-clock' 'mem:0x1000:rw' 'cycles:u:k:e=1:i=1:c=3' \
-	'0x12' 'r01c2' 'UOPS_ISSUED:ANY:cpu=1'; do
+	'0x12' 'r01c2' 'UOPS_ISSUED:ANY:cpu=1' 'msr/tsc/' 'software/config=1,period=1000,name=x/uk,task-clock' \
+	'msr/event=0x0,config1=2,bogus=?/:ppp' 'software/event=1,umask=0x1ff/G,msr/tsc'; do
 	n=$((n + 1))
 	printf '%s' "$e" >"$d/$(printf %02d $n)"
 done

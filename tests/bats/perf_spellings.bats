@@ -1,0 +1,169 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
+# perf's spellings of options pfmon has (issue 29): each acts as in perf,
+# checked against perf on the same command where perf can run it.
+
+bats_require_minimum_version 1.5.0
+load helpers
+
+needs_perf() {
+	command -v perf >/dev/null || skip "perf is not installed"
+}
+
+# the unit and event columns of CSV lines with separator $1
+csv_shape() {
+	awk -F"$1" '{ print NF, $2, $3 }'
+}
+
+@test "-x SEP prints perf stat -x's columns, the separator attached or apart" {
+	needs_perf
+	run -0 --separate-stderr perf stat -x, -e task-clock,page-faults true
+	want=$(printf '%s\n' "$stderr" | grep -v '^$' | csv_shape ,)
+	run -0 --separate-stderr "$PFMON" -x, -e task-clock,page-faults true
+	[ "$(printf '%s\n' "$output" | csv_shape ,)" = "$want" ]
+	run -0 --separate-stderr "$PFMON" -x ';' -e task-clock,page-faults true
+	[ "$(printf '%s\n' "$output" | csv_shape ';')" = "$want" ]
+	# the same as --csv=SEP
+	run -0 --separate-stderr "$PFMON" --csv=';' -e task-clock,page-faults true
+	[ "$(printf '%s\n' "$output" | csv_shape ';')" = "$want" ]
+}
+
+@test "-o FILE when counting: the counts go to FILE, as perf stat -o" {
+	needs_perf
+	out="$BATS_TEST_TMPDIR/counts"
+	run -0 --separate-stderr perf stat -o "$out.perf" -e page-faults true
+	[ -z "$output" ] && [ -z "$stderr" ]
+	grep -q 'page-faults' "$out.perf"
+	run -0 --separate-stderr "$PFMON" -o "$out" -e page-faults true
+	[ -z "$output" ] && [ -z "$stderr" ]
+	[[ "$(cat "$out")" =~ ^[0-9]+\ page-faults$ ]]
+	# both name the results file: refused
+	run --separate-stderr "$PFMON" -o "$out" --outfile="$out.2" -e page-faults true
+	[ "$status" -eq 2 ]
+	one_error_line "^error: options '-o' and '--outfile' cannot be combined"
+}
+
+@test "-o FILE -c N when sampling: a perf.data perf reads, every sample at period N" {
+	needs_perf
+	data="$BATS_TEST_TMPDIR/perf.data"
+	run -0 --separate-stderr "$PFMON" -c 1000000 -e cpu-clock -o "$data" "$FIXTURES/burn" 100
+	n=$(printf '%s\n' "$output" | sed -n 's/^# event cpu-clock: \([0-9]*\) samples\{0,1\} (period 1000000)$/\1/p')
+	[ -n "$n" ] && [ "$n" -gt 0 ]
+	# perf reads the same samples, each of period 1000000
+	run -0 --separate-stderr perf script -i "$data" -F period
+	[ "${#lines[@]}" -eq "$n" ]
+	[ -z "$(printf '%s\n' "$output" | awk '$1 != 1000000')" ]
+	run --separate-stderr "$PFMON" -c 1000000 -e cpu-clock -o "$data" --smpl-outfile="$data.2" true
+	[ "$status" -eq 2 ]
+	one_error_line "^error: options '-o' and '--smpl-outfile' cannot be combined"
+}
+
+@test "-c N is every event's period; a per-event period wins" {
+	smpl="$BATS_TEST_TMPDIR/s.smpl"
+	run -0 --separate-stderr "$PFMON" -c 2000000 -e cpu-clock,task-clock --long-smpl-periods=,1000000 \
+		--smpl-outfile="$smpl" "$FIXTURES/burn" 50
+	run -0 --separate-stderr "$PFMON" --report="$smpl"
+	printf '%s\n' "$output" | grep -q '^# event cpu-clock: [0-9]* samples\{0,1\} (period 2000000)$'
+	printf '%s\n' "$output" | grep -q '^# event task-clock: [0-9]* samples\{0,1\} (period 1000000)$'
+	run --separate-stderr "$PFMON" -c 0 -e cpu-clock true
+	[ "$status" -eq 2 ]
+}
+
+@test "-B and --no-big-num: thousands separators or none, as perf stat" {
+	run -0 --separate-stderr "$PFMON" -B -e page-faults "$FIXTURES/touch_pages" 2000
+	[[ "$(count_of page-faults)" =~ ^[0-9]{1,3}(,[0-9]{3})+$ ]]
+	run -0 --separate-stderr "$PFMON" --no-big-num -e page-faults "$FIXTURES/touch_pages" 2000
+	[[ "$(count_of page-faults)" =~ ^[0-9]{4,}$ ]]
+}
+
+@test "perf's spelling beside pfmon's of the same setting: one usage error, never the later silently" {
+	for pair in '-x,:--json:choose one output format' '--timeout=5:-t 1:both set the same thing' \
+		'-D 5:--trigger-start-delay=1:both set the same thing' '-B:--no-big-num:both set the same thing' \
+		'--interval-print=100:--print-interval=200:both set the same thing' '-B:--hex-counter-format:both set'; do
+		IFS=: read -r a b why <<<"$pair"
+		# shellcheck disable=SC2086 # the options are words
+		run --separate-stderr "$PFMON" $a $b -e task-clock true
+		[ "$status" -eq 2 ]
+		one_error_line "^error: options '--[a-z-]+' and '--[a-z-]+' cannot be combined: $why"
+	done
+}
+
+@test "--timeout MSEC ends the session as -t does; --interval-print is --print-interval" {
+	# the sleeper sleeps 1 ms a hundred million times: the session ends it
+	run -0 --separate-stderr "$PFMON" --timeout=100 -e task-clock "$FIXTURES/sleeper" 100000000
+	timeout_out=$output timeout_err=$stderr
+	[[ "$timeout_err" =~ ^note:\ session\ timeout\ after\ 0\.1\ s:\ the\ command\ was\ killed ]]
+	run -0 --separate-stderr "$PFMON" -t 0.1 -e task-clock "$FIXTURES/sleeper" 100000000
+	[ "$(printf '%s\n' "$timeout_out" | awk '{ print $2 }')" = "$(printf '%s\n' "$output" | awk '{ print $2 }')" ]
+	[ "$timeout_err" = "$stderr" ]
+	run -0 --separate-stderr "$PFMON" --interval-print=100 --interval-count=2 -e task-clock "$FIXTURES/sleeper" 100000000
+	[ "$(printf '%s\n' "$output" | grep -c '^# [0-9.]* s$')" -eq 2 ]
+}
+
+@test "-D MSEC delays the start as --trigger-start-delay; a run shorter than it counts nothing" {
+	run -0 --separate-stderr "$PFMON" -D 0 -e page-faults true
+	[[ "$(count_of page-faults)" =~ ^[0-9]+$ ]]
+	run -0 --separate-stderr "$PFMON" -D 60000 -e page-faults true
+	[ "$output" = "<not counted> page-faults" ]
+	run -0 --separate-stderr "$PFMON" --trigger-start-delay=60 -e page-faults true
+	[ "$output" = "<not counted> page-faults" ]
+}
+
+@test "-T is accepted when sampling (samples always carry their time), refused when counting" {
+	needs_perf
+	data="$BATS_TEST_TMPDIR/perf.data"
+	run -0 --separate-stderr "$PFMON" -T -c 1000000 -e cpu-clock -o "$data" "$FIXTURES/burn" 20
+	run -0 --separate-stderr perf script -i "$data" -F time
+	[ -z "$(printf '%s\n' "$output" | grep -Ev '^ *[0-9]+\.[0-9]+: *$')" ]
+	run --separate-stderr "$PFMON" -T -e task-clock true
+	[ "$status" -eq 2 ]
+	one_error_line "^error: option '--timestamp' is not used when counting"
+}
+
+@test "-r N: the mean of N runs and the standard error of that mean, as perf computes it" {
+	run -0 --separate-stderr "$PFMON" -r 5 --json -e page-faults,task-clock "$FIXTURES/touch_pages" 500
+	# the test recomputes mean and variance from the runs pfmon lists
+	printf '%s\n' "$output" | python3 -c '
+import json, math, sys
+for line in sys.stdin:
+    r = json.loads(line)
+    v = r["run-values"]
+    assert len(v) == 5, v
+    mean = sum(v) / 5
+    err = 100 * math.sqrt(sum((x - mean) ** 2 for x in v) / 4 / 5) / mean
+    shown = float(r["counter-value"]) * (1e6 if r["unit"] == "msec" else 1)
+    assert abs(shown - mean) <= 1 + mean * 1e-6, (r["event"], shown, mean)
+    assert abs(r["variance"] - err) <= 0.005 + 1e-9, (r["event"], r["variance"], err)
+'
+	run -0 --separate-stderr "$PFMON" -r 3 -e page-faults "$FIXTURES/touch_pages" 500
+	[[ "$output" =~ ^\ *[0-9]+\ page-faults\ \ \(\ \+-\ +[0-9]+\.[0-9][0-9]%\ \)$ ]]
+}
+
+@test "-r N against perf stat -r N on the same fixture: the same columns, means within their errors" {
+	needs_perf
+	run -0 --separate-stderr perf stat -r 5 -x, -e page-faults "$FIXTURES/touch_pages" 500
+	theirs=$(printf '%s\n' "$stderr" | grep ',page-faults,')
+	run -0 --separate-stderr "$PFMON" -r 5 -x, -e page-faults "$FIXTURES/touch_pages" 500
+	ours=$(printf '%s\n' "$output" | grep ',page-faults,')
+	echo "perf: $theirs; pfmon: $ours" >&2
+	# value,unit,event,variance%,runtime,pcnt,metric,metric-unit
+	[ "$(awk -F, '{ print NF, $2, $3, ($4 ~ /%$/) }' <<<"$ours")" = "$(awk -F, '{ print NF, $2, $3, ($4 ~ /%$/) }' <<<"$theirs")" ]
+	# the two means differ by less than three standard errors of their difference (and a page)
+	awk -F, -v a="$ours" -v b="$theirs" 'BEGIN {
+		split(a, x, ","); split(b, y, ",")
+		ex = x[1] * x[4] / 100; ey = y[1] * y[4] / 100
+		d = x[1] - y[1]; if (d < 0) d = -d
+		exit !(d <= 3 * sqrt(ex * ex + ey * ey) + 1) }'
+}
+
+@test "-r N: a run whose command fails stops the series, its status is pfmon's; -r with per-task results is refused" {
+	run --separate-stderr "$PFMON" -r 4 -e task-clock sh -c 'exit 3'
+	[ "$status" -eq 3 ]
+	[ "$stderr" = "note: run 1 of 4: the command ended with status 3: the series stops" ]
+	[[ "$output" =~ task-clock ]]
+	run --separate-stderr "$PFMON" -r 2 --per-thread -e task-clock true
+	[ "$status" -eq 2 ]
+	one_error_line "^error: options '--repeat' and '--per-thread' cannot be combined"
+	run --separate-stderr "$PFMON" -r 0 -e task-clock true
+	[ "$status" -eq 2 ]
+}
