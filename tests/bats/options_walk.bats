@@ -157,9 +157,8 @@ walk() {
 			key+=" #$name" # a base of its own
 		fi
 		with=$(observe "${ctx[@]}" "${opts[@]}" "$arg" "${run_cmd[@]}")
-		# (counting and --check refuse a report's restating option; one of theirs restates there)
-		if [ -n "${RESTATES_DEFAULT[$name]+set}" ] &&
-			{ { [ "$mode" != counting ] && [ "$mode" != check ]; } || [[ "$with" != "status 2 "* ]]; }; then
+		# accepted in this mode: what it restates is checked; refused: below
+		if [ -n "${RESTATES_DEFAULT[$name]+set}" ] && [[ "$with" != "status 2 "* ]]; then
 			[ -n "${base["$key"]+set}" ] || base["$key"]=$(observe "${ctx[@]}" "${opts[@]}" "${run_cmd[@]}")
 			# a report is deterministic; samples vary: there, the same status and errors
 			if [ "$mode" = report ]; then
