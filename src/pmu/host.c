@@ -738,12 +738,14 @@ struct kernel_event {
 	char *name, *desc;
 };
 
+struct kernel_events {
+	struct kernel_event *v;
+	size_t n;
+};
+
 static int collect_kernel_event(const char *name, const char *desc, void *arg)
 {
-	struct {
-		struct kernel_event *v;
-		size_t n;
-	} *all = arg;
+	struct kernel_events *all = arg;
 
 	all->v = xrealloc(all->v, (all->n + 1) * sizeof(*all->v));
 	all->v[all->n++] = (struct kernel_event){ xstrdup(name), xstrdup(desc) };
@@ -752,10 +754,7 @@ static int collect_kernel_event(const char *name, const char *desc, void *arg)
 
 static const struct kernel_event *kernel_events(size_t *n)
 {
-	static struct {
-		struct kernel_event *v;
-		size_t n;
-	} all;
+	static struct kernel_events all;
 	static bool built;
 
 	if (!built)
