@@ -44,9 +44,16 @@ static bool wants_header(const struct pf_config *cfg)
 	return cfg->with_header || cfg->outfile_escaped;
 }
 
+/* system-wide counts per CPU, or per group of CPUs (perf stat --per-core, ...) */
 static bool per_cpu_output(const struct pf_config *cfg)
 {
 	return cfg->system_wide && !cfg->aggregate;
+}
+
+/* pfmon 3.x: a file per CPU with --outfile; perf stat -A and --per-*: one output */
+static bool per_cpu_files(const struct pf_config *cfg)
+{
+	return per_cpu_output(cfg) && cfg->aggr == PF_AGGR_DEFAULT;
 }
 
 static bool per_task_output(const struct pf_config *cfg)
@@ -79,22 +86,29 @@ static const struct count_times *command_times(const struct session *s, const st
 	return t;
 }
 
-/* the counts' blocks: per task, per CPU or the whole run */
-/* reps: -r's runs, whose means the results are (NULL: one run) */
-static int read_blocks(struct session *s, const struct pf_config *cfg, const struct metric_run *run,
-		       struct count_repeats *reps, uint64_t real_ns, struct count_blocks *cb, struct pf_error *err)
+/* what the results are read with, besides the session */
+struct count_inputs {
+	const struct metric_run *run;
+	struct count_repeats *reps;      /* -r's runs, whose means the results are (NULL: one run) */
+	const struct cpu_groups *groups; /* system-wide, --per-core, ...: the CPUs' groups (NULL: per CPU) */
+	uint64_t real_ns;                /* the run's real time (-r: the runs' mean) */
+};
+
+/* the counts' blocks: per task, per CPU (or group of CPUs) or the whole run */
+static int read_blocks(struct session *s, const struct pf_config *cfg, const struct count_inputs *in,
+		       struct count_blocks *cb, struct pf_error *err)
 {
 	*cb = (struct count_blocks){ 0 };
-	if (reps)
-		return count_blocks_repeats(s, reps, run, real_ns, cb, err);
+	if (in->reps)
+		return count_blocks_repeats(s, in->reps, in->run, in->real_ns, cb, err);
 	/* perf stat -I prints no total: the deltas are all; the text has one */
 	if (cfg->print_interval && cfg->output_kind != PF_OUT_TEXT)
 		return 0;
 	if (per_task_output(cfg))
 		return count_blocks_tasks(s, cfg->exec_split, cb, err);
 	if (per_cpu_output(cfg))
-		return count_blocks_cpus(s, run, real_ns, cb, err);
-	return count_blocks_run(s, run, real_ns, cb, err);
+		return count_blocks_cpus(s, in->groups, in->run, in->real_ns, cb, err);
+	return count_blocks_run(s, in->run, in->real_ns, cb, err);
 }
 
 /*
@@ -104,8 +118,7 @@ static int read_blocks(struct session *s, const struct pf_config *cfg, const str
  * the one error line that says why.
  */
 static int write_results(struct session *s, const struct pf_config *cfg, const struct results_header *hdr,
-			 FILE *out, const struct metric_run *run, struct count_repeats *reps, uint64_t real_ns,
-			 struct pf_error *err)
+			 FILE *out, const struct count_inputs *in, struct pf_error *err)
 {
 	const struct count_print_opts po = count_print_opts_from_config(cfg);
 	struct count_times times;
@@ -114,12 +127,12 @@ static int write_results(struct session *s, const struct pf_config *cfg, const s
 	int rc;
 
 	kperf_test_pause("PFMON_TEST_REPORT_DELAY");
-	rc = read_blocks(s, cfg, run, reps, real_ns, &cb, err);
-	r = (struct count_results){ .times = command_times(s, cfg, real_ns, &times),
+	rc = read_blocks(s, cfg, in, &cb, err);
+	r = (struct count_results){ .times = command_times(s, cfg, in->real_ns, &times),
 				    .total_line = cfg->print_interval && cfg->output_kind == PF_OUT_TEXT,
 				    .hdr = hdr, .blocks = cb.blocks, .n_blocks = cb.n,
 				    .split = per_task_output(cfg) ? COUNT_SPLIT_TASK :
-					     per_cpu_output(cfg)  ? COUNT_SPLIT_CPU : COUNT_SPLIT_NONE };
+					     per_cpu_files(cfg)   ? COUNT_SPLIT_CPU : COUNT_SPLIT_NONE };
 	if (count_results_print(out ? out : stdout, &r, &po, rc ? NULL : err))
 		rc = -1;
 	if (out && results_close(out, cfg->outfile, rc ? NULL : err)) {
@@ -133,17 +146,16 @@ static int write_results(struct session *s, const struct pf_config *cfg, const s
 
 /* the results, after the header a merge needs when one is wanted */
 static int write_with_header(struct session *s, const struct pf_config *cfg, const struct pmu_model *m, FILE *out,
-			     const struct metric_run *run, struct count_repeats *reps, uint64_t start_wall,
-			     uint64_t real_ns, struct pf_error *err)
+			     const struct count_inputs *in, uint64_t start_wall, struct pf_error *err)
 {
 	struct results_host host;
 	struct results_header hdr;
 	int rc;
 
 	if (!wants_header(cfg))
-		return write_results(s, cfg, NULL, out, run, reps, real_ns, err);
-	count_header_fill(s, cfg, m, run, start_wall, start_wall + real_ns, &host, &hdr);
-	rc = write_results(s, cfg, &hdr, out, run, reps, real_ns, err);
+		return write_results(s, cfg, NULL, out, in, err);
+	count_header_fill(s, cfg, m, in->run, start_wall, start_wall + in->real_ns, &host, &hdr);
+	rc = write_results(s, cfg, &hdr, out, in, err);
 	count_header_release(&hdr);
 	return rc;
 }
@@ -153,7 +165,7 @@ static int write_with_header(struct session *s, const struct pf_config *cfg, con
 static int open_output(const struct pf_config *cfg, FILE **out, struct pf_error *err)
 {
 	*out = NULL;
-	if ((per_task_output(cfg) || per_cpu_output(cfg)) && cfg->outfile)
+	if ((per_task_output(cfg) || per_cpu_files(cfg)) && cfg->outfile)
 		return 0;
 	*out = results_open(&(struct output_opts){ .path = cfg->outfile, .append = cfg->append }, err);
 	return *out ? 0 : -1;
@@ -165,26 +177,32 @@ static int run_session(struct session *s, const struct pf_config *cfg, const str
 {
 	const struct count_print_opts po = count_print_opts_from_config(cfg);
 	struct count_intervals *iv = NULL;
+	struct cpu_groups groups = { 0 };
 	uint64_t start = clock_ns(CLOCK_MONOTONIC), start_wall = clock_ns(CLOCK_REALTIME);
-	int rc = session_open_target(s, cfg, err);
+	int rc = session_open_target(s, cfg, err), grouped = 0;
 
+	/* the topology is read before the run: a machine that lacks it costs no measurement */
+	if (!rc)
+		rc = (grouped = session_cpu_groups(s, cfg, &groups, err)) < 0 ? -1 : 0;
 	if (!rc) {
 		fputs(levels_note, stderr);
 		if (cfg->print_interval)
-			iv = count_intervals_new(s, run, per_cpu_output(cfg), cfg->interval_count, out ? out : stdout,
-						 &po);
+			iv = count_intervals_new(s, run, per_cpu_output(cfg), grouped ? &groups : NULL,
+						 cfg->interval_count, out ? out : stdout, &po);
 		rc = session_run(s, &(struct session_sink){ .tick = iv ? count_intervals_tick : NULL, .arg = iv },
 				 status, err);
 	}
 	if (!rc) {
-		uint64_t real_ns = clock_ns(CLOCK_MONOTONIC) - start;
+		struct count_inputs in = { .run = run, .groups = grouped ? &groups : NULL,
+					   .real_ns = clock_ns(CLOCK_MONOTONIC) - start };
 
 		session_note_end(s, cfg);
-		rc = write_with_header(s, cfg, m, out, run, NULL, start_wall, real_ns, err);
+		rc = write_with_header(s, cfg, m, out, &in, start_wall, err);
 	} else if (out) {
 		results_close(out, cfg->outfile, NULL);
 	}
 	count_intervals_free(iv);
+	cpu_groups_release(&groups);
 	return rc;
 }
 
@@ -230,8 +248,10 @@ static int run_repeats(const struct pf_config *cfg, const struct pmu_model *m, s
 	}
 	if (!rc) {
 		session_note_end(s, cfg);
-		rc = write_with_header(s, cfg, m, out, run, &reps, start_wall, real_sum / (reps.runs ? reps.runs : 1),
-				       err);
+		struct count_inputs in = { .run = run, .reps = &reps,
+					   .real_ns = real_sum / (reps.runs ? reps.runs : 1) };
+
+		rc = write_with_header(s, cfg, m, out, &in, start_wall, err);
 	} else if (out) {
 		results_close(out, cfg->outfile, NULL);
 	}

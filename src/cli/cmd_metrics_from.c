@@ -95,17 +95,19 @@ static void note_unavailable(const struct metric_run *run, const struct metric_v
 	}
 }
 
-/* pfmon 3.x prints the counts of several CPUs 26 wide */
+/* pfmon 3.x prints the counts of several CPUs (or groups of CPUs) 26 wide */
 static bool several_cpus(const struct saved_counts *sc)
 {
-	int first = -1;
+	const struct saved_block *first = NULL;
 
 	for (size_t b = 0; b < sc->n_blocks; b++) {
-		if (!sc->blocks[b].per_cpu)
+		const struct saved_block *k = &sc->blocks[b];
+
+		if (!k->per_cpu && !k->aggr_key)
 			continue;
-		if (first < 0)
-			first = sc->blocks[b].cpu;
-		else if (sc->blocks[b].cpu != first)
+		if (!first)
+			first = k;
+		else if (k->cpu != first->cpu || strcmp(k->aggr_label, first->aggr_label))
 			return true;
 	}
 	return false;
@@ -126,6 +128,7 @@ static void print_blocks(FILE *out, const struct pf_config *cfg, const struct me
 		struct metric_value *v = xcalloc(run->n_want + k->n_rows * l->n + 1, sizeof(*v));
 		struct count_report rep = { .rows = k->rows, .n_rows = k->n_rows, .task = k->has_task ? &k->task : NULL,
 					    .per_cpu = k->per_cpu, .wide = wide, .cpu = k->cpu,
+					    .aggr_key = k->aggr_key, .aggr_label = k->aggr_label, .aggr_nr = k->aggr_nr,
 					    .interval = k->interval, .interval_s = k->interval_s,
 					    .metric_defs = l, .metrics = v };
 

@@ -230,31 +230,73 @@ int count_blocks_repeats(struct session *last, struct count_repeats *r, const st
 	return rc;
 }
 
-int count_blocks_cpus(const struct session *s, const struct metric_run *run, uint64_t duration_ns,
-		      struct count_blocks *cb, struct pf_error *err)
+/* a group's counts: the sum of its CPUs' (values and times add up, as
+ * perf sums them); an event is counted where it opened on any of them */
+static void counts_add(struct session_count *sum, const struct session_count *c, size_t n)
 {
-	size_t n = session_n_events(s), ncpu = session_n_cpus(s);
-	struct session_count *counts = xcalloc(n + 1, sizeof(*counts));
-	int rc = 0;
-
-	blocks_alloc(cb, ncpu, n);
-	for (size_t i = 0; i < ncpu && !rc; i++) {
-		struct count_report *rep;
-		int cpu;
-
-		rc = session_cpu_counts(s, i, &cpu, counts, err);
-		if (rc)
-			break;
-		if (i == 0)
-			warn_unsupported(s, counts);
-		rep = block_fill(cb, i, s, counts);
-		rep->per_cpu = true;
-		rep->wide = ncpu > 1;
-		rep->cpu = cpu;
-		/* the requested metrics not available: said once, for the first CPU */
-		block_metrics(cb, i, run, cpu_duration(counts, n, duration_ns), i == 0);
-		cb->n = i + 1;
+	for (size_t k = 0; k < n; k++) {
+		if (!c[k].opened) {
+			if (!sum[k].opened)
+				sum[k].open_errno = c[k].open_errno;
+			continue;
+		}
+		sum[k].opened = true;
+		sum[k].open_errno = 0;
+		sum[k].value += c[k].value;
+		sum[k].enabled += c[k].enabled;
+		sum[k].running += c[k].running;
 	}
+}
+
+/* block b of a system-wide session: the b-th CPU, or the b-th group of them */
+static void name_cpu_block(struct count_report *rep, const struct session *s, const struct cpu_groups *g, size_t b,
+			   size_t n_blocks)
+{
+	rep->wide = n_blocks > 1;
+	if (!g) {
+		rep->per_cpu = true;
+		rep->cpu = session_cpus(s)[b];
+		return;
+	}
+	rep->aggr_key = g->key;
+	rep->aggr_label = g->groups[b].label;
+	rep->aggr_nr = g->groups[b].nr;
+}
+
+static size_t cpu_block_of(const struct cpu_groups *g, size_t i)
+{
+	return g ? g->group_of[i] : i;
+}
+
+int count_blocks_cpus(const struct session *s, const struct cpu_groups *g, const struct metric_run *run,
+		      uint64_t duration_ns, struct count_blocks *cb, struct pf_error *err)
+{
+	size_t n = session_n_events(s), ncpu = session_n_cpus(s), n_blocks = g ? g->n : ncpu, read = 0;
+	struct session_count *counts = xcalloc(n + 1, sizeof(*counts));
+	struct session_count *sums = xcalloc(n_blocks * n + 1, sizeof(*sums));
+	uint64_t *durations = xcalloc(n_blocks + 1, sizeof(*durations));
+	int cpu, rc = 0;
+
+	blocks_alloc(cb, n_blocks, n);
+	for (; read < ncpu && !(rc = session_cpu_counts(s, read, &cpu, counts, err)); read++) {
+		size_t b = cpu_block_of(g, read);
+
+		if (read == 0)
+			warn_unsupported(s, counts);
+		counts_add(sums + b * n, counts, n);
+		/* a group's metrics are over its longest-measured CPU's time, as perf's */
+		if (cpu_duration(counts, n, duration_ns) > durations[b])
+			durations[b] = cpu_duration(counts, n, duration_ns);
+	}
+	/* after an error, the CPUs read before (a group may miss a CPU: none) */
+	for (size_t b = 0; b < (rc ? (g ? 0 : read) : n_blocks); b++) {
+		name_cpu_block(block_fill(cb, b, s, sums + b * n), s, g, b, n_blocks);
+		/* the requested metrics not available: said once, for the first block */
+		block_metrics(cb, b, run, durations[b], b == 0);
+		cb->n = b + 1;
+	}
+	free(durations);
+	free(sums);
 	free(counts);
 	return rc;
 }
@@ -289,13 +331,15 @@ int count_blocks_tasks(struct session *s, bool per_program, struct count_blocks 
 	return rc;
 }
 
-/* --print-interval: the previous read and this one, a block each (CPUs or the run) */
+/* --print-interval: the previous read and this one of each CPU (per CPU
+ * or by groups of CPUs) or of the run, and a block each CPU, group or run */
 struct count_intervals {
 	struct session *s;
 	const struct metric_run *run;
 	bool per_cpu;
-	size_t n, n_blocks; /* events; CPUs (per CPU) or 1 */
-	struct session_count *prev, *now;
+	const struct cpu_groups *groups; /* per_cpu: the CPUs' groups, or NULL: a block each */
+	size_t n, n_reads, n_blocks;     /* events; CPUs (per CPU) or 1; blocks */
+	struct session_count *prev, *now; /* each read's */
 	struct count_blocks cb;
 	uint64_t last_ns; /* the end of the previous interval */
 	uint64_t rounds, max_rounds;
@@ -304,17 +348,19 @@ struct count_intervals {
 };
 
 struct count_intervals *count_intervals_new(struct session *s, const struct metric_run *run, bool per_cpu,
-					    uint64_t max_rounds, FILE *out, const struct count_print_opts *po)
+					    const struct cpu_groups *groups, uint64_t max_rounds, FILE *out,
+					    const struct count_print_opts *po)
 {
 	struct count_intervals *iv = xcalloc(1, sizeof(*iv));
-	size_t n = session_n_events(s), blocks = per_cpu ? session_n_cpus(s) : 1;
+	size_t n = session_n_events(s), reads = per_cpu ? session_n_cpus(s) : 1;
 
-	*iv = (struct count_intervals){ .s = s, .run = run, .per_cpu = per_cpu, .n = n, .n_blocks = blocks,
-					.prev = xcalloc(n * blocks + 1, sizeof(*iv->prev)),
-					.now = xcalloc(n * blocks + 1, sizeof(*iv->now)),
+	*iv = (struct count_intervals){ .s = s, .run = run, .per_cpu = per_cpu, .groups = per_cpu ? groups : NULL,
+					.n = n, .n_reads = reads, .n_blocks = per_cpu && groups ? groups->n : reads,
+					.prev = xcalloc(n * reads + 1, sizeof(*iv->prev)),
+					.now = xcalloc(n * reads + 1, sizeof(*iv->now)),
 					.max_rounds = max_rounds, .out = out, .po = *po };
-	blocks_alloc(&iv->cb, blocks, n);
-	iv->cb.n = blocks;
+	blocks_alloc(&iv->cb, iv->n_blocks, n);
+	iv->cb.n = iv->n_blocks;
 	return iv;
 }
 
@@ -336,49 +382,80 @@ static struct session_count count_delta(const struct session_count *now, const s
 				       .running = now->running - prev->running };
 }
 
-/* block b's deltas since the previous read, over the interval's length_ns */
-static void interval_block(struct count_intervals *iv, size_t b, int cpu, double seconds, uint64_t length_ns)
-{
-	struct session_count *now = iv->now + b * iv->n, *prev = iv->prev + b * iv->n;
-	struct session_count *delta = xcalloc(iv->n + 1, sizeof(*delta));
-	struct count_row *rows = iv->cb.rows + b * iv->n;
-	struct count_report *rep;
+/* one round's deltas of each block, with what the block's metrics are over */
+struct interval_sums {
+	struct session_count *delta; /* block b's: delta + b * n */
+	bool *ran;                   /* block b's event k ever ran: ran[b * n + k] */
+	uint64_t *length_ns;         /* block b's */
+};
 
-	for (size_t k = 0; k < iv->n; k++)
-		delta[k] = count_delta(&now[k], &prev[k]);
-	rep = block_fill(&iv->cb, b, iv->s, delta);
-	rep->per_cpu = iv->per_cpu;
-	rep->wide = iv->n_blocks > 1;
-	rep->cpu = cpu;
+/* block b's deltas since the previous read, over the interval's length */
+static void interval_block(struct count_intervals *iv, size_t b, const struct interval_sums *sum, double seconds)
+{
+	struct count_row *rows = iv->cb.rows + b * iv->n;
+	struct count_report *rep = block_fill(&iv->cb, b, iv->s, sum->delta + b * iv->n);
+
+	if (iv->per_cpu)
+		name_cpu_block(rep, iv->s, iv->groups, b, iv->n_blocks);
 	rep->interval = true;
 	rep->interval_s = seconds;
 	/* an interval in which a counting event did not run (a task-clock of
 	 * a sleeping task) counted 0: "<not counted>" is for events never run */
 	for (size_t k = 0; k < iv->n; k++)
-		if (rows[k].state == COUNT_NOT_COUNTED && now[k].running)
+		if (rows[k].state == COUNT_NOT_COUNTED && sum->ran[b * iv->n + k])
 			rows[k].state = COUNT_OK;
-	/* the interval's metrics: its deltas over its own length; a CPU's
-	 * counter is enabled exactly as long as the interval lasted for it (the
-	 * first interval also holds the time between opening and the clock's start) */
-	if (iv->per_cpu)
-		length_ns = cpu_duration(delta, iv->n, length_ns);
-	block_metrics(&iv->cb, b, iv->run, length_ns, false);
-	memcpy(prev, now, iv->n * sizeof(*now));
-	free(delta);
+	block_metrics(&iv->cb, b, iv->run, sum->length_ns[b], false);
 }
 
-/* this round's blocks: how many were read (all, or those before an error) */
+/* read r's counts (a CPU, or the run) added to its block's deltas */
+static int interval_add(struct count_intervals *iv, size_t r, uint64_t length_ns, struct interval_sums *sum,
+			struct pf_error *err)
+{
+	struct session_count *now = iv->now + r * iv->n, *prev = iv->prev + r * iv->n;
+	struct session_count *delta = xcalloc(iv->n + 1, sizeof(*delta));
+	size_t b = iv->per_cpu ? cpu_block_of(iv->groups, r) : 0;
+	int cpu;
+
+	if (iv->per_cpu ? session_cpu_counts(iv->s, r, &cpu, now, err) : session_read_counts(iv->s, now, err)) {
+		free(delta);
+		return -1;
+	}
+	for (size_t k = 0; k < iv->n; k++) {
+		delta[k] = count_delta(&now[k], &prev[k]);
+		sum->ran[b * iv->n + k] |= now[k].running != 0;
+	}
+	counts_add(sum->delta + b * iv->n, delta, iv->n);
+	/* a CPU's counter is enabled exactly as long as the interval lasted
+	 * for it (the first interval also holds the time between opening and
+	 * the clock's start); a group's, its longest-measured CPU's */
+	if (iv->per_cpu)
+		length_ns = cpu_duration(delta, iv->n, length_ns);
+	if (length_ns > sum->length_ns[b])
+		sum->length_ns[b] = length_ns;
+	memcpy(prev, now, iv->n * sizeof(*now));
+	free(delta);
+	return 0;
+}
+
+/* this round's blocks: how many were read (all, or those before an error;
+ * after an error no group, which may miss a CPU) */
 static size_t interval_read(struct count_intervals *iv, double seconds, uint64_t length_ns, struct pf_error *err)
 {
-	for (size_t b = 0; b < iv->n_blocks; b++) {
-		struct session_count *now = iv->now + b * iv->n;
-		int cpu = -1;
+	size_t n = iv->n, blocks = iv->n_blocks, r = 0;
+	struct interval_sums sum = { .delta = xcalloc(blocks * n + 1, sizeof(*sum.delta)),
+				     .ran = xcalloc(blocks * n + 1, sizeof(*sum.ran)),
+				     .length_ns = xcalloc(blocks + 1, sizeof(*sum.length_ns)) };
 
-		if (iv->per_cpu ? session_cpu_counts(iv->s, b, &cpu, now, err) : session_read_counts(iv->s, now, err))
-			return b;
-		interval_block(iv, b, cpu, seconds, length_ns);
-	}
-	return iv->n_blocks;
+	while (r < iv->n_reads && !interval_add(iv, r, length_ns, &sum, err))
+		r++;
+	if (r < iv->n_reads)
+		blocks = iv->groups ? 0 : r;
+	for (size_t b = 0; b < blocks; b++)
+		interval_block(iv, b, &sum, seconds);
+	free(sum.delta);
+	free(sum.ran);
+	free(sum.length_ns);
+	return blocks;
 }
 
 int count_intervals_tick(void *arg, uint64_t elapsed_ns, struct pf_error *err)

@@ -20,6 +20,7 @@
 #include "results/count_print.h"
 #include "results/results.h"
 #include "session/session.h"
+#include "session/topology.h"
 
 /* the blocks read, and what they point to */
 struct count_blocks {
@@ -38,8 +39,9 @@ struct count_blocks {
  */
 int count_blocks_run(struct session *s, const struct metric_run *run, uint64_t duration_ns,
 		     struct count_blocks *cb, struct pf_error *err);
-int count_blocks_cpus(const struct session *s, const struct metric_run *run, uint64_t duration_ns,
-		      struct count_blocks *cb, struct pf_error *err);
+/* with g (NULL: a block a CPU), a block per group of CPUs, their counts summed */
+int count_blocks_cpus(const struct session *s, const struct cpu_groups *g, const struct metric_run *run,
+		      uint64_t duration_ns, struct count_blocks *cb, struct pf_error *err);
 int count_blocks_tasks(struct session *s, bool per_program, struct count_blocks *cb, struct pf_error *err);
 void count_blocks_release(struct count_blocks *cb);
 
@@ -62,12 +64,14 @@ void count_repeats_release(struct count_repeats *r);
 int count_blocks_repeats(struct session *last, struct count_repeats *r, const struct metric_run *run,
 			 uint64_t duration_ns, struct count_blocks *cb, struct pf_error *err);
 
-/* --print-interval: each round's deltas (a block per CPU with per_cpu),
+/* --print-interval: each round's deltas (per_cpu: a block per CPU, or a
+ * block per group of CPUs with groups, which must outlive the intervals),
  * printed into out as they come; the session's tick (struct session_sink)
  * returns 1 after max_rounds rounds (0: no end) */
 struct count_intervals;
 struct count_intervals *count_intervals_new(struct session *s, const struct metric_run *run, bool per_cpu,
-					    uint64_t max_rounds, FILE *out, const struct count_print_opts *po);
+					    const struct cpu_groups *groups, uint64_t max_rounds, FILE *out,
+					    const struct count_print_opts *po);
 int count_intervals_tick(void *arg, uint64_t elapsed_ns, struct pf_error *err);
 void count_intervals_free(struct count_intervals *iv);
 

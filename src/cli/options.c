@@ -329,6 +329,36 @@ static int opt_cpu_list(struct cli_state *st, const struct opt_def *o, const cha
 	return 0;
 }
 
+/* perf stat -A and --per-core, --per-die, --per-socket, --per-node,
+ * --per-cache[=LEVEL] (perf's L2, or 2): one mode; a second is refused */
+static int opt_aggr(struct cli_state *st, const struct opt_def *o, const char *arg, struct pf_error *err)
+{
+	static const struct {
+		const char *name, *option;
+		enum pf_aggr aggr;
+	} modes[] = {
+		{ "no-aggr", "-A/--no-aggr", PF_AGGR_CPU },	 { "per-core", "--per-core", PF_AGGR_CORE },
+		{ "per-die", "--per-die", PF_AGGR_DIE },	 { "per-socket", "--per-socket", PF_AGGR_SOCKET },
+		{ "per-node", "--per-node", PF_AGGR_NODE },	 { "per-cache", "--per-cache", PF_AGGR_CACHE },
+	};
+	uint64_t level = 0;
+	size_t i = 0;
+
+	while (strcmp(o->long_name, modes[i].name))
+		i++;
+	if (st->cfg->aggr && st->cfg->aggr != modes[i].aggr)
+		return pf_error_set(err, PF_E_OPTIONS_EXCLUDE, st->cfg->aggr_option, modes[i].option,
+				    ": perf stat aggregates one way at a time");
+	if (arg && !parse_u64(arg + (*arg == 'L' || *arg == 'l'), &level))
+		return bad_value(o, arg, "give a cache level: L1, L2, L3 (or 1, 2, 3)", err);
+	if (arg && (level < 1 || level > 9))
+		return bad_value(o, arg, "cache levels go from L1 to L9", err);
+	st->cfg->aggr = modes[i].aggr;
+	st->cfg->aggr_option = modes[i].option;
+	st->cfg->aggr_cache_level = (int)level;
+	return 0;
+}
+
 /* --follow-exec[=REGEX], --follow-exec-exclude=REGEX: checked here, used by the session */
 static int opt_follow_exec(struct cli_state *st, const struct opt_def *o, const char *arg, struct pf_error *err)
 {
@@ -732,6 +762,18 @@ static const struct opt_def options[] = {
 	  "every CPU's counts, whatever runs there (Itanium 2 model: sets the pm bit)", M_RUN | M_CHECK },
 	{ "cpu-list", "C", ARG_REQUIRED, "N,N1-N2", G_GEN, CALL(opt_cpu_list),
 	  "system-wide: these CPUs only", M_RUN },
+	{ "no-aggr", "A", ARG_NONE, NULL, G_GEN, CALL(opt_aggr),
+	  "perf stat -A: system-wide counts per CPU, in one output (pfmon's default writes a file per CPU)", M_COUNT },
+	{ "per-core", NULL, ARG_NONE, NULL, G_GEN, CALL(opt_aggr),
+	  "perf stat --per-core: system-wide counts summed per physical core (S0-D0-C1)", M_COUNT },
+	{ "per-die", NULL, ARG_NONE, NULL, G_GEN, CALL(opt_aggr),
+	  "perf stat --per-die: system-wide counts summed per die (S0-D0)", M_COUNT },
+	{ "per-socket", NULL, ARG_NONE, NULL, G_GEN, CALL(opt_aggr),
+	  "perf stat --per-socket: system-wide counts summed per package (S0)", M_COUNT },
+	{ "per-node", NULL, ARG_NONE, NULL, G_GEN, CALL(opt_aggr),
+	  "perf stat --per-node: system-wide counts summed per NUMA node (N0)", M_COUNT },
+	{ "per-cache", NULL, ARG_OPTIONAL, "LEVEL", G_GEN, CALL(opt_aggr),
+	  "perf stat --per-cache: system-wide counts summed per cache of LEVEL (L1, L2, L3; default: the last)", M_COUNT },
 	{ "pin-command", NULL, ARG_NONE, NULL, G_GEN, BOOL(pin_command),
 	  "system-wide: run the command on the CPUs of --cpu-list only", M_RUN },
 

@@ -50,6 +50,7 @@ void results_header_given(const struct pf_config *cfg, struct results_header *h)
 	h->command = cfg->command;
 	h->system_wide = cfg->system_wide;
 	h->aggregate = cfg->aggregate;
+	h->cpu_grouping = cfg->aggr_option && cfg->aggr != PF_AGGR_CPU ? cfg->aggr_option + 2 : NULL;
 	h->follow_children = !cfg->no_inherit;
 }
 

@@ -246,3 +246,19 @@ void session_note_end(const struct session *s, const struct pf_config *cfg)
 		break;
 	}
 }
+
+int session_cpu_groups(const struct session *s, const struct pf_config *cfg, struct cpu_groups *g,
+		       struct pf_error *err)
+{
+	static const enum cpu_aggr_mode modes[] = {
+		[PF_AGGR_CORE] = CPU_AGGR_CORE, [PF_AGGR_DIE] = CPU_AGGR_DIE,     [PF_AGGR_SOCKET] = CPU_AGGR_SOCKET,
+		[PF_AGGR_NODE] = CPU_AGGR_NODE, [PF_AGGR_CACHE] = CPU_AGGR_CACHE,
+	};
+	struct cpu_aggr_opts o;
+
+	*g = (struct cpu_groups){ 0 };
+	if (!cfg->system_wide || cfg->aggregate || cfg->aggr < PF_AGGR_CORE)
+		return 0;
+	o = (struct cpu_aggr_opts){ .mode = modes[cfg->aggr], .cache_level = cfg->aggr_cache_level };
+	return cpu_groups_make(session_cpus(s), session_n_cpus(s), &o, g, err) ? -1 : 1;
+}

@@ -185,10 +185,24 @@ static int check_repeat(const struct pf_config *cfg, struct pf_error *err)
 	return 0;
 }
 
+/* perf stat's aggregation modes group a system-wide session's CPUs */
+static int check_aggr(const struct pf_config *cfg, struct pf_error *err)
+{
+	if (!cfg->aggr)
+		return 0;
+	if (!cfg->system_wide)
+		return pf_error_set(err, PF_E_OPTION_NEEDS, cfg->aggr_option, "--system-wide (-a)",
+				    " (it groups the counts of CPUs)");
+	if (cfg->aggregate)
+		return pf_error_set(err, PF_E_OPTIONS_EXCLUDE, cfg->aggr_option, "--aggregate-results",
+				    " (that sums every CPU: perf stat -a's default)");
+	return 0;
+}
+
 /* output options that contradict or need each other */
 static int check_output(const struct pf_config *cfg, struct pf_error *err)
 {
-	if (check_repeat(cfg, err))
+	if (check_repeat(cfg, err) || check_aggr(cfg, err))
 		return -1;
 	if (check_spellings(cfg, err))
 		return -1;

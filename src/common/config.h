@@ -94,6 +94,13 @@ struct pf_config {
 	bool show_time;
 
 	bool system_wide;
+	/* system-wide results (perf stat): pfmon 3.x's per CPU, a file each
+	 * with --outfile (PF_AGGR_DEFAULT); -A per CPU in one output; by
+	 * topology (--per-core, ...: cache_level for --per-cache, 0 the highest) */
+	enum pf_aggr { PF_AGGR_DEFAULT, PF_AGGR_CPU, PF_AGGR_CORE, PF_AGGR_DIE, PF_AGGR_SOCKET, PF_AGGR_NODE,
+		       PF_AGGR_CACHE } aggr;
+	const char *aggr_option; /* the option that chose it, for messages */
+	int aggr_cache_level;
 	int *cpu_list; /* --cpu-list/-C: the CPUs, ascending; NULL = every online CPU */
 	size_t n_cpu_list;
 

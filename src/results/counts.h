@@ -62,6 +62,11 @@ struct count_report {
 	 * session has several CPUs (counts 26 wide, names padded) */
 	bool per_cpu, wide;
 	int cpu;
+	/* system-wide counts summed over a group of CPUs (perf stat
+	 * --per-core, ...): perf's JSON key ("core"), the group's name
+	 * ("S0-D0-C1") and how many CPUs it sums (perf's aggregate-number) */
+	const char *aggr_key, *aggr_label;
+	int aggr_nr;
 	/* --print-interval: the end of the interval, seconds since the start
 	 * (perf stat -I's first column); the rows are its deltas */
 	bool interval;

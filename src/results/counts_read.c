@@ -73,6 +73,9 @@ void saved_counts_release(struct saved_counts *s)
 struct block_key {
 	bool per_cpu;
 	int cpu;
+	const char *aggr_key; /* a group of CPUs (perf stat --per-core, ...): its key, name, CPUs */
+	char aggr_label[48];
+	int aggr_nr;
 	bool has_task;
 	int pid, tid, ppid;
 	const char *comm;
@@ -83,7 +86,8 @@ struct block_key {
 
 static bool same_block(const struct saved_block *b, const struct block_key *k)
 {
-	return b->per_cpu == k->per_cpu && (!k->per_cpu || b->cpu == k->cpu) && b->has_task == k->has_task &&
+	return b->per_cpu == k->per_cpu && (!k->per_cpu || b->cpu == k->cpu) && b->aggr_key == k->aggr_key &&
+	       (!k->aggr_key || !strcmp(b->aggr_label, k->aggr_label)) && b->has_task == k->has_task &&
 	       (!k->has_task || (b->task.pid == k->pid && b->task.tid == k->tid &&
 				 strcmp(b->task.name, k->comm) == 0)) &&
 	       b->interval == k->interval && (!k->interval || b->interval_s == k->interval_s) &&
@@ -101,8 +105,10 @@ static struct saved_block *block_for(struct reader *r, const struct block_key *k
 			return &s->blocks[i];
 	s->blocks = xrealloc(s->blocks, (s->n_blocks + 1) * sizeof(*s->blocks));
 	b = &s->blocks[s->n_blocks++];
-	*b = (struct saved_block){ .per_cpu = k->per_cpu, .cpu = k->cpu, .has_task = k->has_task,
-				   .interval = k->interval, .interval_s = k->interval_s, .round = k->round };
+	*b = (struct saved_block){ .per_cpu = k->per_cpu, .cpu = k->cpu, .aggr_key = k->aggr_key,
+				   .aggr_nr = k->aggr_nr, .has_task = k->has_task, .interval = k->interval,
+				   .interval_s = k->interval_s, .round = k->round };
+	snprintf(b->aggr_label, sizeof(b->aggr_label), "%s", k->aggr_label);
 	if (k->has_task)
 		b->task = (struct count_task){ k->pid, k->tid, k->ppid, xstrdup(k->comm) };
 	return b;
@@ -248,7 +254,54 @@ static bool parse_cpu_label(const char *s, int *cpu)
 	return true;
 }
 
-/* the columns before perf's: [interval] [CPU<n>] [comm-tid] */
+/*
+ * perf stat's name of a group of CPUs and the JSON key of its mode:
+ * S<socket> "socket", S<s>-D<die> "die", S<s>-D<d>-C<core> "core",
+ * S<s>-D<d>-L<level>-ID<id> "cache", N<node> "node"; NULL for none
+ */
+static const char *aggr_label_key(const char *s)
+{
+	static const struct {
+		const char *shape, *key;
+	} shapes[] = {
+		{ "S", "socket" }, { "SD", "die" }, { "SDC", "core" }, { "SDLID", "cache" }, { "N", "node" },
+	};
+	char shape[8];
+	size_t n = 0;
+
+	while (*s) {
+		size_t letters = strspn(s, "SDCLIN"), digits = strspn(s + letters, "0123456789");
+
+		if (!letters || !digits || digits > 9 || n + letters >= sizeof(shape))
+			return NULL;
+		memcpy(shape + n, s, letters);
+		n += letters;
+		s += letters + digits;
+		if (*s == '-' && !*++s)
+			return NULL;
+	}
+	shape[n] = '\0';
+	for (size_t i = 0; i < ARRAY_SIZE(shapes); i++)
+		if (!strcmp(shape, shapes[i].shape))
+			return shapes[i].key;
+	return NULL;
+}
+
+/* a group's name and its number of CPUs (CSV and text) */
+static bool parse_group(const char *label, const char *nr, struct block_key *k)
+{
+	const char *key = aggr_label_key(label);
+	uint64_t v;
+
+	if (!key || strlen(label) >= sizeof(k->aggr_label) || !parse_u64(nr, &v) || v < 1 || v > SAVED_MAX_CPU)
+		return false;
+	k->aggr_key = key;
+	snprintf(k->aggr_label, sizeof(k->aggr_label), "%s", label);
+	k->aggr_nr = (int)v;
+	return true;
+}
+
+/* the columns before perf's: [interval] [CPU<n> | GROUP,NR] [comm-tid] */
 static bool csv_leading(char **f, size_t lead, struct block_key *k, char *comm, size_t size)
 {
 	for (size_t i = 0; i < lead; i++) {
@@ -258,6 +311,10 @@ static bool csv_leading(char **f, size_t lead, struct block_key *k, char *comm, 
 		}
 		if (!k->per_cpu && !k->has_task && parse_cpu_label(f[i], &k->cpu)) {
 			k->per_cpu = true;
+			continue;
+		}
+		if (!k->per_cpu && !k->aggr_key && i + 1 < lead && parse_group(f[i], f[i + 1], k)) {
+			i++;
 			continue;
 		}
 		if (i == lead - 1 && !k->has_task && parse_thread(f[i], k, comm, size))
@@ -326,6 +383,30 @@ static const char *json_text(json_t *o, const char *key)
 	return json_is_string(v) ? json_string_value(v) : NULL;
 }
 
+/* perf stat --per-core -j: "core" : "S0-D0-C1", "aggregate-number" : 2 (later perf: "counters") */
+static int json_group(struct reader *r, json_t *o, struct block_key *k)
+{
+	static const char *const keys[] = { "core", "die", "socket", "node", "cache" };
+	json_t *nr = json_object_get(o, "aggregate-number");
+	char num[32];
+
+	if (!nr)
+		nr = json_object_get(o, "counters");
+	for (size_t i = 0; i < ARRAY_SIZE(keys); i++) {
+		const char *label = json_text(o, keys[i]);
+
+		if (!json_object_get(o, keys[i]))
+			continue;
+		snprintf(num, sizeof(num), "%.0f", json_is_number(nr) ? json_number_value(nr) : -1.0);
+		if (!label || !parse_group(label, num, k) || strcmp(k->aggr_key, keys[i]) ||
+		    json_number_value(nr) != floor(json_number_value(nr)))
+			return bad_line(r, "\"%s\" is not a group of CPUs as perf names it, with its \"aggregate-number\"",
+					keys[i]);
+		return 0;
+	}
+	return 0;
+}
+
 static int json_block_key(struct reader *r, json_t *o, struct block_key *k, char *comm, size_t size)
 {
 	json_t *iv = json_object_get(o, "interval");
@@ -347,7 +428,7 @@ static int json_block_key(struct reader *r, json_t *o, struct block_key *k, char
 	}
 	if (json_object_get(o, "thread") && (!thread || !parse_thread(thread, k, comm, size)))
 		return bad_line(r, "\"thread\" is not COMM-TID");
-	return 0;
+	return json_group(r, o, k);
 }
 
 static int json_line(struct reader *r, const char *line)
@@ -529,6 +610,12 @@ static int text_line(struct reader *r, char *line)
 	w = word(&s);
 	if (parse_cpu_label(w, &k.cpu)) { /* pfmon 3.x, system-wide: "CPU0   1234 CYCLES" */
 		k.per_cpu = true;
+		w = word(&s);
+	} else if (w && aggr_label_key(w)) { /* --per-core: "S0-D0-C1   2   1234 cycles" */
+		char *nr = word(&s);
+
+		if (!nr || !parse_group(w, nr, &k))
+			return bad_line(r, "a group of CPUs '%.48s' without its number of CPUs", w);
 		w = word(&s);
 	}
 	if (w && w[0] == '<') { /* <not counted>, <not supported>; <not available> is a metric's */

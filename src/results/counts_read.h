@@ -29,6 +29,10 @@ enum saved_format {
 struct saved_block {
 	bool per_cpu;
 	int cpu;
+	/* perf stat --per-core, ...: the group's key ("core"), name and CPUs; NULL key: none */
+	const char *aggr_key;
+	char aggr_label[48];
+	int aggr_nr;
 	bool has_task;
 	struct count_task task; /* task.name owned by the block */
 	bool interval;

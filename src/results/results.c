@@ -53,7 +53,8 @@ void results_file_release(struct results_file *rf)
 /* the rows of the file (cpu -1) or of one CPU: which values they gave */
 struct part {
 	int cpu;
-	bool *taken; /* per value */
+	const char *group; /* a group of CPUs' name (perf stat --per-core, ...), or "" */
+	bool *taken;       /* per value */
 };
 
 /* the state of one file being read */
@@ -76,8 +77,10 @@ struct reader {
 
 static void free_parts(struct reader *r)
 {
-	for (size_t i = 0; i < r->n_parts; i++)
+	for (size_t i = 0; i < r->n_parts; i++) {
 		free(r->parts[i].taken);
+		free((char *)r->parts[i].group);
+	}
 	free(r->parts);
 	r->parts = NULL;
 	r->n_parts = 0;
@@ -341,21 +344,22 @@ static bool not_an_event(const char *name, void *arg)
 	return !r->have_header || !events_named(r->rf, name);
 }
 
-/* the part of the file a count belongs to: the file's, or its CPU's */
+/* the part of the file a count belongs to: the file's, its CPU's or its group of CPUs' */
 static struct part *part_of(struct reader *r, const struct saved_block *b)
 {
 	int cpu = b->per_cpu ? b->cpu : -1;
+	const char *group = b->aggr_key ? b->aggr_label : "";
 	struct results_file *rf = r->rf;
 
 	for (size_t i = r->n_parts; i-- > 0;) /* a CPU's rows are mostly together: the last part first */
-		if (r->parts[i].cpu == cpu)
+		if (r->parts[i].cpu == cpu && !strcmp(r->parts[i].group, group))
 			return &r->parts[i];
 	if (cpu >= 0) {
 		rf->cpus = xrealloc(rf->cpus, (rf->n_cpus + 1) * sizeof(*rf->cpus));
 		rf->cpus[rf->n_cpus++] = cpu;
 	}
 	r->parts = xrealloc(r->parts, (r->n_parts + 1) * sizeof(*r->parts));
-	r->parts[r->n_parts] = (struct part){ cpu, xcalloc(rf->n_values + 1, sizeof(bool)) };
+	r->parts[r->n_parts] = (struct part){ cpu, xstrdup(group), xcalloc(rf->n_values + 1, sizeof(bool)) };
 	return &r->parts[r->n_parts++];
 }
 
@@ -381,6 +385,8 @@ static int count_hook(void *arg, const struct saved_block *b, const struct count
 			at = i;
 	if (at == rf->n_values && p->cpu >= 0)
 		return bad(r, "CPU %d has a second row of event '%.200s'", p->cpu, row->name);
+	if (at == rf->n_values && *p->group)
+		return bad(r, "CPUs %s have a second row of event '%.200s'", p->group, row->name);
 	if (at == rf->n_values)
 		return n == 1 ? bad(r, "a second row of event '%.200s'", row->name)
 			      : bad(r, "more rows of event '%.200s' than the %zu sets counting it", row->name, n);
@@ -403,6 +409,8 @@ static int no_count(struct reader *r, size_t i, const struct part *p)
 
 	if (p && p->cpu >= 0)
 		snprintf(cpu, sizeof(cpu), " on CPU %d", p->cpu);
+	else if (p && *p->group)
+		snprintf(cpu, sizeof(cpu), " on CPUs %.20s", p->group);
 	snprintf(msg, sizeof(msg), "no count for event '%s' of set %d%s", r->rf->values[i].name,
 		 r->rf->values[i].set, cpu);
 	return bad_file(r, msg);

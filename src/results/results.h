@@ -61,6 +61,7 @@ struct results_header {
 	size_t n_given;
 	char *const *command; /* argv, NULL-terminated; NULL: none */
 	bool system_wide, aggregate, follow_children;
+	const char *cpu_grouping; /* system-wide, perf stat --per-core, ...: "per core"; NULL: per CPU */
 };
 
 /* the names of enum pf_output_kind and enum pf_counter_format in the header */

@@ -75,7 +75,8 @@ static void header_text_pfmon3(FILE *out, const struct results_header *h)
 	fprintf(out, "# command: %s\n", strbuf_str(&cmd));
 	strbuf_release(&cmd);
 	if (h->system_wide)
-		fprintf(out, "# monitoring mode: system-wide%s\n", h->aggregate ? ", CPUs aggregated" : ", per CPU");
+		fprintf(out, "# monitoring mode: system-wide, %s\n",
+			h->aggregate ? "CPUs aggregated" : h->cpu_grouping ? h->cpu_grouping : "per CPU");
 	else
 		fprintf(out, "# monitoring mode: per-thread%s\n", h->follow_children ? ", following children" : "");
 }

@@ -111,7 +111,9 @@ static bool text_block(struct count_writer *w, const struct count_report *rep)
 
 	w->rep = rep;
 	if (rep->per_cpu && !rep->task)
-		snprintf(w->label, sizeof(w->label), "CPU%d", rep->cpu);
+		snprintf(w->label, sizeof(w->label), "CPU%-4d ", rep->cpu);
+	else if (rep->aggr_key) /* perf: "S0-D0-C1    2  ..." */
+		snprintf(w->label, sizeof(w->label), "%-13s %4d ", rep->aggr_label, rep->aggr_nr);
 	for (size_t i = 0; i < rep->n_rows; i++) {
 		count_value(&rep->rows[i], w->fo, buf, sizeof(buf));
 		if ((int)strlen(buf) > w->width)
@@ -119,10 +121,10 @@ static bool text_block(struct count_writer *w, const struct count_report *rep)
 		if ((int)strlen(rep->rows[i].name) > w->name_width)
 			w->name_width = (int)strlen(rep->rows[i].name);
 	}
-	w->pad_all = rep->task || (rep->per_cpu && rep->wide);
+	w->pad_all = rep->task || ((rep->per_cpu || rep->aggr_key) && rep->wide);
 	if (w->pad_all)
 		w->width = 26;
-	w->indent = rep->task ? 26 : (*w->label ? 8 : 0) + w->width + 1 + w->name_width;
+	w->indent = rep->task ? 26 : (int)strlen(w->label) + w->width + 1 + w->name_width;
 	if (!rows) /* the metrics' values in a column of their own */
 		w->width = 15;
 	return rows;
@@ -136,8 +138,7 @@ static void text_row(struct count_writer *w, size_t i)
 
 	const char *unit = count_value(r, w->fo, buf, sizeof(buf));
 
-	if (*w->label)
-		fprintf(w->out, "%-7s ", w->label);
+	fputs(w->label, w->out);
 	fprintf(w->out, "%*s ", w->width, buf);
 	if (has_unit(r) && *unit) /* perf's "1.23 Joules power/energy-pkg/" */
 		fprintf(w->out, "%s ", unit);
@@ -182,8 +183,7 @@ static void text_metric(struct count_writer *w, const struct metric_value *v)
 			fprintf(w->out, "\n%*s", w->indent, "");
 		fprintf(w->out, "  # %s", buf);
 	} else {
-		if (*w->label)
-			fprintf(w->out, "%-7s ", w->label);
+		fputs(w->label, w->out);
 		fprintf(w->out, "%*s %s", w->width, buf, metric_def_of(w, v)->name);
 		if (*v->unit)
 			fprintf(w->out, "  # %s", column_unit(v->unit));
@@ -211,6 +211,8 @@ static void csv_prefix(struct count_writer *w)
 		fprintf(w->out, "%.9f%s", rep->interval_s, sep);
 	if (rep->per_cpu)
 		fprintf(w->out, "CPU%d%s", rep->cpu, sep);
+	else if (rep->aggr_key) /* perf stat --per-core -x: "S0-D0-C1,2," */
+		fprintf(w->out, "%s%s%d%s", rep->aggr_label, sep, rep->aggr_nr, sep);
 	if (!rep->task)
 		return;
 	snprintf(thread, sizeof(thread), "%s-%d", rep->task->name, rep->task->tid);
@@ -287,6 +289,10 @@ static void json_prefix(struct count_writer *w)
 	if (rep->per_cpu) { /* perf stat -A -j */
 		snprintf(buf, sizeof(buf), "%d", rep->cpu);
 		json_key_string(&w->json, "cpu", buf);
+	} else if (rep->aggr_key) { /* perf stat --per-core -j */
+		json_key_string(&w->json, rep->aggr_key, rep->aggr_label);
+		json_key(&w->json, "aggregate-number");
+		json_int(&w->json, rep->aggr_nr);
 	}
 	if (!rep->task) /* perf stat --per-thread -j */
 		return;

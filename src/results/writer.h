@@ -57,7 +57,7 @@ struct count_writer {
 	const struct count_report *rep; /* the block being written */
 	/* text: a CPU block's label; the count's width, the names', the
 	 * indent of a count line's further metrics; every name padded */
-	char label[16];
+	char label[64];
 	int width, name_width, indent;
 	bool pad_all;
 	bool line_open;      /* a count line is open */

@@ -692,6 +692,11 @@ size_t session_n_cpus(const struct session *s)
 	return s->n_cpus;
 }
 
+const int *session_cpus(const struct session *s)
+{
+	return s->cpus;
+}
+
 int session_cpu_counts(const struct session *s, size_t i, int *cpu, struct session_count *counts,
 		       struct pf_error *err)
 {

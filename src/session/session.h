@@ -163,6 +163,8 @@ void session_free(struct session *s);
  */
 int session_open_cpus(struct session *s, char *const argv[], struct pf_error *err);
 size_t session_n_cpus(const struct session *s);
+/* the session's CPUs, ascending (session_n_cpus of them) */
+const int *session_cpus(const struct session *s);
 /* the counts on the i-th CPU of the session (its number in *cpu) */
 int session_cpu_counts(const struct session *s, size_t i, int *cpu, struct session_count *counts,
 		       struct pf_error *err);

@@ -356,6 +356,34 @@ cpu_sum() {
 	one_error_line "'bad.3': .*no count for event 'page-faults' of set 0 on CPU 0"
 }
 
+@test "system-wide results by group of CPUs (--per-core, --per-socket): a rank's groups add up, in text, CSV and JSON" {
+	[ "$(id -u)" -eq 0 ] || skip "system-wide monitoring needs root here"
+	for r in 0 1; do
+		clean_env OMPI_COMM_WORLD_RANK=$r OMPI_COMM_WORLD_SIZE=2 OMPI_MCA_ess_base_jobid=12 \
+			"$PFMON" -a --per-core -e page-faults,context-switches --outfile=g.%r sleep 0.2
+		clean_env OMPI_COMM_WORLD_RANK=$r OMPI_COMM_WORLD_SIZE=2 OMPI_MCA_ess_base_jobid=13 \
+			"$PFMON" -a --per-socket -e page-faults,context-switches -x, --outfile=gc.%r sleep 0.2
+		clean_env OMPI_COMM_WORLD_RANK=$r OMPI_COMM_WORLD_SIZE=2 OMPI_MCA_ess_base_jobid=14 \
+			"$PFMON" -a --per-core -e page-faults,context-switches --json --outfile=gj.%r sleep 0.2
+	done
+	[ "$(header_value g.0 'monitoring mode')" = "system-wide, per-core" ]
+	# the groups' rows: "S0-D0-C1  NR  COUNT EVENT"
+	sum=$(awk '/^S[0-9]/ && $4 == "context-switches" { t += $3 } END { print t + 0 }' g.0 g.1)
+	run -0 --separate-stderr "$PFMON" --merge --csv g.0 g.1
+	[ "$(csv_col "$output" context-switches ranks)" = 2 ]
+	[ "$(csv_col "$output" context-switches total)" -eq "$sum" ]
+	sum=$(awk -F, '$5 == "page-faults" { t += $3 } END { print t + 0 }' gc.0 gc.1)
+	run -0 --separate-stderr "$PFMON" --merge --csv gc.0 gc.1
+	[ "$(csv_col "$output" page-faults total)" -eq "$sum" ]
+	sum=$(jq -s '[.[] | select(.event == "page-faults") | ."counter-value" | tonumber] | add' gj.0 gj.1)
+	run -0 --separate-stderr "$PFMON" --merge --csv gj.0 gj.1
+	[ "$(csv_col "$output" page-faults total)" -eq "${sum%.*}" ]
+	# a group's row twice is refused, naming the group
+	{ cat g.0; grep '^S0-D0-C0 .* page-faults' g.0; } >bad.g
+	run -1 --separate-stderr "$PFMON" --merge bad.g
+	one_error_line "'bad.g' line [0-9]+: CPUs S0-D0-C0 have a second row of event 'page-faults'"
+}
+
 # sample_ranks N JOB: N ranks sampling the hotspot fixture into s.<rank>.pfs
 sample_ranks() {
 	for r in $(seq 0 $(($1 - 1))); do

@@ -205,6 +205,14 @@ for k in text csv json; do
 	cp $k.0 "$d/$k"
 	{ cat $k.0; printf '\f'; cat $k.1; } >"$d/$k-two-ranks"
 done
+# system-wide by group of CPUs (perf stat --per-core): root only
+if [ "$(id -u)" -eq 0 ]; then
+	for r in 0 1; do
+		env OMPI_COMM_WORLD_RANK=$r OMPI_COMM_WORLD_SIZE=2 OMPI_MCA_ess_base_jobid=7 "$build/pfmon" \
+			-a --per-core -e task-clock,page-faults --outfile=groups.%r true
+	done
+	{ cat groups.0; printf '\f'; cat groups.1; } >"$d/groups-two-ranks"
+fi
 cd - >/dev/null
 
 # ---- elf: small programs, with DWARF ----
