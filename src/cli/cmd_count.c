@@ -9,10 +9,12 @@
  */
 #include <config.h>
 
+#include <math.h>
 #include <stdlib.h>
 #include <time.h>
 
 #include "commands.h"
+#include "common/util.h"
 #include "count_rows.h"
 #include "kernel/perf.h"
 #include "metrics.h"
@@ -44,10 +46,11 @@ static bool wants_header(const struct pf_config *cfg)
 	return cfg->with_header || cfg->outfile_escaped;
 }
 
-/* system-wide counts per CPU, or per group of CPUs (perf stat --per-core, ...) */
+/* system-wide counts per CPU, or per group of CPUs (perf stat --per-core,
+ * ...); --perf-style sums them as perf stat -a does */
 static bool per_cpu_output(const struct pf_config *cfg)
 {
-	return cfg->system_wide && !cfg->aggregate;
+	return cfg->system_wide && !cfg->aggregate && !(cfg->output_kind == PF_OUT_PERF && !cfg->aggr);
 }
 
 /* pfmon 3.x: a file per CPU with --outfile; perf stat -A and --per-*: one output */
@@ -92,7 +95,42 @@ struct count_inputs {
 	struct count_repeats *reps;      /* -r's runs, whose means the results are (NULL: one run) */
 	const struct cpu_groups *groups; /* system-wide, --per-core, ...: the CPUs' groups (NULL: per CPU) */
 	uint64_t real_ns;                /* the run's real time (-r: the runs' mean) */
+	double real_error_pct;           /* -r: the standard error of that mean, in percent */
 };
+
+/* --perf-style: perf stat's heading ("'make -j2'", "'system wide'",
+ * "process id '42'") and its footer's times; NULL for pfmon's layouts */
+static const struct count_perf_frame *perf_frame(const struct session *s, const struct pf_config *cfg,
+						 const struct count_inputs *in, struct strbuf *target,
+						 struct count_perf_frame *f)
+{
+	const struct rusage *ru = session_command_rusage(s);
+
+	if (cfg->output_kind != PF_OUT_PERF)
+		return NULL;
+	if (cfg->system_wide) {
+		strbuf_addstr(target, "'system wide'");
+	} else if (cfg->n_attach) {
+		strbuf_addstr(target, cfg->attach_threads ? "thread id '" : "process id '");
+		for (size_t i = 0; i < cfg->n_attach; i++)
+			strbuf_addf(target, "%s%d", i ? "," : "", cfg->attach[i]);
+		strbuf_addch(target, '\'');
+	} else {
+		strbuf_addch(target, '\'');
+		for (char **a = cfg->command; a && *a; a++)
+			strbuf_addf(target, "%s%s", a == cfg->command ? "" : " ", *a);
+		strbuf_addch(target, '\'');
+	}
+	*f = (struct count_perf_frame){ .target = strbuf_str(target), .runs = in->reps ? in->reps->runs : 1,
+					.elapsed_s = (double)in->real_ns / 1e9,
+					.elapsed_sd_s = (double)in->real_ns / 1e9 * in->real_error_pct / 100.0,
+					.rusage = ru && !in->reps && !cfg->system_wide };
+	if (f->rusage) {
+		f->user_s = (double)timeval_ns(&ru->ru_utime) / 1e9;
+		f->sys_s = (double)timeval_ns(&ru->ru_stime) / 1e9;
+	}
+	return f;
+}
 
 /* the counts' blocks: per task, per CPU (or group of CPUs) or the whole run */
 static int read_blocks(struct session *s, const struct pf_config *cfg, const struct count_inputs *in,
@@ -122,6 +160,8 @@ static int write_results(struct session *s, const struct pf_config *cfg, const s
 {
 	const struct count_print_opts po = count_print_opts_from_config(cfg);
 	struct count_times times;
+	struct count_perf_frame frame;
+	struct strbuf target = STRBUF_INIT;
 	struct count_blocks cb;
 	struct count_results r;
 	int rc;
@@ -129,6 +169,7 @@ static int write_results(struct session *s, const struct pf_config *cfg, const s
 	kperf_test_pause("PFMON_TEST_REPORT_DELAY");
 	rc = read_blocks(s, cfg, in, &cb, err);
 	r = (struct count_results){ .times = command_times(s, cfg, in->real_ns, &times),
+				    .perf = perf_frame(s, cfg, in, &target, &frame),
 				    .total_line = cfg->print_interval && cfg->output_kind == PF_OUT_TEXT,
 				    .hdr = hdr, .blocks = cb.blocks, .n_blocks = cb.n,
 				    .split = per_task_output(cfg) ? COUNT_SPLIT_TASK :
@@ -141,6 +182,7 @@ static int write_results(struct session *s, const struct pf_config *cfg, const s
 		rc = -1;
 	}
 	count_blocks_release(&cb);
+	strbuf_release(&target);
 	return rc;
 }
 
@@ -167,7 +209,9 @@ static int open_output(const struct pf_config *cfg, FILE **out, struct pf_error 
 	*out = NULL;
 	if ((per_task_output(cfg) || per_cpu_files(cfg)) && cfg->outfile)
 		return 0;
-	*out = results_open(&(struct output_opts){ .path = cfg->outfile, .append = cfg->append }, err);
+	*out = results_open(&(struct output_opts){ .path = cfg->outfile, .append = cfg->append,
+						    .to_stderr = cfg->output_kind == PF_OUT_PERF },
+			    err);
 	return *out ? 0 : -1;
 }
 
@@ -220,7 +264,7 @@ static int run_repeats(const struct pf_config *cfg, const struct pmu_model *m, s
 	struct session_opts so = session_opts_from_config(cfg);
 	struct count_repeats reps;
 	struct session *s = NULL;
-	uint64_t real_sum = 0, start_wall = clock_ns(CLOCK_REALTIME);
+	uint64_t *reals = xcalloc(cfg->repeat + 1, sizeof(*reals)), start_wall = clock_ns(CLOCK_REALTIME);
 	int rc = 0;
 
 	for (uint64_t k = 0; k < cfg->repeat && !rc; k++) {
@@ -239,7 +283,7 @@ static int run_repeats(const struct pf_config *cfg, const struct pmu_model *m, s
 			rc = session_run(s, &(struct session_sink){ 0 }, status, err);
 		if (!rc)
 			rc = count_repeats_add(&reps, s, err);
-		real_sum += clock_ns(CLOCK_MONOTONIC) - start;
+		reals[k] = clock_ns(CLOCK_MONOTONIC) - start;
 		if (!rc && *status && k + 1 < cfg->repeat) {
 			fprintf(stderr, "note: run %llu of %llu: the command ended with status %d: the series stops\n",
 				(unsigned long long)k + 1, (unsigned long long)cfg->repeat, *status);
@@ -248,9 +292,11 @@ static int run_repeats(const struct pf_config *cfg, const struct pmu_model *m, s
 	}
 	if (!rc) {
 		session_note_end(s, cfg);
+		double mean_real;
 		struct count_inputs in = { .run = run, .reps = &reps,
-					   .real_ns = real_sum / (reps.runs ? reps.runs : 1) };
+					   .real_error_pct = count_mean_error_pct(reals, reps.runs, &mean_real) };
 
+		in.real_ns = (uint64_t)llround(mean_real);
 		rc = write_with_header(s, cfg, m, out, &in, start_wall, err);
 	} else if (out) {
 		results_close(out, cfg->outfile, NULL);
@@ -258,6 +304,7 @@ static int run_repeats(const struct pf_config *cfg, const struct pmu_model *m, s
 	if (s)
 		count_repeats_release(&reps);
 	session_free(s);
+	free(reals);
 	return rc;
 }
 

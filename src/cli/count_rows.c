@@ -184,7 +184,7 @@ int count_repeats_add(struct count_repeats *r, struct session *s, struct pf_erro
 /* perf's stddev_stats over rel_stddev_stats: the standard error of the
  * mean (the sample's standard deviation over the square root of the
  * runs), in percent of the mean; 0 for one run or a mean of 0 */
-static double mean_and_error(const uint64_t *v, size_t n, double *mean)
+double count_mean_error_pct(const uint64_t *v, size_t n, double *mean)
 {
 	double sum = 0, m2 = 0;
 
@@ -215,7 +215,7 @@ int count_blocks_repeats(struct session *last, struct count_repeats *r, const st
 			struct count_row *row = &cb->rows[e];
 			double mean;
 
-			r->variance_pct[e] = mean_and_error(r->values + e * r->max_runs, r->runs, &mean);
+			r->variance_pct[e] = count_mean_error_pct(r->values + e * r->max_runs, r->runs, &mean);
 			row->raw = (uint64_t)(mean + 0.5);
 			row->prescaled = true; /* the mean of scaled counts */
 			row->enabled = r->runs ? r->enabled[e] / r->runs : 0;

@@ -57,6 +57,10 @@ struct count_repeats {
 	uint64_t *enabled, *running;   /* per event, summed over the runs */
 	double *variance_pct;          /* per event, filled by count_blocks_repeats */
 };
+/* perf's stddev_stats over rel_stddev_stats: the standard error of the
+ * mean of v[0..n-1], in percent of the mean (*mean); 0 for one value or a
+ * mean of 0 */
+double count_mean_error_pct(const uint64_t *v, size_t n, double *mean);
 void count_repeats_init(struct count_repeats *r, size_t n_events, size_t max_runs);
 /* one more run's counts from its session; -1 with err if they cannot be read */
 int count_repeats_add(struct count_repeats *r, struct session *s, struct pf_error *err);

@@ -259,6 +259,12 @@ static int opt_big_num(struct cli_state *st, const struct opt_def *o, const char
 	return 0;
 }
 
+static int opt_perf_style(struct cli_state *st, const struct opt_def *o, const char *arg, struct pf_error *err)
+{
+	st->cfg->output_kind = PF_OUT_PERF;
+	return 0;
+}
+
 static int opt_json(struct cli_state *st, const struct opt_def *o, const char *arg, struct pf_error *err)
 {
 	st->cfg->output_kind = PF_OUT_JSON;
@@ -870,6 +876,8 @@ static const struct opt_def options[] = {
 	{ "field-separator", "x", ARG_REQUIRED, "SEP", G_OUT, CALL(opt_csv), "perf stat -x SEP: --csv=SEP",
 	  M_COUNT | M_MERGE | M_SAVED },
 	{ "json", NULL, ARG_NONE, NULL, G_OUT, CALL(opt_json), "JSON lines with perf stat -j keys", M_COUNT | M_MERGE | M_SAVED },
+	{ "perf-style", NULL, ARG_NONE, NULL, G_OUT, CALL(opt_perf_style),
+	  "perf stat's text layout, to standard error as perf writes it (or --outfile); -a sums the CPUs", M_COUNT },
 
 	/* derived metrics (pfmon-metrics(5)) */
 	{ "metrics", "M", ARG_REQUIRED, "NAME,...", G_OUT, CALL(opt_metrics),

@@ -185,6 +185,25 @@ static int check_repeat(const struct pf_config *cfg, struct pf_error *err)
 	return 0;
 }
 
+/* --perf-style prints one whole-run block, as perf stat prints it */
+static int check_perf_style(const struct pf_config *cfg, struct pf_error *err)
+{
+	static const char *const not_with[] = {
+		"print-interval", "interval-print", "follow-fork", "follow-vfork", "follow-pthread", "follow-exec",
+		"follow-exec-exclude", "follow-all", "exec-split-results", "per-thread", "show-time", "with-header",
+		"metric-only", "no-aggr", "per-core", "per-die", "per-socket", "per-node", "per-cache",
+	};
+	char opt[64];
+
+	if (cfg->output_kind != PF_OUT_PERF)
+		return 0;
+	for (size_t i = 0; i < ARRAY_SIZE(not_with); i++)
+		if (given(cfg, not_with[i]))
+			return pf_error_set(err, PF_E_OPTIONS_EXCLUDE, "--perf-style", dashed(not_with[i], opt, sizeof(opt)),
+					    " (perf's layout is printed for a whole run's counts; pfmon's, -x and --json print the others)");
+	return 0;
+}
+
 /* perf stat's aggregation modes group a system-wide session's CPUs */
 static int check_aggr(const struct pf_config *cfg, struct pf_error *err)
 {
@@ -202,7 +221,7 @@ static int check_aggr(const struct pf_config *cfg, struct pf_error *err)
 /* output options that contradict or need each other */
 static int check_output(const struct pf_config *cfg, struct pf_error *err)
 {
-	if (check_repeat(cfg, err) || check_aggr(cfg, err))
+	if (check_repeat(cfg, err) || check_aggr(cfg, err) || check_perf_style(cfg, err))
 		return -1;
 	if (check_spellings(cfg, err))
 		return -1;

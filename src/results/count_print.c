@@ -95,7 +95,11 @@ int count_results_print(FILE *out, const struct count_results *r, const struct c
 		report_total(out, &o->fo);
 	if (r->interval)
 		report_interval_header(out, r->interval_s, &o->fo);
+	if (r->perf)
+		report_perf_heading(out, r->perf);
 	rc = print_blocks(out, r, o, err);
+	if (r->perf)
+		report_perf_footer(out, r->perf);
 	if (r->interval)
 		fflush(out); /* each round as it comes */
 	return rc;

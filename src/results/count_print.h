@@ -39,6 +39,7 @@ struct count_times {
 
 struct count_results {
 	const struct count_times *times; /* first, or NULL */
+	const struct count_perf_frame *perf; /* --perf-style: the heading before, the times after */
 	/* "# total" before the counts: the run's total after --print-interval's deltas (text) */
 	bool total_line;
 	const struct results_header *hdr; /* --with-header: before the counts, or NULL */

@@ -85,6 +85,19 @@ void report_total(FILE *out, const struct count_format_opts *fo);
 /* the results header in the output's kind (text and CSV: '#' lines; JSON: one object line) */
 void report_results_header(FILE *out, const struct results_header *h, const struct count_format_opts *fo);
 
+/* --perf-style: what perf stat prints around the counts */
+struct count_perf_frame {
+	const char *target;           /* "'make -j2'", "'system wide'", "process id '42'" */
+	size_t runs;                  /* -r's runs; 0 or 1: one run */
+	double elapsed_s, elapsed_sd_s; /* the real time; -r: the runs' mean and its standard error */
+	bool rusage;                  /* one run of a command: its user and sys seconds */
+	double user_s, sys_s;
+};
+/* " Performance counter stats for 'CMD' (N runs):" and its blank lines */
+void report_perf_heading(FILE *out, const struct count_perf_frame *f);
+/* the elapsed seconds (-r: "+- SD ( +- PCT% )"), the user and sys seconds */
+void report_perf_footer(FILE *out, const struct count_perf_frame *f);
+
 /* --show-time: "real 0h00m00.098s user 0h00m00.000s sys 0h00m00.095s" (ns each) */
 void report_times(FILE *out, uint64_t real_ns, uint64_t user_ns, uint64_t sys_ns);
 

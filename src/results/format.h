@@ -24,6 +24,7 @@ enum pf_output_kind {
 	PF_OUT_TEXT,
 	PF_OUT_CSV,
 	PF_OUT_JSON,
+	PF_OUT_PERF, /* --perf-style: perf stat's text layout */
 };
 
 /* what the count writers (counts.h, merge.h, results.h) read */

@@ -17,7 +17,7 @@ FILE *results_open(const struct output_opts *o, struct pf_error *err)
 	FILE *f;
 
 	if (!o->path)
-		return stdout;
+		return o->to_stderr ? stderr : stdout;
 	f = fopen(o->path, o->append ? "a" : "w");
 	if (!f)
 		pf_error_set(err, PF_E_OUTPUT, o->path, strerror(errno));
@@ -26,11 +26,11 @@ FILE *results_open(const struct output_opts *o, struct pf_error *err)
 
 int results_close(FILE *out, const char *path, struct pf_error *err)
 {
-	const char *name = path ? path : "standard output";
+	const char *name = path ? path : out == stderr ? "standard error" : "standard output";
 	int failed = fflush(out) != 0 || ferror(out);
 	int e = errno;
 
-	if (out != stdout && fclose(out) != 0 && !failed) {
+	if (out != stdout && out != stderr && fclose(out) != 0 && !failed) {
 		failed = 1;
 		e = errno;
 	}

@@ -14,8 +14,9 @@
 #include "common/error.h"
 
 struct output_opts {
-	const char *path; /* NULL: standard output */
+	const char *path; /* NULL: standard output (or error, with to_stderr) */
 	bool append;      /* add to the file rather than replace it */
+	bool to_stderr;   /* no path: standard error, where perf stat writes (--perf-style) */
 	/* per-task results files: one per program a task runs too
 	 * (--exec-split-results) */
 	bool per_exec;

@@ -633,7 +633,7 @@ static const struct count_writer_ops writers[] = {
 void count_writer_init(struct count_writer *w, FILE *out, const struct count_format_opts *fo)
 {
 	memset(w, 0, sizeof(*w));
-	w->ops = &writers[fo->kind <= PF_OUT_JSON ? fo->kind : PF_OUT_TEXT];
+	w->ops = fo->kind == PF_OUT_PERF ? &perf_writer_ops : &writers[fo->kind <= PF_OUT_JSON ? fo->kind : PF_OUT_TEXT];
 	w->out = out;
 	w->fo = fo;
 	json_init(&w->json, out, false);

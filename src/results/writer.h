@@ -58,6 +58,7 @@ struct count_writer {
 	/* text: a CPU block's label; the count's width, the names', the
 	 * indent of a count line's further metrics; every name padded */
 	char label[64];
+	char thousands[8]; /* --perf-style: the locale's thousands separator */
 	int width, name_width, indent;
 	bool pad_all;
 	bool line_open;      /* a count line is open */
@@ -71,6 +72,9 @@ struct count_writer {
  * text and CSV '#' lines, JSON one object line */
 void text_results_header(struct count_writer *w, const struct results_header *h);
 void json_results_header(struct count_writer *w, const struct results_header *h);
+
+/* --perf-style's writer (writer_perf.c) */
+extern const struct count_writer_ops perf_writer_ops;
 
 /* the writer of fo->kind, writing to out */
 void count_writer_init(struct count_writer *w, FILE *out, const struct count_format_opts *fo);

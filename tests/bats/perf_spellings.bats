@@ -167,3 +167,56 @@ for line in sys.stdin:
 	run --separate-stderr "$PFMON" -r 0 -e task-clock true
 	[ "$status" -eq 2 ]
 }
+
+# perf stat's text with its numbers masked and its blanks squeezed: the
+# words and their order (heading, units, events, metrics, footer); a
+# count's "( +- 0.52% )" of -r left out (perf omits it when the runs'
+# counts are equal, which a page-fault count may be in one tool's runs)
+perf_words() {
+	grep -v '^warning: ' | sed -E '/seconds/!s/  \( \+- *[0-9.]+% \)//; s/[0-9]+(\.[0-9]+)?/N/g; s/ +/ /g'
+}
+
+# each count line's columns: where the event starts, where its metric's
+# "#" is, how long the line is (its -r variance left out)
+perf_columns() {
+	sed -E 's/  \( \+- *[0-9.]+% \)$//' |
+		awk '/(msec|  ) [a-z]/ && !/seconds/ { n = index($0, $2); if ($2 == "msec") n = index($0, $3)
+			print n, index($0, "#"), length($0) }'
+}
+
+@test "--perf-style prints what perf stat prints, column for column: heading, counts, metrics, times" {
+	needs_perf
+	for args in "-e task-clock,page-faults,context-switches true" "-r 3 -e task-clock,page-faults true" \
+		"-a -e cpu-clock true" "-e task-clock -e page-faults $FIXTURES/burn 20"; do
+		perf stat $args 2>"$BATS_TEST_TMPDIR/theirs" >/dev/null
+		"$PFMON" --perf-style $args 2>"$BATS_TEST_TMPDIR/ours" >/dev/null
+		echo "== $args" >&2
+		cat "$BATS_TEST_TMPDIR/theirs" "$BATS_TEST_TMPDIR/ours" >&2
+		diff <(perf_words <"$BATS_TEST_TMPDIR/theirs") <(perf_words <"$BATS_TEST_TMPDIR/ours")
+		diff <(perf_columns <"$BATS_TEST_TMPDIR/theirs") <(perf_columns <"$BATS_TEST_TMPDIR/ours")
+	done
+	# -r: a clock's runs differ, so both print its variance where perf does
+	"$PFMON" --perf-style -r 3 -e task-clock true 2>&1 | grep -Eq '^ +[0-9.]+ msec task-clock .*  \( \+- *[0-9.]+% \)$' 
+}
+
+@test "--perf-style: attached, to --outfile, without grouping; what it does not print is refused" {
+	"$FIXTURES/sleeper" 3000 &
+	pid=$!
+	"$PFMON" --perf-style -p $pid --timeout 100 -e context-switches 2>"$BATS_TEST_TMPDIR/ours"
+	kill $pid
+	mapfile -t l <"$BATS_TEST_TMPDIR/ours"
+	[ "${l[0]}" = "" ] && [ "${l[1]}" = " Performance counter stats for process id '$pid':" ]
+	[[ "${l[3]}" =~ ^\ +[0-9]+\ {6}context-switches\ + ]]
+	[[ "${l[5]}" =~ ^\ +[0-9]+\.[0-9]{9}\ seconds\ time\ elapsed$ ]]
+	run -0 --separate-stderr "$PFMON" --perf-style -o "$BATS_TEST_TMPDIR/c" -e page-faults true
+	[ -z "$output" ] && [ -z "$stderr" ]
+	grep -q "^ Performance counter stats for 'true':$" "$BATS_TEST_TMPDIR/c"
+	grep -Eq '^ +[0-9]+ seconds user$|^ +[0-9]+\.[0-9]{9} seconds user$' "$BATS_TEST_TMPDIR/c"
+	# --no-big-num: no thousands separator whatever the locale
+	run -0 --separate-stderr env LC_ALL=C.UTF-8 "$PFMON" --perf-style --no-big-num -e page-faults true
+	[[ "$stderr" =~ $'\n'\ +[0-9]+\ {6}page-faults\ + ]]
+	for other in --print-interval=100 --per-thread --show-time --with-header --metric-only; do
+		run -2 --separate-stderr "$PFMON" --perf-style $other -e page-faults true
+		one_error_line "^error: options '--perf-style' and '${other%%=*}' cannot be combined"
+	done
+}
