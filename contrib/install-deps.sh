@@ -13,7 +13,7 @@ PACKAGES="build-essential autoconf automake libtool pkg-config
 	openmpi-bin libopenmpi-dev
 	chromium python3-pil libxml2-utils
 	lintian debhelper dpkg-dev fakeroot mandoc bash-completion
-	hotspot"
+	hotspot strace"
 missing=
 for p in $PACKAGES; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing="$missing $p"

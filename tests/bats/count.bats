@@ -323,6 +323,8 @@ libraries_loaded() {
 	lib=$(ldconfig -p | awk '$1 == "libpfm.so.4" { print $NF; exit }')
 	[ -n "$lib" ] || skip "libpfm.so.4 is not in the loader's cache"
 	lib=$(readlink -f "$lib")
+	# a chroot whose root is no mount point has no private mount namespace
+	why=$(unshare -m true 2>&1) || skip "no private mount namespace here (unshare -m: $why)"
 	# the library file becomes empty for this one command only
 	hidden() { unshare -m sh -c 'mount --bind /dev/null "$1" && shift && exec "$@"' sh "$lib" "$@"; }
 	run --separate-stderr hidden "$PFMON" -e task-clock true
