@@ -83,7 +83,8 @@ static const struct count_times *command_times(const struct session *s, const st
 {
 	const struct rusage *ru = session_command_rusage(s);
 
-	if (!cfg->show_time || !ru)
+	/* perf stat -n in pfmon's layout: the times are all it prints */
+	if (!(cfg->show_time || (cfg->null_run && cfg->output_kind == PF_OUT_TEXT)) || !ru)
 		return NULL;
 	*t = (struct count_times){ real_ns, timeval_ns(&ru->ru_utime), timeval_ns(&ru->ru_stime) };
 	return t;
@@ -124,7 +125,7 @@ static const struct count_perf_frame *perf_frame(const struct session *s, const 
 	*f = (struct count_perf_frame){ .target = strbuf_str(target), .runs = in->reps ? in->reps->runs : 1,
 					.elapsed_s = (double)in->real_ns / 1e9,
 					.elapsed_sd_s = (double)in->real_ns / 1e9 * in->real_error_pct / 100.0,
-					.rusage = ru && !in->reps && !cfg->system_wide };
+					.rusage = ru && !in->reps && !cfg->system_wide, .null_run = cfg->null_run };
 	if (f->rusage) {
 		f->user_s = (double)timeval_ns(&ru->ru_utime) / 1e9;
 		f->sys_s = (double)timeval_ns(&ru->ru_stime) / 1e9;

@@ -23,18 +23,42 @@ static bool is_clock(const struct perf_event_attr *a)
 	       (a->config == PERF_COUNT_SW_TASK_CLOCK || a->config == PERF_COUNT_SW_CPU_CLOCK);
 }
 
-/* events that could not be opened: one warning each, then <not supported> */
+/* where the event's name goes in a reason's message (no event is named so) */
+#define NAME_MARK "@@pfmon-event@@"
+
+/* events that could not be opened: a warning line for each reason,
+ * naming every event it stops (-ddd on a machine without a PMU: one line,
+ * not twelve), then <not supported> in the counts */
 static void warn_unsupported(const struct session *s, const struct session_count *counts)
 {
-	for (size_t k = 0; k < session_n_events(s); k++) {
-		const struct counter_prog *p = session_event(s, k);
-		struct pf_error e;
+	size_t n = session_n_events(s);
+	bool *said = xcalloc(n + 1, sizeof(*said));
 
-		if (!counts[k].open_errno)
+	for (size_t k = 0; k < n; k++) {
+		struct strbuf names = STRBUF_INIT;
+		struct pf_error e, other;
+		char *mark;
+
+		if (!counts[k].open_errno || said[k])
 			continue;
-		kperf_open_error(&p->attr, p->name, counts[k].open_errno, &e);
-		fprintf(stderr, "warning: %s\n", e.msg);
+		/* the reason with a mark for the name, the same for each event it stops */
+		kperf_open_error(&session_event(s, k)->attr, NAME_MARK, counts[k].open_errno, &e);
+		for (size_t j = k; j < n; j++) {
+			if (!counts[j].open_errno || said[j])
+				continue;
+			kperf_open_error(&session_event(s, j)->attr, NAME_MARK, counts[j].open_errno, &other);
+			if (strcmp(other.msg, e.msg))
+				continue;
+			strbuf_addf(&names, "%s%s", names.len ? "', '" : "", session_event(s, j)->name);
+			said[j] = true;
+		}
+		mark = strstr(e.msg, NAME_MARK);
+		if (mark)
+			*mark = '\0';
+		fprintf(stderr, "warning: %s%s%s\n", e.msg, strbuf_str(&names), mark ? mark + strlen(NAME_MARK) : "");
+		strbuf_release(&names);
 	}
+	free(said);
 }
 
 static void fill_rows(const struct session *s, const struct session_count *counts, struct count_row *rows)

@@ -56,6 +56,32 @@ static bool choose_default_events(struct pf_config *cfg, const struct pmu_model 
 }
 
 /*
+ * perf stat -d, -dd, -ddd: perf's detailed events after the others, each
+ * an event set of its own, as perf opens them ungrouped; an event this
+ * machine lacks is <not supported>, as in perf.
+ */
+static void add_detailed_events(struct pf_config *cfg)
+{
+	static const char *const levels[3] = {
+		"L1-dcache-loads,L1-dcache-load-misses,LLC-loads,LLC-load-misses",
+		"L1-icache-loads,L1-icache-load-misses,dTLB-loads,dTLB-load-misses,iTLB-loads,iTLB-load-misses",
+		"L1-dcache-prefetches,L1-dcache-prefetch-misses",
+	};
+
+	for (unsigned level = 0; level < cfg->detailed; level++) {
+		size_t n;
+		char **names = str_split(levels[level], ',', &n);
+
+		for (size_t i = 0; i < n; i++) {
+			cfg->sets = xrealloc(cfg->sets, (cfg->n_sets + 1) * sizeof(*cfg->sets));
+			cfg->sets[cfg->n_sets++] = (struct pf_set_config){ .events = str_split(names[i], ',', &(size_t){ 0 }),
+									   .n_events = 1 };
+		}
+		str_vec_free(names);
+	}
+}
+
+/*
  * Which rank of which job this is (the launcher's environment), and the
  * output names with their %-escapes expanded: every rank writes its own.
  */
@@ -362,7 +388,9 @@ static int prepare_measure(struct cmd_ctx *c, struct pf_error *err)
 	c->run_prepared = true;
 	if (metrics_prepare(c->cfg, c->m, &c->run, err))
 		return -1;
-	*c->no_hw_note = choose_default_events(c->cfg, c->m);
+	if (!c->cfg->null_run)
+		*c->no_hw_note = choose_default_events(c->cfg, c->m);
+	add_detailed_events(c->cfg);
 	return options_validate(c->cfg, c->m, err);
 }
 

@@ -259,6 +259,14 @@ static int opt_big_num(struct cli_state *st, const struct opt_def *o, const char
 	return 0;
 }
 
+/* perf stat -d: each -d one more level of perf's detailed events ("-dd") */
+static int opt_detailed(struct cli_state *st, const struct opt_def *o, const char *arg, struct pf_error *err)
+{
+	if (st->cfg->detailed < 3)
+		st->cfg->detailed++;
+	return 0;
+}
+
 static int opt_perf_style(struct cli_state *st, const struct opt_def *o, const char *arg, struct pf_error *err)
 {
 	st->cfg->output_kind = PF_OUT_PERF;
@@ -796,6 +804,11 @@ static const struct opt_def options[] = {
 	  "perf stat's spelling of --print-interval", M_COUNT },
 	{ "repeat", "r", ARG_REQUIRED, "N", G_TASK, CALL(opt_repeat),
 	  "perf stat -r: run the command N times; each count is the runs' mean, with its variance", M_COUNT },
+	{ "detailed", "d", ARG_NONE, NULL, G_TASK, CALL(opt_detailed),
+	  "perf stat -d: add perf's detailed events (-dd, -ddd: more of them), each <not supported> where the machine lacks it",
+	  M_COUNT },
+	{ "null", "n", ARG_NONE, NULL, G_TASK, BOOL(null_run),
+	  "perf stat -n: open no counter; the command's elapsed (user, sys) seconds only", M_COUNT },
 	{ "timeout", NULL, ARG_REQUIRED, "MSEC", G_TASK, CALL(opt_timeout_ms),
 	  "perf stat --timeout: end the session after MSEC milliseconds, as -t", M_RUN },
 	{ "interval-count", NULL, ARG_REQUIRED, "N", G_TASK, CALL(opt_interval_count),

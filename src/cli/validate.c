@@ -204,6 +204,31 @@ static int check_perf_style(const struct pf_config *cfg, struct pf_error *err)
 	return 0;
 }
 
+/* perf stat -n opens no counter: what it prints is a command's times
+ * (pfmon's layout: --show-time's line) or perf's heading and footer */
+static int check_null_run(const struct pf_config *cfg, struct pf_error *err)
+{
+	static const char *const counters[] = { "events", "metrics", "detailed", "print-interval", "interval-print",
+						"per-thread", "follow-fork", "follow-vfork", "follow-pthread",
+						"follow-exec", "follow-all" };
+	char opt[64];
+
+	if (!cfg->null_run)
+		return 0;
+	for (size_t i = 0; i < ARRAY_SIZE(counters); i++)
+		if (given(cfg, counters[i]))
+			return pf_error_set(err, PF_E_OPTIONS_EXCLUDE, "-n/--null", dashed(counters[i], opt, sizeof(opt)),
+					    " (a null run opens no counter)");
+	if (cfg->output_kind == PF_OUT_CSV || cfg->output_kind == PF_OUT_JSON)
+		return pf_error_set(err, PF_E_OPTIONS_EXCLUDE, "-n/--null", cfg->output_kind == PF_OUT_CSV ? "-x/--csv" : "--json",
+				    " (a null run has no count to print: its times print in pfmon's text or --perf-style)");
+	if (cfg->output_kind == PF_OUT_TEXT && (cfg->repeat || cfg->system_wide || cfg->n_attach))
+		return pf_error_set(err, PF_E_OPTION_NEEDS, "-n/--null",
+				    cfg->repeat ? "--perf-style with -r" : cfg->system_wide ? "--perf-style with -a" : "--perf-style with -p",
+				    " (pfmon's layout prints one launched command's times; perf's, the elapsed seconds of any run)");
+	return 0;
+}
+
 /* perf stat's aggregation modes group a system-wide session's CPUs */
 static int check_aggr(const struct pf_config *cfg, struct pf_error *err)
 {
@@ -221,7 +246,7 @@ static int check_aggr(const struct pf_config *cfg, struct pf_error *err)
 /* output options that contradict or need each other */
 static int check_output(const struct pf_config *cfg, struct pf_error *err)
 {
-	if (check_repeat(cfg, err) || check_aggr(cfg, err) || check_perf_style(cfg, err))
+	if (check_repeat(cfg, err) || check_aggr(cfg, err) || check_perf_style(cfg, err) || check_null_run(cfg, err))
 		return -1;
 	if (check_spellings(cfg, err))
 		return -1;

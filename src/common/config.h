@@ -117,6 +117,8 @@ struct pf_config {
 	uint64_t perf_count;     /* -c/--count: every event's default period */
 	bool perf_timestamp;     /* -T: samples carry their time (pfmon's always do) */
 	uint64_t repeat;         /* -r/--repeat: runs of the command; 0 = one, no variance */
+	unsigned detailed;       /* -d, -dd, -ddd: perf stat's detailed events, up to level 3 */
+	bool null_run;           /* -n/--null: no counter, the command's times only */
 
 	/* sampling */
 	const char *smpl_outfile;

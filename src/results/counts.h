@@ -91,6 +91,7 @@ struct count_perf_frame {
 	size_t runs;                  /* -r's runs; 0 or 1: one run */
 	double elapsed_s, elapsed_sd_s; /* the real time; -r: the runs' mean and its standard error */
 	bool rusage;                  /* one run of a command: its user and sys seconds */
+	bool null_run;                /* perf stat -n: no count came before the times */
 	double user_s, sys_s;
 };
 /* " Performance counter stats for 'CMD' (N runs):" and its blank lines */

@@ -159,7 +159,8 @@ static int error_precision(double sd)
 
 void report_perf_footer(FILE *out, const struct count_perf_frame *f)
 {
-	fputc('\n', out);
+	if (!f->null_run)
+		fputc('\n', out);
 	if (f->runs > 1) {
 		int p = f->elapsed_sd_s > 0 ? error_precision(f->elapsed_sd_s) : 9;
 

@@ -252,9 +252,11 @@ static int open_counting_on(struct session *s, pid_t tid, int cpu, bool first_ta
 	return 0;
 }
 
-/* every event refused: nothing to count */
+/* every event refused: nothing to count (perf stat -n asks for none) */
 static int check_something_opened(struct session *s, struct pf_error *err)
 {
+	if (!s->n_events)
+		return 0;
 	for (size_t k = 0; k < s->n_events; k++)
 		if (!s->open_errno[k])
 			return 0;

@@ -220,3 +220,54 @@ perf_columns() {
 		one_error_line "^error: options '--perf-style' and '${other%%=*}' cannot be combined"
 	done
 }
+
+# each CSV line's event and whether it was counted
+csv_events() {
+	awk -F"," 'NF > 3 { print $3, ($1 ~ /^</ ? $1 : "counted") }'
+}
+
+@test "-d, -dd, -ddd add perf's detailed events after the others, counted or <not supported> as perf finds them" {
+	needs_perf
+	for d in -d -dd -ddd; do
+		run -0 --separate-stderr perf stat $d -x, -e task-clock true
+		want=$(printf '%s\n' "$stderr" | csv_events)
+		run -0 --separate-stderr "$PFMON" $d -x, -e task-clock true
+		echo "$d: perf '$want' pfmon '$(printf '%s\n' "$output" | csv_events)'" >&2
+		[ "$(printf '%s\n' "$output" | csv_events)" = "$want" ]
+	done
+	# -d with the default events: they come first, perf's detailed ones after
+	run -0 --separate-stderr "$PFMON" -d -x, true
+	[ "$(printf '%s\n' "$output" | tail -4 | cut -d, -f3 | tr '\n' ' ')" = "L1-dcache-loads L1-dcache-load-misses LLC-loads LLC-load-misses " ]
+	# -dddd is -ddd, as in perf
+	run -0 --separate-stderr "$PFMON" -dddd -x, -e task-clock true
+	[ "${#lines[@]}" -eq 13 ]
+}
+
+@test "events the machine cannot count for one reason: one warning line naming them all" {
+	hw_pmu_present && skip "this machine counts hardware events"
+	run -0 --separate-stderr "$PFMON" -ddd -e task-clock true
+	one_error_line "^warning: cannot count 'L1-dcache-loads', 'L1-dcache-load-misses', 'LLC-loads', .*, 'L1-dcache-prefetch-misses': the kernel exposes no hardware PMU"
+	[ "$(printf '%s\n' "$output" | grep -c '^<not supported> ')" -eq 12 ]
+}
+
+@test "-n: no counter, the command's times; in perf's layout as perf stat -n prints them" {
+	needs_perf
+	for args in "-n true" "-n -r 3 true" "-n -a true"; do
+		perf stat $args 2>"$BATS_TEST_TMPDIR/theirs" >/dev/null
+		"$PFMON" --perf-style $args 2>"$BATS_TEST_TMPDIR/ours" >/dev/null
+		cat "$BATS_TEST_TMPDIR/theirs" "$BATS_TEST_TMPDIR/ours" >&2
+		diff <(perf_words <"$BATS_TEST_TMPDIR/theirs") <(perf_words <"$BATS_TEST_TMPDIR/ours")
+	done
+	# no counter was opened
+	PFMON_DUMP_ATTR="$BATS_TEST_TMPDIR/attrs" "$PFMON" -n --perf-style true 2>/dev/null
+	[ ! -s "$BATS_TEST_TMPDIR/attrs" ]
+	# pfmon's layout: --show-time's line, the command's own times
+	run -0 --separate-stderr "$PFMON" -n true
+	[[ "$output" =~ ^real\ 0h00m[0-9]{2}\.[0-9]{3}s\ user\ 0h00m[0-9]{2}\.[0-9]{3}s\ sys\ 0h00m[0-9]{2}\.[0-9]{3}s$ ]]
+	run -2 --separate-stderr "$PFMON" -n -e task-clock true
+	one_error_line "^error: options '-n/--null' and '--events' cannot be combined \(a null run opens no counter\)$"
+	run -2 --separate-stderr "$PFMON" -n -x, true
+	one_error_line "^error: options '-n/--null' and '-x/--csv' cannot be combined"
+	run -2 --separate-stderr "$PFMON" -n -r 3 true
+	one_error_line "^error: option '-n/--null' needs --perf-style with -r"
+}
