@@ -81,6 +81,8 @@ void config_record_opts(const struct pf_config *cfg, struct record_opts *o)
 		.weight = cfg->smpl_weight,
 		.data_src = cfg->smpl_data_src,
 		.branch_stack = cfg->smpl_branch_stack,
+		.branch_filter = cfg->branch_filter,
+		.mmap_pages = cfg->mmap_pages,
 		.callchain = cfg->callchain,
 		.callchain_dwarf = cfg->callchain_dwarf,
 		.stack_dump_size = cfg->stack_dump_size,

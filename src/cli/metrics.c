@@ -207,6 +207,8 @@ int metrics_prepare(struct pf_config *cfg, const struct pmu_model *m, struct met
 	for (size_t w = 0; w < run->n_want; w++)
 		metric_events(&run->list, run->want[w], &groups[w].events, &groups[w].n);
 	rc = plan_sets(m, &o, groups, run->n_want, &run->plan, err);
+	if (!rc && cfg->metric_no_group)
+		plan_ungroup(&run->plan, run->n_want);
 	plan_groups_free(groups, run->n_want);
 	config_encode_opts_release(&o);
 	if (!rc)
@@ -262,7 +264,9 @@ void metrics_print_plan(FILE *out, const struct metric_run *run)
 
 		sets_of(run, w, buf, sizeof(buf));
 		fprintf(out, "#   %s = %s: %s%s\n", d->name, d->formula, *buf ? buf : "no event",
-			p->group_set[w] < 0 && *buf ? " (across sets: its events never fit in one)" : "");
+			p->ungrouped && *buf	   ? " (ungrouped: --metric-no-group)"
+			: p->group_set[w] < 0 && *buf ? " (across sets: its events never fit in one)"
+						     : "");
 	}
 }
 

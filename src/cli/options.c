@@ -8,11 +8,15 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#include <linux/perf_event.h>
 
 #include "common/util.h"
 #include "event/event_spec.h"
 #include "event/pmu_model.h"
 #include "options.h"
+#include "session/plan.h"
 #include "session/procfs.h"
 #include "report/ia64_report.h"
 #include "report/profile.h"
@@ -475,6 +479,54 @@ static int opt_count_period(struct cli_state *st, const struct opt_def *o, const
 	return parse_u64_opt(o, arg, 1, PERIOD_LIMIT - 1, &st->cfg->perf_count, err);
 }
 
+/* perf record -j (--branch-filter=LIST) and -b (--branch-any): branch stacks, filtered */
+static int opt_branch_filter(struct cli_state *st, const struct opt_def *o, const char *arg, struct pf_error *err)
+{
+	const char *why = arg ? branch_filter_parse(arg, &st->cfg->branch_filter) : NULL;
+
+	if (why)
+		return bad_value(o, arg, why, err);
+	if (!arg) /* -b: any branch, at the event's own levels, as perf's */
+		st->cfg->branch_filter = PERF_SAMPLE_BRANCH_ANY;
+	st->cfg->smpl_branch_stack = true;
+	return 0;
+}
+
+/* perf record -m PAGES or SIZE[BKMG]: each CPU ring's data pages, a power of
+ * two (rounded up, as perf rounds it, with a note) */
+static int opt_mmap_pages(struct cli_state *st, const struct opt_def *o, const char *arg, struct pf_error *err)
+{
+	static const char units[] = "BKMG";
+	size_t len = strlen(arg), page = (size_t)sysconf(_SC_PAGESIZE);
+	const char *unit = len ? strchr(units, toupper((unsigned char)arg[len - 1])) : NULL;
+	char *digits = xstrndup(arg, unit ? len - 1 : len);
+	uint64_t v, pages = 1;
+	bool ok = parse_u64(digits, &v) && v > 0 && v <= ((uint64_t)1 << 40);
+
+	free(digits);
+	if (!ok)
+		return bad_value(o, arg, "give a number of pages or a size with B, K, M or G", err);
+	if (unit && v > ((uint64_t)1 << 40) >> (10 * (unit - units)))
+		return bad_value(o, arg, "at most 4096 pages a ring", err);
+	if (unit) /* the bytes in whole pages */
+		v = ((v << (10 * (unit - units))) + page - 1) / page;
+	while (pages < v)
+		pages *= 2;
+	if (pages > 4096)
+		return bad_value(o, arg, "at most 4096 pages a ring", err);
+	if (pages != v || unit)
+		fprintf(stderr, "note: -m %s: rings of %llu pages\n", arg, (unsigned long long)pages);
+	st->cfg->mmap_pages = pages;
+	return 0;
+}
+
+/* perf record -s (per-thread counts in perf.data for perf report -T): not here */
+static int opt_record_stat(struct cli_state *st, const struct opt_def *o, const char *arg, struct pf_error *err)
+{
+	return pf_error_set(err, PF_E_NOT_IMPLEMENTED, "-s/--stat", "(perf record's per-thread counts in perf.data)",
+			    "; pfmon --per-thread counts each thread of a command");
+}
+
 static int opt_smpl_entries(struct cli_state *st, const struct opt_def *o, const char *arg, struct pf_error *err)
 {
 	/* cmd_record's ring_pages() caps a ring at 4096 pages: 2^18 samples of 64 bytes */
@@ -888,7 +940,7 @@ static const struct opt_def options[] = {
 	  "CSV with perf stat -x columns (default separator ',')", M_COUNT | M_MERGE | M_SAVED },
 	{ "field-separator", "x", ARG_REQUIRED, "SEP", G_OUT, CALL(opt_csv), "perf stat -x SEP: --csv=SEP",
 	  M_COUNT | M_MERGE | M_SAVED },
-	{ "json", NULL, ARG_NONE, NULL, G_OUT, CALL(opt_json), "JSON lines with perf stat -j keys", M_COUNT | M_MERGE | M_SAVED },
+	{ "json", "j", ARG_NONE, NULL, G_OUT, CALL(opt_json), "JSON lines with perf stat -j keys", M_COUNT | M_MERGE | M_SAVED },
 	{ "perf-style", NULL, ARG_NONE, NULL, G_OUT, CALL(opt_perf_style),
 	  "perf stat's text layout, to standard error as perf writes it (or --outfile); -a sums the CPUs", M_COUNT },
 
@@ -901,6 +953,9 @@ static const struct opt_def options[] = {
 	  "list the metrics of the PMU model (matching REGEX) with formula and description, and exit", M_ANY },
 	{ "metrics-from", NULL, ARG_REQUIRED, "FILE", G_OUT, STR(metrics_from),
 	  "compute the metrics from counts saved earlier (pfmon text, --outfile, CSV or JSON) and exit", M_SAVED },
+	{ "metric-no-group", NULL, ARG_NONE, NULL, G_OUT, BOOL(metric_no_group),
+	  "perf stat --metric-no-group: each event of -M's metrics a set of its own (multiplexed one by one)",
+	  M_COUNT | M_CHECK },
 	{ "metric-only", NULL, ARG_NONE, NULL, G_OUT, BOOL(metric_only),
 	  "print the metrics only, not the counts (perf stat --metric-only)", M_COUNT | M_SAVED },
 
@@ -937,7 +992,15 @@ static const struct opt_def options[] = {
 	{ "smpl-weight", NULL, ARG_NONE, NULL, G_SMPL, BOOL(smpl_weight), "record access latencies", M_SAMPLE },
 	{ "smpl-data-src", NULL, ARG_NONE, NULL, G_SMPL, BOOL(smpl_data_src), "record data sources", M_SAMPLE },
 	{ "smpl-branch-stack", NULL, ARG_NONE, NULL, G_SMPL, BOOL(smpl_branch_stack),
-	  "record branch stacks (LBR)", M_SAMPLE },
+	  "record branch stacks (LBR): any branch at user level", M_SAMPLE },
+	{ "branch-filter", NULL, ARG_REQUIRED, "LIST", G_SMPL, CALL(opt_branch_filter),
+	  "perf record -j: branch stacks of the branches perf's filter LIST names (any,u; call,k; ...)", M_SAMPLE },
+	{ "branch-any", "b", ARG_NONE, NULL, G_SMPL, CALL(opt_branch_filter),
+	  "perf record -b: branch stacks of any taken branch, at the event's levels", M_SAMPLE },
+	{ "mmap-pages", "m", ARG_REQUIRED, "PAGES", G_SMPL, CALL(opt_mmap_pages),
+	  "perf record -m: each CPU ring's data pages (a power of 2), or a size with B, K, M, G", M_SAMPLE },
+	{ "stat", "s", ARG_NONE, NULL, G_SMPL, CALL(opt_record_stat),
+	  "perf record -s: not implemented (pfmon --per-thread counts each thread)", M_SAMPLE },
 	{ "smpl-ignore-pids", NULL, ARG_NONE, NULL, G_SMPL, BOOL(smpl_ignore_pids),
 	  "system-wide profile: all processes together (default: each pid:command apart)", M_SAMPLE },
 	{ "smpl-show-top", NULL, ARG_REQUIRED, "N", G_SMPL, CALL(opt_show_top), "report only the top N entries", M_PROFILE | M_MERGE },
@@ -1338,19 +1401,29 @@ void options_explain_abbreviation(const struct pf_config *cfg, struct pf_error *
  * option or attached to it -- is refused with pfmon's spelling: "-I 500"
  * would otherwise print --info and run a command named 500.
  */
-static const struct {
-	char short_name;
-	const char *pfmon_meaning;
-	const char *perf_meaning;
-	const char *pfmon_option; /* pfmon's spelling, the value appended */
-} perf_spellings[] = {
-	{ 'I', "--info, which takes no value", "print interval", "--print-interval=" },
-};
-
 static bool all_digits(const char *s)
 {
 	return s && *s && strspn(s, "0123456789") == strlen(s);
 }
+
+static bool is_branch_filter(const char *s)
+{
+	uint64_t mask;
+
+	return s && *s && !branch_filter_parse(s, &mask);
+}
+
+static const struct {
+	char short_name;
+	const char *pfmon_meaning;
+	const char *perf_meaning;
+	const char *pfmon_option;            /* pfmon's spelling, the value appended */
+	bool (*perf_value)(const char *arg); /* a value only perf's meaning takes */
+} perf_spellings[] = {
+	{ 'I', "--info, which takes no value", "print interval", "--print-interval=", all_digits },
+	{ 'j', "--json (perf stat -j), which takes no value", "perf record's branch filter", "--branch-filter=",
+	  is_branch_filter },
+};
 
 /* short option c was just read from argv[at]: refuse a perf spelling of it */
 static int check_perf_spelling(int c, int argc, char **argv, int at, struct pf_error *err)
@@ -1366,7 +1439,7 @@ static int check_perf_spelling(int c, int argc, char **argv, int at, struct pf_e
 			value = strchr(argv[at] + 1, c) + 1;
 		else
 			value = optind < argc ? argv[optind] : NULL;
-		if (!all_digits(value))
+		if (!perf_spellings[i].perf_value(value))
 			return 0;
 		snprintf(digits, sizeof(digits), "%s", value);
 		return pf_error_set(err, PF_E_PERF_SPELLING, opt, digits, opt, perf_spellings[i].pfmon_meaning, opt,

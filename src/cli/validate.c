@@ -276,6 +276,9 @@ static int check_output(const struct pf_config *cfg, struct pf_error *err)
 	if (given(cfg, "metrics-file") && cfg->check && !cfg->n_metric_args)
 		return pf_error_set(err, PF_E_OPTION_NOT_USED, "--metrics-file", "with --check without -M",
 				    " (name the metrics to plan)");
+	if (given(cfg, "metric-no-group") && !cfg->n_metric_args)
+		return pf_error_set(err, PF_E_OPTION_NOT_USED, "--metric-no-group", "without -M",
+				    " (it ungroups the events of the metrics asked for)");
 	if (given(cfg, "demangle-cpp") && given(cfg, "no-demangle"))
 		return pf_error_set(err, PF_E_OPTIONS_EXCLUDE, "--demangle-cpp", "--no-demangle", "");
 	if (given(cfg, "with-header") && cfg->output_kind == PF_OUT_JSON)

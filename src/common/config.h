@@ -119,6 +119,7 @@ struct pf_config {
 	uint64_t repeat;         /* -r/--repeat: runs of the command; 0 = one, no variance */
 	unsigned detailed;       /* -d, -dd, -ddd: perf stat's detailed events, up to level 3 */
 	bool null_run;           /* -n/--null: no counter, the command's times only */
+	bool metric_no_group;    /* --metric-no-group: each metric event a set of its own */
 
 	/* sampling */
 	const char *smpl_outfile;
@@ -132,6 +133,8 @@ struct pf_config {
 	bool callchain_dwarf; /* --call-graph=dwarf: user stacks copied, unwound at report time */
 	uint32_t stack_dump_size; /* --call-graph=dwarf,SIZE: bytes of user stack per sample */
 	bool smpl_data_addr, smpl_weight, smpl_data_src, smpl_branch_stack;
+	uint64_t branch_filter; /* perf record -j (--branch-filter), -b: branch_sample_type; 0 = pfmon's */
+	uint64_t mmap_pages;    /* perf record -m: ring pages per CPU; 0 = pfmon's choice */
 	const char *report_file; /* report from a sample file */
 	const char *report_sort; /* function, line, binary */
 	const char *report_format; /* text, json, folded, script */

@@ -323,6 +323,30 @@ int plan_sets(const struct pmu_model *m, const struct encode_opts *o, const stru
 	return rc;
 }
 
+void plan_ungroup(struct plan *p, size_t n_groups)
+{
+	struct plan_set *sets;
+	size_t n = 0, k = 0;
+
+	for (size_t s = 0; s < p->n_sets; s++)
+		n += p->sets[s].n;
+	sets = xcalloc(n + 1, sizeof(*sets));
+	for (size_t s = 0; s < p->n_sets; s++) {
+		for (size_t i = 0; i < p->sets[s].n; i++) {
+			sets[k].events = xcalloc(2, sizeof(char *));
+			sets[k].events[0] = p->sets[s].events[i];
+			sets[k++].n = 1;
+		}
+		free(p->sets[s].events);
+	}
+	free(p->sets);
+	p->sets = sets;
+	p->n_sets = n;
+	p->ungrouped = true;
+	for (size_t g = 0; g < n_groups; g++)
+		p->group_set[g] = -1;
+}
+
 void plan_groups_free(struct plan_group *g, size_t n)
 {
 	for (size_t i = 0; g && i < n; i++) {

@@ -38,6 +38,7 @@ struct plan {
 	size_t n_sets;
 	/* per input group: its set, or -1 when its events never fit in one set */
 	int *group_set;
+	bool ungrouped; /* plan_ungroup: an event a set */
 };
 
 /* Does this list of events encode as one set (o's global options apply)? */
@@ -47,6 +48,10 @@ bool plan_set_fits(const struct pmu_model *m, const struct encode_opts *o, char 
 int plan_sets(const struct pmu_model *m, const struct encode_opts *o, const struct plan_group *groups,
 	      size_t n_groups, struct plan *out, struct pf_error *err);
 void plan_release(struct plan *p);
+/* perf stat --metric-no-group: each event of the plan a set of its own
+ * (the kernel multiplexes them one by one), none of the n_groups groups in
+ * one set (group_set -1) */
+void plan_ungroup(struct plan *p, size_t n_groups);
 /* n groups whose event names were allocated (metric_events()), and g */
 void plan_groups_free(struct plan_group *g, size_t n);
 

@@ -200,6 +200,57 @@ static uint64_t wanted_sample_type(const struct record_opts *o, const struct cou
 	return st;
 }
 
+static const struct {
+	const char *name;
+	uint64_t bit;
+} branch_filters[] = {
+	{ "u", PERF_SAMPLE_BRANCH_USER },
+	{ "k", PERF_SAMPLE_BRANCH_KERNEL },
+	{ "hv", PERF_SAMPLE_BRANCH_HV },
+	{ "any", PERF_SAMPLE_BRANCH_ANY },
+	{ "any_call", PERF_SAMPLE_BRANCH_ANY_CALL },
+	{ "any_ret", PERF_SAMPLE_BRANCH_ANY_RETURN },
+	{ "ind_call", PERF_SAMPLE_BRANCH_IND_CALL },
+	{ "abort_tx", PERF_SAMPLE_BRANCH_ABORT_TX },
+	{ "in_tx", PERF_SAMPLE_BRANCH_IN_TX },
+	{ "no_tx", PERF_SAMPLE_BRANCH_NO_TX },
+	{ "cond", PERF_SAMPLE_BRANCH_COND },
+	{ "stack", PERF_SAMPLE_BRANCH_CALL_STACK },
+	{ "ind_jmp", PERF_SAMPLE_BRANCH_IND_JUMP },
+	{ "call", PERF_SAMPLE_BRANCH_CALL },
+	{ "no_flags", PERF_SAMPLE_BRANCH_NO_FLAGS },
+	{ "no_cycles", PERF_SAMPLE_BRANCH_NO_CYCLES },
+	{ "save_type", PERF_SAMPLE_BRANCH_TYPE_SAVE },
+	{ "hw_index", PERF_SAMPLE_BRANCH_HW_INDEX },
+	{ "priv", PERF_SAMPLE_BRANCH_PRIV_SAVE },
+};
+
+#define BRANCH_PLM (PERF_SAMPLE_BRANCH_USER | PERF_SAMPLE_BRANCH_KERNEL | PERF_SAMPLE_BRANCH_HV)
+
+const char *branch_filter_parse(const char *list, uint64_t *mask)
+{
+	size_t n;
+	char **names = str_split(list, ',', &n);
+	const char *why = NULL;
+
+	*mask = 0;
+	for (size_t i = 0; i < n && !why; i++) {
+		size_t k = 0;
+
+		while (k < ARRAY_SIZE(branch_filters) && strcmp(names[i], branch_filters[k].name))
+			k++;
+		if (k == ARRAY_SIZE(branch_filters))
+			why = "perf's branch filters are u, k, hv, any, any_call, any_ret, ind_call, ind_jmp, call, "
+			      "cond, abort_tx, in_tx, no_tx, stack, no_flags, no_cycles, save_type, hw_index, priv";
+		else
+			*mask |= branch_filters[k].bit;
+	}
+	str_vec_free(names);
+	if (!why && !(*mask & ~(uint64_t)BRANCH_PLM)) /* perf's: levels alone are any branch, at the event's levels */
+		*mask = PERF_SAMPLE_BRANCH_ANY;
+	return why;
+}
+
 /*
  * Pages per CPU ring: at least perf record's default of 512 KiB (a
  * 128-thread program sampled at 10 kHz overflows anything much smaller
@@ -215,6 +266,8 @@ static size_t ring_pages(const struct record_opts *o)
 	/* a DWARF call graph's sample holds its stack copy and registers */
 	size_t per_sample = 64 + (o->callchain_dwarf ? o->stack_dump_size + 8 * SAMPLE_MAX_REGS : 0);
 
+	if (o->mmap_pages) /* perf record -m */
+		return o->mmap_pages;
 	if (per_quarter > entries)
 		entries = per_quarter;
 	bytes = (size_t)entries * per_sample;
@@ -253,8 +306,9 @@ static void setup_sampling_event(const struct record_plan *p, const struct recor
 		a->freq = 1;
 		a->sample_freq = o->smpl_freq ? o->smpl_freq : DEFAULT_FREQ;
 	}
-	if (o->branch_stack)
-		a->branch_sample_type = PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_USER;
+	if (o->branch_stack) /* perf's -j/-b filter, else any branch at user level */
+		a->branch_sample_type = o->branch_filter ? o->branch_filter
+							 : PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_USER;
 	if (st & PERF_SAMPLE_STACK_USER) {
 		/* user frames come from unwinding the stack copy; the kernel's
 		 * call chain gives the kernel frames only (as perf record) */

@@ -17,6 +17,15 @@
 #include "sample/sample.h"
 #include "session/record_opts.h"
 
+/*
+ * perf record -j's branch filter: a comma list of perf's names (u, k, hv,
+ * any, any_call, any_ret, ind_call, ind_jmp, call, cond, abort_tx, in_tx,
+ * no_tx, stack, no_flags, no_cycles, save_type, hw_index, priv) into the
+ * kernel's branch_sample_type; a list of privilege levels alone samples
+ * any branch at the event's levels, as perf's.  NULL and *mask, or why it is no filter.
+ */
+const char *branch_filter_parse(const char *list, uint64_t *mask);
+
 /* --smpl-periods-random: period = base + (next number & mask) */
 struct period_random {
 	uint64_t base, mask; /* base 0: no period (frequency mode or counting) */

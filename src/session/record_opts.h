@@ -38,6 +38,8 @@ struct record_opts {
 	uint64_t smpl_freq;    /* Hz; 0 = the default */
 	bool inherit;          /* the events follow the tasks the command makes */
 	bool data_addr, weight, data_src, branch_stack; /* --smpl-data-addr ... */
+	uint64_t branch_filter; /* perf record -j/-b: branch_sample_type; 0 = any branch at user level */
+	uint64_t mmap_pages;    /* perf record -m: data pages of each CPU's ring; 0 = from the rates */
 	bool callchain;        /* -g: the kernel's call chains */
 	bool callchain_dwarf;  /* --call-graph=dwarf: user stacks copied */
 	uint32_t stack_dump_size; /* bytes of user stack per sample */

@@ -271,3 +271,88 @@ csv_events() {
 	run -2 --separate-stderr "$PFMON" -n -r 3 true
 	one_error_line "^error: option '-n/--null' needs --perf-style with -r"
 }
+
+# perf record -vv's branch_sample_type names as the kernel's bits
+branch_bits() {
+	local -A bit=([USER]=1 [KERNEL]=2 [HV]=4 [ANY]=8 [ANY_CALL]=16 [ANY_RETURN]=32 [IND_CALL]=64 [ABORT_TX]=128
+		[IN_TX]=256 [NO_TX]=512 [COND]=1024 [CALL_STACK]=2048 [IND_JUMP]=4096 [CALL]=8192)
+	local sum=0 name
+	for name in ${1//|/ }; do sum=$((sum + bit[$name])); done
+	printf '0x%x\n' $sum
+}
+
+@test "-b and --branch-filter (perf record -j) program the branch filter perf programs; -j FILTER names --branch-filter" {
+	needs_perf
+	for filter in "call,k" "any,u" "any_call,any_ret,u" "u" "cond,ind_jmp"; do
+		perf record -vv -j "$filter" -e cpu-clock -o "$BATS_TEST_TMPDIR/p.data" true 2>"$BATS_TEST_TMPDIR/vv" || true
+		want=$(branch_bits "$(awk '$1 == "branch_sample_type" { print $2; exit }' "$BATS_TEST_TMPDIR/vv")")
+		rm -f "$BATS_TEST_TMPDIR/attrs"
+		PFMON_DUMP_ATTR="$BATS_TEST_TMPDIR/attrs" "$PFMON" --branch-filter="$filter" -e cpu-clock \
+			--smpl-outfile="$BATS_TEST_TMPDIR/s.pfs" true >/dev/null 2>&1 || true
+		echo "$filter: perf $want, pfmon $(cat "$BATS_TEST_TMPDIR/attrs")" >&2
+		grep -q "branch_sample_type=$want\b" "$BATS_TEST_TMPDIR/attrs"
+	done
+	perf record -vv -b -e cpu-clock -o "$BATS_TEST_TMPDIR/p.data" true 2>"$BATS_TEST_TMPDIR/vv" || true
+	want=$(branch_bits "$(awk '$1 == "branch_sample_type" { print $2; exit }' "$BATS_TEST_TMPDIR/vv")")
+	rm -f "$BATS_TEST_TMPDIR/attrs"
+	PFMON_DUMP_ATTR="$BATS_TEST_TMPDIR/attrs" "$PFMON" -b -e cpu-clock --smpl-outfile="$BATS_TEST_TMPDIR/s.pfs" \
+		true >/dev/null 2>&1 || true
+	grep -q "branch_sample_type=$want\b" "$BATS_TEST_TMPDIR/attrs"
+	# -j is perf stat's --json; perf record's -j FILTER is refused naming pfmon's spelling
+	run -2 --separate-stderr "$PFMON" -j any,u -e cpu-clock true
+	one_error_line "^error: option '-j any,u': -j is pfmon's --json \(perf stat -j\), which takes no value; perf's -j any,u \(perf record's branch filter\) is --branch-filter=any,u in pfmon$"
+	run -0 --separate-stderr "$PFMON" -j -e page-faults true
+	[[ "$output" =~ ^\{\"counter-value\"\ :\ \"[0-9.]+\",.*\"event\"\ :\ \"page-faults\" ]]
+	run -2 --separate-stderr "$PFMON" --branch-filter=any,sideways -e cpu-clock --smpl-outfile=x true
+	one_error_line "^error: invalid value 'any,sideways' for option '--branch-filter': perf's branch filters are u, k, hv, any"
+}
+
+# the sizes (in pages) of a process's perf_event ring mappings, once there
+ring_pages_of() {
+	local pid=$1 maps range _
+	for _ in $(seq 1 400); do
+		maps=$(grep perf_event "/proc/$pid/maps" 2>/dev/null | while read -r range _; do
+			echo $(((0x${range#*-} - 0x${range%-*}) / 4096))
+		done | sort -u)
+		[ -n "$maps" ] && { echo "$maps"; return 0; }
+		sleep 0.05
+	done
+	return 1
+}
+
+@test "-m PAGES sizes each CPU's ring as perf record -m does (its mapping: the pages and the header page)" {
+	needs_perf
+	for m in 16 64 8K; do
+		perf record -m "$m" -e cpu-clock -o "$BATS_TEST_TMPDIR/p.data" "$FIXTURES/sleeper" 2000 >/dev/null 2>&1 &
+		rec=$!
+		want=$(ring_pages_of $rec)
+		kill -INT $rec; wait $rec || true
+		"$PFMON" -m "$m" -e cpu-clock --smpl-outfile="$BATS_TEST_TMPDIR/s.pfs" "$FIXTURES/sleeper" 2000 >/dev/null 2>&1 &
+		pf=$!
+		got=$(ring_pages_of $pf)
+		kill -INT $pf; wait $pf || true
+		echo "-m $m: perf's rings $want pages, pfmon's $got" >&2
+		# pfmon's rings: one size, a size of perf's rings (perf maps others too)
+		[ "$(printf '%s\n' "$got" | wc -l)" -eq 1 ] && [ -n "$got" ] && grep -qx "$got" <<<"$want"
+	done
+	run -2 --separate-stderr "$PFMON" -m 8192 -e cpu-clock --smpl-outfile=x true
+	one_error_line "^error: invalid value '8192' for option '--mmap-pages': at most 4096 pages a ring$"
+	run -2 --separate-stderr "$PFMON" -s -e cpu-clock --smpl-outfile=x true
+	one_error_line "^error: option '-s/--stat' is not implemented"
+}
+
+@test "--metric-no-group: each event of -M's metrics opened alone, as perf stat opens them; the plan says so" {
+	# grouped (pfmon's default): the metrics' events share one leader
+	PFMON_DUMP_ATTR="$BATS_TEST_TMPDIR/grouped" "$PFMON" -M cs_per_second,page_faults_per_second true >/dev/null 2>&1
+	grep -q 'group_fd=[0-9]' "$BATS_TEST_TMPDIR/grouped"
+	PFMON_DUMP_ATTR="$BATS_TEST_TMPDIR/alone" "$PFMON" -M cs_per_second,page_faults_per_second --metric-no-group \
+		true >/dev/null 2>&1
+	[ "$(grep -c 'group_fd=-1' "$BATS_TEST_TMPDIR/alone")" -eq 3 ]
+	! grep -q 'group_fd=[0-9]' "$BATS_TEST_TMPDIR/alone"
+	run -0 --separate-stderr "$PFMON" --check -M cs_per_second,page_faults_per_second --metric-no-group
+	[[ "$output" =~ "# metric plan: 2 metrics in 3 event sets" ]]
+	[[ "$output" =~ "cs_per_second = context-switches * 1e9 / task-clock: set0,set2 (ungrouped: --metric-no-group)" ]]
+	# the values are still computed, each from its events' own counts
+	run -0 --separate-stderr "$PFMON" -x, -M cs_per_second --metric-no-group true
+	[[ "$output" =~ ,context-switches,[0-9]+,100\.00,[0-9.]+,/sec ]]
+}
