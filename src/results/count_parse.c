@@ -55,6 +55,22 @@ bool count_parse_perf(const char *s, uint64_t *v)
 	return parse_u64(s, v) || integral_real(s, v);
 }
 
+bool count_parse_unit_value(const char *s, uint64_t *raw, double *scale)
+{
+	const char *dot = strchr(s, '.');
+	size_t decimals = dot ? strlen(dot + 1) : 0;
+	char digits[24];
+	double check;
+
+	if (!parse_real(s, &check) || strchr(s, 'e') || strchr(s, 'E') || decimals > 9 || strlen(s) > 20)
+		return false;
+	snprintf(digits, sizeof(digits), "%.*s%s", dot ? (int)(dot - s) : (int)strlen(s), s, dot ? dot + 1 : "");
+	if (!parse_u64(digits + (strspn(digits, "0") == strlen(digits) ? strlen(digits) - 1 : strspn(digits, "0")), raw))
+		return false;
+	*scale = pow(10.0, -(double)decimals);
+	return true;
+}
+
 bool count_parse_msec(const char *s, uint64_t *ns)
 {
 	double ms;

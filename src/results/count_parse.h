@@ -21,6 +21,11 @@ bool count_parse_text(const char *s, bool eu, uint64_t *v);
 /* a count as perf stat -x and -j print it: "351" or "351.000000" */
 bool count_parse_perf(const char *s, uint64_t *v);
 
+/* a count in an event's own unit (a sysfs event's .scale and .unit, as
+ * "0.09 Joules" or "0.094372"): its digits in *raw and the scale of one,
+ * 10^-decimals (up to 9 decimals, 19 digits) */
+bool count_parse_unit_value(const char *s, uint64_t *raw, double *scale);
+
 /* a clock in msec as perf stat prints it, in ns (up to 10^12 ms) */
 bool count_parse_msec(const char *s, uint64_t *ns);
 

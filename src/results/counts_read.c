@@ -58,8 +58,10 @@ void saved_counts_release(struct saved_counts *s)
 	for (size_t b = 0; b < s->n_blocks; b++) {
 		struct saved_block *k = &s->blocks[b];
 
-		for (size_t i = 0; i < k->n_rows; i++)
+		for (size_t i = 0; i < k->n_rows; i++) {
 			free((char *)k->rows[i].name);
+			free((char *)k->rows[i].unit);
+		}
 		free(k->rows);
 		free((char *)k->task.name);
 	}
@@ -139,6 +141,7 @@ static int add_row(struct reader *r, const struct block_key *k, const char *name
 	dst = &b->rows[b->n_rows++];
 	*dst = *row;
 	dst->name = xstrdup(name);
+	dst->unit = row->unit ? xstrdup(row->unit) : NULL;
 	dst->prescaled = true;
 	if (strcmp(name, "duration_time") == 0 && row->state == COUNT_OK)
 		b->duration_ns = row->raw;
@@ -215,6 +218,12 @@ static int columns_row(struct reader *r, const struct block_key *k, const char *
 		row.is_clock = true;
 		if (r->out->clock_decimals < 0 || decimals < r->out->clock_decimals)
 			r->out->clock_decimals = decimals;
+	} else if (*unit) { /* an event's own unit (.scale, .unit): "0.09" Joules */
+		if (!count_parse_unit_value(val, &row.raw, &row.scale))
+			return count_range_error(r, val, event)
+				       ? -1
+				       : bad_line(r, "invalid value '%.40s' in %.32s of '%.64s'", val, unit, event);
+		row.unit = unit;
 	} else if (!count_parse_perf(val, &row.raw)) {
 		return count_range_error(r, val, event)
 			       ? -1
@@ -628,6 +637,11 @@ static int text_line(struct reader *r, char *line)
 			return bad_line(r, "unknown state '%.32s'", state);
 	}
 	count = w && (row.state != COUNT_OK || count_parse_text(w, r->o->eu_counts, &row.raw));
+	/* a count in its event's unit (.scale, .unit): "0.09 Joules power/energy-pkg/" */
+	if (w && !count && !r->o->eu_counts && strchr(w, '.') && count_parse_unit_value(w, &row.raw, &row.scale)) {
+		row.unit = word(&s);
+		count = row.unit != NULL;
+	}
 	name = word(&s);
 	if (name && r->o->is_metric && r->o->is_metric(name, r->o->arg)) /* a metric's line: computed again */
 		return 0;

@@ -462,7 +462,8 @@ static bool lookup(size_t k, double *v, void *arg)
 	if (c->set >= 0 && r->set != c->set)
 		c->cur.cross_set = true;
 	c->cur.multiplexed |= r->running < r->enabled;
-	*v = (double)count_scaled(r);
+	/* an event with a unit (.scale: RAPL's Joules) in that unit, as perf's metrics take it */
+	*v = (double)count_scaled(r) * (r->scale != 0 ? r->scale : 1.0);
 	return true;
 }
 

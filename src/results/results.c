@@ -390,6 +390,9 @@ static int count_hook(void *arg, const struct saved_block *b, const struct count
 	if (at == rf->n_values)
 		return n == 1 ? bad(r, "a second row of event '%.200s'", row->name)
 			      : bad(r, "more rows of event '%.200s' than the %zu sets counting it", row->name, n);
+	if (row->unit) /* "0.09 Joules": rounded to its printed decimals, no count to add up */
+		return bad(r, "event '%.200s' is in its own unit (%.32s), rounded as printed: --merge adds counts", row->name,
+			   row->unit);
 	p->taken[at] = true;
 	rf->values[at].is_clock = row->is_clock; /* CSV and JSON write clocks in ms */
 	if (!results_count_add(&rf->values[at], row))

@@ -149,3 +149,22 @@ for l in sys.stdin:
 	printf '%s\n' "$output" | grep -q "^sched:sched_switch	tracepoint	0x$(printf '%x' "$(cat "$dir/events/sched/sched_switch/id")")	-	Tracepoint event$"
 	[ "$((${#lines[@]} - 1))" -eq "$("$PFMON" -l | wc -l)" ]
 }
+
+@test "saved counts in an event's own unit are read back as printed (text, CSV, JSON); --merge refuses them in one line" {
+	fake_pmus
+	for kind in "" "-x," "--json"; do
+		run -0 --separate-stderr "$PFMON" $kind -o "$BATS_TEST_TMPDIR/c" -e fakepower/energy-pkg/,page-faults true
+		run -0 --separate-stderr "$PFMON" --metrics-from="$BATS_TEST_TMPDIR/c" $kind
+		echo "$kind: $(cat "$BATS_TEST_TMPDIR/c") / $output" >&2
+		# the same value, unit and event, as saved
+		[ "$(printf '%s\n' "$output" | grep energy-pkg | grep -oE '[0-9.]+.{0,5}seconds')" = \
+			"$(grep energy-pkg "$BATS_TEST_TMPDIR/c" | grep -oE '[0-9.]+.{0,5}seconds')" ]
+	done
+	cd "$BATS_TEST_TMPDIR"
+	for r in 0 1; do
+		env OMPI_COMM_WORLD_RANK=$r OMPI_COMM_WORLD_SIZE=2 OMPI_MCA_ess_base_jobid=5 \
+			"$PFMON" -e fakepower/energy-pkg/ --outfile=e.%r true
+	done
+	run -1 --separate-stderr "$PFMON" --merge e.0 e.1
+	one_error_line "^error: 'e.0' line [0-9]+: event 'fakepower/energy-pkg/' is in its own unit \(seconds\), rounded as printed: --merge adds counts$"
+}

@@ -2,6 +2,7 @@
 /* The values of saved counts: one parser per kind, shared by --merge and --metrics-from. */
 #include <config.h>
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -78,8 +79,26 @@ static void test_csv(void)
 	ok(!count_csv_split("1,\"open", ",", &n), "an unterminated quote refused");
 }
 
+/* a count in its event's own unit: its digits and the scale of one */
+static void test_unit_values(void)
+{
+	uint64_t raw;
+	double scale;
+
+	ok(count_parse_unit_value("0.09", &raw, &scale) && raw == 9 && scale == 1e-2, "0.09: 9 hundredths");
+	ok(count_parse_unit_value("12.345678", &raw, &scale) && raw == 12345678 && fabs(scale - 1e-6) < 1e-18,
+	   "JSON's %%f: six decimals");
+	ok(count_parse_unit_value("42", &raw, &scale) && raw == 42 && scale == 1, "no decimals: scale 1");
+	ok(count_parse_unit_value("0.000", &raw, &scale) && raw == 0, "zero with decimals");
+	ok(!count_parse_unit_value("1e3", &raw, &scale) && !count_parse_unit_value("-1.5", &raw, &scale) &&
+	   !count_parse_unit_value("1.0123456789", &raw, &scale) && !count_parse_unit_value("", &raw, &scale),
+	   "exponents, signs, more than 9 decimals, nothing: refused");
+	ok(!count_parse_unit_value("99999999999999999999.9", &raw, &scale), "past 2^64 digits refused");
+}
+
 int main(void)
 {
+	test_unit_values();
 	test_text_counts();
 	test_perf_values();
 	test_csv();
