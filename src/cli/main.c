@@ -12,6 +12,7 @@
 #include "cli/commands.h"
 #include "cli/metrics.h"
 #include "cli/options.h"
+#include "cli/quiet.h"
 #include "cli/session_setup.h"
 #include "common/job.h"
 #include "common/util.h"
@@ -472,8 +473,11 @@ int main(int argc, char **argv)
 	launch_init(); /* first: what the command inherits is what pfmon received */
 	raise_nofile_limit();
 	pf_config_init(&cfg);
-	if (options_parse(argc, argv, &cfg, &err) == 0)
+	if (options_parse(argc, argv, &cfg, &err) == 0) {
+		if (cfg.quiet)
+			quiet_stderr();
 		status = dispatch(&cfg, &no_hw_note, &err);
+	}
 	else
 		status = -1;
 	if (status < 0)

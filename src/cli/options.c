@@ -514,8 +514,7 @@ static int opt_mmap_pages(struct cli_state *st, const struct opt_def *o, const c
 		pages *= 2;
 	if (pages > 4096)
 		return bad_value(o, arg, "at most 4096 pages a ring", err);
-	if (pages != v || unit)
-		fprintf(stderr, "note: -m %s: rings of %llu pages\n", arg, (unsigned long long)pages);
+	st->cfg->mmap_pages_rounded = pages != v || unit ? arg : NULL;
 	st->cfg->mmap_pages = pages;
 	return 0;
 }
@@ -796,6 +795,8 @@ static const struct opt_def options[] = {
 	{ "version", "V", ARG_NONE, NULL, G_GEN, BOOL(version), "print the version and licence and exit", M_ANY },
 	{ "list-opts", NULL, ARG_NONE, NULL, G_HIDDEN, BOOL(list_opts),
 	  "print the options and the values they take, for the shell completion, and exit", M_ANY },
+	{ "quiet", "q", ARG_NONE, NULL, G_GEN, BOOL(quiet),
+	  "perf's -q: no note or warning lines on standard error (errors still are)", M_RUN },
 	{ "verbose", "v", ARG_NONE, NULL, G_GEN, BOOL(verbose),
 	  "counting: show each event's canonical string and perf_event_attr; with --check, decode every field", M_COUNT | M_CHECK },
 	{ "events", "e", ARG_REQUIRED, "EV1,EV2,...", G_GEN, CALL(opt_events),

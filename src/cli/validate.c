@@ -457,5 +457,9 @@ int options_validate(struct pf_config *cfg, const struct pmu_model *model, struc
 		return 0;
 	if (check_sets(cfg, err) || check_event_levels(cfg, model, err) || check_frequency(cfg, err))
 		return -1;
+	/* said once every option is known good (and -q is in force) */
+	if (cfg->mmap_pages_rounded)
+		fprintf(stderr, "note: -m %s: rings of %llu pages\n", cfg->mmap_pages_rounded,
+			(unsigned long long)cfg->mmap_pages);
 	return 0;
 }

@@ -120,6 +120,7 @@ struct pf_config {
 	unsigned detailed;       /* -d, -dd, -ddd: perf stat's detailed events, up to level 3 */
 	bool null_run;           /* -n/--null: no counter, the command's times only */
 	bool metric_no_group;    /* --metric-no-group: each metric event a set of its own */
+	bool quiet;              /* -q/--quiet: no note or warning lines on stderr */
 
 	/* sampling */
 	const char *smpl_outfile;
@@ -135,6 +136,7 @@ struct pf_config {
 	bool smpl_data_addr, smpl_weight, smpl_data_src, smpl_branch_stack;
 	uint64_t branch_filter; /* perf record -j (--branch-filter), -b: branch_sample_type; 0 = pfmon's */
 	uint64_t mmap_pages;    /* perf record -m: ring pages per CPU; 0 = pfmon's choice */
+	const char *mmap_pages_rounded; /* -m's value when it was not the pages (noted) */
 	const char *report_file; /* report from a sample file */
 	const char *report_sort; /* function, line, binary */
 	const char *report_format; /* text, json, folded, script */

@@ -42,6 +42,12 @@ declare -gA VALUE=(
 declare -gA CMD_CONTEXT=(
 	[session-timeout]="$FIXTURES/sleeper 3000"
 	[timeout]="$FIXTURES/sleeper 3000"
+	[quiet]="$FIXTURES/sleeper 3000"
+)
+# Options given to both runs with the command above, for an option to act
+# (-q acts on a note: the session timeout's, on any machine).
+declare -gA RUN_CONTEXT=(
+	[quiet]="--timeout=100"
 )
 
 # pfmon 3.x names kept for what is now the default: accepted, and doing
@@ -156,6 +162,7 @@ walk() {
 		if [ ${#cmd[@]} -gt 0 ] && [ -n "${CMD_CONTEXT[$name]+set}" ]; then
 			read -r -a run_cmd <<<"${CMD_CONTEXT[$name]}"
 			key+=" #$name" # a base of its own
+			[ -z "${RUN_CONTEXT[$name]+set}" ] || read -r -a ctx <<<"${RUN_CONTEXT[$name]}"
 		fi
 		with=$(observe "${ctx[@]}" "${opts[@]}" "$arg" "${run_cmd[@]}")
 		# accepted in this mode: what it restates is checked; refused: below

@@ -356,3 +356,22 @@ ring_pages_of() {
 	run -0 --separate-stderr "$PFMON" -x, -M cs_per_second --metric-no-group true
 	[[ "$output" =~ ,context-switches,[0-9]+,100\.00,[0-9.]+,/sec ]]
 }
+
+@test "-q: no note or warning line on standard error; errors, counts and perf's layout still there" {
+	run -0 --separate-stderr "$PFMON" -m 3 -e task-clock --smpl-outfile="$BATS_TEST_TMPDIR/s.pfs" true
+	[[ "$stderr" =~ "note: -m 3: rings of 4 pages" ]]
+	run -0 --separate-stderr "$PFMON" -q -m 3 -e task-clock --smpl-outfile="$BATS_TEST_TMPDIR/s.pfs" true
+	[ -z "$stderr" ]
+	[[ "$output" =~ "# lost samples: 0" ]]
+	# events not counted: their warning goes, their <not supported> rows stay
+	run --separate-stderr "$PFMON" -q -ddd -e task-clock true
+	[ "$status" -eq 0 ] && [ -z "$stderr" ]
+	[ "$(printf '%s\n' "$output" | grep -Ec ' L1-dcache-loads( |$)')" -eq 1 ]
+	# errors are never quiet
+	run -127 --separate-stderr "$PFMON" -q -e task-clock "$BATS_TEST_TMPDIR/no-such-program"
+	one_error_line "^error: cannot execute"
+	# perf's layout on stderr passes whole
+	"$PFMON" -q --perf-style -e task-clock true 2>"$BATS_TEST_TMPDIR/perf" >/dev/null
+	grep -q "^ Performance counter stats for 'true':$" "$BATS_TEST_TMPDIR/perf"
+	grep -Eq '^ +[0-9.]+ seconds time elapsed$' "$BATS_TEST_TMPDIR/perf"
+}
