@@ -71,8 +71,8 @@ static void fill_rows(const struct session *s, const struct session_count *count
 		*r = (struct count_row){ .name = p->name, .set = session_event_set(s, k),
 					 .is_clock = is_clock(&p->attr), .fstr = p->fstr, .scale = p->scale,
 					 .unit = p->unit };
-		if (!c->opened) {
-			r->state = COUNT_NOT_SUPPORTED;
+		if (!c->opened) { /* refused, or (open_errno 0) its PMU counts on other CPUs */
+			r->state = c->open_errno ? COUNT_NOT_SUPPORTED : COUNT_NOT_COUNTED;
 			continue;
 		}
 		r->raw = c->value;
@@ -446,6 +446,8 @@ static int interval_add(struct count_intervals *iv, size_t r, uint64_t length_ns
 	}
 	for (size_t k = 0; k < iv->n; k++) {
 		delta[k] = count_delta(&now[k], &prev[k]);
+		if (session_event(iv->s, k)->snapshot) /* a value, not a running count (perf's .snapshot) */
+			delta[k].value = now[k].value;
 		sum->ran[b * iv->n + k] |= now[k].running != 0;
 	}
 	counts_add(sum->delta + b * iv->n, delta, iv->n);

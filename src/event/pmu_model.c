@@ -16,6 +16,7 @@ void counter_prog_release(struct counter_prog *c)
 	free(c->given);
 	free(c->fstr);
 	free(c->unit);
+	free(c->cpus);
 	memset(c, 0, sizeof(*c));
 }
 

@@ -61,6 +61,11 @@ struct counter_prog {
 	bool levels_given; /* the event's own modifiers (":u", "u=1") chose its levels */
 	double scale; /* one count is scale units (a sysfs event's .scale); 0 means 1 */
 	char *unit; /* the unit scaled counts are in (a sysfs event's .unit), or NULL */
+	/* system-wide: the CPUs the event's PMU counts on (its sysfs cpumask,
+	 * "0,8" for an uncore PMU of two packages), or NULL for every CPU */
+	char *cpus;
+	bool per_pkg;  /* one count a package: read on one CPU of each (sysfs .per-pkg) */
+	bool snapshot; /* a reading is a value, not a running count: intervals show it (.snapshot) */
 
 	/* modelled PMU */
 	struct reg_value ctl; /* the register that configures the counter, its value as listed */

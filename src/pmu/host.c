@@ -449,6 +449,9 @@ static int encode_sysfs(const char *text, unsigned plm, struct counter_prog *out
 	out->kernel_only = ev.attr.type == PERF_TYPE_TRACEPOINT;
 	out->scale = ev.scale == 1 ? 0 : ev.scale; /* 0: a plain count */
 	out->unit = ev.unit ? xstrdup(ev.unit) : NULL;
+	out->cpus = ev.cpus ? xstrdup(ev.cpus) : NULL;
+	out->per_pkg = ev.per_pkg;
+	out->snapshot = ev.snapshot;
 	if (ev.levels_given) {
 		out->plm = ev.plm;
 		out->levels_given = true;

@@ -169,6 +169,17 @@ static int set_format(struct parse *p, const struct term *t, const char *spec)
 
 static int apply_terms(struct parse *p, char *list, int depth);
 
+/* events/EVENT.KIND holds 1 (.per-pkg, .snapshot) */
+static bool flag_attr(const char *pmu, const char *event, const char *kind)
+{
+	char *rel = xasprintf("events/%s.%s", event, kind), *v = read_attr(pmu, rel);
+	bool set = v && !strcmp(v, "1");
+
+	free(rel);
+	free(v);
+	return set;
+}
+
 /* PMU/EVENT/: the terms in events/EVENT, and its scale and unit */
 static int apply_alias(struct parse *p, const char *name, const char *terms, int depth)
 {
@@ -186,6 +197,8 @@ static int apply_alias(struct parse *p, const char *name, const char *terms, int
 	free(p->ev->unit);
 	p->ev->unit = read_attr(p->ev->pmu, rel);
 	free(rel);
+	p->ev->per_pkg = flag_attr(p->ev->pmu, name, "per-pkg");
+	p->ev->snapshot = flag_attr(p->ev->pmu, name, "snapshot");
 	copy = xstrdup(terms);
 	rc = apply_terms(p, copy, depth + 1);
 	free(copy);
@@ -348,6 +361,11 @@ int sysfs_pmu_encode(const char *text, struct sysfs_pmu_event *ev, struct pf_err
 		return fail(&p, "'%s' is not a PMU name", ev->pmu);
 	if (pmu_type(&p))
 		return -1;
+	/* uncore and RAPL PMUs count on one CPU of each package (cpumask),
+	 * hybrid cores' PMUs on theirs (cpus) */
+	ev->cpus = read_attr(ev->pmu, "cpumask");
+	if (!ev->cpus)
+		ev->cpus = read_attr(ev->pmu, "cpus");
 	terms = xstrndup(open + 1, (size_t)(close - open - 1));
 	rc = apply_terms(&p, terms, 0);
 	free(terms);
@@ -362,6 +380,7 @@ void sysfs_pmu_event_release(struct sysfs_pmu_event *ev)
 	free(ev->pmu);
 	free(ev->name);
 	free(ev->unit);
+	free(ev->cpus);
 	memset(ev, 0, sizeof(*ev));
 }
 

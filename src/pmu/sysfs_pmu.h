@@ -28,6 +28,9 @@ struct sysfs_pmu_event {
 	char *name; /* the name= term, or NULL */
 	double scale; /* one count is scale units (1 unless the event's .scale says) */
 	char *unit; /* the event's .unit, or NULL */
+	char *cpus; /* the PMU's cpumask (or cpus) file: the CPUs it counts on, or NULL for all */
+	bool per_pkg;  /* the event's .per-pkg: one count a package, whichever CPU reads it */
+	bool snapshot; /* the event's .snapshot: a reading is a value, not a running count */
 	bool levels_given; /* modifiers chose the levels (attr's exclude_* bits) */
 	unsigned plm; /* the levels modifiers chose (PF_PLM_*), 0 if none */
 };

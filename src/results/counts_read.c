@@ -637,12 +637,16 @@ static int text_line(struct reader *r, char *line)
 			return bad_line(r, "unknown state '%.32s'", state);
 	}
 	count = w && (row.state != COUNT_OK || count_parse_text(w, r->o->eu_counts, &row.raw));
-	/* a count in its event's unit (.scale, .unit): "0.09 Joules power/energy-pkg/" */
-	if (w && !count && !r->o->eu_counts && strchr(w, '.') && count_parse_unit_value(w, &row.raw, &row.scale)) {
-		row.unit = word(&s);
-		count = row.unit != NULL;
-	}
 	name = word(&s);
+	/* a count in its event's unit (.scale, .unit): "0.09 Joules power/energy-pkg/";
+	 * "1.500 NAME", "1.500 NAME  # unit", "1.500 NAME  (multiplexed inputs)"
+	 * are a metric's lines, as before */
+	if (w && name && !count && !r->o->eu_counts && strchr(w, '.') && !strchr("#(", s[strspn(s, " \t")]) &&
+	    count_parse_unit_value(w, &row.raw, &row.scale)) {
+		row.unit = name;
+		name = word(&s);
+		count = true;
+	}
 	if (name && r->o->is_metric && r->o->is_metric(name, r->o->arg)) /* a metric's line: computed again */
 		return 0;
 	if (!count)

@@ -22,6 +22,7 @@
 #include "kernel/ring.h"
 #include "procfs.h"
 #include "session_int.h"
+#include "topology.h"
 
 /* The CPUs to open per-CPU events on (the list given, else every online
  * one); ring arrays are indexed by CPU number up to the largest. */
@@ -217,8 +218,10 @@ static bool task_gone(int e)
 	return e == ESRCH;
 }
 
-/* One group per set on one task: the set's first event that opens leads it. */
-static int open_counting_on(struct session *s, pid_t tid, int cpu, bool first_task, struct pf_error *err)
+/* One group per set on one task (or the cpu_index-th CPU): the set's first
+ * event that opens leads it. */
+static int open_counting_on(struct session *s, pid_t tid, int cpu, size_t cpu_index, bool first_task,
+			    struct pf_error *err)
 {
 	int leader = -1, leader_set = -1;
 
@@ -230,6 +233,8 @@ static int open_counting_on(struct session *s, pid_t tid, int cpu, bool first_ta
 			leader = -1;
 			leader_set = s->event_set[k];
 		}
+		if (cpu >= 0 && s->on_cpu && !s->on_cpu[k * s->n_cpus + cpu_index])
+			continue; /* its PMU counts on another CPU (its cpumask, .per-pkg) */
 		if (!first_task && s->open_errno[k])
 			continue; /* refused on the first task already */
 		if (launch_interrupted())
@@ -386,7 +391,7 @@ static int open_task(struct session *s, pid_t tid, struct pf_error *err)
 
 	if (!u64set_add(&s->tids, (uint64_t)tid))
 		return 0; /* already */
-	rc = s->plan ? open_sampling_task(s, tid, err) : open_counting_on(s, tid, -1, first, err);
+	rc = s->plan ? open_sampling_task(s, tid, err) : open_counting_on(s, tid, -1, 0, first, err);
 	if (rc == 0 && first && !s->plan)
 		rc = check_something_opened(s, err);
 	if (rc == 0 && s->opts.per_task)
@@ -598,9 +603,90 @@ static void synthesize_all(struct session *s)
 	closedir(d);
 }
 
+/* event k's CPUs among the session's: those its PMU counts on (cpumask) */
+static int mask_cpus(struct session *s, size_t k, struct pf_error *err)
+{
+	const struct counter_prog *c = s->events[k];
+	char why[96];
+	int *mask = NULL;
+	long n = procfs_parse_cpu_list(c->cpus, &mask, why, sizeof(why));
+	bool any = false;
+
+	if (n < 0) {
+		snprintf(why + strlen(why), sizeof(why) - strlen(why), " in its PMU's cpumask '%.20s'", c->cpus);
+		return pf_error_set(err, PF_E_NOT_SUPPORTED, c->name, why);
+	}
+	for (size_t i = 0; i < s->n_cpus; i++) {
+		bool in = false;
+
+		for (long j = 0; j < n && !in; j++)
+			in = mask[j] == s->cpus[i];
+		s->on_cpu[k * s->n_cpus + i] = in;
+		any |= in;
+	}
+	free(mask);
+	if (!any) {
+		char msg[160];
+
+		snprintf(msg, sizeof(msg), "its PMU counts on CPUs %.40s only (its cpumask), none of the session's",
+			 c->cpus);
+		return pf_error_set(err, PF_E_NOT_SUPPORTED, c->name, msg);
+	}
+	return 0;
+}
+
+/* a .per-pkg event: on the first of its CPUs in each package only */
+static int one_cpu_a_package(struct session *s, size_t k, struct pf_error *err)
+{
+	int *seen = xcalloc(s->n_cpus + 1, sizeof(*seen));
+	size_t n_seen = 0;
+	int rc = 0;
+
+	for (size_t i = 0; i < s->n_cpus && !rc; i++) {
+		int pkg;
+		bool again = false;
+
+		if (!s->on_cpu[k * s->n_cpus + i])
+			continue;
+		rc = cpu_package(s->cpus[i], &pkg, err);
+		for (size_t j = 0; j < n_seen && !again; j++)
+			again = seen[j] == pkg;
+		if (again)
+			s->on_cpu[k * s->n_cpus + i] = false;
+		else
+			seen[n_seen++] = pkg;
+	}
+	free(seen);
+	return rc;
+}
+
+/*
+ * Counting system-wide, perf's way with PMUs that count for more than one
+ * CPU: an uncore or RAPL event opens on the CPUs of its PMU's cpumask
+ * only, a .per-pkg event on one CPU of each package, so no package's
+ * count is added twice.
+ */
+static int events_cpus(struct session *s, struct pf_error *err)
+{
+	for (size_t k = 0; k < s->n_events; k++) {
+		if (!s->events[k]->cpus && !s->events[k]->per_pkg)
+			continue;
+		if (!s->on_cpu) {
+			s->on_cpu = xcalloc(s->n_events * s->n_cpus + 1, sizeof(*s->on_cpu));
+			for (size_t i = 0; i < s->n_events * s->n_cpus; i++)
+				s->on_cpu[i] = true;
+		}
+		if ((s->events[k]->cpus && mask_cpus(s, k, err)) || (s->events[k]->per_pkg && one_cpu_a_package(s, k, err)))
+			return -1;
+	}
+	return 0;
+}
+
 int session_open_cpus(struct session *s, char *const argv[], struct pf_error *err)
 {
 	set_start(s, false);
+	if (!s->plan && events_cpus(s, err))
+		return -1;
 	for (size_t k = 0; k < s->n_events; k++)
 		s->events[k]->attr.inherit = 0; /* per-CPU events see every task already */
 	if (argv) {
@@ -621,7 +707,7 @@ int session_open_cpus(struct session *s, char *const argv[], struct pf_error *er
 
 		if (launch_interrupted())
 			return pf_error_set(err, PF_E_INTERRUPTED);
-		rc = s->plan ? open_sampling_task(s, -1, err) : open_counting_on(s, -1, s->cpus[i], i == 0, err);
+		rc = s->plan ? open_sampling_task(s, -1, err) : open_counting_on(s, -1, s->cpus[i], i, i == 0, err);
 		if (rc == 0 && i == 0 && !s->plan)
 			rc = check_something_opened(s, err);
 		if (rc && err && err->code == PF_E_PERM)
@@ -1026,6 +1112,7 @@ void session_free(struct session *s)
 	free(s->event_set);
 	free(s->open_errno);
 	free(s->cpus);
+	free(s->on_cpu);
 	for (int i = 0; i < 2; i++) {
 		free(s->bufs[i].arena);
 		free(s->bufs[i].recs);

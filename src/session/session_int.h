@@ -75,6 +75,9 @@ struct session {
 	int ncpu;     /* CPU numbers are below this (ring arrays) */
 	int *cpus;    /* the CPUs per-CPU events are opened on */
 	size_t n_cpus;
+	/* counting system-wide: event k opens on the i-th CPU iff on_cpu[k * n_cpus + i]
+	 * (its PMU's cpumask, one CPU a package for .per-pkg); NULL: on every one */
+	bool *on_cpu;
 	bool enter_pressed;
 	struct perf_ring *rings; /* one per CPU */
 	int *ring_fd;            /* the fd that owns each ring, -1: none yet */

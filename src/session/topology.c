@@ -92,6 +92,11 @@ static int cpu_topology_id(int cpu, const char *name, int *v, bool missing_ok, s
 	return rc < 0 ? -1 : 0;
 }
 
+int cpu_package(int cpu, int *package, struct pf_error *err)
+{
+	return cpu_topology_id(cpu, "physical_package_id", package, false, err);
+}
+
 /* ----- caches: cpu/cpuN/cache/indexK/{level,type,id,shared_cpu_list} ----- */
 
 /* cache K of cpu: its level (0 for an instruction cache, which perf does

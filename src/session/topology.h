@@ -52,4 +52,7 @@ int cpu_groups_make(const int *cpus, size_t n, const struct cpu_aggr_opts *o, st
 		    struct pf_error *err);
 void cpu_groups_release(struct cpu_groups *g);
 
+/* the package (socket) of cpu, as its topology says; 0, or -1 with err */
+int cpu_package(int cpu, int *package, struct pf_error *err);
+
 #endif

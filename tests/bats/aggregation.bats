@@ -77,7 +77,7 @@ cache() { # cache DIR CPU INDEX LEVEL TYPE ID
 		run -0 --separate-stderr "$PFMON" $mode -a -x, -e cpu-clock true
 		got=$(printf '%s\n' "$output" | groups_of)
 		echo "$mode: perf '$want', pfmon '$got'" >&2
-		[ -n "$got" ] && [ "$got" = "$want" ]
+		[ -n "$got" ] && [ "$got" = "$want" ] || false
 	done
 	# -A: a line per CPU and event, named as perf names them
 	run -0 --separate-stderr perf stat -A -a -x, -e cpu-clock true

@@ -42,13 +42,13 @@ START="_start;__libc_start_main@@GLIBC_2.34;__libc_start_call_main"
 	full_hot=$(root_count "$START;main;a;b;hot")
 	full_cold=$(root_count "$START;main;a;c;cold")
 	echo "hot $hot (full path $full_hot), cold $cold (full path $full_cold)"
-	[ "$hot" -ge 100 ] && [ "$cold" -ge 30 ]
+	[ "$hot" -ge 100 ] && [ "$cold" -ge 30 ] || false
 	# every sample in hot or cold has its whole path, down to _start
 	[ "$full_hot" -eq "$hot" ]
 	[ "$full_cold" -eq "$cold" ]
 	# hot does 3/4 of the work
 	share=$((100 * hot / (hot + cold)))
-	[ "$share" -ge 65 ] && [ "$share" -le 85 ]
+	[ "$share" -ge 65 ] && [ "$share" -le 85 ] || false
 }
 
 @test "-g alone cannot follow the same program: why --call-graph=dwarf exists" {
@@ -109,7 +109,7 @@ bytes_per_sample() {
 	setarch -R true 2>/dev/null || skip "setarch -R (no address-space randomization) is not permitted here"
 	read -r samples pfmon_bps < <(bytes_per_sample pfmon)
 	read -r perf_samples perf_bps < <(bytes_per_sample perf)
-	[ "$samples" -ge 100 ] && [ "$perf_samples" -ge 100 ]
+	[ "$samples" -ge 100 ] && [ "$perf_samples" -ge 100 ] || false
 	# a perf.data sample holds its whole used stack (pfmon writes that
 	# part; perf record 8 KiB and more); pfmon's file the difference from
 	# the thread's last
@@ -229,7 +229,7 @@ perf_folded() {
 	p_cold=$(frames_count "main;a;c;cold")
 	p_total=$(awk '{ t += $NF } END { print t + 0 }' "$TMP/perf.folded")
 	echo "pfmon: hot $hot cold $cold of $total; perf script: hot $p_hot cold $p_cold of $p_total"
-	[ "$hot" -ge 100 ] && [ "$cold" -ge 30 ]
+	[ "$hot" -ge 100 ] && [ "$cold" -ge 30 ] || false
 	[ "$total" -eq "$p_total" ]
 	# every sample in hot or cold has its whole path, down to _start
 	run -0 --separate-stderr "$PFMON" --report="$TMP/perf.data" --report-format=folded
@@ -349,9 +349,9 @@ decoy_stacks_whole() {
 	hot=$(root_count "$START;main;a;b;hot")
 	cold=$(root_count "$START;main;a;c;cold")
 	echo "perf script: hot $p_hot cold $p_cold of $p_total; pfmon: hot $hot cold $cold"
-	[ "$p_hot" -ge 100 ] && [ "$p_cold" -ge 30 ]
+	[ "$p_hot" -ge 100 ] && [ "$p_cold" -ge 30 ] || false
 	# the same samples, whole paths on both sides
-	[ "$hot" -eq "$p_hot" ] && [ "$cold" -eq "$p_cold" ]
+	[ "$hot" -eq "$p_hot" ] && [ "$cold" -eq "$p_cold" ] || false
 }
 
 # script_stacks: per sample of perf script's lines on stdin, "FRAMES PERIOD

@@ -47,7 +47,7 @@ setup() {
 	run timeout 120 mpirun $MPI_ARGS -np 4 "$PFMON" -e page-faults,task-clock --outfile=run.%r \
 		"$FIXTURES/rank_pages" 2000
 	[ "$status" -eq 0 ]
-	[ -f run.0 ] && [ -f run.1 ] && [ -f run.2 ] && [ -f run.3 ] && [ ! -f run.4 ]
+	[ -f run.0 ] && [ -f run.1 ] && [ -f run.2 ] && [ -f run.3 ] && [ ! -f run.4 ] || false
 	for r in 0 1 2 3; do
 		[ "$(header_value run.$r rank)" = "$r" ]
 		[ "$(header_value run.$r 'job size')" = 4 ]
@@ -411,7 +411,7 @@ samples_of() {
 	[[ "$output" =~ "# event cpu-clock: $((total[0] + total[1] + total[2])) samples" ]]
 	[ "$(samples_of "$output" hot)" -eq $((hot[0] + hot[1] + hot[2])) ]
 	for r in 0 1 2; do
-		[ "$(printf '%s\n' "$output" | awk -v r=$r '$1 == r && $NF == "(hotspot)" && $(NF-1) == "hot" { print $2 }')" -eq "${hot[r]}" ]
+		[ "$(printf '%s\n' "$output" | awk -v r=$r '$1 == r && $NF == "(hotspot)" && $(NF-1) == "hot" { print $2 }')" -eq "${hot[r]}" ] || false
 	done
 	# the merged profile's JSON form is --report's
 	run "$PFMON" --merge --report-format=json .

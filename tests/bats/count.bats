@@ -187,7 +187,7 @@ assert rows[0]["unit"] == "msec"
 	[[ "$stderr" =~ "hello from the command" ]]
 	# CSV on stdout too; with --outfile stdout is the command's again
 	run --separate-stderr "$PFMON" --csv -e task-clock echo hello
-	[ "${#lines[@]}" -eq 1 ] && [[ "${lines[0]}" =~ ,msec,task-clock, ]]
+	[ "${#lines[@]}" -eq 1 ] && [[ "${lines[0]}" =~ ,msec,task-clock, ]] || false
 	[[ "$stderr" =~ hello ]]
 	run --separate-stderr "$PFMON" --json --outfile="$BATS_TEST_TMPDIR/c.json" -e task-clock echo hello
 	[ "$output" = hello ]

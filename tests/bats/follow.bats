@@ -15,7 +15,7 @@ counts_named() {
 # few % above task-clock) and at most what the kernel accounted to the run
 whole() {
 	echo "whole $1: 133000000 to $cpu_limit" >&2
-	[ "$1" -ge 133000000 ] && [ "$1" -le "$cpu_limit" ]
+	[ "$1" -ge 133000000 ] && [ "$1" -le "$cpu_limit" ] || false
 }
 
 # holds VALUE WORK: one result holds its fixture's WORK ns of CPU (task-clock
@@ -25,12 +25,12 @@ whole() {
 holds() {
 	local spare=$(( cpu_limit - run_work * 95 / 100 ))
 	echo "holds $1: $(( $2 * 95 / 100 )) to $(( $2 + spare ))" >&2
-	[ "$1" -ge $(( $2 * 95 / 100 )) ] && [ "$1" -le $(( $2 + spare )) ]
+	[ "$1" -ge $(( $2 * 95 / 100 )) ] && [ "$1" -le $(( $2 + spare )) ] || false
 }
 
 within() { # within VALUE EXPECTED PCT
 	echo "within $1 $2 $3%" >&2
-	[ "$1" -ge $(( $2 * (100 - $3) / 100 )) ] && [ "$1" -le $(( $2 * (100 + $3) / 100 )) ]
+	[ "$1" -ge $(( $2 * (100 - $3) / 100 )) ] && [ "$1" -le $(( $2 * (100 + $3) / 100 )) ] || false
 }
 
 @test "--exec-split-results: one result per program image, summing to the whole run" {
@@ -82,7 +82,7 @@ within() { # within VALUE EXPECTED PCT
 	# the main thread sleeps: it holds no spinner's work
 	pid=$(printf '%s\n' "$output" | awk '$2 == "task-clock" { split($4, f, /[(,)]/); if (f[2] == f[3]) print $1 }')
 	echo "main thread: $pid" >&2
-	[ -n "$pid" ] && [ "$pid" -lt $(( least / 2 )) ]
+	[ -n "$pid" ] && [ "$pid" -lt $(( least / 2 )) ] || false
 	# pfmon 3.x: count 26 wide, name, command, (pid,tid,ppid)
 	[[ "$(printf '%s\n' "$output" | grep -v ready | head -1)" =~ ^\ *[0-9]+\ task-clock\ spinners\ \([0-9]+,[0-9]+,[0-9]+\)$ ]]
 	row=$(printf '%s\n' "$output" | grep -v ready | head -1)

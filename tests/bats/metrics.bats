@@ -21,7 +21,7 @@ metric_of() {
 	real=$(printf '%s\n' "$output" | sed -n 's/^real 0h00m\([0-9.]*\)s.*/\1/p')
 	tc=$(printf '%s\n' "$output" | awk '$2 == "task-clock" { print $1 }')
 	cpus=$(metric_of task-clock)
-	[ -n "$real" ] && [ -n "$tc" ] && [ -n "$cpus" ]
+	[ -n "$real" ] && [ -n "$tc" ] && [ -n "$cpus" ] || false
 	python3 -c "
 real, tc, cpus = $real, $tc, $cpus
 want = tc / 1e9 / real

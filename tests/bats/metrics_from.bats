@@ -183,7 +183,7 @@ for l in open("'"$tmp/p.json"'"):
 import json, sys
 for r in map(json.loads, sys.stdin):
     if r["event"] == "page-faults": print("%.3f %s" % (r["metric-value"], r["metric-unit"]))')
-	[ -n "$want" ] && [ "$want" = "$got" ]
+	[ -n "$want" ] && [ "$want" = "$got" ] || false
 	[ -z "$stderr" ]
 	# perf stat -x: msec with two decimals, said once
 	perf stat -x, -e task-clock,page-faults -o "$tmp/p.csv" "$FIXTURES/touch_pages" 2000

@@ -32,10 +32,10 @@ csv_shape() {
 	needs_perf
 	out="$BATS_TEST_TMPDIR/counts"
 	run -0 --separate-stderr perf stat -o "$out.perf" -e page-faults true
-	[ -z "$output" ] && [ -z "$stderr" ]
+	[ -z "$output" ] && [ -z "$stderr" ] || false
 	grep -q 'page-faults' "$out.perf"
 	run -0 --separate-stderr "$PFMON" -o "$out" -e page-faults true
-	[ -z "$output" ] && [ -z "$stderr" ]
+	[ -z "$output" ] && [ -z "$stderr" ] || false
 	[[ "$(cat "$out")" =~ ^[0-9]+\ page-faults$ ]]
 	# both name the results file: refused
 	run --separate-stderr "$PFMON" -o "$out" --outfile="$out.2" -e page-faults true
@@ -48,7 +48,7 @@ csv_shape() {
 	data="$BATS_TEST_TMPDIR/perf.data"
 	run -0 --separate-stderr "$PFMON" -c 1000000 -e cpu-clock -o "$data" "$FIXTURES/burn" 100
 	n=$(printf '%s\n' "$output" | sed -n 's/^# event cpu-clock: \([0-9]*\) samples\{0,1\} (period 1000000)$/\1/p')
-	[ -n "$n" ] && [ "$n" -gt 0 ]
+	[ -n "$n" ] && [ "$n" -gt 0 ] || false
 	# perf reads the same samples, each of period 1000000
 	run -0 --separate-stderr perf script -i "$data" -F period
 	[ "${#lines[@]}" -eq "$n" ]
@@ -205,11 +205,11 @@ perf_columns() {
 	"$PFMON" --perf-style -p $pid --timeout 100 -e context-switches 2>"$BATS_TEST_TMPDIR/ours"
 	kill $pid
 	mapfile -t l <"$BATS_TEST_TMPDIR/ours"
-	[ "${l[0]}" = "" ] && [ "${l[1]}" = " Performance counter stats for process id '$pid':" ]
+	[ "${l[0]}" = "" ] && [ "${l[1]}" = " Performance counter stats for process id '$pid':" ] || false
 	[[ "${l[3]}" =~ ^\ +[0-9]+\ {6}context-switches\ + ]]
 	[[ "${l[5]}" =~ ^\ +[0-9]+\.[0-9]{9}\ seconds\ time\ elapsed$ ]]
 	run -0 --separate-stderr "$PFMON" --perf-style -o "$BATS_TEST_TMPDIR/c" -e page-faults true
-	[ -z "$output" ] && [ -z "$stderr" ]
+	[ -z "$output" ] && [ -z "$stderr" ] || false
 	grep -q "^ Performance counter stats for 'true':$" "$BATS_TEST_TMPDIR/c"
 	grep -Eq '^ +[0-9]+ seconds user$|^ +[0-9]+\.[0-9]{9} seconds user$' "$BATS_TEST_TMPDIR/c"
 	# --no-big-num: no thousands separator whatever the locale
@@ -333,7 +333,7 @@ ring_pages_of() {
 		kill -INT $pf; wait $pf || true
 		echo "-m $m: perf's rings $want pages, pfmon's $got" >&2
 		# pfmon's rings: one size, a size of perf's rings (perf maps others too)
-		[ "$(printf '%s\n' "$got" | wc -l)" -eq 1 ] && [ -n "$got" ] && grep -qx "$got" <<<"$want"
+		[ "$(printf '%s\n' "$got" | wc -l)" -eq 1 ] && [ -n "$got" ] && grep -qx "$got" <<<"$want" || false
 	done
 	run -2 --separate-stderr "$PFMON" -m 8192 -e cpu-clock --smpl-outfile=x true
 	one_error_line "^error: invalid value '8192' for option '--mmap-pages': at most 4096 pages a ring$"
@@ -365,7 +365,7 @@ ring_pages_of() {
 	[[ "$output" =~ "# lost samples: 0" ]]
 	# events not counted: their warning goes, their <not supported> rows stay
 	run --separate-stderr "$PFMON" -q -ddd -e task-clock true
-	[ "$status" -eq 0 ] && [ -z "$stderr" ]
+	[ "$status" -eq 0 ] && [ -z "$stderr" ] || false
 	[ "$(printf '%s\n' "$output" | grep -Ec ' L1-dcache-loads( |$)')" -eq 1 ]
 	# errors are never quiet
 	run -127 --separate-stderr "$PFMON" -q -e task-clock "$BATS_TEST_TMPDIR/no-such-program"

@@ -501,7 +501,7 @@ PY
 	n=$(perf script -i "$W/idle.data" -F comm,tid 2>/dev/null | awk '$1 == "swapper" && $2 == 0' | wc -l)
 	[ "$n" -gt 0 ] || skip "no idle time sampled"
 	run -0 --separate-stderr "$PFMON" --report="$W/idle.data" --report-format=script
-	[ "$(printf '%s\n' "$output" | awk '$1 == "swapper" && $2 == 0' | wc -l)" -eq "$n" ]
+	[ "$(printf '%s\n' "$output" | awk '$1 == "swapper" && $2 == 0' | wc -l)" -eq "$n" ] || false
 	run -0 --separate-stderr "$PFMON" --report="$W/idle.data" --report-format=folded
 	printf '%s\n' "$output" | grep -q '^swapper;'
 	! printf '%s\n' "$output" | grep -q '^:0;'

@@ -66,5 +66,5 @@ define() {
 	run -0 --separate-stderr "$PFMON" -x, -e "$ev" dd if=/dev/zero of=/dev/null bs=1 count=40
 	ours=$(printf '%s\n' "$output" | awk -F, -v ev="$ev" '$3 == ev { print $1 }')
 	echo "perf $theirs, pfmon $ours" >&2
-	[ "$ours" -ge 40 ] && [ "$ours" -eq "$theirs" ]
+	[ "$ours" -ge 40 ] && [ "$ours" -eq "$theirs" ] || false
 }

@@ -168,3 +168,66 @@ for l in sys.stdin:
 	run -1 --separate-stderr "$PFMON" --merge e.0 e.1
 	one_error_line "^error: 'e.0' line [0-9]+: event 'fakepower/energy-pkg/' is in its own unit \(seconds\), rounded as printed: --merge adds counts$"
 }
+
+# fakeuncore counts on CPU 0 only (its cpumask); pkgclk is once a package
+# (.per-pkg), snap a value (.snapshot): each the software cpu-clock
+fake_uncore() {
+	local u="$BATS_TEST_TMPDIR/pmus/fakeuncore" d="$BATS_TEST_TMPDIR/pmus/fakepower"
+	fake_pmus
+	mkdir -p "$u/format" "$u/events"
+	echo 1 >"$u/type"
+	echo 'config:0-7' >"$u/format/event"
+	echo 0 >"$u/cpumask"
+	echo 'event=0x00' >"$u/events/clk"
+	echo 'event=0x00' >"$d/events/pkgclk"
+	echo 1 >"$d/events/pkgclk.per-pkg"
+	echo 'event=0x00' >"$d/events/snap"
+	echo 1 >"$d/events/snap.snapshot"
+}
+
+@test "system-wide, an uncore PMU's event opens on its cpumask's CPUs only, a .per-pkg one on a CPU a package" {
+	[ "$(id -u)" -eq 0 ] || skip "system-wide monitoring needs root here"
+	[ "$(getconf _NPROCESSORS_ONLN)" -ge 2 ] || skip "needs two CPUs"
+	fake_uncore
+	dump="$BATS_TEST_TMPDIR/attr"
+	PFMON_DUMP_ATTR="$dump" run -0 --separate-stderr "$PFMON" -A -a -x, -e fakeuncore/clk/,cpu-clock true
+	# opened once, on CPU 0; the other CPUs' rows are <not counted>, as a CPU the event never ran on
+	[ "$(grep -c 'event=fakeuncore/clk/ ' "$dump")" -eq 1 ]
+	grep -q 'event=fakeuncore/clk/ pid=-1 cpu=0 ' "$dump"
+	[[ "$(printf '%s\n' "$output" | grep '^CPU0,.*fakeuncore')" =~ ^CPU0,[0-9.]+,msec,fakeuncore/clk/, ]]
+	[[ "$(printf '%s\n' "$output" | grep '^CPU1,.*fakeuncore')" =~ ^CPU1,\<not\ counted\>,,fakeuncore/clk/, ]]
+	# summed: CPU 0's count alone, not one a CPU
+	run -0 --separate-stderr "$PFMON" --per-core -a -x, -e fakeuncore/clk/ true
+	[[ "$(printf '%s\n' "$output" | sed -n 2p)" =~ ^S[0-9]+-D[0-9]+-C[0-9]+,1,\<not\ counted\>, ]]
+	# the session's CPUs leave none of the mask: one line
+	run -1 --separate-stderr "$PFMON" -a -C 1 -e fakeuncore/clk/ true
+	one_error_line "^error: cannot count 'fakeuncore/clk/': its PMU counts on CPUs 0 only \(its cpumask\), none of the session's$"
+	# .per-pkg: one CPU of each package (the copy's topology: a package a CPU)
+	rm -f "$dump"
+	PFMON_DUMP_ATTR="$dump" "$PFMON" -a -e fakepower/pkgclk/ true >/dev/null 2>&1
+	want=$(awk '{ print $1 }' /sys/devices/system/cpu/cpu*/topology/physical_package_id | sort -u | wc -l)
+	[ "$(grep -c 'event=fakepower/pkgclk/ ' "$dump")" -eq "$want" ]
+	mkdir -p "$BATS_TEST_TMPDIR/system"
+	for c in $(seq 0 $(($(getconf _NPROCESSORS_ONLN) - 1))); do
+		mkdir -p "$BATS_TEST_TMPDIR/system/cpu/cpu$c/topology"
+		echo "$c" >"$BATS_TEST_TMPDIR/system/cpu/cpu$c/topology/physical_package_id"
+	done
+	rm -f "$dump"
+	PFMON_TEST_SYSTEM_DIR="$BATS_TEST_TMPDIR/system" PFMON_DUMP_ATTR="$dump" "$PFMON" -a -e fakepower/pkgclk/ true \
+		>/dev/null 2>&1
+	[ "$(grep -c 'event=fakepower/pkgclk/ ' "$dump")" -eq "$(getconf _NPROCESSORS_ONLN)" ]
+}
+
+@test "a .snapshot event's intervals show its reading, not the delta since the last" {
+	fake_uncore
+	run -0 --separate-stderr "$PFMON" -x, -e fakepower/snap/,task-clock --print-interval=100 --interval-count=3 \
+		"$FIXTURES/burn" 2000
+	echo "$output" >&2
+	snap=($(printf '%s\n' "$output" | awk -F, '$4 == "fakepower/snap/" { print $2 }'))
+	clk=($(printf '%s\n' "$output" | awk -F, '$4 == "task-clock" { print $2 }'))
+	[ "${#snap[@]}" -eq 3 ]
+	# the clock's reading only grows; each is the sum of the deltas so far
+	awk -v a="${snap[0]}" -v b="${snap[1]}" -v c="${snap[2]}" 'BEGIN { exit !(a < b && b < c) }'
+	awk -v s="${snap[2]}" -v a="${clk[0]}" -v b="${clk[1]}" -v c="${clk[2]}" \
+		'BEGIN { exit !(s * 1000 >= (a + b + c) * 1000 * 0.99 - 1000 && s > c) }'
+}
