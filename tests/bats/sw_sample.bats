@@ -27,6 +27,7 @@ samples_of() {
 	wait_running "$a" hotspot
 	wait_running "$b" hotspot
 	run --separate-stderr "$PFMON" -a -e cpu-clock --long-smpl-periods=1000000 sleep 1
+	echo "status $status: $stderr" >&2 # why, when it fails
 	[ "$status" -eq 0 ]
 	[[ "$output" =~ "pid:command function" ]]
 	# running before pfmon started: named from /proc
