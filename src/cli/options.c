@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <linux/perf_event.h>
@@ -1407,6 +1408,15 @@ static bool all_digits(const char *s)
 	return s && *s && strspn(s, "0123456789") == strlen(s);
 }
 
+/* perf report -i FILE: a file there, or a name of perf's (perf.data, x.data) */
+static bool is_input_file(const char *s)
+{
+	struct stat st;
+	size_t n = s ? strlen(s) : 0;
+
+	return n && ((!stat(s, &st) && S_ISREG(st.st_mode)) || (n >= 5 && !strcmp(s + n - 5, ".data")));
+}
+
 static bool is_branch_filter(const char *s)
 {
 	uint64_t mask;
@@ -1424,6 +1434,7 @@ static const struct {
 	{ 'I', "--info, which takes no value", "print interval", "--print-interval=", all_digits },
 	{ 'j', "--json (perf stat -j), which takes no value", "perf record's branch filter", "--branch-filter=",
 	  is_branch_filter },
+	{ 'i', "--event-info, which takes an event", "perf report's input file", "--report=", is_input_file },
 };
 
 /* short option c was just read from argv[at]: refuse a perf spelling of it */
@@ -1431,12 +1442,15 @@ static int check_perf_spelling(int c, int argc, char **argv, int at, struct pf_e
 {
 	for (size_t i = 0; i < ARRAY_SIZE(perf_spellings); i++) {
 		const char *value;
-		char opt[3] = { '-', (char)c, '\0' }, digits[33];
+		char opt[3] = { '-', (char)c, '\0' }, digits[161];
 
 		if (perf_spellings[i].short_name != c)
 			continue;
-		/* getopt stays on an element until its cluster of options is read */
-		if (optind == at)
+		/* an option's own value (-i FILE); else what follows the option:
+		 * getopt stays on an element until its cluster of options is read */
+		if (optarg)
+			value = optarg;
+		else if (optind == at)
 			value = strchr(argv[at] + 1, c) + 1;
 		else
 			value = optind < argc ? argv[optind] : NULL;

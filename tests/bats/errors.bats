@@ -179,6 +179,16 @@ LIST
 	[[ "$output" == *"supported pfmon PMU models:"* ]]
 }
 
+@test "perf's -i FILE (input file) is refused, naming pfmon's --report; -i EVENT is --event-info" {
+	: >"$BATS_TEST_TMPDIR/samples.pfs"
+	for file in perf.data "$BATS_TEST_TMPDIR/samples.pfs"; do
+		run -2 --separate-stderr "$PFMON" -e task-clock -i "$file"
+		one_error_line "^error: option '-i $file': -i is pfmon's --event-info, which takes an event; perf's -i $file \(perf report's input file\) is --report=$file in pfmon$"
+	done
+	run -0 --separate-stderr "$PFMON" -i task-clock
+	[[ "$output" =~ "Name      : task-clock" ]]
+}
+
 @test "a fraction where an integer is needed: not an integer" {
 	for opt in --print-interval=10.5 --smpl-entries=1.5 --interval-count=2.0; do
 		run --separate-stderr "$PFMON" $opt -e task-clock true
