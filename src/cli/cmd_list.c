@@ -27,7 +27,11 @@ static int print_name(const char *name, const char *desc, void *arg)
 	if (ls->filter && regexec(&ls->re, name, 0, NULL, 0) != 0)
 		return 0;
 	ls->matched++;
-	puts(name);
+	/* -L: a tracepoint's fields after it, as perf list -v shows its events' details */
+	if (desc && !strncmp(desc, "Tracepoint event: ", 18))
+		printf("%s  [%s]\n", name, desc);
+	else
+		puts(name);
 	return 0;
 }
 

@@ -145,6 +145,9 @@ for l in sys.stdin:
 	want=$(sed -n 's/^\tfield:.* \([a-z_]*\)\(\[[0-9]*\]\)\{0,1\};.*/\1/p' "$dir/events/sched/sched_switch/format" |
 		grep -v '^common_' | tr '\n' ' ')
 	printf '%s\n' "$output" | grep -qx "Fields *: ${want% }"
+	# -L: each tracepoint with its fields, as the format file lists them
+	run -0 --separate-stderr "$PFMON" -L '^sched:sched_switch$'
+	[ "$output" = "sched:sched_switch  [Tracepoint event: ${want% }]" ]
 	run -0 --separate-stderr "$PFMON" --dump-event-table
 	printf '%s\n' "$output" | grep -q "^sched:sched_switch	tracepoint	0x$(printf '%x' "$(cat "$dir/events/sched/sched_switch/id")")	-	Tracepoint event$"
 	[ "$((${#lines[@]} - 1))" -eq "$("$PFMON" -l | wc -l)" ]
