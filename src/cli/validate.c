@@ -165,6 +165,18 @@ static int check_spellings(const struct pf_config *cfg, struct pf_error *err)
 	return 0;
 }
 
+/* option with the first of others given: one usage error, why appended */
+static int refuse_given(const struct pf_config *cfg, const char *option, const char *const *others, size_t n,
+			const char *why, struct pf_error *err)
+{
+	char opt[64];
+
+	for (size_t i = 0; i < n; i++)
+		if (given(cfg, others[i]))
+			return pf_error_set(err, PF_E_OPTIONS_EXCLUDE, option, dashed(others[i], opt, sizeof(opt)), why);
+	return 0;
+}
+
 /* -r repeats a launched command's whole-run counts: not yet per CPU, per
  * task, per interval, nor with an attached process (nothing to repeat) */
 static int check_repeat(const struct pf_config *cfg, struct pf_error *err)
@@ -174,15 +186,10 @@ static int check_repeat(const struct pf_config *cfg, struct pf_error *err)
 		"follow-vfork", "follow-pthread", "follow-exec", "follow-exec-exclude", "follow-all",
 		"exec-split-results", "per-thread", "show-time",
 	};
-	char opt[64];
-
 	if (!given(cfg, "repeat"))
 		return 0;
-	for (size_t i = 0; i < ARRAY_SIZE(not_with); i++)
-		if (given(cfg, not_with[i]))
-			return pf_error_set(err, PF_E_OPTIONS_EXCLUDE, "--repeat", dashed(not_with[i], opt, sizeof(opt)),
-					    " (-r repeats a launched command's whole-run counts)");
-	return 0;
+	return refuse_given(cfg, "--repeat", not_with, ARRAY_SIZE(not_with),
+			    " (-r repeats a launched command's whole-run counts)", err);
 }
 
 /* --perf-style prints one whole-run block, as perf stat prints it */
@@ -193,15 +200,11 @@ static int check_perf_style(const struct pf_config *cfg, struct pf_error *err)
 		"follow-exec-exclude", "follow-all", "exec-split-results", "per-thread", "show-time", "with-header",
 		"metric-only", "no-aggr", "per-core", "per-die", "per-socket", "per-node", "per-cache",
 	};
-	char opt[64];
-
 	if (cfg->output_kind != PF_OUT_PERF)
 		return 0;
-	for (size_t i = 0; i < ARRAY_SIZE(not_with); i++)
-		if (given(cfg, not_with[i]))
-			return pf_error_set(err, PF_E_OPTIONS_EXCLUDE, "--perf-style", dashed(not_with[i], opt, sizeof(opt)),
-					    " (perf's layout is printed for a whole run's counts; pfmon's, -x and --json print the others)");
-	return 0;
+	return refuse_given(cfg, "--perf-style", not_with, ARRAY_SIZE(not_with),
+			    " (perf's layout is printed for a whole run's counts; pfmon's, -x and --json print the others)",
+			    err);
 }
 
 /* perf stat -n opens no counter: what it prints is a command's times
@@ -211,14 +214,11 @@ static int check_null_run(const struct pf_config *cfg, struct pf_error *err)
 	static const char *const counters[] = { "events", "metrics", "detailed", "print-interval", "interval-print",
 						"per-thread", "follow-fork", "follow-vfork", "follow-pthread",
 						"follow-exec", "follow-all" };
-	char opt[64];
 
 	if (!cfg->null_run)
 		return 0;
-	for (size_t i = 0; i < ARRAY_SIZE(counters); i++)
-		if (given(cfg, counters[i]))
-			return pf_error_set(err, PF_E_OPTIONS_EXCLUDE, "-n/--null", dashed(counters[i], opt, sizeof(opt)),
-					    " (a null run opens no counter)");
+	if (refuse_given(cfg, "-n/--null", counters, ARRAY_SIZE(counters), " (a null run opens no counter)", err))
+		return -1;
 	if (cfg->output_kind == PF_OUT_CSV || cfg->output_kind == PF_OUT_JSON)
 		return pf_error_set(err, PF_E_OPTIONS_EXCLUDE, "-n/--null", cfg->output_kind == PF_OUT_CSV ? "-x/--csv" : "--json",
 				    " (a null run has no count to print: its times print in pfmon's text or --perf-style)");
