@@ -120,6 +120,16 @@ static int cache_level(int cpu, int k)
 /* caches are numbered from index0 without holes; 64 is beyond any CPU's */
 #define CACHE_INDEX_MAX 64
 
+/* cpu's cache directory says no such cache: -1 with err */
+static int no_cache(int cpu, const char *why, struct pf_error *err)
+{
+	char *dir = xasprintf("%s/cpu/cpu%d/cache", system_dir(), cpu);
+
+	pf_error_set(err, PF_E_BAD_FILE, dir, why);
+	free(dir);
+	return -1;
+}
+
 static int highest_cache_level(int cpu, struct pf_error *err)
 {
 	int best = 0;
@@ -127,14 +137,7 @@ static int highest_cache_level(int cpu, struct pf_error *err)
 	for (int k = 0, lv; k < CACHE_INDEX_MAX && (lv = cache_level(cpu, k)) >= 0; k++)
 		if (lv > best)
 			best = lv;
-	if (!best) {
-		char *dir = xasprintf("%s/cpu/cpu%d/cache", system_dir(), cpu);
-
-		pf_error_set(err, PF_E_BAD_FILE, dir, "the kernel describes no data or unified cache of this CPU");
-		free(dir);
-		return -1;
-	}
-	return best;
+	return best ? best : no_cache(cpu, "the kernel describes no data or unified cache of this CPU", err);
 }
 
 /* the id of cpu's cache of level: its id file, else (older kernels) the
@@ -162,13 +165,10 @@ static int cache_id(int cpu, int level, int *id, struct pf_error *err)
 		free(path);
 		return rc;
 	}
-	char *dir = xasprintf("%s/cpu/cpu%d/cache", system_dir(), cpu);
 	char why[64];
 
 	snprintf(why, sizeof(why), "the kernel describes no level-%d cache of this CPU", level);
-	pf_error_set(err, PF_E_BAD_FILE, dir, why);
-	free(dir);
-	return -1;
+	return no_cache(cpu, why, err);
 }
 
 /* ----- NUMA nodes: node/nodeM/cpulist ----- */
