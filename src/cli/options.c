@@ -500,21 +500,24 @@ static int opt_mmap_pages(struct cli_state *st, const struct opt_def *o, const c
 	static const char units[] = "BKMG";
 	size_t len = strlen(arg), page = (size_t)sysconf(_SC_PAGESIZE);
 	const char *unit = len ? strchr(units, toupper((unsigned char)arg[len - 1])) : NULL;
-	char *digits = xstrndup(arg, unit ? len - 1 : len);
+	char *digits = xstrndup(arg, unit ? len - 1 : len), too_many[48];
 	uint64_t v, pages = 1;
-	bool ok = parse_u64(digits, &v) && v > 0 && v <= ((uint64_t)1 << 40);
+	bool ok = parse_u64(digits, &v) && v > 0;
+	int shift = unit ? 10 * (int)(unit - units) : 0;
 
 	free(digits);
 	if (!ok)
 		return bad_value(o, arg, "give a number of pages or a size with B, K, M or G", err);
-	if (unit && v > ((uint64_t)1 << 40) >> (10 * (unit - units)))
-		return bad_value(o, arg, "at most 4096 pages a ring", err);
-	if (unit) /* the bytes in whole pages */
-		v = ((v << (10 * (unit - units))) + page - 1) / page;
+	snprintf(too_many, sizeof(too_many), "at most %d pages a ring", RING_PAGES_MAX);
+	/* a size: compared in bytes before it is shifted, then whole pages */
+	if (unit && v > ((uint64_t)RING_PAGES_MAX * page) >> shift)
+		return bad_value(o, arg, too_many, err);
+	if (unit)
+		v = ((v << shift) + page - 1) / page;
+	if (v > RING_PAGES_MAX)
+		return bad_value(o, arg, too_many, err);
 	while (pages < v)
 		pages *= 2;
-	if (pages > 4096)
-		return bad_value(o, arg, "at most 4096 pages a ring", err);
 	st->cfg->mmap_pages_rounded = pages != v || unit ? arg : NULL;
 	st->cfg->mmap_pages = pages;
 	return 0;
@@ -529,7 +532,7 @@ static int opt_record_stat(struct cli_state *st, const struct opt_def *o, const 
 
 static int opt_smpl_entries(struct cli_state *st, const struct opt_def *o, const char *arg, struct pf_error *err)
 {
-	/* cmd_record's ring_pages() caps a ring at 4096 pages: 2^18 samples of 64 bytes */
+	/* plan.c's ring_pages() caps a ring at RING_PAGES_MAX pages: 2^18 samples of 64 bytes */
 	return parse_u64_opt(o, arg, 1, 1u << 18, &st->cfg->smpl_entries, err);
 }
 

@@ -273,7 +273,7 @@ static size_t ring_pages(const struct record_opts *o)
 	bytes = (size_t)entries * per_sample;
 	if (bytes < 512 * 1024)
 		bytes = 512 * 1024;
-	while (pages * page < bytes && pages < 4096)
+	while (pages * page < bytes && pages < RING_PAGES_MAX)
 		pages *= 2;
 	return pages;
 }

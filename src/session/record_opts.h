@@ -31,6 +31,10 @@ struct record_set_opts {
 	uint64_t default_period; /* an event's period when neither list gives one; 0 = none */
 };
 
+/* the most data pages a CPU's ring has (16 MiB of 4 KiB pages): the
+ * computed size stops there, and -m and --smpl-entries ask no more */
+#define RING_PAGES_MAX 4096
+
 struct record_opts {
 	const struct record_set_opts *sets; /* one per event set, in order */
 	size_t n_sets;
