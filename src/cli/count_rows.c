@@ -292,6 +292,13 @@ static size_t cpu_block_of(const struct cpu_groups *g, size_t i)
 	return g ? g->group_of[i] : i;
 }
 
+/* the blocks whole when the read of CPU `read` failed: the CPUs before it,
+ * or no group (one may miss a CPU); all of them when none failed */
+static size_t cpu_blocks_read(const struct cpu_groups *g, size_t read, bool failed, size_t n_blocks)
+{
+	return !failed ? n_blocks : g ? 0 : read;
+}
+
 int count_blocks_cpus(const struct session *s, const struct cpu_groups *g, const struct metric_run *run,
 		      uint64_t duration_ns, struct count_blocks *cb, struct pf_error *err)
 {
@@ -304,16 +311,16 @@ int count_blocks_cpus(const struct session *s, const struct cpu_groups *g, const
 	blocks_alloc(cb, n_blocks, n);
 	for (; read < ncpu && !(rc = session_cpu_counts(s, read, &cpu, counts, err)); read++) {
 		size_t b = cpu_block_of(g, read);
+		uint64_t cpu_ns = cpu_duration(counts, n, duration_ns);
 
 		if (read == 0)
 			warn_unsupported(s, counts);
 		counts_add(sums + b * n, counts, n);
 		/* a group's metrics are over its longest-measured CPU's time, as perf's */
-		if (cpu_duration(counts, n, duration_ns) > durations[b])
-			durations[b] = cpu_duration(counts, n, duration_ns);
+		if (cpu_ns > durations[b])
+			durations[b] = cpu_ns;
 	}
-	/* after an error, the CPUs read before (a group may miss a CPU: none) */
-	for (size_t b = 0; b < (rc ? (g ? 0 : read) : n_blocks); b++) {
+	for (size_t b = 0, whole = cpu_blocks_read(g, read, rc != 0, n_blocks); b < whole; b++) {
 		name_cpu_block(block_fill(cb, b, s, sums + b * n), s, g, b, n_blocks);
 		/* the requested metrics not available: said once, for the first block */
 		block_metrics(cb, b, run, durations[b], b == 0);
@@ -463,8 +470,7 @@ static int interval_add(struct count_intervals *iv, size_t r, uint64_t length_ns
 	return 0;
 }
 
-/* this round's blocks: how many were read (all, or those before an error;
- * after an error no group, which may miss a CPU) */
+/* this round's blocks: how many were read (all, or those whole before an error) */
 static size_t interval_read(struct count_intervals *iv, double seconds, uint64_t length_ns, struct pf_error *err)
 {
 	size_t n = iv->n, blocks = iv->n_blocks, r = 0;
@@ -474,8 +480,7 @@ static size_t interval_read(struct count_intervals *iv, double seconds, uint64_t
 
 	while (r < iv->n_reads && !interval_add(iv, r, length_ns, &sum, err))
 		r++;
-	if (r < iv->n_reads)
-		blocks = iv->groups ? 0 : r;
+	blocks = cpu_blocks_read(iv->groups, r, r < iv->n_reads, blocks);
 	for (size_t b = 0; b < blocks; b++)
 		interval_block(iv, b, &sum, seconds);
 	free(sum.delta);
