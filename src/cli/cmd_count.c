@@ -47,10 +47,10 @@ static bool wants_header(const struct pf_config *cfg)
 }
 
 /* system-wide counts per CPU, or per group of CPUs (perf stat --per-core,
- * ...); --perf-style sums them as perf stat -a does */
+ * ...); --perf-style (never with those modes) sums them as perf stat -a does */
 static bool per_cpu_output(const struct pf_config *cfg)
 {
-	return cfg->system_wide && !cfg->aggregate && !(cfg->output_kind == PF_OUT_PERF && !cfg->aggr);
+	return cfg->system_wide && !cfg->aggregate && cfg->output_kind != PF_OUT_PERF;
 }
 
 /* pfmon 3.x: a file per CPU with --outfile; perf stat -A and --per-*: one output */
@@ -292,12 +292,12 @@ static int run_repeats(const struct pf_config *cfg, const struct pmu_model *m, s
 		}
 	}
 	if (!rc) {
-		session_note_end(s, cfg);
 		double mean_real;
 		struct count_inputs in = { .run = run, .reps = &reps,
 					   .real_error_pct = count_mean_error_pct(reals, reps.runs, &mean_real) };
 
 		in.real_ns = (uint64_t)llround(mean_real);
+		session_note_end(s, cfg);
 		rc = write_with_header(s, cfg, m, out, &in, start_wall, err);
 	} else if (out) {
 		results_close(out, cfg->outfile, NULL);

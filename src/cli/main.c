@@ -63,23 +63,21 @@ static bool choose_default_events(struct pf_config *cfg, const struct pmu_model 
  */
 static void add_detailed_events(struct pf_config *cfg)
 {
-	static const char *const levels[3] = {
-		"L1-dcache-loads,L1-dcache-load-misses,LLC-loads,LLC-load-misses",
-		"L1-icache-loads,L1-icache-load-misses,dTLB-loads,dTLB-load-misses,iTLB-loads,iTLB-load-misses",
-		"L1-dcache-prefetches,L1-dcache-prefetch-misses",
+	static const char *const levels[3][7] = {
+		{ "L1-dcache-loads", "L1-dcache-load-misses", "LLC-loads", "LLC-load-misses" },
+		{ "L1-icache-loads", "L1-icache-load-misses", "dTLB-loads", "dTLB-load-misses", "iTLB-loads",
+		  "iTLB-load-misses" },
+		{ "L1-dcache-prefetches", "L1-dcache-prefetch-misses" },
 	};
 
-	for (unsigned level = 0; level < cfg->detailed; level++) {
-		size_t n;
-		char **names = str_split(levels[level], ',', &n);
+	for (unsigned level = 0; level < cfg->detailed; level++)
+		for (const char *const *name = levels[level]; *name; name++) {
+			char **events = xcalloc(2, sizeof(*events));
 
-		for (size_t i = 0; i < n; i++) {
+			events[0] = xstrdup(*name);
 			cfg->sets = xrealloc(cfg->sets, (cfg->n_sets + 1) * sizeof(*cfg->sets));
-			cfg->sets[cfg->n_sets++] = (struct pf_set_config){ .events = str_split(names[i], ',', &(size_t){ 0 }),
-									   .n_events = 1 };
+			cfg->sets[cfg->n_sets++] = (struct pf_set_config){ .events = events, .n_events = 1 };
 		}
-		str_vec_free(names);
-	}
 }
 
 /*
@@ -477,9 +475,9 @@ int main(int argc, char **argv)
 		if (cfg.quiet)
 			quiet_stderr();
 		status = dispatch(&cfg, &no_hw_note, &err);
-	}
-	else
+	} else {
 		status = -1;
+	}
 	if (status < 0)
 		options_explain_abbreviation(&cfg, &err);
 	pf_config_release(&cfg);

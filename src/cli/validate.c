@@ -186,6 +186,7 @@ static int check_repeat(const struct pf_config *cfg, struct pf_error *err)
 		"follow-vfork", "follow-pthread", "follow-exec", "follow-exec-exclude", "follow-all",
 		"exec-split-results", "per-thread", "show-time",
 	};
+
 	if (!given(cfg, "repeat"))
 		return 0;
 	return refuse_given(cfg, "--repeat", not_with, ARRAY_SIZE(not_with),
@@ -200,6 +201,7 @@ static int check_perf_style(const struct pf_config *cfg, struct pf_error *err)
 		"follow-exec-exclude", "follow-all", "exec-split-results", "per-thread", "show-time", "with-header",
 		"metric-only", "no-aggr", "per-core", "per-die", "per-socket", "per-node", "per-cache",
 	};
+
 	if (cfg->output_kind != PF_OUT_PERF)
 		return 0;
 	return refuse_given(cfg, "--perf-style", not_with, ARRAY_SIZE(not_with),

@@ -59,13 +59,16 @@ bool count_parse_unit_value(const char *s, uint64_t *raw, double *scale)
 {
 	const char *dot = strchr(s, '.');
 	size_t decimals = dot ? strlen(dot + 1) : 0;
-	char digits[24];
+	char digits[24], *first;
 	double check;
 
 	if (!parse_real(s, &check) || strchr(s, 'e') || strchr(s, 'E') || decimals > 9 || strlen(s) > 20)
 		return false;
 	snprintf(digits, sizeof(digits), "%.*s%s", dot ? (int)(dot - s) : (int)strlen(s), s, dot ? dot + 1 : "");
-	if (!parse_u64(digits + (strspn(digits, "0") == strlen(digits) ? strlen(digits) - 1 : strspn(digits, "0")), raw))
+	first = digits + strspn(digits, "0"); /* "0.09": 9 (the one parser refuses leading zeros) */
+	if (!*first)
+		first--; /* all zeros: "0" */
+	if (!parse_u64(first, raw))
 		return false;
 	*scale = pow(10.0, -(double)decimals);
 	return true;
