@@ -410,16 +410,10 @@ int options_apply_model(struct pf_config *cfg, const struct pmu_model *m, struct
 /* the kernel's cap on sampling frequencies; 0 if it cannot be read */
 static uint64_t max_sample_rate(void)
 {
-	FILE *f = fopen(MAX_SAMPLE_RATE_PATH, "r");
-	char line[32] = "";
-	uint64_t rate = 0;
+	char line[32];
+	uint64_t rate;
 
-	if (!f)
-		return 0;
-	if (fgets(line, sizeof(line), f))
-		line[strcspn(line, "\n")] = '\0';
-	fclose(f);
-	return parse_u64(line, &rate) ? rate : 0;
+	return read_first_line(MAX_SAMPLE_RATE_PATH, line, sizeof(line)) && parse_u64(line, &rate) ? rate : 0;
 }
 
 static int check_frequency(const struct pf_config *cfg, struct pf_error *err)

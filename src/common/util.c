@@ -180,6 +180,23 @@ static int by_strcmp(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+bool read_first_line(const char *path, char *buf, size_t size)
+{
+	FILE *f = fopen(path, "r");
+	bool ok;
+
+	if (!f)
+		return false;
+	ok = fgets(buf, (int)size, f) != NULL;
+	fclose(f);
+	if (!ok) {
+		errno = ENODATA;
+		return false;
+	}
+	buf[strcspn(buf, "\n")] = '\0';
+	return true;
+}
+
 char **dir_names_sorted(const char *path, size_t *count)
 {
 	DIR *d = opendir(path);

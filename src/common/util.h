@@ -42,6 +42,11 @@ void strbuf_release(struct strbuf *sb);
 char **str_split(const char *s, char sep, size_t *count);
 void str_vec_free(char **v);
 
+/* The first line of a small file (a /proc or sysfs attribute) into buf,
+ * without its newline; false with errno set when it cannot be opened or is
+ * empty (ENODATA). */
+bool read_first_line(const char *path, char *buf, size_t size);
+
 /* The names in directory path but "." and "..", sorted (strcmp), as a
  * NULL-terminated vector (str_vec_free); empty if it cannot be read. */
 char **dir_names_sorted(const char *path, size_t *count);

@@ -37,17 +37,9 @@ static bool plain_name(const char *s, size_t n)
 static char *read_attr(const char *pmu, const char *rel)
 {
 	char *path = xasprintf("%s/%s/%s", sysfs_pmu_root(), pmu, rel), buf[SYSFS_FILE_MAX];
-	FILE *f = fopen(path, "r");
-	char *line = NULL;
+	char *line = read_first_line(path, buf, sizeof(buf)) ? xstrdup(buf) : NULL;
 
 	free(path);
-	if (!f)
-		return NULL;
-	if (fgets(buf, sizeof(buf), f)) {
-		buf[strcspn(buf, "\n")] = '\0';
-		line = xstrdup(buf);
-	}
-	fclose(f);
 	return line;
 }
 

@@ -100,20 +100,15 @@ static bool tracepoint_name(const char *s)
 
 bool tracepoint_id(const char *dir, const char *subsystem, const char *event, uint64_t *id)
 {
-	char *path, line[32] = "";
-	FILE *f;
+	char *path, line[32];
+	bool ok;
 
 	if (!dir || !tracepoint_name(subsystem) || !tracepoint_name(event))
 		return false;
 	path = xasprintf("%s/events/%s/%s/id", dir, subsystem, event);
-	f = fopen(path, "r");
+	ok = read_first_line(path, line, sizeof(line)) && parse_u64(line, id);
 	free(path);
-	if (!f)
-		return false;
-	if (fgets(line, sizeof(line), f))
-		line[strcspn(line, "\n")] = '\0';
-	fclose(f);
-	return parse_u64(line, id);
+	return ok;
 }
 
 bool tracepoint_subsystem(const char *dir, const char *name)

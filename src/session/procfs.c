@@ -106,18 +106,9 @@ char procfs_state(pid_t pid)
 bool procfs_comm(pid_t pid, char *buf, size_t size)
 {
 	char path[64];
-	FILE *f;
-	bool ok;
 
 	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
-	f = fopen(path, "r");
-	if (!f)
-		return false;
-	ok = fgets(buf, (int)size, f) != NULL;
-	fclose(f);
-	if (ok)
-		buf[strcspn(buf, "\n")] = '\0';
-	return ok;
+	return read_first_line(path, buf, size);
 }
 
 /*
@@ -252,15 +243,8 @@ long procfs_parse_cpu_list(const char *list, int **cpus, char *why, size_t why_s
 long procfs_online_cpus(int **cpus)
 {
 	char buf[4096], why[64];
-	FILE *f = fopen("/sys/devices/system/cpu/online", "r");
-	bool ok;
 
-	if (!f)
+	if (!read_first_line("/sys/devices/system/cpu/online", buf, sizeof(buf)))
 		return -1;
-	ok = fgets(buf, sizeof(buf), f) != NULL;
-	fclose(f);
-	if (!ok)
-		return -1;
-	buf[strcspn(buf, "\n")] = '\0';
 	return procfs_parse_cpu_list(buf, cpus, why, sizeof(why));
 }

@@ -33,24 +33,6 @@ static const char *system_dir(void)
 	return dir && *dir ? dir : "/sys/devices/system";
 }
 
-/* the first line of path into buf; -1 with errno when it cannot be read */
-static int read_line(const char *path, char *buf, size_t size)
-{
-	FILE *f = fopen(path, "r");
-	bool ok;
-
-	if (!f)
-		return -1;
-	ok = fgets(buf, (int)size, f) != NULL;
-	fclose(f);
-	if (!ok) {
-		errno = ENODATA;
-		return -1;
-	}
-	buf[strcspn(buf, "\n")] = '\0';
-	return 0;
-}
-
 /* an id as sysfs writes it: decimal, -1 where the kernel has none */
 static bool parse_id(const char *s, int *v)
 {
@@ -71,7 +53,7 @@ static int read_id(const char *path, int *v, bool missing_ok, struct pf_error *e
 {
 	char buf[TOPOLOGY_LINE_MAX];
 
-	if (read_line(path, buf, sizeof(buf))) {
+	if (!read_first_line(path, buf, sizeof(buf))) {
 		if (missing_ok && errno == ENOENT) {
 			*v = 0;
 			return 1;
@@ -108,7 +90,7 @@ static int cache_level(int cpu, int k)
 	char buf[64];
 	int lv = -1;
 
-	if (!read_line(level, buf, sizeof(buf)) && parse_id(buf, &lv) && !read_line(type, buf, sizeof(buf)) &&
+	if (read_first_line(level, buf, sizeof(buf)) && parse_id(buf, &lv) && read_first_line(type, buf, sizeof(buf)) &&
 	    !strcmp(buf, "Instruction"))
 		lv = 0;
 	free(dir);
@@ -156,7 +138,7 @@ static int cache_id(int cpu, int level, int *id, struct pf_error *err)
 		if (rc <= 0)
 			return rc;
 		path = xasprintf("%s/cpu/cpu%d/cache/index%d/shared_cpu_list", system_dir(), cpu, k);
-		rc = read_line(path, buf, sizeof(buf)) || procfs_parse_cpu_list(buf, &shared, why, sizeof(why)) < 1
+		rc = !read_first_line(path, buf, sizeof(buf)) || procfs_parse_cpu_list(buf, &shared, why, sizeof(why)) < 1
 			     ? pf_error_set(err, PF_E_BAD_FILE, path, "no id and no list of the CPUs sharing the cache")
 			     : 0;
 		if (!rc)
@@ -191,7 +173,7 @@ static int cpu_nodes(const int *cpus, size_t n, int *node_of, struct pf_error *e
 		if (strncmp(names[j], "node", 4) || !parse_id(names[j] + 4, &node) || node < 0)
 			continue;
 		path = xasprintf("%s/%s/cpulist", dir, names[j]);
-		if (read_line(path, buf, sizeof(buf)))
+		if (!read_first_line(path, buf, sizeof(buf)))
 			rc = pf_error_set(err, PF_E_INPUT, path, strerror(errno));
 		else if (*buf && (nl = procfs_parse_cpu_list(buf, &list, why, sizeof(why))) < 0)
 			rc = pf_error_set(err, PF_E_BAD_FILE, path, why);
