@@ -296,18 +296,25 @@ static const char *aggr_label_key(const char *s)
 	return NULL;
 }
 
-/* a group's name and its number of CPUs (CSV and text) */
-static bool parse_group(const char *label, const char *nr, struct block_key *k)
+/* a group's name as perf writes it and its number of CPUs */
+static bool set_group(struct block_key *k, const char *label, uint64_t nr)
 {
-	const char *key = aggr_label_key(label);
-	uint64_t v;
+	const char *key = label ? aggr_label_key(label) : NULL;
 
-	if (!key || strlen(label) >= sizeof(k->aggr_label) || !parse_u64(nr, &v) || v < 1 || v > SAVED_MAX_CPU)
+	if (!key || strlen(label) >= sizeof(k->aggr_label) || nr < 1 || nr > SAVED_MAX_CPU)
 		return false;
 	k->aggr_key = key;
 	snprintf(k->aggr_label, sizeof(k->aggr_label), "%s", label);
-	k->aggr_nr = (int)v;
+	k->aggr_nr = (int)nr;
 	return true;
+}
+
+/* the same, the number as CSV and text write it */
+static bool parse_group(const char *label, const char *nr, struct block_key *k)
+{
+	uint64_t v;
+
+	return parse_u64(nr, &v) && set_group(k, label, v);
 }
 
 /* the columns before perf's: [interval] [CPU<n> | GROUP,NR] [comm-tid] */
@@ -397,18 +404,16 @@ static int json_group(struct reader *r, json_t *o, struct block_key *k)
 {
 	static const char *const keys[] = { "core", "die", "socket", "node", "cache" };
 	json_t *nr = json_object_get(o, "aggregate-number");
-	char num[32];
+	double cpus;
 
 	if (!nr)
 		nr = json_object_get(o, "counters");
+	cpus = json_is_number(nr) ? json_number_value(nr) : 0;
 	for (size_t i = 0; i < ARRAY_SIZE(keys); i++) {
-		const char *label = json_text(o, keys[i]);
-
 		if (!json_object_get(o, keys[i]))
 			continue;
-		snprintf(num, sizeof(num), "%.0f", json_is_number(nr) ? json_number_value(nr) : -1.0);
-		if (!label || !parse_group(label, num, k) || strcmp(k->aggr_key, keys[i]) ||
-		    json_number_value(nr) != floor(json_number_value(nr)))
+		if (cpus < 1 || cpus > SAVED_MAX_CPU || cpus != floor(cpus) ||
+		    !set_group(k, json_text(o, keys[i]), (uint64_t)cpus) || strcmp(k->aggr_key, keys[i]))
 			return bad_line(r, "\"%s\" is not a group of CPUs as perf names it, with its \"aggregate-number\"",
 					keys[i]);
 		return 0;
