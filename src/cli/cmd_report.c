@@ -19,7 +19,7 @@
 #include "sample/smpl_file.h"
 
 /* --smpl-module on pfmon's own sample file: its samples one by one (the
- * first record already read) */
+ * first record already read, unless first is NULL) */
 static int report_module(const struct pf_config *cfg, struct smpl_reader *rd,
 			 const struct sample_record *first, struct pf_error *err)
 {
@@ -37,7 +37,7 @@ static int report_module(const struct pf_config *cfg, struct smpl_reader *rd,
 		return pf_error_set(err, PF_E_OPTION_APPLIES, "--report-format=json",
 				    "Itanium 2 dumps with --smpl-module");
 	r = ia64_report_new(&ro, stdout);
-	rc = first ? 1 : 0;
+	rc = 1; /* after the end, the reader says 0 again */
 	if (first && ia64_report_host_record(r, smpl_reader_header(rd), first, err))
 		rc = -1;
 	while (rc > 0 && (rc = smpl_reader_next(rd, &rec, err)) > 0)
@@ -140,7 +140,7 @@ static int export_perf_data(const struct pf_config *cfg, struct smpl_reader *r,
 	struct sample_out *o = sample_out_open(cfg->export_perf_data, &so, smpl_reader_header(r), err);
 	struct sample_record rec;
 	struct pf_error why;
-	int rc = first ? 1 : 0;
+	int rc = 1; /* after the end, the reader says 0 again */
 
 	if (!o)
 		return -1;
@@ -170,8 +170,9 @@ static int report(const struct pf_config *cfg, struct pf_error *err)
 	r = smpl_reader_open(cfg->report_file, err);
 	if (!r)
 		return -1;
-	/* a dump's sample file (1.3) starts with its Itanium 2 configuration */
-	rc = smpl_reader_next(r, &first, err);
+	/* a dump's sample file (1.3) starts with its Itanium 2 configuration;
+	 * a perf.data file is not read here: a reading thread may read it */
+	rc = smpl_reader_is_perf_data(r) ? 0 : smpl_reader_next(r, &first, err);
 	if (rc > 0 && first.type == SREC_IA64_CONFIG && cfg->export_perf_data)
 		rc = pf_error_set(err, PF_E_OPTION_NOT_USED, "--export-perf-data", "with an Itanium 2 dump",
 				  " (its samples, PMD registers, have no perf.data form)");

@@ -3,8 +3,8 @@
  * Reading perf.data (the file layout of perf record) into the records and
  * header of pfmon's own sample file.
  *
- * The file is mapped (or, from a pipe, read whole) and indexed once: every
- * record's offset and time.  perf record -z's compressed records are
+ * The file is mapped (or, from a pipe, read whole) and indexed at the first
+ * read (a stream at once), in one pass: every record's offset and time.  perf record -z's compressed records are
  * decoded while indexing (one zstd stream for the file, a record may span
  * two of them), and their records indexed at offsets past the file's end.
  * A stream of perf record -o - (pipe mode) has no sections: its event
@@ -15,6 +15,14 @@
  * ordered-events queue does, so that each sample is
  * symbolized against the address space it was taken in.  Records are then
  * decoded in place by the same decoder as the live ring's.
+ *
+ * A mapped file's pages are given back as the reading passes them: once
+ * after indexing (which touched them all), then behind the records given
+ * out.  The mapping is private and never written, so a page given back is
+ * read again from the file if a record on it is wanted later (a record
+ * out of file order, a pointer a caller kept): only the memory held
+ * changes, never what is read.  Without this a report held the whole file
+ * (87 MB for a million samples with call chains) besides its index.
  *
  * Before the file's own records the reader gives the synthetic records a
  * pfmon file would have: the kernel record (the kernel's build-id from the
@@ -30,6 +38,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <linux/perf_event.h>
 
@@ -70,6 +79,9 @@ struct perf_data_reader {
 	const unsigned char *buf;
 	size_t size;
 	bool mapped;
+	bool indexed;                /* the records' order is known */
+	uint64_t released;           /* mapped pages below this given back */
+	uint64_t furthest;           /* the furthest record end given out */
 	struct smpl_header h;
 	struct perf_layout *layouts; /* one per attr, evidx its index */
 	struct pd_id *ids;           /* sorted by id */
@@ -577,6 +589,33 @@ static const struct perf_event_header *aligned(struct perf_data_reader *r, uint6
 	return (const void *)r->bounce;
 }
 
+/* the memory a report holds of a mapped file: what is behind it */
+#define PD_KEEP_BEHIND ((uint64_t)8 << 20)
+#define PD_RELEASE_STEP ((uint64_t)16 << 20)
+
+/* give back the mapped pages of [from, to), whole pages only */
+static void release_pages(struct perf_data_reader *r, uint64_t from, uint64_t to)
+{
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+	uint64_t a = (from + page - 1) / page * page, b = to / page * page;
+
+	if (r->mapped && b > a)
+		madvise((void *)(r->buf + a), b - a, MADV_DONTNEED);
+}
+
+/* the reading got to end: give back what lies well behind it; records
+ * are near file order (one round of perf record's rings at a time) */
+static void release_behind(struct perf_data_reader *r, uint64_t end)
+{
+	if (end <= r->furthest || end > r->size)
+		return;
+	r->furthest = end;
+	if (r->furthest - r->released < PD_KEEP_BEHIND + PD_RELEASE_STEP)
+		return;
+	release_pages(r, r->released, r->furthest - PD_KEEP_BEHIND);
+	r->released = r->furthest - PD_KEEP_BEHIND;
+}
+
 /* the layout of rec's event */
 static const struct perf_layout *layout_of(struct perf_data_reader *r,
 					   const struct perf_event_header *rec)
@@ -791,16 +830,34 @@ static int index_records(struct perf_data_reader *r, struct pf_error *err)
 			break;
 		}
 		off += skip;
+		release_behind(r, off);
 	}
 	if (!r->st.truncated && r->decoded_indexed < r->decoded.len) {
 		/* the compressed data ends inside a record */
 		r->st.truncated = true;
 		r->st.truncated_at = r->compressed_at;
 	}
-	if (!r->h.nr_events)
-		return bad(r, err, "no event attributes: %s", r->pipe ? "the stream has no HEADER_ATTR record" : "none in the header");
 	if (r->unsorted)
 		qsort(r->order, r->n_order, sizeof(*r->order), cmp_ref);
+	return 0;
+}
+
+/*
+ * The records are indexed at the first read, not at the opening: a reader
+ * opened for the header alone (a report whose reading thread opens the file
+ * again, --merge checking its inputs) makes no pass over the data.  A
+ * stream is indexed at once: its event attributes are records in it.
+ */
+static int index_once(struct perf_data_reader *r, struct pf_error *err)
+{
+	if (r->indexed)
+		return 0;
+	r->indexed = true;
+	if (index_records(r, err))
+		return -1;
+	/* the reading starts with no page held: indexing touched them all */
+	release_pages(r, 0, r->size);
+	r->released = r->furthest = 0;
 	return 0;
 }
 
@@ -811,7 +868,13 @@ struct perf_data_reader *perf_data_reader_fopen(FILE *f, const void *head, size_
 
 	r->f = f;
 	r->name = xstrdup(name);
-	if (load_file(r, head, head_len, err) || parse_header(r, err) || index_records(r, err)) {
+	if (load_file(r, head, head_len, err) || parse_header(r, err) ||
+	    (r->pipe && index_once(r, err))) {
+		perf_data_reader_close(r);
+		return NULL;
+	}
+	if (!r->h.nr_events) {
+		bad(r, err, "no event attributes: %s", r->pipe ? "the stream has no HEADER_ATTR record" : "none in the header");
 		perf_data_reader_close(r);
 		return NULL;
 	}
@@ -905,7 +968,7 @@ static void fix_event(struct perf_data_reader *r, struct sample_record *out)
 int perf_data_reader_next(struct perf_data_reader *r, struct sample_record *out,
 			  struct pf_error *err)
 {
-	if (read_fail_again(&r->fail, err))
+	if (read_fail_again(&r->fail, err) || index_once(r, err))
 		return -1;
 	if (next_synthetic(r, out))
 		return 1;
@@ -937,6 +1000,7 @@ int perf_data_reader_next(struct perf_data_reader *r, struct sample_record *out,
 			lbr_call_stack(r, l ? l : &r->layouts[0], &out->sample);
 		if (off < r->size)
 			r->tell = off + rec->size;
+		release_behind(r, off + rec->size);
 		sample_totals_add(&r->st.counted, out);
 		return 1;
 	}

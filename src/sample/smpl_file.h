@@ -115,6 +115,9 @@ struct smpl_reader *smpl_reader_open(const char *path, struct pf_error *err);
 /* Read from f (owned and closed by the reader); name is used in messages. */
 struct smpl_reader *smpl_reader_fopen(FILE *f, const char *name, struct pf_error *err);
 const struct smpl_header *smpl_reader_header(const struct smpl_reader *r);
+/* a perf.data file (or stream) read as a sample file: never an Itanium 2
+ * dump's, and its records are indexed at the first read */
+bool smpl_reader_is_perf_data(const struct smpl_reader *r);
 /*
  * 1: *out holds the next record (its pointers valid until the next call);
  * 0: clean end -- check smpl_reader_status() for truncation or a missing end

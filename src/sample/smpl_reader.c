@@ -315,6 +315,11 @@ const struct smpl_header *smpl_reader_header(const struct smpl_reader *r)
 	return r->perf ? perf_data_reader_header(r->perf) : &r->h;
 }
 
+bool smpl_reader_is_perf_data(const struct smpl_reader *r)
+{
+	return r->perf != NULL;
+}
+
 uint64_t smpl_reader_tell(const struct smpl_reader *r)
 {
 	return r->perf ? perf_data_reader_tell(r->perf) : r->tell;
