@@ -229,7 +229,7 @@ make_ranks() {
 	sed -i 's/^# rank: 0/# rank: 1/; s/^# job size: 1/# job size: 2/; s/^# job id: none/# job id: 1/' ev.1
 	run -2 --separate-stderr "$PFMON" --merge a.0 ev.1
 	one_error_line "measured different events \(1 and 2 events\)"
-	sed 's/^# results format: 1.0/# results format: 2.0/' a.1 >v2
+	sed 's/^# results format: 1\.[0-9]*/# results format: 2.0/' a.1 >v2
 	run -1 --separate-stderr "$PFMON" --merge a.0 v2
 	one_error_line "'v2' line [0-9]+: results format 2.0: this pfmon reads 1.x"
 	clean_env "$PFMON" -e page-faults --outfile=nohead true
