@@ -25,6 +25,9 @@ struct output_opts {
 	 * to: never replace another rank's, step's or array task's results of
 	 * the job (results_open_rank); NULL: replace as asked */
 	const struct job_identity *job;
+	/* how a rank's files open: results_open_rank, which output.c does not
+	 * link (it reads results back); NULL: as results_open */
+	FILE *(*open_rank)(const char *path, const struct job_identity *job, char **chosen, struct pf_error *err);
 };
 
 /* the output o names, opened before the run: a bad path must not cost a
@@ -37,7 +40,7 @@ FILE *results_open(const struct output_opts *o, struct pf_error *err);
  * rank writing it now: the header comes at the end).  Then a name of its
  * own, path with a suffix saying whose (.step1, .task2, .rank3, .pid42),
  * said on stderr.  Results of another job, or this rank's own of an
- * earlier run, are replaced.  *chosen: the name opened (allocated; also
+ * earlier run, are replaced.  In rank_output.c.  *chosen: the name opened (allocated; also
  * set when NULL is returned with err).
  */
 FILE *results_open_rank(const char *path, const struct job_identity *job, char **chosen, struct pf_error *err);
