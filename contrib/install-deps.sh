@@ -11,6 +11,7 @@ PACKAGES="build-essential autoconf automake libtool pkg-config
 	clang libclang-rt-14-dev
 	libiberty-dev libdw-dev libunwind-dev libcapstone-dev libzstd-dev libtraceevent-dev zstd
 	openmpi-bin libopenmpi-dev
+	slurmctld slurmd slurm-client munge
 	chromium python3-pil libxml2-utils
 	lintian debhelper dpkg-dev fakeroot mandoc bash-completion
 	hotspot strace"

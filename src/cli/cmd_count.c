@@ -157,7 +157,7 @@ static int read_blocks(struct session *s, const struct pf_config *cfg, const str
  * the one error line that says why.
  */
 static int write_results(struct session *s, const struct pf_config *cfg, const struct results_header *hdr,
-			 FILE *out, const struct count_inputs *in, struct pf_error *err)
+			 FILE *out, const char *out_path, const struct count_inputs *in, struct pf_error *err)
 {
 	const struct count_print_opts po = count_print_opts_from_config(cfg);
 	struct count_times times;
@@ -177,7 +177,7 @@ static int write_results(struct session *s, const struct pf_config *cfg, const s
 					     per_cpu_files(cfg)   ? COUNT_SPLIT_CPU : COUNT_SPLIT_NONE };
 	if (count_results_print(out ? out : stdout, &r, &po, rc ? NULL : err))
 		rc = -1;
-	if (out && results_close(out, cfg->outfile, rc ? NULL : err)) {
+	if (out && results_close(out, out_path, rc ? NULL : err)) {
 		if (!rc)
 			count_results_print(stderr, &r, &po, NULL);
 		rc = -1;
@@ -189,36 +189,43 @@ static int write_results(struct session *s, const struct pf_config *cfg, const s
 
 /* the results, after the header a merge needs when one is wanted */
 static int write_with_header(struct session *s, const struct pf_config *cfg, const struct pmu_model *m, FILE *out,
-			     const struct count_inputs *in, uint64_t start_wall, struct pf_error *err)
+			     const char *out_path, const struct count_inputs *in, uint64_t start_wall,
+			     struct pf_error *err)
 {
 	struct results_host host;
 	struct results_header hdr;
 	int rc;
 
 	if (!wants_header(cfg))
-		return write_results(s, cfg, NULL, out, in, err);
+		return write_results(s, cfg, NULL, out, out_path, in, err);
 	count_header_fill(s, cfg, m, in->run, start_wall, start_wall + in->real_ns, &host, &hdr);
-	rc = write_results(s, cfg, &hdr, out, in, err);
+	rc = write_results(s, cfg, &hdr, out, out_path, in, err);
 	count_header_release(&hdr);
 	return rc;
 }
 
 /* open the output before the run: a bad path must not cost the
- * measurement; none (NULL) when the results go to per-task or per-CPU files */
-static int open_output(const struct pf_config *cfg, FILE **out, struct pf_error *err)
+ * measurement; none (NULL) when the results go to per-task or per-CPU files.
+ * *path: the file's name (allocated; a rank's may differ from --outfile's),
+ * NULL for standard output. */
+static int open_output(const struct pf_config *cfg, FILE **out, char **path, struct pf_error *err)
 {
 	*out = NULL;
+	*path = NULL;
 	if ((per_task_output(cfg) || per_cpu_files(cfg)) && cfg->outfile)
 		return 0;
+	if (cfg->outfile && cfg->outfile_escaped && !cfg->append) /* a rank's: never another's results */
+		return (*out = results_open_rank(cfg->outfile, &cfg->job, path, err)) ? 0 : -1;
 	*out = results_open(&(struct output_opts){ .path = cfg->outfile, .append = cfg->append,
 						    .to_stderr = cfg->output_kind == PF_OUT_PERF },
 			    err);
+	*path = cfg->outfile ? xstrdup(cfg->outfile) : NULL;
 	return *out ? 0 : -1;
 }
 
 /* the counters opened on the target, the run (with its intervals), the results */
 static int run_session(struct session *s, const struct pf_config *cfg, const struct pmu_model *m, FILE *out,
-		       const struct metric_run *run, const char *levels_note, int *status, struct pf_error *err)
+		       const char *out_path, const struct metric_run *run, const char *levels_note, int *status, struct pf_error *err)
 {
 	const struct count_print_opts po = count_print_opts_from_config(cfg);
 	struct count_intervals *iv = NULL;
@@ -242,9 +249,9 @@ static int run_session(struct session *s, const struct pf_config *cfg, const str
 					   .real_ns = clock_ns(CLOCK_MONOTONIC) - start };
 
 		session_note_end(s, cfg);
-		rc = write_with_header(s, cfg, m, out, &in, start_wall, err);
+		rc = write_with_header(s, cfg, m, out, out_path, &in, start_wall, err);
 	} else if (out) {
-		results_close(out, cfg->outfile, NULL);
+		results_close(out, out_path, NULL);
 	}
 	count_intervals_free(iv);
 	cpu_groups_release(&groups);
@@ -259,7 +266,7 @@ static int run_session(struct session *s, const struct pf_config *cfg, const str
  * the last run's.
  */
 static int run_repeats(const struct pf_config *cfg, const struct pmu_model *m, struct set_prog *sets,
-		       size_t n_sets, FILE *out, const struct metric_run *run, const char *levels_note, int *status,
+		       size_t n_sets, FILE *out, const char *out_path, const struct metric_run *run, const char *levels_note, int *status,
 		       struct pf_error *err)
 {
 	struct session_opts so = session_opts_from_config(cfg);
@@ -298,9 +305,9 @@ static int run_repeats(const struct pf_config *cfg, const struct pmu_model *m, s
 
 		in.real_ns = (uint64_t)llround(mean_real);
 		session_note_end(s, cfg);
-		rc = write_with_header(s, cfg, m, out, &in, start_wall, err);
+		rc = write_with_header(s, cfg, m, out, out_path, &in, start_wall, err);
 	} else if (out) {
-		results_close(out, cfg->outfile, NULL);
+		results_close(out, out_path, NULL);
 	}
 	if (s)
 		count_repeats_release(&reps);
@@ -316,25 +323,27 @@ int cmd_count(const struct pf_config *cfg, const struct pmu_model *m, const stru
 	size_t n_sets = 0;
 	struct session *s = NULL;
 	FILE *out = NULL;
+	char *out_path = NULL;
 	int status = 0, rc;
 	char levels_note[512] = "";
 
 	rc = config_encode_sets(cfg, m, &sets, &n_sets, err);
 	if (!rc) {
 		lower_default_levels(cfg, sets, n_sets, levels_note, sizeof(levels_note));
-		rc = open_output(cfg, &out, err);
+		rc = open_output(cfg, &out, &out_path, err);
 	}
 	if (!rc && cfg->repeat) {
-		rc = run_repeats(cfg, m, sets, n_sets, out, run, levels_note, &status, err);
+		rc = run_repeats(cfg, m, sets, n_sets, out, out_path, run, levels_note, &status, err);
 	} else if (!rc) {
 		struct session_opts so = session_opts_from_config(cfg);
 
 		s = session_new(sets, n_sets, NULL, &so);
 		if (cfg->verbose)
 			show_attrs(s);
-		rc = run_session(s, cfg, m, out, run, levels_note, &status, err);
+		rc = run_session(s, cfg, m, out, out_path, run, levels_note, &status, err);
 	}
 	session_free(s);
+	free(out_path);
 	for (size_t i = 0; i < n_sets; i++)
 		set_prog_release(&sets[i]);
 	free(sets);

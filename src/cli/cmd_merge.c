@@ -138,12 +138,50 @@ static int metric_definitions(struct pf_config *cfg, struct metric_run *run, str
 	return m ? metrics_prepare(cfg, m, run, err) : -1;
 }
 
+/* one group's statistics, printed to out; the group's files are released */
+static int merge_group(const struct pf_config *cfg, struct merge_group *g, bool of_several,
+		       const struct metric_list *l, FILE *out, struct pf_error *err)
+{
+	const struct count_format_opts fo = count_format_opts_from_config(cfg);
+	struct merge_counts m;
+	int rc = merge_counts_compute(&m, g->files, g->n, l, err);
+
+	m.of_several = of_several;
+	if (!rc && m.n_files < m.files[0].size)
+		fprintf(stderr, "note: %zu of the job's %u ranks%s%s: the statistics are of those\n", m.n_files,
+			m.files[0].size, of_several ? " in " : "", of_several ? m.group : "");
+	if (!rc)
+		merge_counts_print(out, &m, &fo);
+	merge_counts_release(&m);
+	return rc;
+}
+
+/* which groups were merged, when there are several: said once, on stderr */
+static void say_groups(const struct merge_group *g, size_t n)
+{
+	if (n < 2)
+		return;
+	fprintf(stderr, "note: %zu groups of job ", n);
+	fput_escaped(stderr, job_whole_id(g[0].files[0].job_id, g[0].files[0].array_job, g[0].files[0].het_job));
+	fputs(" merged apart:", stderr);
+	for (size_t i = 0; i < n; i++) {
+		char *name = merge_group_name(&g[i].files[0]);
+
+		fputs(i ? ", " : " ", stderr);
+		fput_escaped(stderr, name);
+		fprintf(stderr, " (%zu rank%s)", g[i].n, g[i].n == 1 ? "" : "s");
+		free(name);
+	}
+	fputc('\n', stderr);
+}
+
 static int merge_counts(struct pf_config *cfg, const struct name_list *l, struct pf_error *err)
 {
 	struct results_file *files;
-	struct merge_counts m;
+	struct merge_group *groups = NULL;
+	size_t n_groups = 0, i = 0;
 	struct metric_run run;
-	FILE *out;
+	FILE *out = NULL;
 	int rc;
 
 	if (cfg->report_sort || cfg->report_format || cfg->smpl_show_top || cfg->smpl_cum_threshold != 100)
@@ -155,23 +193,26 @@ static int merge_counts(struct pf_config *cfg, const struct name_list *l, struct
 		return -1;
 	}
 	rc = read_counts(l, &files, err);
-	if (!rc) {
-		rc = merge_counts_compute(&m, files, l->n, &run.list, err);
-		if (!rc && m.n_files < m.files[0].size)
-			fprintf(stderr, "note: %zu of the job's %u ranks: the statistics are of those\n", m.n_files,
-				m.files[0].size);
-		/* a merge replaces its output: --append is for a run's counts */
-		out = rc ? NULL : results_open(&(struct output_opts){ .path = cfg->outfile }, err);
-		if (out) {
-			const struct count_format_opts fo = count_format_opts_from_config(cfg);
-
-			merge_counts_print(out, &m, &fo);
-			rc = results_close(out, cfg->outfile, err); /* a closed pipe as well */
-		} else {
-			rc = -1;
-		}
-		merge_counts_release(&m);
+	if (!rc && merge_groups(files, l->n, &groups, &n_groups, err)) {
+		for (size_t j = 0; j < l->n; j++)
+			results_file_release(&files[j]);
+		free(files);
+		rc = -1;
 	}
+	say_groups(groups, n_groups);
+	/* a merge replaces its output: --append is for a run's counts */
+	if (!rc && !(out = results_open(&(struct output_opts){ .path = cfg->outfile }, err)))
+		rc = -1;
+	for (; !rc && i < n_groups; i++)
+		rc = merge_group(cfg, &groups[i], n_groups > 1, &run.list, out, err);
+	for (; i < n_groups; i++) { /* the groups a failure left unmerged */
+		for (size_t j = 0; j < groups[i].n; j++)
+			results_file_release(&groups[i].files[j]);
+		free(groups[i].files);
+	}
+	if (out && results_close(out, cfg->outfile, rc ? NULL : err)) /* a closed pipe as well */
+		rc = -1;
+	free(groups);
 	metrics_release(&run);
 	return rc;
 }

@@ -77,6 +77,7 @@ struct count_print_opts count_print_opts_from_config(const struct pf_config *cfg
 {
 	return (struct count_print_opts){
 		.fo = count_format_opts_from_config(cfg),
-		.files = { .path = cfg->outfile, .append = cfg->append, .per_exec = cfg->exec_split },
+		.files = { .path = cfg->outfile, .append = cfg->append, .per_exec = cfg->exec_split,
+			   .job = cfg->outfile_escaped ? &cfg->job : NULL, .open_rank = results_open_rank },
 	};
 }

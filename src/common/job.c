@@ -28,7 +28,12 @@ static const struct launcher launchers[] = {
 };
 
 static const char *const size_vars[] = { "OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "SLURM_NTASKS", "SLURM_NPROCS" };
-static const char *const job_id_vars[] = { "SLURM_JOB_ID", "OMPI_MCA_ess_base_jobid", "PMIX_NAMESPACE" };
+static const char *const job_id_vars[] = { "SLURM_JOB_ID", "OMPI_MCA_ess_base_jobid", "PMIX_NAMESPACE", NULL };
+/* older Slurm spells the step SLURM_STEPID */
+static const char *const step_vars[] = { "SLURM_STEP_ID", "SLURM_STEPID", NULL };
+static const char *const array_job_vars[] = { "SLURM_ARRAY_JOB_ID", NULL };
+static const char *const array_task_vars[] = { "SLURM_ARRAY_TASK_ID", NULL };
+static const char *const het_job_vars[] = { "SLURM_HET_JOB_ID", NULL };
 
 /* a rank or size: a decimal number below 2^31 */
 static int env_number(job_env_fn env, const char *var, uint32_t *out, struct pf_error *err)
@@ -66,6 +71,41 @@ static const char *real_getenv(const char *name)
 	return getenv(name);
 }
 
+/* the first of vars set and not empty, else "none" */
+static void id_from(char *out, size_t size, job_env_fn env, const char *const *vars)
+{
+	snprintf(out, size, "none");
+	for (; *vars; vars++) {
+		const char *v = env(*vars);
+
+		if (v && *v) {
+			snprintf(out, size, "%s", v);
+			return;
+		}
+	}
+}
+
+/*
+ * The launch within the job: Slurm's step; mpirun on the allocation's one
+ * node starts its ranks without srun, so no step is set: there each
+ * mpirun's own job id tells two mpiruns of one allocation apart.
+ */
+static void step_from(struct job_identity *id, job_env_fn env)
+{
+	static const char *const ompi_job[] = { "OMPI_MCA_ess_base_jobid", NULL };
+
+	id_from(id->step, sizeof(id->step), env, step_vars);
+	if (!strcmp(id->step, "none") && env("SLURM_JOB_ID") && env("OMPI_COMM_WORLD_RANK"))
+		id_from(id->step, sizeof(id->step), env, ompi_job);
+}
+
+const char *job_whole_id(const char *job_id, const char *array_job, const char *het_job)
+{
+	if (strcmp(het_job, "none"))
+		return het_job;
+	return strcmp(array_job, "none") ? array_job : job_id;
+}
+
 int job_identity_from_env(struct job_identity *id, job_env_fn env, struct pf_error *err)
 {
 	const struct launcher *l = NULL;
@@ -78,15 +118,11 @@ int job_identity_from_env(struct job_identity *id, job_env_fn env, struct pf_err
 	id->pid = (long)getpid();
 	if (gethostname(id->host, sizeof(id->host) - 1) != 0 || !id->host[0])
 		snprintf(id->host, sizeof(id->host), "unknown");
-	snprintf(id->job_id, sizeof(id->job_id), "none");
-	for (size_t i = 0; i < ARRAY_SIZE(job_id_vars); i++) {
-		const char *v = env(job_id_vars[i]);
-
-		if (v && *v) {
-			snprintf(id->job_id, sizeof(id->job_id), "%s", v);
-			break;
-		}
-	}
+	id_from(id->job_id, sizeof(id->job_id), env, job_id_vars);
+	step_from(id, env);
+	id_from(id->array_job, sizeof(id->array_job), env, array_job_vars);
+	id_from(id->array_task, sizeof(id->array_task), env, array_task_vars);
+	id_from(id->het_job, sizeof(id->het_job), env, het_job_vars);
 	for (size_t i = 0; !l && i < ARRAY_SIZE(launchers); i++)
 		if (env(launchers[i].rank_var))
 			l = &launchers[i];
@@ -122,16 +158,27 @@ int job_expand(const char *tmpl, const struct job_identity *id, const char *opti
 		case 'p': strbuf_addf(&sb, "%ld", id->pid); break;
 		case 'h': add_name_part(&sb, id->host); break;
 		case 'j': add_name_part(&sb, id->job_id); break;
+		case 'S': add_name_part(&sb, id->step); break;
+		case 'J':
+			add_name_part(&sb, id->job_id);
+			if (strcmp(id->step, "none")) {
+				strbuf_addch(&sb, '.');
+				add_name_part(&sb, id->step);
+			}
+			break;
+		case 'A': add_name_part(&sb, strcmp(id->array_job, "none") ? id->array_job : id->job_id); break;
+		case 'a': add_name_part(&sb, id->array_task); break;
 		case '%': strbuf_addch(&sb, '%'); break;
 		default: {
-			char why[160];
+			char why[320];
 
 			if (p[1])
 				snprintf(why, sizeof(why), "unknown escape '%%%c'", p[1]);
 			else
 				snprintf(why, sizeof(why), "a '%%' ends the name");
 			snprintf(why + strlen(why), sizeof(why) - strlen(why), "; the escapes are %%r (rank), "
-				 "%%s (job size), %%h (host), %%p (pid), %%j (job id) and %%%%");
+				 "%%s (job size), %%h (host), %%p (pid), %%j (job id), %%S (step), %%J (job.step), "
+				 "%%A (array job id), %%a (array task) and %%%%");
 			strbuf_release(&sb);
 			return pf_error_set(err, PF_E_BAD_OPTION_VALUE, tmpl, option, why);
 		}
@@ -147,7 +194,7 @@ bool job_has_escape(const char *tmpl)
 	for (const char *p = tmpl; p && *p; p++) {
 		if (*p != '%')
 			continue;
-		if (p[1] && strchr("rshpj", p[1]))
+		if (p[1] && strchr("rshpjSJAa", p[1]))
 			return true;
 		if (p[1])
 			p++;

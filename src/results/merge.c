@@ -43,11 +43,18 @@ static int same_events(const struct results_file *a, const struct results_file *
 	return 0;
 }
 
+/* the job a file is of as a whole: an array task's array, a component's heterogeneous job */
+static const char *whole_job(const struct results_file *f)
+{
+	return job_whole_id(f->job_id, f->array_job, f->het_job);
+}
+
 static int check_files(const struct results_file *f, size_t n, struct pf_error *err)
 {
 	for (size_t i = 1; i < n; i++) {
-		if (strcmp(f[0].job_id, f[i].job_id))
-			return pf_error_set(err, PF_E_MERGE_JOBS, f[0].path, f[i].path, f[0].job_id, f[i].job_id);
+		if (strcmp(whole_job(&f[0]), whole_job(&f[i])))
+			return pf_error_set(err, PF_E_MERGE_JOBS, f[0].path, f[i].path, whole_job(&f[0]),
+					    whole_job(&f[i]));
 		if (f[0].size != f[i].size)
 			return pf_error_set(err, PF_E_MERGE_SIZES, f[0].path, f[i].path, (int)f[0].size, (int)f[i].size);
 		if (f[i].rank == f[i - 1].rank)
@@ -57,6 +64,75 @@ static int check_files(const struct results_file *f, size_t n, struct pf_error *
 		if (same_events(&f[0], &f[i], err))
 			return -1;
 	}
+	return 0;
+}
+
+/* ----- groups: one step of one array task each ----- */
+
+/* step and task ids in their numeric order ("10" after "9"); "none" first */
+static int by_id(const char *a, const char *b)
+{
+	uint64_t x, y;
+	bool na = !strcmp(a, "none"), nb = !strcmp(b, "none");
+
+	if (na || nb)
+		return nb - na;
+	if (parse_u64(a, &x) && parse_u64(b, &y))
+		return x < y ? -1 : x > y;
+	return strcmp(a, b);
+}
+
+static int by_group(const void *a, const void *b)
+{
+	const struct results_file *x = a, *y = b;
+	int c = by_id(x->array_task, y->array_task);
+
+	return c ? c : by_id(x->step, y->step);
+}
+
+char *merge_group_name(const struct results_file *f)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (strcmp(f->het_job, "none"))
+		strbuf_addstr(&sb, f->het_job);
+	else if (strcmp(f->array_job, "none"))
+		strbuf_addf(&sb, "%s_%s", f->array_job, f->array_task);
+	else
+		strbuf_addstr(&sb, f->job_id);
+	if (strcmp(f->step, "none"))
+		strbuf_addf(&sb, ".%s", f->step);
+	return strbuf_detach(&sb);
+}
+
+int merge_groups(struct results_file *files, size_t n, struct merge_group **out, size_t *n_out,
+		 struct pf_error *err)
+{
+	struct merge_group *g = NULL;
+	size_t ng = 0;
+
+	*out = NULL;
+	*n_out = 0;
+	for (size_t i = 1; i < n; i++)
+		if (strcmp(whole_job(&files[0]), whole_job(&files[i])))
+			return pf_error_set(err, PF_E_MERGE_JOBS, files[0].path, files[i].path, whole_job(&files[0]),
+					    whole_job(&files[i]));
+	/* stable enough: the ranks are sorted again in each group */
+	qsort(files, n, sizeof(*files), by_group);
+	for (size_t i = 0; i < n;) {
+		size_t j = i + 1;
+
+		while (j < n && !by_group(&files[i], &files[j]))
+			j++;
+		g = xrealloc(g, (ng + 1) * sizeof(*g));
+		g[ng].files = xcalloc(j - i + 1, sizeof(*g[ng].files));
+		memcpy(g[ng].files, &files[i], (j - i) * sizeof(*files));
+		g[ng++].n = j - i;
+		i = j;
+	}
+	free(files);
+	*out = g;
+	*n_out = ng;
 	return 0;
 }
 
@@ -246,6 +322,7 @@ int merge_counts_compute(struct merge_counts *m, struct results_file *files, siz
 	memset(m, 0, sizeof(*m));
 	m->files = files;
 	m->n_files = n;
+	m->group = n ? merge_group_name(&files[0]) : NULL;
 	if (!n)
 		return pf_error_set(err, PF_E_OPTION_NEEDS, "--merge", "the results files (or directories) of the ranks", "");
 	qsort(files, n, sizeof(*files), by_rank);
@@ -302,6 +379,7 @@ void merge_counts_release(struct merge_counts *m)
 		free(m->stats[i].name);
 		free(m->stats[i].unit);
 	}
+	free(m->group);
 	free(m->stats);
 	free(m->per_rank);
 	memset(m, 0, sizeof(*m));

@@ -32,6 +32,8 @@ struct merge_stat {
 };
 
 struct merge_counts {
+	char *group;    /* Slurm's name of what was merged: "7", "7.1" (step 1), "3_2.0" (array task 2) */
+	bool of_several; /* one group of several merged: its output says which */
 	struct results_file *files; /* by rank */
 	size_t n_files;
 	size_t n_hosts;
@@ -40,6 +42,24 @@ struct merge_counts {
 	/* per rank (file) and stat: the value, NAN when the rank has none */
 	double *per_rank;
 };
+
+/* the files of one launch (step) of one array task */
+struct merge_group {
+	struct results_file *files;
+	size_t n;
+};
+
+/*
+ * A job's files by group: one step of one array task (or of the job) each,
+ * in the order of their ids; the files are moved into the groups (files is
+ * freed; the groups' arrays are the caller's).  -1 with err, the files left
+ * to the caller, when they are of different jobs (an array's tasks and a
+ * heterogeneous job's components are one job).
+ */
+int merge_groups(struct results_file *files, size_t n, struct merge_group **out, size_t *n_out,
+		 struct pf_error *err);
+/* the group's name, Slurm's: JOB, JOB.STEP, ARRAYJOB_TASK.STEP (allocated) */
+char *merge_group_name(const struct results_file *f);
 
 /* Takes the files (sorted here by rank): checks they belong together, then
  * computes the statistics; metrics from l (may be NULL) per rank.

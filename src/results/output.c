@@ -7,6 +7,7 @@
 #include <config.h>
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "common/util.h"
@@ -51,11 +52,17 @@ char *results_cpu_path(const struct output_opts *o, int cpu)
 	return xasprintf("%s.cpu%d", o->path, cpu);
 }
 
-/* path in o's way (replaced or appended to) */
+/* path in o's way (replaced, appended to, or a rank's: rank_output.c) */
 static FILE *open_named(const struct output_opts *o, char *path, char **pathp, struct pf_error *err)
 {
+	FILE *f;
+
 	*pathp = path;
-	return results_open(&(struct output_opts){ .path = path, .append = o->append }, err);
+	if (!o->job || o->append || !o->open_rank)
+		return results_open(&(struct output_opts){ .path = path, .append = o->append }, err);
+	f = o->open_rank(path, o->job, pathp, err);
+	free(path);
+	return f;
 }
 
 FILE *results_open_task(const struct output_opts *o, int pid, int tid, int exec_no, char **path,

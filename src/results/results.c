@@ -40,6 +40,10 @@ void results_file_release(struct results_file *rf)
 	free(rf->path);
 	free(rf->host);
 	free(rf->job_id);
+	free(rf->step);
+	free(rf->array_job);
+	free(rf->array_task);
+	free(rf->het_job);
 	free(rf->launcher);
 	free(rf->command);
 	free(rf->pfmon_version);
@@ -232,6 +236,14 @@ static int header_line(struct reader *r, const char *key, const char *v)
 		return (r->have_size = true, parse_u32_field(r, v, &rf->size, "job size"));
 	else if (!strcmp(key, "job id"))
 		set_str(&rf->job_id, v);
+	else if (!strcmp(key, "job step"))
+		set_str(&rf->step, v);
+	else if (!strcmp(key, "array job id"))
+		set_str(&rf->array_job, v);
+	else if (!strcmp(key, "array task id"))
+		set_str(&rf->array_task, v);
+	else if (!strcmp(key, "het job id"))
+		set_str(&rf->het_job, v);
 	else if (!strcmp(key, "launcher"))
 		set_str(&rf->launcher, v);
 	else if (!strcmp(key, "pid"))
@@ -258,8 +270,8 @@ static const char *json_str(json_t *o, const char *key)
 /* {"pfmon-header": {...}}: the header's keys as the text's lines */
 static int json_header(struct reader *r, json_t *h)
 {
-	const char *keys[] = { "rank", "job-size", "job-id", "launcher", "hostname", "start", "end", "command",
-			       "pfmon-version" };
+	const char *keys[] = { "rank", "job-size", "job-id", "job-step", "array-job-id", "array-task-id", "het-job-id",
+			       "launcher", "hostname", "start", "end", "command", "pfmon-version" };
 	json_t *events = json_object_get(h, "events"), *metrics = json_object_get(h, "metrics");
 	const char *version = json_str(h, "results-format");
 	char num[32], key[32];
@@ -419,6 +431,16 @@ static int no_count(struct reader *r, size_t i, const struct part *p)
 	return bad_file(r, msg);
 }
 
+/* a header before 1.1 names no step, array or heterogeneous job */
+static void default_ids(struct results_file *rf)
+{
+	char **ids[] = { &rf->step, &rf->array_job, &rf->array_task, &rf->het_job };
+
+	for (size_t i = 0; i < ARRAY_SIZE(ids); i++)
+		if (!*ids[i])
+			*ids[i] = xstrdup("none");
+}
+
 /* what a merge needs is all there */
 static int check_complete(struct reader *r)
 {
@@ -443,6 +465,7 @@ static int check_complete(struct reader *r)
 		rf->command = xstrdup("");
 	if (!rf->launcher)
 		rf->launcher = xstrdup("none");
+	default_ids(rf);
 	return 0;
 }
 

@@ -22,7 +22,7 @@
 
 /* the results header's own version: a merge refuses another major */
 #define RESULTS_FORMAT_MAJOR 1
-#define RESULTS_FORMAT_MINOR 0
+#define RESULTS_FORMAT_MINOR 1 /* 1.1: the job's step, array task, heterogeneous job */
 
 /* one event as programmed: what a merge compares between ranks */
 struct results_event {
@@ -78,6 +78,8 @@ struct results_file {
 	unsigned version_major, version_minor;
 	uint32_t rank, size;
 	char *host, *job_id, *launcher, *command, *pfmon_version;
+	/* "none" when the header (before 1.1) or the launcher gives none */
+	char *step, *array_job, *array_task, *het_job;
 	long pid;
 	uint64_t start_ns, end_ns;
 	/* the header's events in its order, their counts as the saved-counts

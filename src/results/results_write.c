@@ -81,6 +81,19 @@ static void header_text_pfmon3(FILE *out, const struct results_header *h)
 		fprintf(out, "# monitoring mode: per-thread%s\n", h->follow_children ? ", following children" : "");
 }
 
+/* which launch of the job, which task of its array: a merge groups by them */
+static void job_lines(FILE *out, const struct job_identity *job)
+{
+	fputs("\n# job step: ", out);
+	fput_escaped(out, job->step);
+	fputs("\n# array job id: ", out);
+	fput_escaped(out, job->array_job);
+	fputs("\n# array task id: ", out);
+	fput_escaped(out, job->array_task);
+	fputs("\n# het job id: ", out);
+	fput_escaped(out, job->het_job);
+}
+
 /* what a merge needs, one "key: value" a line */
 static void header_text_job(FILE *out, const struct count_format_opts *fo, const struct results_header *h)
 {
@@ -95,6 +108,7 @@ static void header_text_job(FILE *out, const struct count_format_opts *fo, const
 	fprintf(out, "# counter format: %s\n", results_format_names[fo->counter_format]);
 	fprintf(out, "# rank: %u\n# job size: %u\n# job id: ", h->job->rank, h->job->size);
 	fput_escaped(out, h->job->job_id);
+	job_lines(out, h->job);
 	fprintf(out, "\n# launcher: %s\n# pid: %ld\n# start: %s\n# end: %s\n", h->job->launcher, h->job->pid,
 		start, end);
 	for (size_t i = 0; i < h->n_events; i++) {
@@ -113,18 +127,23 @@ void json_results_header(struct count_writer *cw, const struct results_header *h
 {
 	struct json_writer *w = &cw->json;
 	struct strbuf cmd = STRBUF_INIT;
-	char start[32], end[32], enc[256];
+	char start[32], end[32], enc[256], version[32];
 
 	ns_text(h->start_ns, start, sizeof(start));
 	ns_text(h->end_ns, end, sizeof(end));
+	snprintf(version, sizeof(version), "%d.%d", RESULTS_FORMAT_MAJOR, RESULTS_FORMAT_MINOR);
 	json_begin_object(w);
 	json_key(w, "pfmon-header");
 	json_begin_object(w);
-	json_key_string(w, "results-format", RESULTS_FORMAT_MAJOR == 1 && RESULTS_FORMAT_MINOR == 0 ? "1.0" : "?");
+	json_key_string(w, "results-format", version);
 	json_key_string(w, "pfmon-version", PACKAGE_VERSION);
 	json_key_uint(w, "rank", h->job->rank);
 	json_key_uint(w, "job-size", h->job->size);
 	json_key_string(w, "job-id", h->job->job_id);
+	json_key_string(w, "job-step", h->job->step);
+	json_key_string(w, "array-job-id", h->job->array_job);
+	json_key_string(w, "array-task-id", h->job->array_task);
+	json_key_string(w, "het-job-id", h->job->het_job);
 	json_key_string(w, "launcher", h->job->launcher);
 	json_key_string(w, "hostname", h->job->host);
 	json_key(w, "pid");

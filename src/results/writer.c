@@ -424,7 +424,7 @@ static void text_header(struct count_writer *w, const struct merge_counts *m)
 	const struct results_file *f = &m->files[0];
 
 	fprintf(w->out, "# pfmon --merge: %zu of %u ranks of job ", m->n_files, f->size);
-	fput_escaped(w->out, f->job_id);
+	fput_escaped(w->out, m->group);
 	fprintf(w->out, " on %zu host%s, %zu events", m->n_hosts, m->n_hosts == 1 ? "" : "s", f->n_values);
 	fputs(", command: ", w->out);
 	fput_escaped(w->out, f->command);
@@ -468,6 +468,11 @@ static const char *const csv_columns[] = { "event", "total", "mean", "min", "max
 
 static void csv_header(struct count_writer *w, const struct merge_counts *m)
 {
+	if (m->of_several) { /* which group the rows below are of */
+		fputs("# job ", w->out);
+		fput_escaped(w->out, m->group);
+		fprintf(w->out, ": %zu of %u ranks\n", m->n_files, m->files[0].size);
+	}
 	fputs("# ", w->out);
 	for (size_t i = 0; i < ARRAY_SIZE(csv_columns); i++)
 		fprintf(w->out, "%s%s", i ? w->fo->csv_sep : "", csv_columns[i]);
@@ -513,6 +518,10 @@ static void json_header(struct count_writer *w, const struct merge_counts *m)
 	json_init(j, w->out, true);
 	json_begin_object(j);
 	json_key_string(j, "job-id", m->files[0].job_id);
+	json_key_string(j, "group", m->group);
+	json_key_string(j, "job-step", m->files[0].step);
+	json_key_string(j, "array-job-id", m->files[0].array_job);
+	json_key_string(j, "array-task-id", m->files[0].array_task);
 	json_key_uint(j, "job-size", m->files[0].size);
 	json_key_uint(j, "files", m->n_files);
 	json_key_uint(j, "hosts", m->n_hosts);

@@ -229,7 +229,7 @@ make_ranks() {
 	sed -i 's/^# rank: 0/# rank: 1/; s/^# job size: 1/# job size: 2/; s/^# job id: none/# job id: 1/' ev.1
 	run -2 --separate-stderr "$PFMON" --merge a.0 ev.1
 	one_error_line "measured different events \(1 and 2 events\)"
-	sed 's/^# results format: 1.0/# results format: 2.0/' a.1 >v2
+	sed 's/^# results format: 1\.[0-9]*/# results format: 2.0/' a.1 >v2
 	run -1 --separate-stderr "$PFMON" --merge a.0 v2
 	one_error_line "'v2' line [0-9]+: results format 2.0: this pfmon reads 1.x"
 	clean_env "$PFMON" -e page-faults --outfile=nohead true
@@ -506,4 +506,46 @@ merge_with() {
 	one_error_line "sample files and count results cannot be merged together"
 	run -2 --separate-stderr "$PFMON" --merge --csv s.0.pfs
 	one_error_line "a merged profile takes --report-format=json"
+}
+
+@test "Slurm's step and array task: %S %J %A %a and the header; merged by group; a rank's file never replaced by another step's" {
+	run -0 clean_env SLURM_PROCID=1 SLURM_NTASKS=2 SLURM_JOB_ID=12 SLURM_STEP_ID=3 SLURM_ARRAY_JOB_ID=10 \
+		SLURM_ARRAY_TASK_ID=2 "$PFMON" -e page-faults --outfile=x.%S.%J.%A.%a.%r true
+	[ -f x.3.12.3.10.2.1 ]
+	[ "$(header_value x.3.12.3.10.2.1 'job step')" = 3 ]
+	[ "$(header_value x.3.12.3.10.2.1 'array job id')" = 10 ]
+	[ "$(header_value x.3.12.3.10.2.1 'array task id')" = 2 ]
+	# outside an array %A is the job id, outside a step %J too
+	run -0 clean_env SLURM_PROCID=0 SLURM_NTASKS=1 SLURM_JOB_ID=13 "$PFMON" -e page-faults --outfile=y.%J.%A.%S true
+	[ -f y.13.13.none ]
+	# two steps named alike: the second's files get a name of their own, said
+	for st in 0 1; do
+		for r in 0 1; do
+			run -0 --separate-stderr clean_env SLURM_PROCID=$r SLURM_NTASKS=2 SLURM_JOB_ID=14 SLURM_STEP_ID=$st \
+				"$PFMON" -e page-faults --outfile=s.%j.%r true
+		done
+	done
+	[ "$stderr" = "note: 's.14.1' holds rank 1 of job 14.0: this rank's results go to 's.14.1.step1' (name each step's files with %J, each array task's with %a)" ]
+	[ "$(header_value s.14.1 'job step')" = 0 ]
+	[ "$(header_value s.14.1.step1 'job step')" = 1 ]
+	run -0 --separate-stderr "$PFMON" --merge s.*
+	[ "$stderr" = "note: 2 groups of job 14 merged apart: 14.0 (2 ranks), 14.1 (2 ranks)" ]
+	[ "$(printf '%s\n' "$output" | grep -c '^# pfmon --merge: 2 of 2 ranks of job 14\.[01] on 1 host')" -eq 2 ]
+	# the same step again replaces its own file; --append appends, as always
+	run -0 --separate-stderr clean_env SLURM_PROCID=0 SLURM_NTASKS=2 SLURM_JOB_ID=14 SLURM_STEP_ID=0 \
+		"$PFMON" -e page-faults --outfile=s.%j.%r true
+	[ -z "$stderr" ]
+	run -0 --separate-stderr clean_env SLURM_PROCID=0 SLURM_NTASKS=2 SLURM_JOB_ID=14 SLURM_STEP_ID=1 \
+		"$PFMON" -e page-faults --append --outfile=s.%j.%r true
+	[ -z "$stderr" ]
+	[ "$(grep -c '^# results format: ' s.14.0)" -eq 2 ]
+	# a file without finished results (a rank writing it): a name of this process's own
+	: >e.0
+	run -0 --separate-stderr clean_env SLURM_PROCID=0 SLURM_NTASKS=1 SLURM_JOB_ID=15 \
+		"$PFMON" -e page-faults --outfile=e.%r true
+	[[ "$stderr" =~ ^note:\ \'e.0\'\ holds\ no\ finished\ results.*\'e.0.pid[0-9]+\' ]]
+	[ ! -s e.0 ]
+	# files of two jobs are still refused
+	run -2 --separate-stderr "$PFMON" --merge s.14.0 x.3.12.3.10.2.1
+	one_error_line "are of different jobs \('14' and '10'\)"
 }
