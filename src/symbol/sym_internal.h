@@ -101,7 +101,7 @@ struct sym_ksym {
 };
 
 struct sym_kallsyms {
-	char *text;          /* the file, its separators overwritten with NULs */
+	char *text;          /* the names kept, each NUL-terminated */
 	struct sym_ksym *syms;
 	uint64_t *addrs;     /* the search reads only these */
 	bool *used;          /* named a looked-up address: kept in sample files */

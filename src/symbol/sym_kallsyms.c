@@ -6,10 +6,12 @@
  *   ffffffffc0a01230 t ext4_file_write_iter	[ext4]
  *
  * Only text symbols (t, T, w, W) name code.  kallsyms gives no sizes, so a
- * symbol ends where the next one starts.  The file is read whole, once, on
- * the first kernel address (it is ~120,000 lines: tens of milliseconds),
- * and the names point into that buffer, as a file's names point into its
- * mapped string table.
+ * symbol ends where the next one starts.  The file is read once, on the
+ * first kernel address (it is ~120,000 lines: tens of milliseconds), in
+ * chunks, and only the names of the symbols kept are: they go into one
+ * buffer, as a file's names are in its string table.  Read whole, the
+ * text, its lines parsed and the table held three copies at once (19 MB,
+ * most of what a recording held).
  */
 #include <config.h>
 
@@ -29,58 +31,12 @@
  * without swallowing the gap between modules. */
 #define KSYM_TAIL 4096u
 
-/* a parsed line, with what picks the best of several names at one address */
-struct raw_ksym {
-	struct sym_ksym s;
-	size_t line; /* of several names at one address, the last one listed wins */
-};
-
 /* A kernel with every module loaded lists a few hundred thousand symbols,
- * some 20 MB: a file beyond this is not a kallsyms. */
+ * some 20 MB: a file beyond this is not a kallsyms.  A line is an address,
+ * a type, a name (KSYM_NAME_LEN is 512) and a module name. */
 #define KALLSYMS_MAX (256u << 20)
-
-/* /proc files have no size: read until the end, doubling the buffer, up
- * to KALLSYMS_MAX.  Only regular files (which /proc/kallsyms is): a device
- * such as /dev/zero never ends, a FIFO may never begin. */
-static char *read_whole(const char *path, size_t *len, struct pf_error *err)
-{
-	size_t cap = 1u << 20, n = 0;
-	char *buf;
-	int fd;
-
-	if (sym_open_regular(path, &fd, NULL, err) != 0)
-		return NULL;
-	buf = xmalloc(cap + 1);
-	for (;;) {
-		ssize_t k = read(fd, buf + n, cap - n);
-
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k < 0) {
-			pf_error_set(err, PF_E_INPUT, path, strerror(errno));
-			free(buf);
-			close(fd);
-			return NULL;
-		}
-		if (k == 0)
-			break;
-		n += (size_t)k;
-		if (n == cap && cap >= KALLSYMS_MAX) {
-			pf_error_set(err, PF_E_SYMBOL, path, "larger than 256 MiB: not a kallsyms file");
-			free(buf);
-			close(fd);
-			return NULL;
-		}
-		if (n == cap) {
-			cap *= 2;
-			buf = xrealloc(buf, cap + 1);
-		}
-	}
-	close(fd);
-	buf[n] = '\0';
-	*len = n;
-	return buf;
-}
+#define KALLSYMS_LINE_MAX 1024u
+#define KALLSYMS_CHUNK (64u << 10)
 
 static bool is_text_type(char t)
 {
@@ -118,14 +74,21 @@ static char *parse_addr(char *p, uint64_t *addr)
 	return n && *p == ' ' ? p + 1 : NULL;
 }
 
+/* a line's fields, its name and module still in the line */
+struct raw_line {
+	uint64_t addr;
+	const char *name;
+	const char *module; /* interned */
+};
+
 /*
  * One line, NUL-terminated and cut in place.  1: a text symbol in *out;
  * 0: another kind of symbol; -1: not kallsyms syntax (*why says what).
  */
-static int parse_line(char *line, struct sym_strset *modules, bool data, struct raw_ksym *out,
+static int parse_line(char *line, struct sym_strset *modules, bool data, struct raw_line *out,
 		      const char **why)
 {
-	char *p = parse_addr(line, &out->s.addr), *mod, *close;
+	char *p = parse_addr(line, &out->addr), *mod, *close;
 	char type;
 
 	if (!p) {
@@ -137,8 +100,8 @@ static int parse_line(char *line, struct sym_strset *modules, bool data, struct 
 		*why = "no type and name after the address";
 		return -1;
 	}
-	out->s.name = p + 2;
-	out->s.module = NULL;
+	out->name = p + 2;
+	out->module = NULL;
 	mod = strchr(p + 2, '\t');
 	if (mod) {
 		*mod++ = '\0';
@@ -148,64 +111,162 @@ static int parse_line(char *line, struct sym_strset *modules, bool data, struct 
 			return -1;
 		}
 		*close = '\0';
-		out->s.module = sym_strset_intern(modules, mod + 1);
+		out->module = sym_strset_intern(modules, mod + 1);
 	}
 	if (data ? !is_data_type(type) : !is_text_type(type))
 		return 0;
 	return 1;
 }
 
-static int raw_cmp(const void *a, const void *b)
+/*
+ * While the table is built each symbol's end holds its line number: of
+ * several names at one address perf names it by the last in the file (it
+ * ends each name at the next one's address, so only the last has a size,
+ * and a sized name wins: __pi___x86_indirect_thunk_rax and
+ * __x86_indirect_thunk_rax, _text and srso_alias_untrain_ret).
+ */
+static int ksym_cmp(const void *a, const void *b)
 {
-	const struct raw_ksym *x = a, *y = b;
+	const struct sym_ksym *x = a, *y = b;
 
-	if (x->s.addr != y->s.addr)
-		return x->s.addr < y->s.addr ? -1 : 1;
-	/* perf names an address by the last of its names in the file: it ends
-	 * each name at the next one's address, so only the last has a size,
-	 * and a sized name wins (__pi___x86_indirect_thunk_rax and
-	 * __x86_indirect_thunk_rax, _text and srso_alias_untrain_ret) */
-	return x->line != y->line ? (x->line > y->line ? -1 : 1) : 0;
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return x->end != y->end ? (x->end > y->end ? -1 : 1) : 0;
 }
 
-/* Every line; *nr text symbols in *out (unsorted), *nonzero of them with
- * an address (kptr_restrict shows zeros). */
-static int parse_all(struct sym_kallsyms *ks, size_t len, const char *path, bool data,
-		     struct raw_ksym **out, size_t *nr, size_t *nonzero, struct pf_error *err)
+/* what the reading of a kallsyms file has gathered so far */
+struct ksym_reading {
+	struct sym_kallsyms *ks;
+	bool data;
+	size_t cap, lineno, nonzero;
+	size_t names_len, names_cap; /* the names, in ks->text */
+	const char *path;
+};
+
+/* a name into the names buffer: its offset (the buffer moves as it grows) */
+static size_t keep_name(struct ksym_reading *rd, const char *name)
 {
-	size_t cap = 4096, lineno = 0;
-	char *line = ks->text, *next, *end = ks->text + len;
+	size_t len = strlen(name) + 1, at = rd->names_len;
 
-	*out = xmalloc(cap * sizeof(**out));
-	*nr = *nonzero = 0;
-	for (; line < end; line = next) {
-		const char *why = NULL;
-		int rc;
-
-		lineno++;
-		next = memchr(line, '\n', (size_t)(end - line));
-		if (next)
-			*next++ = '\0';
-		else
-			next = end;
-		if (!*line)
-			continue;
-		if (*nr == cap) {
-			cap *= 2;
-			*out = xrealloc(*out, cap * sizeof(**out));
-		}
-		rc = parse_line(line, &ks->modules, data, &(*out)[*nr], &why);
-		if (rc < 0) {
-			char where[96];
-
-			snprintf(where, sizeof(where), "line %zu: %s", lineno, why);
-			return pf_error_set(err, PF_E_BAD_FILE, path, where);
-		}
-		(*out)[*nr].line = lineno;
-		if (rc > 0 && (*out)[(*nr)++].s.addr)
-			(*nonzero)++;
+	if (rd->names_len + len > rd->names_cap) {
+		rd->names_cap = rd->names_cap ? rd->names_cap * 2 : 1u << 20;
+		if (rd->names_cap < rd->names_len + len)
+			rd->names_cap = rd->names_len + len;
+		rd->ks->text = xrealloc(rd->ks->text, rd->names_cap);
 	}
+	memcpy(rd->ks->text + at, name, len);
+	rd->names_len += len;
+	return at;
+}
+
+/* one line, NUL-terminated: a symbol kept, another skipped, or an error */
+static int take_line(struct ksym_reading *rd, char *line, struct pf_error *err)
+{
+	struct sym_kallsyms *ks = rd->ks;
+	struct raw_line parsed;
+	const char *why = NULL;
+	int rc;
+
+	rd->lineno++;
+	if (!*line)
+		return 0;
+	rc = parse_line(line, &ks->modules, rd->data, &parsed, &why);
+	if (rc < 0) {
+		char where[96];
+
+		snprintf(where, sizeof(where), "line %zu: %s", rd->lineno, why);
+		return pf_error_set(err, PF_E_BAD_FILE, rd->path, where);
+	}
+	if (rc == 0)
+		return 0;
+	if (ks->nr == rd->cap) {
+		rd->cap = rd->cap ? rd->cap * 2 : 4096;
+		ks->syms = xrealloc(ks->syms, rd->cap * sizeof(*ks->syms));
+	}
+	/* the name's offset until the buffer stops moving */
+	ks->syms[ks->nr++] = (struct sym_ksym){ parsed.addr, rd->lineno,
+						(const char *)(uintptr_t)keep_name(rd, parsed.name), parsed.module };
+	if (parsed.addr)
+		rd->nonzero++;
 	return 0;
+}
+
+static int line_too_long(const struct ksym_reading *rd, size_t lineno, struct pf_error *err)
+{
+	char where[96];
+
+	snprintf(where, sizeof(where), "line %zu: longer than %u bytes", lineno, KALLSYMS_LINE_MAX);
+	return pf_error_set(err, PF_E_BAD_FILE, rd->path, where);
+}
+
+/* the complete lines of buf[0, n): what is left over is the start of one */
+static int take_lines(struct ksym_reading *rd, char *buf, size_t n, size_t *used,
+		      struct pf_error *err)
+{
+	char *line = buf, *end = buf + n, *nl;
+
+	while ((nl = memchr(line, '\n', (size_t)(end - line)))) {
+		*nl = '\0';
+		if ((size_t)(nl - line) > KALLSYMS_LINE_MAX)
+			return line_too_long(rd, rd->lineno + 1, err);
+		if (take_line(rd, line, err))
+			return -1;
+		line = nl + 1;
+	}
+	*used = (size_t)(line - buf);
+	return 0;
+}
+
+/*
+ * Every line of the file, read in chunks: the symbols kept in ks (unsorted,
+ * their names offsets into ks->text).  /proc files have no size: a bound on
+ * the whole and on a line instead.  Only regular files (which /proc/kallsyms
+ * is): a device such as /dev/zero never ends, a FIFO may never begin.
+ */
+static int read_symbols(struct ksym_reading *rd, struct pf_error *err)
+{
+	char *buf = xmalloc(KALLSYMS_CHUNK + 1);
+	size_t have = 0, total = 0, used;
+	int fd, rc = -1;
+
+	if (sym_open_regular(rd->path, &fd, NULL, err) != 0) {
+		free(buf);
+		return -1;
+	}
+	for (;;) {
+		ssize_t k = read(fd, buf + have, KALLSYMS_CHUNK - have);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0) {
+			pf_error_set(err, PF_E_INPUT, rd->path, strerror(errno));
+			break;
+		}
+		total += (size_t)k;
+		if (total > KALLSYMS_MAX) {
+			pf_error_set(err, PF_E_SYMBOL, rd->path, "larger than 256 MiB: not a kallsyms file");
+			break;
+		}
+		if (k == 0) { /* the last line may lack its newline */
+			buf[have] = '\0';
+			rc = take_line(rd, buf, err);
+			break;
+		}
+		have += (size_t)k;
+		if (take_lines(rd, buf, have, &used, err))
+			break;
+		if (have - used > KALLSYMS_LINE_MAX) {
+			line_too_long(rd, rd->lineno + 1, err);
+			break;
+		}
+		memmove(buf, buf + used, have - used);
+		have -= used;
+	}
+	close(fd);
+	free(buf);
+	for (size_t i = 0; i < rd->ks->nr; i++)
+		rd->ks->syms[i].name = rd->ks->text + (uintptr_t)rd->ks->syms[i].name;
+	return rc;
 }
 
 /* Where a symbol stops: at the next one, unless that one belongs to
@@ -227,34 +288,34 @@ static uint64_t ksym_end(const struct sym_ksym *s, const struct sym_ksym *next)
  * insertion sort puts those few in place in one pass.  It gives up after
  * n moves (a file in another order) and leaves the rest to qsort.
  */
-static void sort_raw(struct raw_ksym *raw, size_t n)
+static void sort_syms(struct sym_ksym *syms, size_t n)
 {
 	size_t moves = 0;
 
 	for (size_t i = 1; i < n && moves <= n; i++) {
-		struct raw_ksym x = raw[i];
+		struct sym_ksym x = syms[i];
 		size_t j = i;
 
-		while (j > 0 && raw_cmp(&raw[j - 1], &x) > 0 && moves++ <= n) {
-			raw[j] = raw[j - 1];
+		while (j > 0 && ksym_cmp(&syms[j - 1], &x) > 0 && moves++ <= n) {
+			syms[j] = syms[j - 1];
 			j--;
 		}
-		raw[j] = x;
+		syms[j] = x;
 	}
 	if (moves > n)
-		qsort(raw, n, sizeof(*raw), raw_cmp);
+		qsort(syms, n, sizeof(*syms), ksym_cmp);
 }
 
 /* Sort, keep the best name per address, give each symbol its end. */
-static void build_table(struct sym_kallsyms *ks, struct raw_ksym *raw, size_t n)
+static void build_table(struct sym_kallsyms *ks)
 {
-	size_t nr = 0;
+	size_t nr = 0, n = ks->nr;
 
-	sort_raw(raw, n);
-	ks->syms = xmalloc((n ? n : 1) * sizeof(*ks->syms));
+	sort_syms(ks->syms, n);
 	for (size_t i = 0; i < n; i++)
-		if (i == 0 || raw[i].s.addr != raw[i - 1].s.addr)
-			ks->syms[nr++] = raw[i].s;
+		if (i == 0 || ks->syms[i].addr != ks->syms[i - 1].addr)
+			ks->syms[nr++] = ks->syms[i];
+	ks->syms = xrealloc(ks->syms, (nr ? nr : 1) * sizeof(*ks->syms));
 	ks->addrs = xmalloc((nr ? nr : 1) * sizeof(*ks->addrs));
 	ks->used = xcalloc(nr ? nr : 1, sizeof(*ks->used));
 	for (size_t i = 0; i < nr; i++) {
@@ -307,29 +368,26 @@ int sym_kallsyms_load_kind(const char *path, bool data, struct sym_kallsyms **ou
 			   struct pf_error *err)
 {
 	struct sym_kallsyms *ks = xcalloc(1, sizeof(*ks));
-	struct raw_ksym *raw = NULL;
-	size_t len, n, nonzero;
+	struct ksym_reading rd = { .ks = ks, .data = data, .path = path };
 	int rc = -1;
 
 	*out = NULL;
-	ks->text = read_whole(path, &len, err);
-	if (ks->text && parse_all(ks, len, path, data, &raw, &n, &nonzero, err) == 0) {
-		if (n == 0 && data)
+	if (read_symbols(&rd, err) == 0) {
+		if (ks->nr == 0 && data)
 			rc = 0; /* a System.map may list no data object */
-		else if (n == 0)
+		else if (ks->nr == 0)
 			pf_error_set(err, PF_E_BAD_FILE, path, "no kernel function symbols");
-		else if (nonzero == 0)
+		else if (rd.nonzero == 0)
 			pf_error_set(err, PF_E_KSYMS_HIDDEN, path);
 		else
 			rc = 0;
 	}
 	if (rc == 0) {
-		build_table(ks, raw, n);
+		build_table(ks);
 		*out = ks;
 	} else {
 		sym_kallsyms_free(ks);
 	}
-	free(raw);
 	return rc;
 }
 

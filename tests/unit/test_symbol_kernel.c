@@ -120,6 +120,51 @@ static void refused_kallsyms(const char *text, const char *why, const char *what
 	free(path);
 }
 
+/* a line past the bound, alone or across the reader's chunks */
+static void test_kallsyms_long_lines(void)
+{
+	struct strbuf t = STRBUF_INIT;
+
+	strbuf_addstr(&t, "ffffffff81000000 T ok_one\nffffffff81000010 T ");
+	for (int i = 0; i < 2000; i++)
+		strbuf_addch(&t, 'x');
+	strbuf_addstr(&t, "\n");
+	refused_kallsyms(strbuf_str(&t), "line 2: longer than 1024 bytes", "a 2,000-byte line");
+	for (int i = 0; i < 100000; i++)
+		strbuf_addch(&t, 'y');
+	refused_kallsyms(strbuf_str(&t) + 26, "line 1: longer than 1024 bytes", "a line longer than a chunk");
+	strbuf_release(&t);
+}
+
+/* lines across the reader's 64 KiB chunks, the last with no newline */
+static void test_kallsyms_chunks(void)
+{
+	struct strbuf t = STRBUF_INIT;
+	struct sym_result r;
+	struct sym_dso *k;
+	char *path;
+	int named = 0;
+
+	for (int i = 0; i < 20000; i++)
+		strbuf_addf(&t, "%s%llx T chunk_fn_%d", i ? "\n" : "", 0xffffffff81000000ull + 16ull * (unsigned)i, i);
+	path = tmp_file(strbuf_str(&t), t.len);
+	k = sym_dso_kernel(path);
+	for (int i = 0; i < 20000; i += 7) {
+		char want[32];
+
+		snprintf(want, sizeof(want), "chunk_fn_%d", i);
+		sym_dso_lookup(k, 0xffffffff81000000ull + 16ull * (unsigned)i + 3, &r);
+		named += r.func && !strcmp(r.func, want) && r.offset == 3;
+	}
+	sym_dso_lookup(k, 0xffffffff81000000ull + 16ull * 19999, &r);
+	ok(named == 2858 && r.func && !strcmp(r.func, "chunk_fn_19999"),
+	   "20,000 lines over %zu bytes: %d of 2858 named, the last line (no newline) too", t.len, named);
+	sym_dso_close(k);
+	unlink(path);
+	free(path);
+	strbuf_release(&t);
+}
+
 static void test_kallsyms_unusable(void)
 {
 	static const char bad[] = "ffffffff81000000 T ok_one\nzzzz T broken\n";
@@ -158,6 +203,7 @@ static void test_kallsyms_unusable(void)
 
 	refused_kallsyms(bad, "line 2: bad address", "malformed line named");
 	refused_kallsyms(badmod, "line 1: bad module", "unclosed module bracket");
+	test_kallsyms_long_lines();
 }
 
 static void test_resolver_kernel(void)
@@ -429,6 +475,7 @@ int main(void)
 {
 	test_kallsyms_lookup();
 	test_kallsyms_unusable();
+	test_kallsyms_chunks();
 	test_resolver_kernel();
 	test_kept_symbols();
 	test_prefetch();
