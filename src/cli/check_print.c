@@ -53,7 +53,8 @@ static void print_counter(FILE *out, const struct pmu_model *m, const struct cou
 	}
 	pmu_reg_name(m, &c->ctl, ctl, sizeof(ctl));
 	pmu_reg_name(m, &c->ctr, ctr, sizeof(ctr));
-	fprintf(out, "%-*s %s/%s  0x%06" PRIx64 "\n", NAME_WIDTH, c->name, ctl, ctr, c->ctl.value);
+	fprintf(out, "%-*s %s/%s  0x%06" PRIx64 "\n", NAME_WIDTH, c->alias ? c->alias : c->name, ctl, ctr,
+		c->ctl.value);
 	if (verbose)
 		print_fields(out, m, &c->ctl);
 }

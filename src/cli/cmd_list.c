@@ -27,8 +27,9 @@ static int print_name(const char *name, const char *desc, void *arg)
 	if (ls->filter && regexec(&ls->re, name, 0, NULL, 0) != 0)
 		return 0;
 	ls->matched++;
-	/* -L: a tracepoint's fields after it, as perf list -v shows its events' details */
-	if (desc && !strncmp(desc, "Tracepoint event: ", 18))
+	/* -L: a tracepoint's fields after it, as perf list -v shows its events' details;
+	 * a pfmon 3.x (libpfm3) name says which event it names */
+	if (desc && (!strncmp(desc, "Tracepoint event: ", 18) || !strncmp(desc, "libpfm3 ", 8)))
 		printf("%s  [%s]\n", name, desc);
 	else
 		puts(name);

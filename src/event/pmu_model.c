@@ -14,6 +14,7 @@ void counter_prog_release(struct counter_prog *c)
 {
 	free(c->name);
 	free(c->given);
+	free(c->alias);
 	free(c->fstr);
 	free(c->unit);
 	free(c->cpus);

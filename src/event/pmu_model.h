@@ -48,6 +48,7 @@ struct reg_field {
 struct counter_prog {
 	char *name; /* canonical event name */
 	char *given; /* the event string as the user wrote it */
+	char *alias; /* the user's name when it is another name of 'name' (pfmon 3.x's): --check echoes it */
 	unsigned plm; /* privilege mask actually programmed */
 
 	/* live PMU: is_live = programmed only through perf (the host model:

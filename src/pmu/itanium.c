@@ -339,9 +339,6 @@ static int check_options(const struct pmu_set_request *r, const struct ita_optio
 {
 	bool any_dbr = false;
 
-	if (r->n_events)
-		return rule(err, "ITA-EVENTS", "event '%s': the first-generation Itanium model has no event table (seed "
-			    "000 documents the range, opcode and EAR registers, not the events)", r->events[0].text);
 	if (check_pairs(o, err))
 		return -1;
 	for (unsigned i = 0; i < ITA_PAIRS; i++)
@@ -381,16 +378,43 @@ static void fill_pairs(struct ita_state *s)
 			s->dbr[i] = s->dbr[first];
 }
 
+/* PMC10 and PMC11 share the EAR layout (Fig 6-17; PMC11 per libpfm3's pfm_ita_pmc_reg_t) */
+static uint64_t ear_pmc(unsigned plm, bool pm, bool tlb, uint64_t umask, uint64_t ism)
+{
+	return (uint64_t)(plm & ITA_PMC10_PLM_MASK) << ITA_PMC10_PLM_SHIFT | (uint64_t)pm << ITA_PMC10_PM_SHIFT |
+	       (uint64_t)tlb << ITA_PMC10_TLB_SHIFT | umask << ITA_PMC10_UMASK_SHIFT | ism << ITA_PMC10_ISM_SHIFT;
+}
+
+/* what the events of the set program beyond their counters */
+struct ita_set_events {
+	int iear, dear, btb; /* table index of the event that programs PMC10/11/12, or -1 */
+	unsigned iear_plm, dear_plm, btb_plm;
+	const char *iear_text, *dear_text; /* as given, for messages */
+};
+
 static void write_registers(const struct ita_options *o, const struct ita_state *s, unsigned plm, bool pm,
-			    struct set_prog *out)
+			    const struct ita_set_events *ev, struct set_prog *out)
 {
 	set_prog_reg(out, REG_PMC, 13, ita_pmc13(s));
 	set_prog_reg(out, REG_PMC, 8, ita_opc_pmc(s, 8));
 	set_prog_reg(out, REG_PMC, 9, ita_opc_pmc(s, 9));
 	if (o->iear)
-		set_prog_reg(out, REG_PMC, 10, (uint64_t)(plm & ITA_PMC10_PLM_MASK) << ITA_PMC10_PLM_SHIFT |
-					      (uint64_t)pm << ITA_PMC10_PM_SHIFT | (uint64_t)o->iear_tlb << ITA_PMC10_TLB_SHIFT |
-					      o->iear_umask << ITA_PMC10_UMASK_SHIFT | o->iear_ism << ITA_PMC10_ISM_SHIFT);
+		set_prog_reg(out, REG_PMC, 10, ear_pmc(plm, pm, o->iear_tlb, o->iear_umask, o->iear_ism));
+	else if (ev->iear >= 0)
+		set_prog_reg(out, REG_PMC, 10, ear_pmc(ev->iear_plm, pm, ita_event_at((size_t)ev->iear)->ear == ITA_EAR_I_TLB,
+						      ita_event_at((size_t)ev->iear)->umask, 0));
+	if (ev->dear >= 0 || !s->pt) {
+		const struct ita_event *d = ev->dear >= 0 ? ita_event_at((size_t)ev->dear) : NULL;
+
+		set_prog_reg(out, REG_PMC, 11, (d ? ear_pmc(ev->dear_plm, pm, d->ear == ITA_EAR_D_TLB, d->umask, 0) : 0) |
+						       (uint64_t)s->pt << ITA_PMC11_PT_SHIFT);
+	}
+	/* the BTB records every branch with its target, as libpfm3 programs it without options */
+	if (ev->btb >= 0)
+		set_prog_reg(out, REG_PMC, 12, (uint64_t)(ev->btb_plm & ITA_PMC10_PLM_MASK) | (uint64_t)pm << ITA_PMC12_PM_SHIFT |
+						       1ull << ITA_PMC12_TAR_SHIFT | 3ull << ITA_PMC12_TM_SHIFT |
+						       3ull << ITA_PMC12_PTM_SHIFT | 3ull << ITA_PMC12_PPM_SHIFT |
+						       1ull << ITA_PMC12_BPT_SHIFT | 1ull << ITA_PMC12_BAC_SHIFT);
 	for (unsigned i = 0; !s->ta && i < ITA_PAIRS; i++) {
 		set_prog_reg(out, REG_IBR, 2 * i, s->ibr[i].addr);
 		set_prog_reg(out, REG_IBR, 2 * i + 1, s->ibr[i].mask | (uint64_t)s->ibr[i].plm << ITA_BR_PLM_SHIFT |
@@ -512,15 +536,145 @@ static void explain(const struct ita_options *o, struct set_prog *out)
 	explain_data(o, tag8, out);
 }
 
-static void general_notes(const struct ita_options *o, struct set_prog *out)
+/* ---- the events: names, thresholds, the registers they program ---------- */
+
+/* NAME[:thres=N]: a table name, or an event code */
+static int resolve_event(const struct event_spec *spec, int *idx, unsigned *thres, struct pf_error *err)
 {
-	set_prog_note(out, "no events: seed 000 has no event table for the first-generation Itanium; the model programs "
-		     "and explains the range, opcode and EAR registers only");
-	if (!o->s.pt)
-		set_prog_note(out, "PMC11.pt = 0 (data address range checking on): PMC11's bit position is in §6.2.7.4, which "
-			     "the seed lacks, so PMC11's value is not printed");
+	uint64_t v;
+
+	*idx = spec->pmu || spec->breakpoint || spec->pmu_terms || spec->dot_umask ? -1 : ita_find_event(spec->name);
+	if (*idx < 0)
+		return pf_error_set(err, PF_E_UNKNOWN_EVENT, spec->text,
+				    " (the first-generation Itanium events: pfmon --pmu=itanium -l)");
+	*thres = 0;
+	for (size_t q = 0; q < spec->n_quals; q++) {
+		const struct event_qual *qual = &spec->quals[q];
+
+		if (strcmp(qual->key, "thres") || !qual->value || !parse_u64(qual->value, &v) || v > ITA_PMC_THRES_MASK)
+			return pf_error_set(err, PF_E_BAD_MODIFIER, spec->text,
+					    "the Itanium events take one modifier, thres=N (the threshold, 0-7)");
+		*thres = (unsigned)v;
+	}
+	return 0;
+}
+
+/* one EAR event per EAR: the second, or one besides --iear, is refused */
+static int take_ear(int *slot, unsigned *slot_plm, const char **slot_text, int idx, unsigned plm, const char *text,
+		    bool option, struct pf_error *err)
+{
+	const struct ita_event *e = ita_event_at((size_t)idx);
+	bool data = e->ear == ITA_EAR_D_CACHE || e->ear == ITA_EAR_D_TLB;
+
+	if (option)
+		return rule(err, "ITA-EAR", "event '%s' programs the instruction EAR (PMC10), which --iear programs "
+			    "already", text);
+	if (*slot >= 0)
+		return rule(err, "ITA-EAR", "events '%s' and '%s' both program the %s EAR (PMC%d), which has one "
+			    "configuration", *slot_text, text, data ? "data" : "instruction", data ? 11 : 10);
+	*slot = idx;
+	*slot_plm = plm;
+	*slot_text = text;
+	return 0;
+}
+
+static int note_registers(const struct ita_counters_req *req, const struct ita_options *o, struct ita_set_events *ev,
+			  struct pf_error *err)
+{
+	for (size_t i = 0; i < req->n; i++) {
+		const struct ita_event *e = ita_event_at((size_t)req->ev[i]);
+		int rc = 0;
+
+		if (e->ear == ITA_EAR_I_CACHE || e->ear == ITA_EAR_I_TLB)
+			rc = take_ear(&ev->iear, &ev->iear_plm, &ev->iear_text, req->ev[i], req->plm[i], req->text[i],
+				      o->iear, err);
+		else if (e->ear != ITA_EAR_NONE)
+			rc = take_ear(&ev->dear, &ev->dear_plm, &ev->dear_text, req->ev[i], req->plm[i], req->text[i],
+				      false, err);
+		if (rc)
+			return -1;
+		if (e->btb && ev->btb < 0) {
+			ev->btb = req->ev[i];
+			ev->btb_plm = req->plm[i];
+		}
+	}
+	return 0;
+}
+
+/* the qualifiers the settings apply, which each event must support */
+static void quals_used(const struct ita_options *o, struct ita_counters_req *req)
+{
+	if (!o->s.ta) {
+		req->quals_used |= ITA_Q_IAR;
+		req->qual_why[0] = "--pmc13-ta=0 applies the IBR range";
+	}
+	for (unsigned k = 0; k < 2; k++)
+		if (o->opc_given[k] && !matches_all(&o->s, k)) {
+			req->quals_used |= ITA_Q_OPC;
+			req->qual_why[1] = k ? "--pmc9-match" : "--pmc8-match";
+		}
+	if (!o->s.pt) {
+		req->quals_used |= ITA_Q_DAR;
+		req->qual_why[2] = "--pmc11-pt=0 applies the DBR range";
+	}
+}
+
+static void fill_counters(const struct pmu_set_request *r, const struct ita_counters_req *req, const int *pmc,
+			  const uint64_t *value, struct set_prog *out)
+{
+	out->counters = xcalloc(req->n, sizeof(*out->counters));
+	out->n_counters = req->n;
+	for (size_t i = 0; i < req->n; i++) {
+		struct counter_prog *c = &out->counters[i];
+
+		c->name = xstrdup(ita_event_at((size_t)req->ev[i])->name);
+		c->given = xstrdup(r->events[i].text);
+		c->plm = req->plm[i];
+		c->ctl = (struct reg_value){ REG_PMC, (unsigned)pmc[i], value[i] };
+		c->ctr = (struct reg_value){ REG_PMD, (unsigned)pmc[i], 0 };
+	}
+}
+
+/* the events of the set: resolved, placed on the counters they may use, and
+ * the EAR and BTB configuration they ask for */
+static int encode_events(const struct pmu_set_request *r, const struct ita_options *o, struct ita_set_events *ev,
+			 struct set_prog *out, struct pf_error *err)
+{
+	struct ita_counters_req req = { .n = r->n_events, .system_wide = r->system_wide };
+	unsigned plm = r->default_plm ? r->default_plm : PF_PLM3;
+	int pmc[ITA_MAX_EVENTS];
+	uint64_t value[ITA_MAX_EVENTS];
+
+	*ev = (struct ita_set_events){ .iear = -1, .dear = -1, .btb = -1 };
+	if (!r->n_events)
+		return 0;
+	if (r->n_events > ITA_MAX_EVENTS)
+		return pf_error_constraint(err, "ITA-TOOMANY", r->n_events >= 32 ? UINT32_MAX : (1u << r->n_events) - 1,
+					   "too many events: at most 4 counters (PMC4-PMC7)");
+	for (size_t i = 0; i < r->n_events; i++) {
+		if (resolve_event(&r->events[i], &req.ev[i], &req.thres[i], err))
+			return -1;
+		req.text[i] = r->events[i].text;
+		req.plm[i] = r->plm && r->plm[i] ? r->plm[i] : plm;
+	}
+	quals_used(o, &req);
+	if (note_registers(&req, o, ev, err) || ita_assign_counters(&req, pmc, value, err))
+		return -1;
+	fill_counters(r, &req, pmc, value, out);
+	return 0;
+}
+
+static void general_notes(const struct ita_options *o, const struct ita_set_events *ev, size_t n_events,
+			  struct set_prog *out)
+{
+	if (!n_events)
+		set_prog_note(out, "no events: the model programs and explains the range, opcode and EAR registers only "
+			     "(pfmon --pmu=itanium -l lists the events)");
+	if (!o->s.pt || ev->dear >= 0)
+		set_prog_note(out, "PMC11 (pt bit 28, the data EAR fields at PMC10's positions) follows libpfm3's "
+			     "pfm_ita_pmc_reg_t: its section (§6.2.7.4) is not in the seed");
 	else if (o->explain_data)
-		set_prog_note(out, "PMC11.pt = 1 (pass tags); PMC11's layout (§6.2.7.4) is not in the seed: not printed");
+		set_prog_note(out, "PMC11.pt = 1 (pass tags): PMC11 is written only for a data range or a data EAR event");
 	if (!o->s.ta)
 		set_prog_note(out, "range tags are computed early in the pipeline: they include speculative, wrong-path and "
 			     "predicated-off instructions, and are inaccurate for fetch, cache and bus events and for "
@@ -544,6 +698,7 @@ static int ita_encode_set(const struct pmu_model *m, const struct pmu_set_reques
 			  struct pf_error *err)
 {
 	struct ita_options defaults, o;
+	struct ita_set_events ev;
 
 	memset(out, 0, sizeof(*out));
 	if (!r->opts) {
@@ -553,17 +708,19 @@ static int ita_encode_set(const struct pmu_model *m, const struct pmu_set_reques
 		free(d);
 	}
 	o = r->opts ? *(const struct ita_options *)r->opts : defaults;
-	if (r->default_plm && !o.iear)
-		return pf_error_set(err, PF_E_OPTION_NEEDS, "-u, -k, -1, -2", "--iear",
-				    ": privilege levels program the instruction EAR's PMC10.plm (the model has no counters)");
-	if (r->system_wide && !o.iear)
-		return pf_error_set(err, PF_E_OPTION_NEEDS, "--system-wide", "--iear",
-				    ": it sets the instruction EAR's PMC10.pm");
-	if (check_options(r, &o, err))
+	if (r->default_plm && !o.iear && !r->n_events)
+		return pf_error_set(err, PF_E_OPTION_NEEDS, "-u, -k, -1, -2", "--iear or -e",
+				    ": privilege levels program the counters and the instruction EAR's PMC10.plm");
+	if (r->system_wide && !o.iear && !r->n_events)
+		return pf_error_set(err, PF_E_OPTION_NEEDS, "--system-wide", "--iear or -e",
+				    ": it sets the pm bit of the counters and of the instruction EAR's PMC10");
+	if (check_options(r, &o, err) || encode_events(r, &o, &ev, out, err)) {
+		set_prog_release(out);
 		return -1;
+	}
 	fill_pairs(&o.s);
-	write_registers(&o, &o.s, r->default_plm ? r->default_plm : PF_PLM3, r->system_wide, out);
-	general_notes(&o, out);
+	write_registers(&o, &o.s, r->default_plm ? r->default_plm : PF_PLM3, r->system_wide, &ev, out);
+	general_notes(&o, &ev, r->n_events, out);
 	explain(&o, out);
 	return 0;
 }
@@ -596,11 +753,33 @@ static size_t decode_pmc(unsigned num, uint64_t v, struct reg_field *f, size_t m
 		i = field(f, i, max, "match", v >> ITA_OPC_MATCH_SHIFT & ITA_OPC_FIELD_MASK);
 		return field(f, i, max, "mask", v >> ITA_OPC_MASK_SHIFT & ITA_OPC_FIELD_MASK);
 	case 10:
+	case 11:
 		i = field(f, i, max, "plm", v >> ITA_PMC10_PLM_SHIFT & ITA_PMC10_PLM_MASK);
 		i = field(f, i, max, "pm", v >> ITA_PMC10_PM_SHIFT & 1);
 		i = field(f, i, max, "tlb", v >> ITA_PMC10_TLB_SHIFT & 1);
 		i = field(f, i, max, "umask", v >> ITA_PMC10_UMASK_SHIFT & ITA_PMC10_UMASK_MASK);
-		return field(f, i, max, "ism", v >> ITA_PMC10_ISM_SHIFT & ITA_PMC10_ISM_MASK);
+		i = field(f, i, max, "ism", v >> ITA_PMC10_ISM_SHIFT & ITA_PMC10_ISM_MASK);
+		return num == 11 ? field(f, i, max, "pt", v >> ITA_PMC11_PT_SHIFT & 1) : i;
+	case 12:
+		i = field(f, i, max, "plm", v & ITA_PMC10_PLM_MASK);
+		i = field(f, i, max, "pm", v >> ITA_PMC12_PM_SHIFT & 1);
+		i = field(f, i, max, "tar", v >> ITA_PMC12_TAR_SHIFT & 1);
+		i = field(f, i, max, "tm", v >> ITA_PMC12_TM_SHIFT & 3);
+		i = field(f, i, max, "ptm", v >> ITA_PMC12_PTM_SHIFT & 3);
+		i = field(f, i, max, "ppm", v >> ITA_PMC12_PPM_SHIFT & 3);
+		i = field(f, i, max, "bpt", v >> ITA_PMC12_BPT_SHIFT & 1);
+		return field(f, i, max, "bac", v >> ITA_PMC12_BAC_SHIFT & 1);
+	case 4:
+	case 5:
+	case 6:
+	case 7:
+		i = field(f, i, max, "plm", v >> ITA_PMC_PLM_SHIFT & ITA_PMC10_PLM_MASK);
+		i = field(f, i, max, "oi", v >> ITA_PMC_OI_SHIFT & 1);
+		i = field(f, i, max, "pm", v >> ITA_PMC_PM_SHIFT & 1);
+		i = field(f, i, max, "es", v >> ITA_PMC_ES_SHIFT & ITA_PMC_ES_MASK);
+		i = field(f, i, max, "umask", v >> ITA_PMC_UMASK_SHIFT & ITA_PMC10_UMASK_MASK);
+		i = field(f, i, max, "threshold", v >> ITA_PMC_THRES_SHIFT & ITA_PMC_THRES_MASK);
+		return field(f, i, max, "ism", v >> ITA_PMC_ISM_SHIFT & ITA_PMC10_ISM_MASK);
 	default:
 		return 0;
 	}
@@ -634,34 +813,100 @@ static size_t ita_decode_reg(const struct pmu_model *m, const struct reg_value *
 	}
 }
 
-/* ---- no event table -------------------------------------------------------- */
-
-static int no_table(const struct pmu_model *m, struct pf_error *err)
-{
-	return pf_error_set(err, PF_E_NOT_THIS_HOST,
-			    "the first-generation Itanium model has no events: seed 000 has no event table "
-			    "(pfmon --pmu=itanium -I says what it models)");
-}
+/* ---- the event table: -l, -i, --dump-event-table ---------------------------- */
 
 static int ita_list_events(const struct pmu_model *m, bool long_names, event_name_cb cb, void *arg,
 			   struct pf_error *err)
 {
-	return no_table(m, err);
+	for (size_t i = 0; i < ita_event_count(); i++)
+		if (cb(ita_event_at(i)->name, ita_event_at(i)->desc, arg))
+			break;
+	return 0;
+}
+
+static const char *const ear_texts[] = {
+	[ITA_EAR_NONE] = "None",
+	[ITA_EAR_I_CACHE] = "Code (Cache Mode)",
+	[ITA_EAR_I_TLB] = "Code (TLB Mode)",
+	[ITA_EAR_D_CACHE] = "Data (Cache Mode)",
+	[ITA_EAR_D_TLB] = "Data (TLB Mode)",
+};
+
+static void counters_text(const struct ita_event *e, char *buf, size_t len, const char *sep)
+{
+	*buf = 0;
+	for (int c = 4; c <= 7; c++)
+		if (e->counters & (1u << c))
+			snprintf(buf + strlen(buf), len - strlen(buf), "%s%d", *buf ? sep : "", c);
 }
 
 static int ita_event_info(const struct pmu_model *m, const char *name, struct event_info *out, struct pf_error *err)
 {
-	return no_table(m, err);
+	int idx = ita_find_event(name);
+	const struct ita_event *e;
+	char ctrs[32];
+
+	if (idx < 0)
+		return pf_error_set(err, PF_E_UNKNOWN_EVENT, name,
+				    " (the first-generation Itanium events: pfmon --pmu=itanium -l)");
+	e = ita_event_at((size_t)idx);
+	counters_text(e, ctrs, sizeof(ctrs), " ");
+	event_info_add(out, "Name", "%s", e->name);
+	event_info_add(out, "Code", "0x%x", e->code);
+	event_info_add(out, "Counters", "[ %s ]", ctrs);
+	event_info_add(out, "Desc", "%s", e->desc);
+	event_info_add(out, "Umask", "0x%x", e->ear ? 0u : e->umask);
+	event_info_add(out, "EAR", "%s", ear_texts[e->ear]);
+	if (e->ear)
+		event_info_add(out, "EAR umask", "0x%x (PMC%d)", e->umask, e->ear <= ITA_EAR_I_TLB ? 10 : 11);
+	event_info_add(out, "BTB", "%s", e->btb ? "Yes (PMC12)" : "No");
+	event_info_add(out, "MaxIncr", "%u  (Threshold [0-%u], EVENT:thres=N)", e->maxincr, e->maxincr - 1u);
+	event_info_add(out, "Qual", "%s%s%s%s", e->qual & ITA_Q_OPC ? "[Opcode Match] " : "",
+		       e->qual & ITA_Q_IAR ? "[Instruction Address Range] " : "",
+		       e->qual & ITA_Q_DAR ? "[Data Address Range]" : "", e->qual ? "" : "None");
+	return 0;
+}
+
+static int ita_table_row(const struct pmu_model *m, size_t i, table_row *out)
+{
+	static const char *const ears[] = { "none", "icache", "itlb", "dcache", "dtlb" };
+	const struct ita_event *e = ita_event_at(i);
+	char ctrs[16];
+
+	if (!e)
+		return 1;
+	counters_text(e, ctrs, sizeof(ctrs), ",");
+	event_info_add(out, "name", "%s", e->name);
+	event_info_add(out, "code", "0x%02x", e->code);
+	event_info_add(out, "umask", "0x%x", e->umask);
+	event_info_add(out, "ear", "%s", ears[e->ear]);
+	event_info_add(out, "btb", "%s", e->btb ? "Y" : "N");
+	event_info_add(out, "iar", "%s", e->qual & ITA_Q_IAR ? "Y" : "N");
+	event_info_add(out, "dar", "%s", e->qual & ITA_Q_DAR ? "Y" : "N");
+	event_info_add(out, "opc", "%s", e->qual & ITA_Q_OPC ? "Y" : "N");
+	event_info_add(out, "maxincr", "%u", e->maxincr);
+	event_info_add(out, "counters", "%s", ctrs);
+	return 0;
+}
+
+static int ita_validate_table(const struct pmu_model *m, char *msg, size_t len)
+{
+	return ita_table_check(msg, len);
 }
 
 static int ita_describe(const struct pmu_model *m, const void *opts, struct event_info *out, struct pf_error *err)
 {
 	event_info_add(out, "PMU", "first-generation Itanium (Itanium Processor Reference Manual ch. 6, seed 000)");
-	event_info_add(out, "event table", "none: the seed documents no events, and the model invents none");
-	event_info_add(out, "modelled", "PMC13 instruction address range check (IBR pairs, ta), PMC8/PMC9 opcode "
+	event_info_add(out, "event table", "%zu events (the manual's, as libpfm3 carried them: codes, unit masks, "
+					   "counters PMC4-7 or PMC4-5, max increment, IAR/OPC/DAR, EAR and BTB)",
+		       ita_event_count());
+	event_info_add(out, "modelled", "PMC4-7 counters (placement, thresholds, qualifier support), "
+					"PMC13 instruction address range check (IBR pairs, ta), PMC8/PMC9 opcode "
 					"matching, the data address range check (DBR pairs, PMC11.pt), PMC0 overflow "
-					"status, the instruction EAR (PMC10, PMD0, PMD1), with the match equations");
-	event_info_add(out, "not in the seed", "counter layouts (PMC4-7), PMC11 and the data EAR (PMD2, PMD3, PMD17), "
+					"status, the EARs (PMC10, PMC11, PMD0, PMD1), the BTB (PMC12), with the match "
+					"equations");
+	event_info_add(out, "not in the seed", "counter, PMC11 and PMC12 layouts (from libpfm3's "
+					       "pfm_ita_pmc_reg_t), the data EAR data (PMD2, PMD3, PMD17), "
 					       "Tab 6-5 (plm, pm, ism), Tab 6-13 to 6-16 (EAR unit masks)");
 	event_info_add(out, "explain", "--check with --explain-address, --explain-opcode, --explain-data-address "
 				       "(and -v for the register fields)");
@@ -676,20 +921,22 @@ static bool ita_detect(const struct pmu_model *m)
 const struct pmu_model pmu_itanium = {
 	.name = "itanium",
 	.title = "first-generation Itanium",
-	.desc = "Itanium (first generation): range, opcode and EAR registers with the manual's match equations "
-		"(modelled; no event table)",
+	.desc = "Itanium (first generation): events, counters, range, opcode, EAR and BTB registers with the "
+		"manual's match equations (modelled)",
 	.max_counters = 4,
 	.can_run = false,
 	.plm_levels = PF_PLM0 | PF_PLM1 | PF_PLM2 | PF_PLM3,
-	.system_wide = true, /* the pm bit of PMC10 */
+	.system_wide = true, /* the pm bit of the counters and of PMC10-12 */
 	.options = ita_option_rows,
 	.n_options = ARRAY_SIZE(ita_option_rows),
 	.options_group = "first-generation Itanium options (--pmu=itanium)",
 	.options_new = ita_options_new,
 	.options_free = ita_options_free,
 	.detect = ita_detect,
+	.validate_table = ita_validate_table,
 	.list_events = ita_list_events,
 	.event_info = ita_event_info,
+	.table_row = ita_table_row,
 	.encode_set = ita_encode_set,
 	.decode_reg = ita_decode_reg,
 	.describe = ita_describe,

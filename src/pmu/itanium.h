@@ -5,8 +5,10 @@
  * other-pmus.md §1): the instruction address range check (PMC13, IBR
  * pairs), the opcode matchers (PMC8, PMC9), the data address range check
  * (DBR pairs, PMC11.pt), the overflow status (PMC0) and the instruction
- * EAR layouts (PMC10, PMD0, PMD1), with the manual's match equations.
- * The seed has no event table: the model has no events.  Pure computation.
+ * EAR layouts (PMC10, PMD0, PMD1), with the manual's match equations; and
+ * the 230 events (itanium_events.h, from the manual as libpfm3 carried
+ * them) on the counters PMC4-7, with the EAR (PMC10, PMC11) and BTB (PMC12)
+ * configuration they program.  Pure computation.
  * Decisions and seed-vs-spec differences: src/pmu/ITANIUM-NOTES.md.
  */
 #ifndef PFMON_PMU_ITANIUM_H
@@ -62,6 +64,75 @@ extern const struct pmu_model pmu_itanium;
 #define ITA_DBR_R_SHIFT 63
 
 #define ITA_PAIRS 4
+
+/* ---- the event table (itanium_events.h) and the counters ---------------- */
+
+/* qualifier support of an event: instruction address range, opcode match,
+ * data address range (libpfm3's pme_iar, pme_opm, pme_dar) */
+#define ITA_Q_IAR 0x1u
+#define ITA_Q_OPC 0x2u
+#define ITA_Q_DAR 0x4u
+
+#define ITA_PMC4_7 0xf0u
+#define ITA_PMC4_5 0x30u
+#define ITA_MAX_EVENTS 4
+
+enum ita_ear { ITA_EAR_NONE, ITA_EAR_I_CACHE, ITA_EAR_I_TLB, ITA_EAR_D_CACHE, ITA_EAR_D_TLB };
+
+struct ita_event {
+	const char *name; /* pfmon 3.x (libpfm3) spelling */
+	uint8_t code; /* PMC.es, 7 bits */
+	uint8_t umask; /* PMC.umask; an EAR event's PMC10/PMC11.umask */
+	uint8_t counters; /* bit n: PMCn */
+	uint8_t maxincr; /* thresholds are below it */
+	uint8_t qual; /* ITA_Q_* */
+	uint8_t ear; /* enum ita_ear: programs PMC10 (I) or PMC11 (D) */
+	bool btb; /* programs the branch trace buffer, PMC12 */
+	const char *desc;
+};
+
+size_t ita_event_count(void);
+const struct ita_event *ita_event_at(size_t i); /* NULL past the end */
+int ita_find_event(const char *name); /* any case, or an event code; -1 if none */
+int ita_table_check(char *msg, size_t len);
+
+/* the qualifiers a set applies (ITA_Q_*), which every event must support */
+struct ita_counters_req {
+	int ev[ITA_MAX_EVENTS];
+	const char *text[ITA_MAX_EVENTS]; /* as given, for messages */
+	unsigned plm[ITA_MAX_EVENTS];
+	unsigned thres[ITA_MAX_EVENTS];
+	size_t n;
+	bool system_wide;
+	unsigned quals_used;
+	const char *qual_why[3]; /* the option that applies IAR, OPC, DAR */
+};
+
+/* counter placement and PMC4-7 values: pmc[i] of event i, value[i] its PMC */
+int ita_assign_counters(const struct ita_counters_req *req, int *pmc, uint64_t *value, struct pf_error *err);
+
+/* PMC4-7 (libpfm3 include/perfmon/pfmlib_itanium.h, pfm_ita_pmc_reg_t) */
+#define ITA_PMC_PLM_SHIFT 0
+#define ITA_PMC_OI_SHIFT 5
+#define ITA_PMC_PM_SHIFT 6
+#define ITA_PMC_ES_SHIFT 8
+#define ITA_PMC_ES_MASK 0x7full
+#define ITA_PMC_UMASK_SHIFT 16
+#define ITA_PMC_THRES_SHIFT 20
+#define ITA_PMC_THRES_MASK 0x7ull
+#define ITA_PMC_ISM_SHIFT 24
+
+/* PMC11, the data EAR (same source): PMC10's fields and pt */
+#define ITA_PMC11_PT_SHIFT 28
+
+/* PMC12, the branch trace buffer (same source) */
+#define ITA_PMC12_PM_SHIFT 6
+#define ITA_PMC12_TAR_SHIFT 7
+#define ITA_PMC12_TM_SHIFT 8
+#define ITA_PMC12_PTM_SHIFT 10
+#define ITA_PMC12_PPM_SHIFT 12
+#define ITA_PMC12_BPT_SHIFT 14
+#define ITA_PMC12_BAC_SHIFT 15
 
 enum ita_tri { ITA_NO, ITA_YES, ITA_UNKNOWN };
 

@@ -463,6 +463,9 @@ static int fill_counters(const struct pmu_set_request *r, const struct ita2_requ
 		c->given = strdup_or_null(r->events[i].text);
 		if (!c->name || !c->given)
 			return -1;
+		/* a libpfm3 name is echoed as given: pfmon 3.x printed the name the script used */
+		if (!ita2_is_manual_name(c->given) && strcasecmp(c->given, c->name) && !(c->alias = strdup(c->given)))
+			return -1;
 		c->plm = req->plm[i];
 		c->ctl = (struct reg_value){ REG_PMC, (unsigned)res->pmc[i], res->value[i] };
 		c->ctr = (struct reg_value){ REG_PMD, (unsigned)res->pmc[i], 0 };
@@ -490,15 +493,23 @@ static int ita2_encode_set(const struct pmu_model *m, const struct pmu_set_reque
 	return 0;
 }
 
+/* -l: the manual's entries, then the libpfm3 names with their marker
+ * ("libpfm3 alias of ..."), which the list prints after the name */
 static int ita2_list_events(const struct pmu_model *m, bool long_names, event_name_cb cb, void *arg,
 			    struct pf_error *err)
 {
+	char marker[200];
+	int idx;
+
 	for (size_t i = 0; i < ita2_event_count(); i++) {
 		const struct ita2_event *e = ita2_event_at(i);
 
 		if (cb(long_names ? e->alt : e->name, e->desc, arg))
-			break;
+			return 0;
 	}
+	for (size_t k = 0; k < ita2_alias_count(); k++)
+		if (!ita2_alias_marker(k, marker, sizeof(marker)) && cb(ita2_alias_at(k, &idx), marker, arg))
+			return 0;
 	return 0;
 }
 
@@ -578,19 +589,38 @@ static const char *ear_name(unsigned ear)
 	return ear < ARRAY_SIZE(names) ? names[ear] : "?";
 }
 
+/* row i of --dump-event-table: a manual entry, or past them libpfm3 name k
+ * with its marker in the name column; the other columns are its event's */
+static const struct ita2_event *table_entry(size_t i, char *name, size_t len)
+{
+	const struct ita2_event *e = i < ita2_event_count() ? ita2_event_at(i) : NULL;
+	size_t k = i - ita2_event_count();
+	char marker[200];
+	int idx;
+
+	if (e) {
+		snprintf(name, len, "%s", e->name);
+		return e;
+	}
+	if (ita2_alias_marker(k, marker, sizeof(marker)))
+		return NULL;
+	snprintf(name, len, "%s [%s]", ita2_alias_at(k, &idx), marker);
+	return ita2_event_at((size_t)idx);
+}
+
 /* --dump-event-table: one row per table entry, the columns of pfmon's TSV */
 static int ita2_table_row(const struct pmu_model *m, size_t i, table_row *out)
 {
 	static const char *const groups[] = { "none", "L1D", "L2" };
-	const struct ita2_event *e = ita2_event_at(i);
-	char ctrs[16] = "";
+	char ctrs[16] = "", name[300];
+	const struct ita2_event *e = table_entry(i, name, sizeof(name));
 
 	if (!e)
 		return 1;
 	for (int c = 4; c <= 7; c++)
 		if (e->counters & (1u << c))
 			snprintf(ctrs + strlen(ctrs), sizeof(ctrs) - strlen(ctrs), "%s%d", *ctrs ? "," : "", c);
-	event_info_add(out, "name", "%s", e->name);
+	event_info_add(out, "name", "%s", name);
 	event_info_add(out, "code", "0x%02x", e->code);
 	event_info_add(out, "umask", "0x%x", e->ear ? (unsigned)e->ear_umask : (unsigned)e->umask);
 	event_info_add(out, "group", "%s", groups[e->group]);

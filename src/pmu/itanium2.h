@@ -70,6 +70,11 @@ int ita2_find_event(const char *name);
  * event it names in *idx (-1 if none); NULL past the end */
 size_t ita2_alias_count(void);
 const char *ita2_alias_at(size_t k, int *idx);
+/* "libpfm3 alias of EVENT" (a manual entry) or "libpfm3 name of EVENT.A_OR_B"
+ * (a combined unit mask): how -l marks alias k; -1 past the end */
+int ita2_alias_marker(size_t k, char *buf, size_t len);
+/* is name one of the manual's entries (either spelling, or a code), not a libpfm3 name? */
+bool ita2_is_manual_name(const char *name);
 /* The table self-check: 0, or -1 with a message naming the bad row. */
 int ita2_table_check(char *msg, size_t len);
 

@@ -161,6 +161,25 @@ const char *ita2_alias_at(size_t k, int *idx)
 	return ita2_aliases[k].pfmon3;
 }
 
+/* How -l and --dump-event-table mark libpfm3 name k: an alias of a manual
+ * entry, or the name of a combined (or meaningless) unit mask built from one */
+int ita2_alias_marker(size_t k, char *buf, size_t len)
+{
+	int idx;
+	const char *name = ita2_alias_at(k, &idx);
+
+	if (!name || idx < 0)
+		return -1;
+	snprintf(buf, len, "libpfm3 %s of %s", ita2_aliases[k].umask_name ? "name" : "alias",
+		 ita2_event_at((size_t)idx)->name);
+	return 0;
+}
+
+bool ita2_is_manual_name(const char *name)
+{
+	return find_manual(name) >= 0;
+}
+
 /* A name starting with a digit is an event code, as in pfmon 3.x. */
 static int find_by_code(const char *s)
 {

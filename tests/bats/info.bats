@@ -49,10 +49,6 @@ load helpers
 	# five fields a row, and the rows are -l's events
 	[ -z "$(printf '%s\n' "$output" | awk -F'\t' 'NF != 5')" ]
 	[ "$((${#lines[@]} - 1))" -eq "$(LIBPFM_FORCE_PMU=skl "$PFMON" -l | wc -l)" ]
-	# a model without an event table: a usage error, not "cannot count"
-	run --separate-stderr "$PFMON" --pmu=itanium --dump-event-table
-	[ "$status" -eq 2 ]
-	one_error_line "^error: option '--dump-event-table': the first-generation Itanium model has no event table \(see 'pfmon --pmu=itanium -I'\)$"
 }
 
 @test "-i describes a generic event with its encoding" {

@@ -79,9 +79,46 @@ ita2() {
 	[ "${#lines[@]}" -eq 15 ]
 }
 
+@test "-l lists the 34 libpfm3 names after the manual's 473, each marked" {
+	ita2 -l
+	[ "$status" -eq 0 ]
+	[ "${#lines[@]}" -eq 507 ]
+	# the manual's entries first, unmarked
+	[ -z "$(printf '%s\n' "${lines[@]:0:473}" | grep ' ')" ]
+	[ "$(printf '%s\n' "${lines[@]:473}" | grep -c '  \[libpfm3 \(alias\|name\) of ')" -eq 34 ]
+	printf '%s\n' "$output" | grep -qx 'L2_OZQ_FULL_THIS  \[libpfm3 alias of L2_OZQ_FULL\]'
+	printf '%s\n' "$output" | grep -qx 'BR_MISPRED_DETAIL_NTRETIND_ALL_PRED  \[libpfm3 alias of BR_MISPRED_DETAIL.NRETIND.ALL_PRED\]'
+	printf '%s\n' "$output" | grep -qx 'EXTERN_DP_PINS_0_TO_3_PIN0_OR_PIN1  \[libpfm3 name of EXTERN_DP_PINS_0_TO_3.PIN0_OR_PIN1\]'
+	printf '%s\n' "$output" | grep -qx 'BE_LOST_BW_DUE_TO_FE_IBFULL  \[libpfm3 name of BE_LOST_BW_DUE_TO_FE.IBFULL\]'
+	# the pfmon 3.x spelling (-L) lists them too; a regex matches the name only
+	ita2 -L
+	[ "${#lines[@]}" -eq 507 ]
+	ita2 -l 'SYLL_NOT_DISPERSED_.*_OR_'
+	[ "${#lines[@]}" -eq 10 ]
+	ita2 -l 'alias'
+	[ "$status" -ne 0 ]
+}
+
+@test "--check echoes a libpfm3 name as given, a manual spelling canonically" {
+	ita2 -e L2_OZQ_FULL_THIS,cpu_cycles,EXTERN_DP_PINS_0_TO_3_PIN0_OR_PIN1,l1d_read_misses_all --check
+	[ "$status" -eq 0 ]
+	[[ "${lines[0]}" =~ ^L2_OZQ_FULL_THIS\ +PMC4/PMD4\ +0x00bc28$ ]]
+	[[ "${lines[1]}" =~ ^CPU_CYCLES\ +PMC6/PMD6 ]]
+	[[ "${lines[2]}" =~ ^EXTERN_DP_PINS_0_TO_3_PIN0_OR_PIN1\ +PMC7/PMD7\ +0x039e28$ ]]
+	[[ "${lines[3]}" =~ ^L1D_READ_MISSES.ALL\ +PMC5/PMD5 ]]
+	ita2 -e br_mispred_detail_ntretind_all_pred --check
+	[[ "${lines[0]}" =~ ^br_mispred_detail_ntretind_all_pred\ +PMC4/PMD4 ]]
+}
+
 @test "--dump-event-table is a TSV with the documented header" {
 	ita2 --dump-event-table
 	[ "$status" -eq 0 ]
 	[ "${lines[0]}" = "$(printf 'name\tcode\tumask\tgroup\tset\tear\tbtb\tiar\tdar\topc\tmaxincr\tcounters')" ]
-	[ "${#lines[@]}" -gt 450 ]
+	[ "${#lines[@]}" -eq 508 ]
+	# the libpfm3 names after the manual's rows, marked in the name column,
+	# with the columns of the event they program
+	[ -z "$(printf '%s\n' "${lines[@]:1:473}" | cut -f1 | grep ' ')" ]
+	printf '%s\n' "$output" | grep -qx "$(printf 'L2_OZQ_FULL_THIS \\[libpfm3 alias of L2_OZQ_FULL\\]\t0xbc\t0x0\tL2\t5\tnone\tN\tN\tN\tN\t1\t4,5,6,7')"
+	printf '%s\n' "$output" | grep -q "$(printf '^SYLL_NOT_DISPERSED_EXPL_OR_FE \\[libpfm3 name of SYLL_NOT_DISPERSED.EXPL_OR_FE\\]\t0x4e\t0x5\t')"
+	[ -z "$(printf '%s\n' "$output" | awk -F'\t' 'NF != 12')" ]
 }

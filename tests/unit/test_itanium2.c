@@ -155,6 +155,18 @@ static void test_pfmon3_names(void)
 	is_str(ita2_event_at((size_t)idx)->name, "EXTERN_DP_PINS_0_TO_3.PIN1_OR_PIN3", "canonical spelling");
 	ok(ita2_find_event("extern_dp_pins_0_to_3.pin1_or_pin3") == idx, "found by its canonical name too");
 	ok(ita2_find_event("L2_OZQ_FULL_THIS") == ita2_find_event("L2_OZQ_FULL"), "_THIS is an alias");
+	/* -l marks each: an alias of a manual entry, or the name of a derived one */
+	char marker[200];
+	size_t aliases = 0, names = 0;
+
+	for (size_t k = 0; !ita2_alias_marker(k, marker, sizeof(marker)); k++) {
+		aliases += !strncmp(marker, "libpfm3 alias of ", 17);
+		names += !strncmp(marker, "libpfm3 name of ", 16);
+	}
+	ok(aliases == 10 && names == 24, "10 aliases, 24 combined or meaningless unit masks (%zu, %zu)", aliases,
+	   names);
+	ok(!ita2_is_manual_name("L2_OZQ_FULL_THIS") && ita2_is_manual_name("l2_ozq_full") &&
+	   ita2_is_manual_name("L1D_READ_MISSES_ALL"), "libpfm3 names are not the manual's spellings");
 }
 
 int main(void)

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "common/util.h"
+#include "pmu/itanium.h"
 #include "pmu/itanium2.h"
 #include "pmu/metrics.h"
 #include "pmu/planner.h"
@@ -402,6 +403,37 @@ static void test_plan_itanium2_metrics(void)
 	metric_list_release(&l);
 }
 
+/* the first-generation Itanium: the planner keeps PMC4-5-only events at two a set */
+static void test_plan_itanium(void)
+{
+	char *three[] = { "IA64_INST_RETIRED", "NOPS_RETIRED", "INST_DISPERSED" };
+	char *fits[] = { "IA64_INST_RETIRED", "CPU_CYCLES", "NOPS_RETIRED", "L2_MISSES" };
+	char *all[] = { "IA64_INST_RETIRED", "NOPS_RETIRED", "INST_DISPERSED", "CPU_CYCLES" };
+	struct encode_opts cfg = config();
+	struct plan_group g[4];
+	struct plan p;
+	struct pf_error err;
+	bool split = true;
+
+	ok(!plan_set_fits(&pmu_itanium, &cfg, three, 3), "itanium: three PMC4-5 events do not fit one set");
+	ok(plan_set_fits(&pmu_itanium, &cfg, fits, 4), "itanium: two PMC4-5 events and two others fit");
+	for (size_t i = 0; i < 4; i++)
+		g[i] = (struct plan_group){ &all[i], 1 };
+	if (plan_sets(&pmu_itanium, &cfg, g, 4, &p, &err)) {
+		ok(0, "itanium planning failed: %s", err.msg);
+		return;
+	}
+	for (size_t s = 0; s < p.n_sets; s++) {
+		size_t restricted = 0;
+
+		for (size_t k = 0; k < p.sets[s].n; k++)
+			restricted += ita_event_at((size_t)ita_find_event(p.sets[s].events[k]))->counters == ITA_PMC4_5;
+		split &= restricted <= 2;
+	}
+	ok(p.n_sets == 2 && split, "itanium: 2 sets, at most two PMC4-5 events in each (%zu sets)", p.n_sets);
+	plan_release(&p);
+}
+
 int main(void)
 {
 	test_values();
@@ -411,5 +443,6 @@ int main(void)
 	test_evaluate();
 	test_plan_minimum();
 	test_plan_itanium2_metrics();
+	test_plan_itanium();
 	return tap_done();
 }

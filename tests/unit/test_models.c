@@ -221,14 +221,16 @@ static const char *golden_checks(const struct pmu_model *m, const struct set_pro
 				return snprintf(why, len, "%zu registers written, not %s", p->n_regs, eq + 1), why;
 			continue;
 		}
-		for (size_t r = 0; r < p->n_regs && !found; r++) {
+		/* the other registers, then the counters' own (PMC4=...: placement and value) */
+		for (size_t r = 0; r < p->n_regs + p->n_counters && !found; r++) {
+			const struct reg_value *reg = r < p->n_regs ? &p->regs[r] : &p->counters[r - p->n_regs].ctl;
 			char name[32];
 
-			pmu_reg_name(m, &p->regs[r], name, sizeof(name));
+			pmu_reg_name(m, reg, name, sizeof(name));
 			if ((size_t)(eq - tok[i]) == strlen(name) && !strncmp(name, tok[i], strlen(name))) {
 				found = true;
-				if (p->regs[r].value != want)
-					return snprintf(why, len, "%s = 0x%" PRIx64 ", not %s", name, p->regs[r].value,
+				if (reg->value != want)
+					return snprintf(why, len, "%s = 0x%" PRIx64 ", not %s", name, reg->value,
 							eq + 1), why;
 			}
 		}
