@@ -264,6 +264,8 @@ static int read_symbols(struct ksym_reading *rd, struct pf_error *err)
 	}
 	close(fd);
 	free(buf);
+	if (rd->names_len) /* the doubling's spare room back: the names stay */
+		rd->ks->text = xrealloc(rd->ks->text, rd->names_len);
 	for (size_t i = 0; i < rd->ks->nr; i++)
 		rd->ks->syms[i].name = rd->ks->text + (uintptr_t)rd->ks->syms[i].name;
 	return rc;
