@@ -393,12 +393,43 @@ static void add_stack_sample(struct pprof_build *b, struct pprof_samples *ss, co
 	ss->n++;
 }
 
+/* A frame by what stays from run to run (never a pointer): its kind, binary
+ * and address in it, or its process name's index (records come in order). */
+static int frame_cmp(const struct prof_frame *a, const struct prof_frame *b)
+{
+	const char *ba = a->kind == FRAME_USER && a->res ? a->res->binary : NULL;
+	const char *bb = b->kind == FRAME_USER && b->res ? b->res->binary : NULL;
+	uint64_t xa = ba ? a->res->addr : a->addr, xb = bb ? b->res->addr : b->addr;
+	int c;
+
+	if (a->kind != b->kind)
+		return a->kind < b->kind ? -1 : 1;
+	if ((ba || bb) && (c = strcmp(ba ? ba : "", bb ? bb : "")) != 0)
+		return c;
+	return xa < xb ? -1 : xa > xb;
+}
+
+/* the heaviest samples first, then by their frames, leaf first: the same
+ * profile gives the same file, whatever a hash table's order */
+static int entry_cmp(const void *pa, const void *pb)
+{
+	const struct prof_entry *a = *(const struct prof_entry *const *)pa, *b = *(const struct prof_entry *const *)pb;
+	int c;
+
+	if (a->count != b->count)
+		return a->count > b->count ? -1 : 1;
+	for (uint32_t i = 0; i < a->n && i < b->n; i++)
+		if ((c = frame_cmp(&a->frames[i], &b->frames[i])) != 0)
+			return c;
+	return a->n < b->n ? -1 : a->n > b->n;
+}
+
 static void build_samples(struct pprof_build *b, struct pprof_samples *ss, size_t n_types)
 {
 	struct profile *p = b->p;
 	int64_t comm_key = str_id(b, "comm");
 	size_t total = 0, type = 0;
-	struct prof_entry *e;
+	struct prof_entry **order, *e;
 
 	for (size_t i = 0; i < p->n_ev; i++)
 		total += p->ev[i].stacks.tab.len;
@@ -408,13 +439,20 @@ static void build_samples(struct pprof_build *b, struct pprof_samples *ss, size_
 	ss->label_ptrs = xcalloc(total, sizeof(*ss->label_ptrs));
 	ss->values = xcalloc(total * n_types, sizeof(*ss->values));
 	ss->n_types = n_types;
+	order = xcalloc(total, sizeof(*order));
 	for (size_t i = 0; i < p->n_ev; i++) {
+		size_t n = 0;
+
 		if (p->ev[i].counting)
 			continue;
 		for (size_t k = 0; (e = prof_keymap_next(&p->ev[i].stacks, &k));)
-			add_stack_sample(b, ss, e, type, comm_key);
+			order[n++] = e;
+		qsort(order, n, sizeof(*order), entry_cmp);
+		for (size_t k = 0; k < n; k++)
+			add_stack_sample(b, ss, order[k], type, comm_key);
 		type++;
 	}
+	free(order);
 }
 
 static void samples_release(struct pprof_samples *ss)
@@ -492,7 +530,7 @@ static void comments(struct pprof_build *b, struct pprof_comments *c)
 	struct strbuf why = STRBUF_INIT;
 
 	if (p->pprof.command)
-		comment(b, c, "command: %s", p->pprof.command);
+		comment(b, c, "command line: %s", p->pprof.command);
 	if (p->pprof.recorder)
 		comment(b, c, "recorded with: %s", p->pprof.recorder);
 	for (size_t i = 0; i < p->n_ev; i++)
