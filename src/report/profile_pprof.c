@@ -219,7 +219,8 @@ static pb_mapping *mapping_of(struct pprof_build *b, const char *path)
 	if (at)
 		sym_resolver_dso_info(b->p->res, at - 1, &info);
 	m->build_id = build_id_str(b, info.build_id, info.build_id_len);
-	if (!info.build_id && info.kind == SYM_DSO_KERNEL && b->p->kernel.recorded)
+	/* the kernel's, from the record of the kernel that took the samples */
+	if (!info.build_id && !strcmp(path, "[kernel]") && b->p->kernel.recorded)
 		m->build_id = build_id_str(b, b->p->kernel.then.build_id, b->p->kernel.then.build_id_len);
 	m->has_functions = true;
 	m->has_filenames = m->has_line_numbers = info.has_lines && !info.open_error;

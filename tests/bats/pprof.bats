@@ -17,6 +17,13 @@ setup_file() {
 		"$FIXTURES/hotspot" 300 >/dev/null 2>&1
 	"$PFMON" -e task-clock --long-smpl-periods=1000000 --call-graph=dwarf --smpl-outfile="$DWARF_PFS" \
 		"$FIXTURES/calltree" 300 >/dev/null 2>&1
+	export PERF_DATA="$BATS_FILE_TMPDIR/perf.data"
+	perf record -q -e task-clock -c 1000000 -g -o "$PERF_DATA" "$FIXTURES/hotspot" 300 >/dev/null 2>&1 ||
+		rm -f "$PERF_DATA"
+}
+
+require_perf_data() {
+	[ -s "$PERF_DATA" ] || skip "perf record cannot sample here (or perf is not installed)"
 }
 
 require_go() {
@@ -105,20 +112,30 @@ agree_with_pfmon() {
 
 @test "pprof: a perf.data recorded by perf, read by pfmon" {
 	require_go
-	command -v perf >/dev/null || skip "perf not installed"
+	require_perf_data
 	d="$BATS_TEST_TMPDIR"
-	perf record -q -e task-clock -c 1000000 -g -o "$d/perf.data" "$FIXTURES/hotspot" 300 >/dev/null 2>&1 ||
-		skip "perf record cannot sample here"
-	agree_with_pfmon "$d/perf.data"
+	agree_with_pfmon "$PERF_DATA"
 	run -0 gopprof -sample_index=samples -top "$d/p.pb.gz"
 	# mapping[0] is the program, its build-id the one perf saw
 	[[ "$output" == *"File: hotspot"* ]]
-	id=$(perf buildid-list -i "$d/perf.data" 2>/dev/null | awk '$2 ~ /\/hotspot$/ { print $1 }')
+	id=$(perf buildid-list -i "$PERF_DATA" 2>/dev/null | awk '$2 ~ /\/hotspot$/ { print $1 }')
 	[ -n "$id" ]
 	[[ "$output" == *"Build ID: $id"* ]]
 	# perf.data's command line is perf record's
 	run -0 gopprof -comments "$d/p.pb.gz"
 	[[ "$output" == *"command line: "*"perf record -q -e task-clock"* ]]
+}
+
+@test "pprof: kernel frames that cannot be named are one [kernel] lump, as in folded stacks" {
+	require_go
+	require_perf_data
+	: >"$BATS_TEST_TMPDIR/no-kallsyms"
+	# neither perf's copy of kallsyms (under HOME) nor the running kernel's
+	HOME=/nonexistent PFMON_KALLSYMS="$BATS_TEST_TMPDIR/no-kallsyms" agree_with_pfmon "$PERF_DATA"
+	run -0 gopprof -sample_index=samples -traces "$BATS_TEST_TMPDIR/p.pb.gz"
+	[[ "$output" == *"   [kernel]"* ]]
+	run -0 gopprof -comments "$BATS_TEST_TMPDIR/p.pb.gz"
+	[[ "$output" == *"kernel samples not symbolized"* ]]
 }
 
 @test "pprof: sample types per event with units, period, comments with the command line" {
