@@ -10,6 +10,7 @@ PACKAGES="build-essential autoconf automake libtool pkg-config
 	libc6-dbg
 	clang libclang-rt-14-dev
 	libiberty-dev libdw-dev libunwind-dev libcapstone-dev libzstd-dev libtraceevent-dev zstd
+	protobuf-c-compiler libprotobuf-c-dev golang-go
 	openmpi-bin libopenmpi-dev
 	slurmctld slurmd slurm-client munge
 	chromium python3-pil libxml2-utils

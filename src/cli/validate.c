@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common/util.h"
 #include "event/pmu_model.h"
@@ -245,6 +246,21 @@ static int check_aggr(const struct pf_config *cfg, struct pf_error *err)
 	return 0;
 }
 
+/* A binary profile (pprof's) goes to standard output, and never to a
+ * terminal, where it would be garbage; with --smpl-outfile=- the sample
+ * stream has standard output and the profile would go to standard error. */
+static int check_binary_report(const struct pf_config *cfg, struct pf_error *err)
+{
+	if (!cfg->report_format || strcmp(cfg->report_format, "pprof") != 0)
+		return 0;
+	if (cfg->smpl_outfile && !strcmp(cfg->smpl_outfile, "-"))
+		return pf_error_set(err, PF_E_OPTIONS_EXCLUDE, "--smpl-outfile=-", "--report-format=pprof",
+				    " (both would need standard output)");
+	if (isatty(STDOUT_FILENO))
+		return pf_error_set(err, PF_E_BINARY_TTY, "pprof");
+	return 0;
+}
+
 /* output options that contradict or need each other */
 static int check_output(const struct pf_config *cfg, struct pf_error *err)
 {
@@ -283,6 +299,8 @@ static int check_output(const struct pf_config *cfg, struct pf_error *err)
 				    " (it ungroups the events of the metrics asked for)");
 	if (given(cfg, "demangle-cpp") && given(cfg, "no-demangle"))
 		return pf_error_set(err, PF_E_OPTIONS_EXCLUDE, "--demangle-cpp", "--no-demangle", "");
+	if (check_binary_report(cfg, err))
+		return -1;
 	if (given(cfg, "with-header") && cfg->output_kind == PF_OUT_JSON)
 		return pf_error_set(err, PF_E_OPTION_NOT_USED, "--with-header", "with --json",
 				    " (the JSON lines carry no header)");

@@ -62,6 +62,7 @@
 	X(MERGE_NO_FILE,    PF_EXIT_USAGE, "--merge: the directories given hold no file") \
 	X(UNKNOWN_MODULE,   PF_EXIT_USAGE, "unknown sampling module '%s' (modules: %s; 'pfmon -S NAME' describes one)") \
 	X(MODULE_NEEDS,     PF_EXIT_USAGE, "the %s module needs %s: %s") \
+	X(BINARY_TTY,       PF_EXIT_USAGE, "the %s report is binary and standard output is a terminal: redirect it to a file") \
 	X(PERF_DATA_STDOUT, PF_EXIT_USAGE, "perf.data cannot go to standard output (its header is completed at the end): give a file") \
 	X(NO_SUCH_SET,      PF_EXIT_ERROR, "event set %d does not exist (the configuration has %d)") \
 	X(NO_EVENT_TABLE,   PF_EXIT_USAGE, "option '--dump-event-table': the %s model has no event table (see 'pfmon --pmu=%s -I')") \

@@ -10,7 +10,7 @@
 
 /* the names of --report-sort and --report-format, in enum order */
 static const char *const sort_names[] = { "function", "line", "binary", "address", "data" };
-static const char *const format_names[] = { "text", "json", "folded", "svg", "script" };
+static const char *const format_names[] = { "text", "json", "folded", "svg", "script", "pprof" };
 
 static int name_index(const char *const *names, size_t n, const char *name)
 {
@@ -59,14 +59,17 @@ struct profile *profile_new(const struct profile_opts *opts, const struct smpl_h
 
 	p->opts = *opts;
 	p->res = sym_resolver_new(opts->debug_root);
-	/* only the profile by line shows lines: the others never read line tables */
-	sym_resolver_want_lines(p->res, opts->sort == PROFILE_BY_LINE);
+	/* only the profile by line and pprof's show lines: the others never read line tables */
+	sym_resolver_want_lines(p->res, opts->sort == PROFILE_BY_LINE || opts->format == PROFILE_PPROF);
 	sym_resolver_demangle(p->res, !opts->no_demangle);
 	p->n_ev = h->nr_events;
 	p->ev = xcalloc(p->n_ev ? p->n_ev : 1, sizeof(*p->ev));
 	for (size_t i = 0; i < p->n_ev; i++) {
 		p->ev[i].name = xstrdup(h->events[i].name);
 		p->ev[i].tracepoint = h->events[i].attr_type == PERF_TYPE_TRACEPOINT;
+		p->ev[i].clock = h->events[i].attr_type == PERF_TYPE_SOFTWARE &&
+				 (h->events[i].attr_config == PERF_COUNT_SW_TASK_CLOCK ||
+				  h->events[i].attr_config == PERF_COUNT_SW_CPU_CLOCK);
 		p->ev[i].period = h->events[i].period;
 		p->ev[i].freq = h->events[i].freq;
 		p->ev[i].random_mask = h->events[i].random_mask;
@@ -81,6 +84,8 @@ struct profile *profile_new(const struct profile_opts *opts, const struct smpl_h
 	}
 	if (opts->format == PROFILE_SCRIPT)
 		prof_script_init(p, h);
+	if (opts->format == PROFILE_PPROF)
+		prof_pprof_init(p, h);
 	strmap_init(&p->folded);
 	strmap_init(&p->stack_index);
 	strmap_init(&p->comm_ids);
@@ -102,6 +107,7 @@ void profile_free(struct profile *p)
 		for (size_t j = 0; j < SAMPLE_MAX_READ; j++)
 			strmap_release(&p->ev[i].read_sums[j]);
 		prof_keymap_release(&p->ev[i].counted);
+		prof_keymap_release(&p->ev[i].stacks);
 		for (size_t k = 0; k < p->n_sources; k++) {
 			prof_keymap_release(&p->ev[i].source_counted[k]);
 			strmap_release(&p->ev[i].source_keys[k]);
@@ -123,6 +129,7 @@ void profile_free(struct profile *p)
 	strmap_release(&p->binaries_seen);
 	sym_unwinder_free(p->unwinder); /* before the resolver, whose files it reads */
 	prof_script_release(&p->script);
+	prof_pprof_release(&p->pprof);
 	sym_resolver_free(p->res);
 	free(p);
 }
@@ -190,12 +197,16 @@ static void add_sample(struct profile *p, const struct sample *s, uint64_t count
 		return;
 	}
 	if (p->opts.format == PROFILE_FOLDED || p->opts.format == PROFILE_SVG) {
-		prof_add_stack(p, s, count);
+		prof_add_stack(p, &p->stacks, s, count);
+		return;
+	}
+	if (p->opts.format == PROFILE_PPROF) {
+		prof_add_pprof(p, h, s, count);
 		return;
 	}
 	/* JSON: the call chains too, when recorded */
 	if (p->opts.format == PROFILE_JSON && (s->fields & SAMPLE_F_CALLCHAIN))
-		prof_add_stack(p, s, count);
+		prof_add_stack(p, &p->stacks, s, count);
 	/* by process: the process first, the frame second */
 	key[0] = (struct prof_frame){ FRAME_PID, NULL, s->pid };
 	key[1] = prof_sample_frame(p, s);
@@ -480,6 +491,9 @@ void profile_print(struct profile *p, FILE *out)
 		return;
 	case PROFILE_SCRIPT:
 		prof_print_script(p, out);
+		return;
+	case PROFILE_PPROF:
+		prof_print_pprof(p, out);
 		return;
 	case PROFILE_TEXT:
 	default:

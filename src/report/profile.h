@@ -31,6 +31,7 @@ enum profile_format {
 	PROFILE_FOLDED,
 	PROFILE_SVG,    /* a flame graph of the folded stacks */
 	PROFILE_SCRIPT, /* each sample, as perf script prints it */
+	PROFILE_PPROF,  /* pprof's profile.proto, gzip-compressed: binary */
 };
 
 struct profile_opts {

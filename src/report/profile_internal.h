@@ -10,6 +10,7 @@
  *   profile_stacks.c call stacks: typed with their process, named for folded
  *                    stacks or the flame graph (flame.c)
  *   profile_print.c  text, JSON and folded output
+ *   profile_pprof.c  pprof's profile.proto, gzip-compressed
  */
 #ifndef PFMON_REPORT_PROFILE_INTERNAL_H
 #define PFMON_REPORT_PROFILE_INTERNAL_H
@@ -61,6 +62,7 @@ struct prof_entry {
 	struct prof_frame *frames; /* NULL: empty slot */
 	uint32_t n;
 	uint64_t count;
+	uint64_t period; /* pprof: the sum of the samples' periods */
 	uint64_t reads[SAMPLE_MAX_READ]; /* increases of the counts read in samples */
 };
 
@@ -71,15 +73,18 @@ struct prof_keymap {
 struct event_hist {
 	char *name;
 	bool tracepoint;         /* PERF_TYPE_TRACEPOINT: its samples carry a payload */
+	bool clock;              /* task-clock or cpu-clock: its periods are nanoseconds */
 	uint64_t period;
 	bool freq;
 	uint64_t random_mask;         /* --smpl-periods-random */
 	uint64_t min_period, max_period; /* of the samples, to show randomization at work */
 	uint64_t samples;
+	uint64_t period_sum;     /* of its samples (pprof: the events they stand for) */
 	bool counting;           /* not sampled: read in other events' samples */
 	uint32_t n_reads;        /* events whose counts each sample records */
 	uint32_t reads[SAMPLE_MAX_READ];
 	struct prof_keymap counted; /* typed keys, as samples come */
+	struct prof_keymap stacks;  /* pprof: this event's call stacks, typed */
 	/* named when finished, for the printers: */
 	struct strmap keys;
 	struct strmap read_sums[SAMPLE_MAX_READ]; /* per key: the counts' increases */
@@ -145,6 +150,14 @@ struct prof_script {
 	int name_width;              /* perf script's: the longest event name */
 };
 
+/* pprof: what the file's header says of the run, for the profile's comments */
+struct prof_pprof_info {
+	char *command;           /* the command monitored, its words joined, or NULL */
+	char *recorder;          /* the recorder's command line, or NULL */
+	uint64_t created_ns;     /* CLOCK_REALTIME at the start, 0: unknown */
+	uint64_t first_time, last_time; /* of the samples with a time (sample clock) */
+};
+
 struct profile {
 	struct profile_opts opts;
 	struct sym_resolver *res;
@@ -179,6 +192,7 @@ struct profile {
 	struct sample_out *binaries_to;  /* recording: where binary identities go */
 	struct strmap binaries_seen;     /* and the paths already recorded */
 	struct prof_script script;
+	struct prof_pprof_info pprof;
 };
 
 /* profile_keys.c */
@@ -225,8 +239,8 @@ const char *prof_comm_of(const struct profile *p, uint32_t pid);
  * also stands for tasks outside the recorder's pid namespace */
 const char *prof_pid0_name(const struct profile *p);
 #define PROF_PID0_SHARED "[other pid namespace]"
-/* a sample's call stack, its process at the root */
-void prof_add_stack(struct profile *p, const struct sample *s, uint64_t count);
+/* a sample's call stack, its process at the root, counted in m */
+struct prof_entry *prof_add_stack(struct profile *p, struct prof_keymap *m, const struct sample *s, uint64_t count);
 /* name the stacks: into folded (and stack_reps for JSON), or into flame for the SVG */
 /* the same for one source's keys of a merge (no read counts) */
 void prof_name_keymap(struct profile *p, struct prof_keymap *m, struct strmap *out);
@@ -246,6 +260,15 @@ void prof_print_script(struct profile *p, FILE *out);
 /* the script's event names and tracepoint formats, from the file's header */
 void prof_script_init(struct profile *p, const struct smpl_header *h);
 void prof_script_release(struct prof_script *sc);
+
+/* profile_pprof.c */
+/* the header's command lines and start time */
+void prof_pprof_init(struct profile *p, const struct smpl_header *h);
+void prof_pprof_release(struct prof_pprof_info *pi);
+/* a sample into its event's stacks, with its period */
+void prof_add_pprof(struct profile *p, struct event_hist *h, const struct sample *s, uint64_t count);
+/* the gzip-compressed profile.proto */
+void prof_print_pprof(struct profile *p, FILE *out);
 
 /* profile_print.c */
 void prof_print_json(const struct profile *p, FILE *out);

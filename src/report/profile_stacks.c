@@ -138,7 +138,7 @@ static size_t sample_frames(struct profile *p, const struct sample *s, struct pr
 	return n;
 }
 
-void prof_add_stack(struct profile *p, const struct sample *s, uint64_t count)
+struct prof_entry *prof_add_stack(struct profile *p, struct prof_keymap *m, const struct sample *s, uint64_t count)
 {
 	struct prof_frame f[STACK_MAX + 1];
 	/* --call-graph=dwarf: the user frames are unwound from the stack copy */
@@ -146,7 +146,7 @@ void prof_add_stack(struct profile *p, const struct sample *s, uint64_t count)
 						   : sample_frames(p, s, f, STACK_MAX);
 
 	f[n++] = process_frame(p, s);
-	prof_keymap_add(&p->stacks, f, (uint32_t)n, count);
+	return prof_keymap_add(m, f, (uint32_t)n, count);
 }
 
 /* ---- naming, once the kernel's symbols are known ---- */
