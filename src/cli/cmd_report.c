@@ -102,6 +102,8 @@ static int report_profile(const struct pf_config *cfg, struct smpl_reader *r,
 	/* a corrupted file still shows what came before the damage */
 	profile_set_status(p, &st);
 	profile_print(p, stdout);
+	if (rc == 0 && profile_print_status(p, err))
+		rc = -1;
 	profile_print_warnings(p, stderr);
 	if (rc == 0)
 		profile_print_notes(p, stderr);

@@ -21,6 +21,9 @@ struct profile_opts profile_opts_from_config(const struct pf_config *cfg)
 		 * (a sample file does not say it was system-wide: its report is merged) */
 		.by_process = cfg->system_wide && !cfg->smpl_ignore_pids && !cfg->report_file,
 		.no_demangle = cfg->no_demangle,
+		.annotate = cfg->annotate,
+		.annotate_function = cfg->annotate_function,
+		.source_root = cfg->source_root,
 	};
 
 	/* the names were checked when the options were parsed */

@@ -22,6 +22,7 @@
 #include "common/strmap.h"
 #include "common/u64set.h"
 #include "common/util.h"
+#include "annotate.h"
 #include "kernel_check.h"
 #include "profile.h"
 #include "symbol/symbol.h"
@@ -179,6 +180,9 @@ struct profile {
 	struct sample_out *binaries_to;  /* recording: where binary identities go */
 	struct strmap binaries_seen;     /* and the paths already recorded */
 	struct prof_script script;
+	struct annotate *annotate; /* --annotate: samples counted there instead */
+	struct pf_error annotate_err;
+	bool annotate_failed;
 };
 
 /* profile_keys.c */
