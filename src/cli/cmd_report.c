@@ -43,8 +43,8 @@ static int report_module(const struct pf_config *cfg, struct smpl_reader *rd,
 	while (rc > 0 && (rc = smpl_reader_next(rd, &rec, err)) > 0)
 		if (ia64_report_host_record(r, smpl_reader_header(rd), &rec, err))
 			rc = -1;
-	if (rc == 0)
-		ia64_report_finish(r);
+	if (rc == 0 && ia64_report_finish(r, err))
+		rc = -1;
 	ia64_report_free(r);
 	if (rc == 0)
 		sample_source_warn(cfg->report_file, smpl_reader_status(rd));
