@@ -1111,6 +1111,7 @@ static const char *value_kind(const char *long_name, const char *arg_name)
 		const char *kind;
 	} kinds[] = {
 		{ "FILE", "@file" },
+		{ "DIR", "@file" },
 		{ "EVENT", "@event" },
 		{ "EV1,EV2,...", "@events" },
 		{ "PID", "@pid" },
