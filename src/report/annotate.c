@@ -385,46 +385,83 @@ static bool in_source(const struct ann_view *v, const struct sym_disasm_insn *in
 	return v->have_src && in->file == v->file && in->line >= v->lo && in->line <= v->hi;
 }
 
-/* the instructions whose lines the source does not show (another file:
+/* an instruction's line, to sort instructions by */
+struct insn_line {
+	const char *file;
+	unsigned line;
+	size_t i; /* the instruction */
+};
+
+/* by line (file, then number), in address order within one */
+static int by_line(const void *x, const void *y)
+{
+	const struct insn_line *a = x, *b = y;
+
+	if (a->file != b->file)
+		return (uintptr_t)a->file < (uintptr_t)b->file ? -1 : 1;
+	if (a->line != b->line)
+		return a->line < b->line ? -1 : 1;
+	return a->i < b->i ? -1 : a->i > b->i;
+}
+
+/* a line's instructions: idx[from, from + n), the first of them idx[from] */
+struct line_group {
+	size_t from, n, first;
+	uint64_t samples;
+};
+
+static int by_first_insn(const void *x, const void *y)
+{
+	const struct line_group *a = x, *b = y;
+
+	return a->first < b->first ? -1 : a->first > b->first;
+}
+
+/* The instructions whose lines the source does not show (another file:
  * inlined code; no line; or every one when the source is missing), under
- * a "file:line" row for each line with samples */
+ * a "file:line" row per line (with samples, when the source is shown), the
+ * lines in the order of their first instruction.  Sorted, not searched: a
+ * 10,000-instruction function without its source has thousands of lines. */
 static void text_other_lines(const struct ann_view *v, FILE *out)
 {
 	const struct sym_disasm *d = &v->d;
-	bool *done = xcalloc(d->n + 1, sizeof(*done));
-	bool header = false;
+	struct insn_line *idx = xcalloc(d->n + 1, sizeof(*idx));
+	struct line_group *g = xcalloc(d->n + 1, sizeof(*g));
+	size_t n = 0, ng = 0;
 
-	for (size_t i = 0; i < d->n; i++) {
-		const struct sym_disasm_insn *in = &d->insns[i];
-		uint64_t n = 0;
+	for (size_t i = 0; i < d->n; i++)
+		if (!in_source(v, &d->insns[i]))
+			idx[n++] = (struct insn_line){ d->insns[i].file, d->insns[i].line, i };
+	qsort(idx, n, sizeof(*idx), by_line);
+	for (size_t k = 0; k < n; k++) {
+		const struct insn_line *prev = ng ? &idx[g[ng - 1].from] : NULL;
 
-		if (done[i] || in_source(v, in))
+		if (!prev || prev->file != idx[k].file || prev->line != idx[k].line)
+			g[ng++] = (struct line_group){ k, 0, idx[k].i, 0 };
+		g[ng - 1].n++;
+		g[ng - 1].samples += v->insn_counts[idx[k].i];
+	}
+	qsort(g, ng, sizeof(*g), by_first_insn);
+	for (size_t k = 0, shown = 0; k < ng; k++) {
+		size_t from = g[k].from;
+		const struct sym_disasm_insn *in = &d->insns[g[k].first];
+
+		if (v->have_src && !g[k].samples)
 			continue;
-		/* this line's samples, wherever its instructions are */
-		for (size_t j = i; j < d->n; j++)
-			if (!in_source(v, &d->insns[j]) && d->insns[j].file == in->file && d->insns[j].line == in->line)
-				n += v->insn_counts[j];
-		if (!n && v->have_src) {
-			done[i] = true;
-			continue;
-		}
-		if (!header && v->have_src)
+		if (!shown++ && v->have_src)
 			fputs("## lines of other files, or of none, with samples\n", out);
-		header = true;
-		fprintf(out, "%9" PRIu64 " %7.2f%%  ", n, pct(n, v->f->samples));
+		fprintf(out, "%9" PRIu64 " %7.2f%%  ", g[k].samples, pct(g[k].samples, v->f->samples));
 		if (in->file && in->line) {
 			fput_escaped(out, in->file);
 			fprintf(out, ":%u\n", in->line);
 		} else {
 			fputs("(no line)\n", out);
 		}
-		for (size_t j = i; j < d->n; j++)
-			if (!in_source(v, &d->insns[j]) && d->insns[j].file == in->file && d->insns[j].line == in->line) {
-				done[j] = true;
-				text_insn(v, j, out);
-			}
+		for (size_t j = from; j < from + g[k].n; j++)
+			text_insn(v, idx[j].i, out);
 	}
-	free(done);
+	free(idx);
+	free(g);
 }
 
 static void text_function(const struct ann_view *v, FILE *out)
