@@ -25,6 +25,9 @@
  * lines between two of them at most this far apart; farther ones (inlined
  * code from elsewhere in the file) are separate blocks */
 #define LINE_GAP 4
+/* a function's lines span at most this many (a hostile line table could
+ * claim lines 1 and 4e9): lines past it are listed as other lines */
+#define LINE_SPAN_MAX (1u << 20)
 
 struct annotate {
 	struct annotate_opts o;
@@ -289,7 +292,7 @@ static void view_build(struct ann_view *v, const struct ann_addr *addrs)
 	const struct sym_disasm *d = &v->d;
 	struct pf_error err;
 
-	v->disasm_ok = sym_resolver_disasm((struct sym_resolver *)v->a->r, v->f->first->binary, v->f->first->addr,
+	v->disasm_ok = sym_resolver_disasm(v->a->r, v->f->first->binary, v->f->first->addr,
 					   &v->d, &err) == 0;
 	if (!v->disasm_ok) {
 		snprintf(v->disasm_error, sizeof(v->disasm_error), "%s", err.msg);
@@ -315,16 +318,18 @@ static void view_build(struct ann_view *v, const struct ann_addr *addrs)
 			v->lo = d->insns[i].line < v->lo ? d->insns[i].line : v->lo;
 			v->hi = d->insns[i].line > v->hi ? d->insns[i].line : v->hi;
 		}
+	if (v->hi - v->lo >= LINE_SPAN_MAX)
+		v->hi = v->lo + LINE_SPAN_MAX - 1;
 	v->line_counts = xcalloc(v->hi - v->lo + 1, sizeof(*v->line_counts));
 	v->line_shown = xcalloc(v->hi - v->lo + 1, sizeof(*v->line_shown));
 	for (size_t i = 0; i < d->n; i++)
-		if (d->insns[i].file == v->file && d->insns[i].line) {
+		if (d->insns[i].file == v->file && d->insns[i].line && d->insns[i].line <= v->hi) {
 			v->line_counts[d->insns[i].line - v->lo] += v->insn_counts[i];
 			v->line_shown[d->insns[i].line - v->lo] = true;
 		}
-	for (unsigned l = v->lo, prev = v->lo; l <= v->hi; l++)
+	for (uint64_t l = v->lo, prev = v->lo; l <= v->hi; l++)
 		if (v->line_shown[l - v->lo]) {
-			for (unsigned k = prev; l - prev <= LINE_GAP && k < l; k++)
+			for (uint64_t k = prev; l - prev <= LINE_GAP && k < l; k++)
 				v->line_shown[k - v->lo] = true;
 			prev = l;
 		}
@@ -492,14 +497,14 @@ static void text_function(const struct ann_view *v, FILE *out)
 		fprintf(out, "# note: no line information: instructions only, by %s\n", how_name(v->d.how));
 	}
 	fputs("  samples  percent    line  source / instruction\n", out);
-	for (unsigned l = v->lo; v->have_src && l <= v->hi; l++) {
+	for (uint64_t l = v->lo; v->have_src && l <= v->hi; l++) {
 		uint64_t n = v->line_counts[l - v->lo];
 
 		if (!v->line_shown[l - v->lo])
 			continue;
 		if (l > v->lo && !v->line_shown[l - 1 - v->lo])
 			fputs("                          ...\n", out);
-		fprintf(out, "%9" PRIu64 " %7.2f%% %7u  ", n, pct(n, f->samples), l);
+		fprintf(out, "%9" PRIu64 " %7.2f%% %7" PRIu64 "  ", n, pct(n, f->samples), l);
 		if (l <= v->src.n)
 			put_source_text(out, v->src.lines[l - 1]);
 		fputc('\n', out);
@@ -551,7 +556,7 @@ static void json_function(const struct ann_view *v, struct json_writer *w, FILE 
 	}
 	json_key(w, "lines");
 	json_begin_array(w);
-	for (unsigned l = v->lo; v->file && l <= v->hi; l++) {
+	for (uint64_t l = v->lo; v->file && l <= v->hi; l++) {
 		uint64_t n = v->line_counts[l - v->lo];
 
 		if (!v->line_shown[l - v->lo])

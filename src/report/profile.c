@@ -282,8 +282,9 @@ void profile_print_notes(const struct profile *p, FILE *err)
 {
 	if (p->script.trace_error)
 		fprintf(err, "note: tracepoint payloads are not shown: %s\n", p->script.trace_error);
-	/* the text report lists them itself; the others have no room for a note */
-	if (p->opts.format != PROFILE_TEXT)
+	/* the text report lists them itself; the others have no room for a note;
+	 * an annotation is of a few functions, whose own notes it prints */
+	if (p->opts.format != PROFILE_TEXT && !p->annotate)
 		prof_print_missing(p, err, "note: ", false);
 }
 
