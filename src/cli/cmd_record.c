@@ -237,7 +237,7 @@ static int print_profile(struct record_run *rr, struct pf_error *err)
 	profile_print_warnings(rr->profile, stderr);
 	profile_print_notes(rr->profile, stderr);
 	profile_print_lost(rr->profile, stderr);
-	return 0;
+	return profile_print_status(rr->profile, err);
 }
 
 static int run_session(struct record_run *rr, int *status, struct pf_error *err)

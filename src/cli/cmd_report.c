@@ -43,8 +43,8 @@ static int report_module(const struct pf_config *cfg, struct smpl_reader *rd,
 	while (rc > 0 && (rc = smpl_reader_next(rd, &rec, err)) > 0)
 		if (ia64_report_host_record(r, smpl_reader_header(rd), &rec, err))
 			rc = -1;
-	if (rc == 0)
-		ia64_report_finish(r);
+	if (rc == 0 && ia64_report_finish(r, err))
+		rc = -1;
 	ia64_report_free(r);
 	if (rc == 0)
 		sample_source_warn(cfg->report_file, smpl_reader_status(rd));
@@ -102,6 +102,8 @@ static int report_profile(const struct pf_config *cfg, struct smpl_reader *r,
 	/* a corrupted file still shows what came before the damage */
 	profile_set_status(p, &st);
 	profile_print(p, stdout);
+	if (rc == 0 && profile_print_status(p, err))
+		rc = -1;
 	profile_print_warnings(p, stderr);
 	if (rc == 0)
 		profile_print_notes(p, stderr);

@@ -562,6 +562,16 @@ static int opt_cum_threshold(struct cli_state *st, const struct opt_def *o, cons
 	return parse_u64_opt(o, arg, 1, 100, &st->cfg->smpl_cum_threshold, err);
 }
 
+/* --annotate[=FUNCTION]: the hottest functions, or the one named */
+static int opt_annotate(struct cli_state *st, const struct opt_def *o, const char *arg, struct pf_error *err)
+{
+	if (arg && !*arg)
+		return bad_value(o, arg, "give a function name, or no value for the hottest functions", err);
+	st->cfg->annotate = true;
+	st->cfg->annotate_function = arg;
+	return 0;
+}
+
 /* perf's default and largest user stack copy (the kernel's size is a u16,
  * and the copy must be 8-byte aligned) */
 #define STACK_DUMP_DEFAULT 8192
@@ -1016,6 +1026,12 @@ static const struct opt_def options[] = {
 	  "profile by function (default), line, binary, address or data address", M_PROFILE | M_MERGE },
 	{ "report-format", NULL, ARG_REQUIRED, "FMT", G_SMPL, ONE_OF(report_format),
 	  "profile as text (default), json, folded stacks, svg or script", M_PROFILE | M_MERGE },
+	{ "annotate", NULL, ARG_OPTIONAL, "FUNCTION", G_SMPL, CALL(opt_annotate),
+	  "annotate the hottest functions (3, or --smpl-show-top's N), or FUNCTION: source lines and instructions "
+	  "with their samples, instead of the profile", M_PROFILE | M_REPORT },
+	{ "source-root", NULL, ARG_REQUIRED, "DIR", G_SMPL, STR(source_root),
+	  "--annotate: look for source files under DIR (a moved source tree) before their recorded paths",
+	  M_PROFILE | M_REPORT },
 	{ "no-demangle", NULL, ARG_NONE, NULL, G_SMPL, CALL(opt_demangle),
 	  "show C++ and Rust names mangled, as in the symbol table", M_PROFILE | M_MERGE },
 	{ "demangle-cpp", NULL, ARG_NONE, NULL, G_SMPL, CALL(opt_demangle),
@@ -1095,6 +1111,7 @@ static const char *value_kind(const char *long_name, const char *arg_name)
 		const char *kind;
 	} kinds[] = {
 		{ "FILE", "@file" },
+		{ "DIR", "@file" },
 		{ "EVENT", "@event" },
 		{ "EV1,EV2,...", "@events" },
 		{ "PID", "@pid" },

@@ -21,6 +21,9 @@ struct profile_opts profile_opts_from_config(const struct pf_config *cfg)
 		 * (a sample file does not say it was system-wide: its report is merged) */
 		.by_process = cfg->system_wide && !cfg->smpl_ignore_pids && !cfg->report_file,
 		.no_demangle = cfg->no_demangle,
+		.annotate = cfg->annotate,
+		.annotate_function = cfg->annotate_function,
+		.source_root = cfg->source_root,
 	};
 
 	/* the names were checked when the options were parsed */
@@ -59,6 +62,13 @@ int smpl_module_options(const struct pf_config *cfg, struct ia64_report_opts *ro
 	ro->sysmap_file = cfg->sysmap_file;
 	ro->print_syms = cfg->print_syms;
 	ro->no_demangle = cfg->no_demangle;
+	if (cfg->annotate && (cfg->smpl_module || cfg->smpl_compact))
+		return pf_error_set(err, PF_E_OPTIONS_EXCLUDE, "--annotate",
+				    cfg->smpl_module ? "--smpl-module" : "--smpl-compact",
+				    ": the annotation replaces the sampling module's output");
+	ro->annotate = cfg->annotate;
+	ro->annotate_function = cfg->annotate_function;
+	ro->source_root = cfg->source_root;
 	return 0;
 }
 

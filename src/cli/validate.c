@@ -301,6 +301,12 @@ static int check_output(const struct pf_config *cfg, struct pf_error *err)
 		return pf_error_set(err, PF_E_OPTIONS_EXCLUDE, "--demangle-cpp", "--no-demangle", "");
 	if (check_binary_report(cfg, err))
 		return -1;
+	if (given(cfg, "source-root") && !cfg->annotate)
+		return pf_error_set(err, PF_E_OPTION_NEEDS, "--source-root", "--annotate", "");
+	if (cfg->annotate && cfg->report_format && strcmp(cfg->report_format, "text") &&
+	    strcmp(cfg->report_format, "json"))
+		return pf_error_set(err, PF_E_OPTION_NOT_USED, "--annotate", "with --report-format=",
+				    cfg->report_format);
 	if (given(cfg, "with-header") && cfg->output_kind == PF_OUT_JSON)
 		return pf_error_set(err, PF_E_OPTION_NOT_USED, "--with-header", "with --json",
 				    " (the JSON lines carry no header)");

@@ -141,6 +141,9 @@ struct pf_config {
 	const char *report_sort; /* function, line, binary */
 	const char *report_format; /* text, json, folded, script */
 	bool no_demangle; /* --no-demangle: C++ and Rust names as in the symbol table */
+	bool annotate;    /* --annotate[=FUNCTION]: annotated functions instead of the profile */
+	const char *annotate_function; /* its FUNCTION, or NULL: the hottest */
+	const char *source_root; /* --source-root: where --annotate finds moved sources */
 	const char *smpl_module; /* --smpl-module: Itanium 2 dump reports (pfmon 3.x's modules) */
 	uint64_t smpl_show_top;
 	uint64_t smpl_cum_threshold;

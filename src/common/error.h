@@ -97,6 +97,7 @@
 	X(INPUT,            PF_EXIT_ERROR, "cannot read '%s': %s") \
 	X(BAD_FILE,         PF_EXIT_ERROR, "'%s': %s") \
 	X(SYMBOL,           PF_EXIT_ERROR, "'%s': %s") \
+	X(ANNOTATE_NONE,    PF_EXIT_ERROR, "--annotate=%s: no sampled function has that name%s") \
 	X(DUMP_LINE,        PF_EXIT_ERROR, "'%s' line %d: %s '%s'") \
 	X(KSYMS_HIDDEN,     PF_EXIT_ERROR, "'%s' shows every kernel address as 0: kernel.kptr_restrict hides them, or pfmon lacks CAP_SYSLOG") \
 	X(COUNTS_LINE,      PF_EXIT_ERROR, "'%s' line %d: %s") \

@@ -244,7 +244,7 @@ int ia64_dump_report(const struct ia64_dump_report_opts *o, struct pf_error *err
 		rc = ia64_dump_read_file(f, path, &h, &d, err);
 	rc = close_outfile(o, &d, rc, err);
 	if (rc == 0)
-		ia64_report_finish(d.r);
+		rc = ia64_report_finish(d.r, err);
 	dump_ctx_release(&d);
 	if (f != stdin)
 		fclose(f);
@@ -292,7 +292,7 @@ int ia64_dump_report_file(const struct ia64_dump_report_opts *o, struct smpl_rea
 		if (file_record(&d, &rec, err))
 			rc = -1;
 	if (rc == 0)
-		ia64_report_finish(d.r);
+		rc = ia64_report_finish(d.r, err);
 	dump_ctx_release(&d);
 	if (rc == 0 && smpl_reader_status(rd)->truncated) {
 		fputs("warning: '", stderr);

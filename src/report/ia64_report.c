@@ -134,6 +134,11 @@ struct ia64_report *ia64_report_new(const struct ia64_report_opts *opts, FILE *o
 	u64set_init(&r->data_names);
 	r->sym = r->line = "";
 	json_init(&r->json, out, false);
+	if (opts->annotate) {
+		struct annotate_opts ao = { opts->annotate_function, opts->top, opts->source_root, opts->json };
+
+		r->annotate = annotate_new(&ao, r->res, 1);
+	}
 	return r;
 }
 
@@ -179,6 +184,7 @@ void ia64_report_free(struct ia64_report *r)
 	free(r->names);
 	free(r->uncached.sym);
 	free(r->uncached.line);
+	annotate_free(r->annotate);
 	sym_resolver_free(r->res);
 	free(r);
 }
@@ -787,8 +793,15 @@ static void print_btb_pairs(struct ia64_report *r)
 	free(order);
 }
 
-void ia64_report_finish(struct ia64_report *r)
+/* the one event of a dump's samples, for --annotate */
+#define DUMP_EVENT_NAME "dump samples"
+
+int ia64_report_finish(struct ia64_report *r, struct pf_error *err)
 {
+	static const char *const names[] = { DUMP_EVENT_NAME };
+
+	if (r->annotate)
+		return annotate_print(r->annotate, names, r->out, stderr, err);
 	switch (r->opts.module) {
 	case IA64_MOD_INST_HIST:
 		print_inst_hist(r);
@@ -808,6 +821,7 @@ void ia64_report_finish(struct ia64_report *r)
 	if (r->opts.print_counts && !r->opts.json)
 		fprintf(r->out, "# counts\n%20" PRIu64 " samples\n%20" PRIu64
 				" sum of the sample periods (period=)\n", r->entry, r->period_sum);
+	return 0;
 }
 
 void ia64_report_sample(struct ia64_report *r, const struct ia64_dump_sample *s)
@@ -823,6 +837,11 @@ void ia64_report_sample(struct ia64_report *r, const struct ia64_dump_sample *s)
 		ia64_dear_decode(r->dear, s->pmd[2], s->pmd[3], s->pmd[17], &de);
 	if (r->btb)
 		ia64_btb_decode(r->btb_ds, &s->pmd[8], s->pmd[16], &bt);
+	if (r->annotate) {
+		annotate_add(r->annotate, 0, sym_resolve(r->res, r->pid, s->ip), 1);
+		r->entry++;
+		return;
+	}
 	switch (r->opts.module) {
 	case IA64_MOD_DETAILED:
 		if (r->opts.json)

@@ -64,6 +64,8 @@ struct ia64_report_opts {
 	const char *sysmap_file; /* --sysmap-file: a System.map doing the same */
 	bool print_syms;        /* --print-syms: the table of those first */
 	bool no_demangle;       /* C++ names as in the symbol table */
+	bool annotate;          /* --annotate: the samples' functions annotated instead */
+	const char *annotate_function, *source_root;
 };
 
 struct ia64_report;
@@ -86,7 +88,8 @@ struct sample_record;
 int ia64_report_host_record(struct ia64_report *r, const struct smpl_header *h,
 			    const struct sample_record *rec, struct pf_error *err);
 /* the histograms and totals, after the last sample */
-void ia64_report_finish(struct ia64_report *r);
+/* -1 only with --annotate=NAME when no sampled function has that name */
+int ia64_report_finish(struct ia64_report *r, struct pf_error *err);
 void ia64_report_free(struct ia64_report *r);
 
 #endif

@@ -13,6 +13,7 @@
 
 #include "common/json_writer.h"
 #include "common/u64set.h"
+#include "report/annotate.h"
 #include "report/ia64_hist.h"
 #include "report/ia64_report.h"
 #include "sample/ia64_ear.h"
@@ -44,6 +45,7 @@ struct ia64_report {
 	size_t n_names, cap_names;
 	struct address_names uncached; /* UINT64_MAX's */
 	struct sym_symfile *symfile;   /* --symbol-file / --sysmap-file, or NULL */
+	struct annotate *annotate;     /* --annotate: the samples counted there instead */
 };
 
 /* forget every address's names: a mapping changed */

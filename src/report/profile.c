@@ -86,6 +86,12 @@ struct profile *profile_new(const struct profile_opts *opts, const struct smpl_h
 		prof_script_init(p, h);
 	if (opts->format == PROFILE_PPROF)
 		prof_pprof_init(p, h);
+	if (opts->annotate) {
+		struct annotate_opts ao = { opts->annotate_function, opts->top, opts->source_root,
+					    opts->format == PROFILE_JSON };
+
+		p->annotate = annotate_new(&ao, p->res, p->n_ev);
+	}
 	strmap_init(&p->folded);
 	strmap_init(&p->stack_index);
 	strmap_init(&p->comm_ids);
@@ -130,6 +136,7 @@ void profile_free(struct profile *p)
 	sym_unwinder_free(p->unwinder); /* before the resolver, whose files it reads */
 	prof_script_release(&p->script);
 	prof_pprof_release(&p->pprof);
+	annotate_free(p->annotate);
 	sym_resolver_free(p->res);
 	free(p);
 }
@@ -191,6 +198,12 @@ static void add_sample(struct profile *p, const struct sample *s, uint64_t count
 	if (s->fields & SAMPLE_F_PERIOD) {
 		h->min_period = s->period < h->min_period ? s->period : h->min_period;
 		h->max_period = s->period > h->max_period ? s->period : h->max_period;
+	}
+	if (p->annotate) {
+		bool user = prof_frame_kind(s->cpumode) == FRAME_USER;
+
+		annotate_add(p->annotate, s->evidx, user ? sym_resolve(p->res, s->pid, s->ip) : NULL, count);
+		return;
 	}
 	if (p->opts.format == PROFILE_SCRIPT) {
 		prof_add_script(p, s);
@@ -280,8 +293,9 @@ void profile_print_notes(const struct profile *p, FILE *err)
 {
 	if (p->script.trace_error)
 		fprintf(err, "note: tracepoint payloads are not shown: %s\n", p->script.trace_error);
-	/* the text report lists them itself; the others have no room for a note */
-	if (p->opts.format != PROFILE_TEXT)
+	/* the text report lists them itself; the others have no room for a note;
+	 * an annotation is of a few functions, whose own notes it prints */
+	if (p->opts.format != PROFILE_TEXT && !p->annotate)
 		prof_print_missing(p, err, "note: ", false);
 }
 
@@ -476,9 +490,31 @@ size_t profile_kernel_symbols(struct profile *p, struct sample_ksym **out)
 	return n;
 }
 
+/* --annotate: each sampled event's hottest functions */
+static void print_annotated(struct profile *p, FILE *out)
+{
+	const char **names = xcalloc(p->n_ev + 1, sizeof(*names));
+
+	for (size_t i = 0; i < p->n_ev; i++)
+		names[i] = p->ev[i].counting ? NULL : p->ev[i].name;
+	p->annotate_failed = annotate_print(p->annotate, names, out, stderr, &p->annotate_err) != 0;
+	free(names);
+}
+
+int profile_print_status(const struct profile *p, struct pf_error *err)
+{
+	if (p->annotate_failed && err)
+		*err = p->annotate_err;
+	return p->annotate_failed ? -1 : 0;
+}
+
 void profile_print(struct profile *p, FILE *out)
 {
 	profile_finish(p);
+	if (p->annotate) {
+		print_annotated(p, out);
+		return;
+	}
 	switch (p->opts.format) {
 	case PROFILE_JSON:
 		prof_print_json(p, out);

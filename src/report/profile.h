@@ -43,6 +43,11 @@ struct profile_opts {
 	bool resolve; /* by address: add the symbol (pfmon's --resolve-addresses) */
 	bool by_process; /* each process's samples apart: system-wide, as pfmon 3.x */
 	bool no_demangle; /* C++ and Rust names as in the symbol table */
+	/* --annotate: the hottest functions annotated (report/annotate.h)
+	 * instead of the profile, as text or JSON */
+	bool annotate;
+	const char *annotate_function; /* NULL: the top ones (top, else 3) */
+	const char *source_root;       /* --source-root */
 };
 
 struct profile;
@@ -63,6 +68,9 @@ void profile_prefetch_kernel(struct profile *p);
  * first print does it too.  After it nothing may be added. */
 void profile_finish(struct profile *p);
 void profile_print(struct profile *p, FILE *out);
+/* After printing: -1 when the report could not be what was asked
+ * (--annotate=NAME and no sampled function of that name), else 0. */
+int profile_print_status(const struct profile *p, struct pf_error *err);
 /* The kernel symbols that named samples (after profile_finish): a sample
  * file keeps them (SREC_KSYM) so that its report needs no kallsyms.  The
  * array is the caller's to free. */

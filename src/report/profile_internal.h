@@ -23,6 +23,7 @@
 #include "common/strmap.h"
 #include "common/u64set.h"
 #include "common/util.h"
+#include "annotate.h"
 #include "kernel_check.h"
 #include "profile.h"
 #include "symbol/symbol.h"
@@ -193,6 +194,9 @@ struct profile {
 	struct strmap binaries_seen;     /* and the paths already recorded */
 	struct prof_script script;
 	struct prof_pprof_info pprof;
+	struct annotate *annotate; /* --annotate: samples counted there instead */
+	struct pf_error annotate_err;
+	bool annotate_failed;
 };
 
 /* profile_keys.c */

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Instruction boundaries: is an address of a binary where one of its
- * instructions starts?  A code trigger (an int3 byte or a debug register)
+ * instructions starts?  And a whole function disassembled, for annotated
+ * reports (sym_dso_disasm; IA-64's in sym_ia64_disasm.c).  A code trigger (an int3 byte or a debug register)
  * placed inside an instruction never fires, or corrupts the instruction;
  * only a disassembly from the function's start can tell, on x86 where
  * instructions are 1 to 15 bytes long.  Capstone decodes; this file walks
@@ -13,6 +14,7 @@
 
 #include <capstone/capstone.h>
 #include <gelf.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "common/dynlib.h"
@@ -23,8 +25,7 @@
  * it is not checked (no compiler emits functions this large). */
 #define INSN_WALK_MAX (16u << 20)
 
-/* the file's bytes from addr to the end of its segment's file bytes (*avail), or NULL */
-static const uint8_t *file_bytes(const struct sym_dso *dso, uint64_t addr, uint64_t *avail)
+const uint8_t *sym_dso_file_bytes(const struct sym_dso *dso, uint64_t addr, uint64_t *avail)
 {
 	size_t size = 0;
 	const char *raw = dso->main.elf ? elf_rawfile(dso->main.elf, &size) : NULL;
@@ -49,11 +50,12 @@ struct capstone {
 	__typeof__(cs_disasm_iter) *disasm_iter;
 	__typeof__(cs_free) *free;
 	__typeof__(cs_close) *close;
+	__typeof__(cs_option) *option;
 };
 
 #define ENTRY(field) DYNLIB_SYMBOL(struct capstone, field, "cs_" #field)
 static const struct dynlib_symbol capstone_symbols[] = {
-	ENTRY(open), ENTRY(malloc), ENTRY(disasm_iter), ENTRY(free), ENTRY(close),
+	ENTRY(open), ENTRY(malloc), ENTRY(disasm_iter), ENTRY(free), ENTRY(close), ENTRY(option),
 };
 #undef ENTRY
 
@@ -131,11 +133,108 @@ enum sym_insn_place sym_dso_insn_place(struct sym_dso *dso, uint64_t addr, struc
 	insn->func_addr = f->addr;
 	if (addr == f->addr)
 		return SYM_INSN_START;
-	code = file_bytes(dso, f->addr, &avail);
+	code = sym_dso_file_bytes(dso, f->addr, &avail);
 	if (!code || avail <= addr - f->addr)
 		return SYM_INSN_UNKNOWN;
 	/* the instruction holding addr is at most 15 bytes from its start */
 	if (avail > addr - f->addr + 16)
 		avail = addr - f->addr + 16;
 	return walk(dso, code, avail, f->addr, addr, insn);
+}
+
+void sym_disasm_release(struct sym_disasm *d)
+{
+	for (size_t i = 0; d->insns && i < d->n; i++) {
+		free(d->insns[i].mnemonic);
+		free(d->insns[i].operands);
+		free(d->insns[i].bundle);
+	}
+	free(d->insns);
+	memset(d, 0, sizeof(*d));
+}
+
+struct sym_disasm_insn *sym_disasm_push(struct sym_disasm *d, uint64_t addr, uint32_t size, const char *mnemonic,
+					const char *operands)
+{
+	struct sym_disasm_insn *in;
+
+	if ((d->n & (d->n - 1)) == 0) /* 0, 1, 2, 4...: double */
+		d->insns = xrealloc(d->insns, (d->n ? 2 * d->n : 1) * sizeof(*d->insns));
+	in = &d->insns[d->n++];
+	*in = (struct sym_disasm_insn){ .addr = addr, .size = size, .mnemonic = xstrdup(mnemonic),
+					.operands = xstrdup(operands) };
+	return in;
+}
+
+/* each instruction's source line, from the line table */
+static void add_lines(struct sym_dso *dso, struct sym_disasm *d)
+{
+	for (size_t i = 0; i < d->n; i++) {
+		struct sym_result r = { 0 };
+
+		sym_dso_lookup_line(dso, d->insns[i].addr, &r);
+		d->insns[i].file = r.file;
+		d->insns[i].line = r.line;
+	}
+}
+
+/* capstone from the function's start to its end; bytes it does not know end it early */
+static int capstone_function(const struct sym_dso *dso, const uint8_t *code, size_t left, struct sym_disasm *d,
+			     struct pf_error *err)
+{
+	const struct capstone *cs = capstone();
+	uint64_t at = d->addr;
+	cs_insn *ci;
+	cs_arch arch;
+	cs_mode mode;
+	csh h;
+
+	if (!cs)
+		return pf_error_set(err, PF_E_SYMBOL, dso->path, "capstone cannot be loaded: no disassembly");
+	if (!capstone_mode(dso->machine, &arch, &mode))
+		return pf_error_set(err, PF_E_SYMBOL, dso->path, "no disassembler for its machine");
+	if (cs->open(arch, mode, &h) != CS_ERR_OK)
+		return pf_error_set(err, PF_E_SYMBOL, dso->path, "capstone refuses its machine");
+	ci = cs->malloc(h);
+	while (ci && cs->disasm_iter(h, &code, &left, &at, ci))
+		sym_disasm_push(d, ci->address, ci->size, ci->mnemonic, ci->op_str);
+	if (ci)
+		cs->free(ci, 1);
+	cs->close(&h);
+	if (at < d->end)
+		d->end = at; /* bytes capstone does not know: what came before */
+	d->how = SYM_DISASM_CAPSTONE;
+	return 0;
+}
+
+int sym_dso_disasm(struct sym_dso *dso, uint64_t addr, struct sym_disasm *d, struct pf_error *err)
+{
+	const struct sym_func *f = NULL;
+	const uint8_t *code = NULL;
+	uint64_t avail = 0;
+	int rc;
+
+	memset(d, 0, sizeof(*d));
+	/* a file, or an image in memory ([vdso]): the bytes are libelf's */
+	if (dso->kind != SYM_DSO_KERNEL && !dso->wrong_file)
+		f = sym_find_func(&dso->funcs, sym_dso_func_addr(dso, addr));
+	if (!f)
+		return pf_error_set(err, PF_E_SYMBOL, dso->path, "no function symbol to disassemble there");
+	d->func = f->name;
+	d->addr = f->addr;
+	d->end = f->end - f->addr > INSN_WALK_MAX ? f->addr + INSN_WALK_MAX : f->end;
+	code = sym_dso_file_bytes(dso, f->addr, &avail);
+	if (!code)
+		return pf_error_set(err, PF_E_SYMBOL, dso->path, "the function's bytes are not in the file");
+	if (avail < d->end - d->addr)
+		d->end = d->addr + avail;
+	if (dso->machine == EM_IA_64)
+		rc = sym_ia64_disasm(dso, code, d);
+	else
+		rc = capstone_function(dso, code, d->end - d->addr, d, err);
+	if (rc == 0)
+		add_lines(dso, d);
+	else
+		sym_disasm_release(d);
+	return rc;
 }

@@ -186,6 +186,15 @@ struct sym_dso *sym_dso_stub(const char *path, const char *reason);
  * 16-byte bundles. */
 uint64_t sym_dso_func_addr(const struct sym_dso *dso, uint64_t addr);
 
+/* the file's bytes from addr to the end of its segment's file bytes (*avail), or NULL */
+const uint8_t *sym_dso_file_bytes(const struct sym_dso *dso, uint64_t addr, uint64_t *avail);
+/* sym_insn.c: one more instruction at the end of d (strings copied) */
+struct sym_disasm_insn *sym_disasm_push(struct sym_disasm *d, uint64_t addr, uint32_t size, const char *mnemonic,
+					const char *operands);
+/* sym_ia64_disasm.c: d->addr..d->end of dso (code: its bytes), through
+ * binutils' ia64 objdump, else as raw bundles; never fails */
+int sym_ia64_disasm(const struct sym_dso *dso, const uint8_t *code, struct sym_disasm *d);
+
 const char *sym_debug_root(const char *debug_root);
 /* the function symbol of t holding addr, or NULL */
 const struct sym_func *sym_find_func(const struct sym_table *t, uint64_t addr);

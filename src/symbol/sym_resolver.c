@@ -389,6 +389,12 @@ const struct sym_result *sym_resolve_file(struct sym_resolver *r, const char *pa
 	return lookup(r, get_dso(r, path, false), addr, false);
 }
 
+int sym_resolver_disasm(struct sym_resolver *r, const char *path, uint64_t addr, struct sym_disasm *d,
+			struct pf_error *err)
+{
+	return sym_dso_disasm(get_dso(r, path, false), addr, d, err);
+}
+
 /* kallsyms read by a thread of its own: it touches nothing else */
 struct kallsyms_prefetch {
 	pthread_t thread;

@@ -145,6 +145,39 @@ struct sym_insn {
 	uint64_t start, size; /* SYM_INSN_INSIDE: the instruction holding addr */
 };
 enum sym_insn_place sym_dso_insn_place(struct sym_dso *dso, uint64_t addr, struct sym_insn *insn);
+/*
+ * A whole function disassembled, for annotated reports: each instruction
+ * with its source line.  x86 and arm64 through capstone; IA-64 through
+ * binutils' ia64 objdump (ia64-linux-gnu-objdump, $PFMON_IA64_OBJDUMP
+ * replaces the name), else as raw bundles (template and 41-bit slots).
+ */
+enum sym_disasm_how {
+	SYM_DISASM_CAPSTONE,
+	SYM_DISASM_OBJDUMP,     /* IA-64: binutils' disassembler */
+	SYM_DISASM_RAW_BUNDLES, /* IA-64 without it: the bundles' bits */
+};
+struct sym_disasm_insn {
+	uint64_t addr;      /* ELF virtual address; IA-64: bundle + slot (0..2) */
+	uint32_t size;      /* bytes; IA-64: 16 on a bundle's first slot, else 0 */
+	char *mnemonic, *operands;
+	char *bundle;       /* IA-64, a bundle's first slot: its template ("MII"), else NULL */
+	const char *file;   /* its source line (DWARF), NULL and 0 if none; the dso's string */
+	unsigned int line;
+};
+struct sym_disasm {
+	enum sym_disasm_how how;
+	const char *func;   /* the function symbol (the dso's string, not demangled) */
+	uint64_t addr, end; /* [addr, end) */
+	struct sym_disasm_insn *insns;
+	size_t n;
+};
+#define SYM_IA64_OBJDUMP_ENV "PFMON_IA64_OBJDUMP"
+#define SYM_IA64_OBJDUMP "ia64-linux-gnu-objdump"
+/* The function of dso holding addr (an ELF virtual address), disassembled
+ * into d: 0, or -1 (no function there, no file bytes, a machine or bytes
+ * the disassembler does not know; the message says which) */
+int sym_dso_disasm(struct sym_dso *dso, uint64_t addr, struct sym_disasm *d, struct pf_error *err);
+void sym_disasm_release(struct sym_disasm *d);
 /* is addr (an ELF virtual address) inside a PT_LOAD segment, bss included? */
 bool sym_dso_loads(const struct sym_dso *dso, uint64_t addr);
 /* An ELF image in memory, copied (libelf may write into a private image,
@@ -320,6 +353,10 @@ const struct sym_result *sym_resolve_file(struct sym_resolver *r, const char *pa
  * binary's addresses are answered with wrong_file set and no name.  Give
  * it before the first address in path is resolved; the first one counts. */
 void sym_resolver_expect(struct sym_resolver *r, const char *path, const struct sym_file_id *id);
+/* sym_dso_disasm of the binary at path (as a sym_result names it): the
+ * same file the resolver symbolized its samples with */
+int sym_resolver_disasm(struct sym_resolver *r, const char *path, uint64_t addr, struct sym_disasm *d,
+			struct pf_error *err);
 /* every binary the resolver opened, in first-use order, for the report's
  * "no symbols" / "no debug info" lists */
 size_t sym_resolver_nr_dsos(const struct sym_resolver *r);

@@ -34,7 +34,7 @@ declare -gA VALUE=(
 	[trigger-start-delay]=1
 	[smpl-format]=perf [export-perf-data]=@T/exp.data [compression-level]=3
 	[field-separator]=';' [repeat]=2 [output]=@T/out2.txt [count]=100000 [timeout]=200 [delay]=1000 [interval-print]=100 [per-cache]=L2
-	[branch-filter]=any,u [mmap-pages]=16
+	[branch-filter]=any,u [mmap-pages]=16 [annotate]= [source-root]=/nonexistent
 )
 
 # A command an option needs to act (given to both runs, counting and
