@@ -21,6 +21,7 @@ struct profile_opts profile_opts_from_config(const struct pf_config *cfg)
 		 * (a sample file does not say it was system-wide: its report is merged) */
 		.by_process = cfg->system_wide && !cfg->smpl_ignore_pids && !cfg->report_file,
 		.no_demangle = cfg->no_demangle,
+		.perf_maps = cfg->demangle_java,
 	};
 
 	/* the names were checked when the options were parsed */

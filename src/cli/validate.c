@@ -245,6 +245,31 @@ static int check_aggr(const struct pf_config *cfg, struct pf_error *err)
 	return 0;
 }
 
+/* pfmon 3.x's sampling options that need or exclude others */
+static int check_smpl_options(const struct pf_config *cfg, struct pf_error *err)
+{
+	static const char *const profile_options[] = { "report-format", "report-sort", "smpl-show-top",
+						       "smpl-cum-threshold", "resolve-addresses", "smpl-per-function",
+						       "demangle-java" };
+	const char *raw = given(cfg, "smpl-raw") ? "--smpl-raw" : "--smpl-save-raw";
+
+	if (cfg->smpl_per_function && cfg->report_sort && strcmp(cfg->report_sort, "function"))
+		return pf_error_set(err, PF_E_OPTIONS_EXCLUDE, "--smpl-per-function", "--report-sort",
+				    " (it is --report-sort=function)");
+	if (cfg->smpl_per_function && (cfg->smpl_module || cfg->smpl_compact))
+		return pf_error_set(err, PF_E_NOT_IMPLEMENTED, "--smpl-per-function", "with a sampling module", "");
+	if (cfg->demangle_java && (cfg->smpl_module || cfg->smpl_compact))
+		return pf_error_set(err, PF_E_OPTION_NOT_USED, "--demangle-java", "with a sampling module",
+				    " (Itanium 2 dumps have no JIT)");
+	if (cfg->smpl_raw && !cfg->smpl_outfile)
+		return pf_error_set(err, PF_E_OPTION_NEEDS, raw, "--smpl-outfile",
+				    " (the samples go there, instead of the profile)");
+	if (cfg->smpl_raw)
+		return refuse_given(cfg, raw, profile_options, ARRAY_SIZE(profile_options), " (no profile is printed)",
+				    err);
+	return 0;
+}
+
 /* output options that contradict or need each other */
 static int check_output(const struct pf_config *cfg, struct pf_error *err)
 {
@@ -254,8 +279,8 @@ static int check_output(const struct pf_config *cfg, struct pf_error *err)
 		return -1;
 	if (given(cfg, "append") && !cfg->outfile)
 		return pf_error_set(err, PF_E_OPTION_NEEDS, "--append", "--outfile", "");
-	if (given(cfg, "resolve-addresses") && (!cfg->report_sort || strcmp(cfg->report_sort, "address") != 0))
-		return pf_error_set(err, PF_E_OPTION_NEEDS, "--resolve-addresses", "--report-sort=address", "");
+	if (check_smpl_options(cfg, err))
+		return -1;
 	if (given(cfg, "smpl-outfile") && cfg->report_file && !pmu_model_reads_dumps(cfg->pmu))
 		return pf_error_set(err, PF_E_OPTION_NEEDS, "--smpl-outfile", "--pmu=itanium2 with --report",
 				    " (it saves an Itanium 2 dump as a sample file)");

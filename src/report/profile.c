@@ -62,6 +62,7 @@ struct profile *profile_new(const struct profile_opts *opts, const struct smpl_h
 	/* only the profile by line shows lines: the others never read line tables */
 	sym_resolver_want_lines(p->res, opts->sort == PROFILE_BY_LINE);
 	sym_resolver_demangle(p->res, !opts->no_demangle);
+	sym_resolver_use_perf_maps(p->res, opts->perf_maps);
 	p->n_ev = h->nr_events;
 	p->ev = xcalloc(p->n_ev ? p->n_ev : 1, sizeof(*p->ev));
 	for (size_t i = 0; i < p->n_ev; i++) {

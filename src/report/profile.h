@@ -42,6 +42,7 @@ struct profile_opts {
 	bool resolve; /* by address: add the symbol (pfmon's --resolve-addresses) */
 	bool by_process; /* each process's samples apart: system-wide, as pfmon 3.x */
 	bool no_demangle; /* C++ and Rust names as in the symbol table */
+	bool perf_maps;   /* a JIT's code named from /tmp/perf-PID.map (--demangle-java) */
 };
 
 struct profile;
