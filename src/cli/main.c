@@ -456,6 +456,7 @@ static int dispatch(struct pf_config *cfg, bool *no_hw_note, struct pf_error *er
 			break;
 		if (cmd->selects && !cmd->selects(&c))
 			continue;
+		pf_debug(1, "command %s", cmd->name);
 		rc = meet_needs(&c, cmd->needs, err) ? -1 : cmd->run(&c, err);
 		break;
 	}

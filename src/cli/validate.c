@@ -17,6 +17,7 @@
 #include "layer_opts.h"
 #include "options.h"
 #include "session/plan.h"
+#include "triggers.h"
 
 #define MAX_SAMPLE_RATE_PATH "/proc/sys/kernel/perf_event_max_sample_rate"
 #define PERIOD_LIMIT (1ull << 63) /* the kernel refuses a period with bit 63 set */
@@ -371,6 +372,23 @@ static int check_event_levels(const struct pf_config *cfg, const struct pmu_mode
 	return 0;
 }
 
+/* a model option's SYMBOL (--irange=main) as the address the model parses */
+static int resolve_model_symbols(struct pf_config *cfg, const struct pmu_model *m, struct pf_error *err)
+{
+	for (size_t i = 0; i < cfg->n_model_options; i++) {
+		struct pf_model_option *o = &cfg->model_options[i];
+		char *resolved;
+
+		if (!o->arg || o->resolved)
+			continue;
+		if (model_symbol_resolve(m->options[o->row].long_name, o->arg, cfg->command, &resolved, err))
+			return -1;
+		if (resolved)
+			o->arg = o->resolved = resolved;
+	}
+	return 0;
+}
+
 /*
  * The options of the PMU models: each belongs to the chosen model and acts
  * in this mode (a dry-run model's options act with --check), then the model
@@ -391,6 +409,8 @@ static int apply_model_options(struct pf_config *cfg, const struct pmu_model *m,
 					    dashed(owner->options[cfg->model_options[i].row].long_name, opt, sizeof(opt)),
 					    owner->title, owner->name);
 	}
+	if (m && resolve_model_symbols(cfg, m, err))
+		return -1;
 	if (m && m->options_new) {
 		opts = m->options_new(cfg->n_sets);
 		for (size_t i = 0; i < cfg->n_model_options; i++) {

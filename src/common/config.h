@@ -37,6 +37,7 @@ struct pf_model_option {
 	size_t row; /* in the model's option rows */
 	size_t set; /* the event set it applies to (per-set rows) */
 	const char *arg; /* NULL for a flag */
+	char *resolved;  /* owned: arg with its symbol resolved (--irange=main), or NULL */
 };
 
 /* One event set (one -e).  Per-set options apply to the most recent -e,
