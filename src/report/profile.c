@@ -273,6 +273,9 @@ void profile_print_notes(const struct profile *p, FILE *err)
 	/* the text report lists them itself; the others have no room for a note */
 	if (p->opts.format != PROFILE_TEXT)
 		prof_print_missing(p, err, "note: ", false);
+	/* asked for JIT names and found no JIT: said, not silently nothing */
+	if (p->opts.perf_maps && !sym_resolver_perf_map_queries(p->res))
+		fprintf(err, "note: no sample fell in anonymous code: no JIT perf map (/tmp/perf-PID.map) was read\n");
 }
 
 /* perf.data: perf record keeps a copy of kallsyms in its build-id cache;

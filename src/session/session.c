@@ -117,8 +117,9 @@ struct session *session_new(struct set_prog *sets, size_t n_sets, const struct r
 	sess_trig_init(s);
 	s->start_off = opts->triggers.n[STRG_CODE_START] || opts->triggers.n[STRG_DATA_START] ||
 		       opts->triggers.start_delay_ns || opts->triggers.dont_start;
-	for (size_t k = 0; k < s->n_events; k++)
-		s->events[k]->attr.exclude_idle = opts->exclude_idle;
+	/* added to what the event asked for (an encoder may exclude it already) */
+	for (size_t k = 0; opts->exclude_idle && k < s->n_events; k++)
+		s->events[k]->attr.exclude_idle = 1;
 	s->rotating = opts->switch_ns && !plan && n_sets > 1;
 	if (plan) {
 		setup_sampling_attrs(s);

@@ -45,6 +45,7 @@ struct sym_resolver {
 	bool no_lines;            /* answers without source lines */
 	bool demangle;            /* answers with demangled names */
 	bool perf_maps;           /* anonymous code named by its JIT's /tmp/perf-PID.map */
+	uint64_t perf_map_queries; /* addresses looked up in such a map */
 	struct sym_demangler demangler;
 	struct expected_file *expected; /* what files were when recorded */
 	size_t nr_expected, cap_expected;
@@ -263,6 +264,11 @@ void sym_resolver_use_perf_maps(struct sym_resolver *r, bool use)
 	r->perf_maps = use;
 }
 
+uint64_t sym_resolver_perf_map_queries(const struct sym_resolver *r)
+{
+	return r->perf_map_queries;
+}
+
 static struct sym_dso *find_or_open_dso(struct sym_resolver *r, const char *path,
 				       bool from_map)
 {
@@ -389,6 +395,7 @@ static const struct sym_result *resolve(struct sym_resolver *r, uint32_t pid, ui
 		char path[64];
 
 		snprintf(path, sizeof(path), PERF_MAP_FORMAT, (unsigned)pid);
+		r->perf_map_queries++;
 		return lookup(r, get_dso(r, path, false), ip, false);
 	}
 	if (!m)

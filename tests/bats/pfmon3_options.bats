@@ -193,7 +193,13 @@ needs_root() {
 	[[ "$output" != *"hotLoop"* ]]
 	run --separate-stderr "$PFMON" --report="$f" --demangle-java
 	[[ "$output" == *"Lpfmon/Jit;::hotLoop"* ]]
+	[[ "$stderr" != *"no JIT perf map"* ]]
 	rm -f "$map"
+	# no sample in anonymous code: said, not silently nothing
+	"$PFMON" --smpl-outfile="$f" --long-smpl-periods=1000000 -e task-clock "$FIXTURES/hotspot" 50 >/dev/null
+	run --separate-stderr "$PFMON" --report="$f" --demangle-java
+	[ "$status" -eq 0 ]
+	[[ "$stderr" == *"note: no sample fell in anonymous code: no JIT perf map (/tmp/perf-PID.map) was read"* ]]
 	if command -v perf >/dev/null; then
 		local pd="$BATS_TEST_TMPDIR/perf.data"
 		map=$(perf record -q -e task-clock -o "$pd" "$FIXTURES/jit" 200 2>/dev/null | grep '^/tmp/perf-')
