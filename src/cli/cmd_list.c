@@ -61,12 +61,12 @@ int cmd_list_events(const struct pf_config *cfg, const struct pmu_model *m, stru
 	return 0;
 }
 
-int cmd_event_info(const struct pf_config *cfg, const struct pmu_model *m, struct pf_error *err)
+static int print_event_info(const struct pmu_model *m, const char *name, struct pf_error *err)
 {
 	struct event_info info = { 0 };
 	size_t width = 0;
 
-	if (m->event_info(m, cfg->event_info, &info, err))
+	if (m->event_info(m, name, &info, err))
 		return -1;
 	for (size_t i = 0; i < info.n_lines; i++)
 		if (strlen(info.lines[i].key) > width)
@@ -75,6 +75,66 @@ int cmd_event_info(const struct pf_config *cfg, const struct pmu_model *m, struc
 		printf("%-*s : %s\n", (int)width, info.lines[i].key, info.lines[i].value);
 	event_info_release(&info);
 	return 0;
+}
+
+/* -i REGEX: every event whose whole name matches, a blank line between */
+struct info_state {
+	const struct pmu_model *m;
+	regex_t re;
+	size_t matched;
+	struct pf_error *err;
+	int rc;
+};
+
+static int info_of_match(const char *name, const char *desc, void *arg)
+{
+	struct info_state *is = arg;
+
+	(void)desc;
+	if (regexec(&is->re, name, 0, NULL, 0) != 0)
+		return 0;
+	if (is->matched++)
+		putchar('\n');
+	is->rc = print_event_info(is->m, name, is->err);
+	return is->rc;
+}
+
+/* pfmon 3.x's -i took a regular expression ('CPU_CYC.*'), matched against
+ * whole names case-insensitively, as -l's; 1 when it is not one (the
+ * exact lookup's error stands) or matches nothing */
+static int event_info_regex(const struct pf_config *cfg, const struct pmu_model *m, struct pf_error *err)
+{
+	struct info_state is = { .m = m, .err = err };
+	char *anchored;
+	int rc;
+
+	if (!strpbrk(cfg->event_info, ".*+?[]()|^$\\{}"))
+		return 1;
+	anchored = xasprintf("^(%s)$", cfg->event_info);
+	rc = regcomp(&is.re, anchored, REG_EXTENDED | REG_ICASE | REG_NOSUB);
+	free(anchored);
+	if (rc)
+		return 1;
+	rc = m->list_events(m, false, info_of_match, &is, err);
+	regfree(&is.re);
+	if (rc || is.rc)
+		return -1;
+	return is.matched ? 0 : 1;
+}
+
+int cmd_event_info(const struct pf_config *cfg, const struct pmu_model *m, struct pf_error *err)
+{
+	struct pf_error exact = { .code = PF_E_OK };
+	int rc;
+
+	if (print_event_info(m, cfg->event_info, &exact) == 0)
+		return 0;
+	if (exact.code != PF_E_UNKNOWN_EVENT && exact.code != PF_E_EVENT_SYNTAX)
+		return *err = exact, -1;
+	rc = event_info_regex(cfg, m, err);
+	if (rc > 0)
+		*err = exact;
+	return rc ? -1 : 0;
 }
 
 static void print_lines(const struct event_info *info, const char *indent)

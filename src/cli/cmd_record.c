@@ -226,7 +226,8 @@ static int print_profile(struct record_run *rr, struct pf_error *err)
 	int failed, e;
 
 	kperf_test_pause("PFMON_TEST_REPORT_DELAY");
-	profile_print(rr->profile, out);
+	if (!rr->cfg->smpl_raw) /* --smpl-raw: the samples went to their file alone */
+		profile_print(rr->profile, out);
 	failed = out == stdout && fflush(stdout) != 0;
 	e = failed ? errno : EIO;
 	if (failed || (out == stdout && ferror(stdout))) {

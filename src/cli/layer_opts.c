@@ -75,6 +75,7 @@ void config_record_opts(const struct pf_config *cfg, struct record_opts *o)
 		.sets = sets,
 		.n_sets = cfg->n_sets,
 		.smpl_entries = cfg->smpl_entries,
+		.saturate = cfg->saturate_smpl,
 		.smpl_freq = cfg->smpl_freq,
 		.inherit = !cfg->no_inherit,
 		.data_addr = cfg->smpl_data_addr,

@@ -13,6 +13,7 @@
 #include "cli/metrics.h"
 #include "cli/options.h"
 #include "cli/quiet.h"
+#include "common/debug.h"
 #include "cli/session_setup.h"
 #include "common/job.h"
 #include "common/util.h"
@@ -400,6 +401,7 @@ static int enter_stage(struct cmd_ctx *c, enum cmd_stage stage, struct pf_error 
 		c->m = pmu_model_select(c->cfg->pmu, err);
 		if (!c->m)
 			return -1;
+		pf_debug(1, "PMU model %s (%s)", c->m->name, c->m->title);
 		c->stage = STAGE_MODEL;
 	}
 	if (c->stage < STAGE_MEASURE && stage >= STAGE_MEASURE) {
@@ -426,6 +428,22 @@ static int meet_needs(struct cmd_ctx *c, unsigned needs, struct pf_error *err)
 	return 0;
 }
 
+/*
+ * --debug: pfmon's lines from now on; at level 3 libpfm4's own too (it
+ * reads these variables when it initialises, after the options)
+ */
+static void start_debug(const struct pf_config *cfg)
+{
+	char level[16];
+
+	pf_debug_set(cfg->debug);
+	if (cfg->debug < PF_DEBUG_MAX)
+		return;
+	snprintf(level, sizeof(level), "%u", cfg->debug);
+	setenv("LIBPFM_VERBOSE", level, 0);
+	setenv("LIBPFM_DEBUG", level, 0);
+}
+
 static int dispatch(struct pf_config *cfg, bool *no_hw_note, struct pf_error *err)
 {
 	struct cmd_ctx c = { .cfg = cfg, .no_hw_note = no_hw_note, .stage = STAGE_OPTIONS };
@@ -438,6 +456,7 @@ static int dispatch(struct pf_config *cfg, bool *no_hw_note, struct pf_error *er
 			break;
 		if (cmd->selects && !cmd->selects(&c))
 			continue;
+		pf_debug(1, "command %s", cmd->name);
 		rc = meet_needs(&c, cmd->needs, err) ? -1 : cmd->run(&c, err);
 		break;
 	}
@@ -474,6 +493,7 @@ int main(int argc, char **argv)
 	if (options_parse(argc, argv, &cfg, &err) == 0) {
 		if (cfg.quiet)
 			quiet_stderr();
+		start_debug(&cfg);
 		status = dispatch(&cfg, &no_hw_note, &err);
 	} else {
 		status = -1;

@@ -2,6 +2,8 @@
 #include <config.h>
 
 #include <ctype.h>
+#include <errno.h>
+#include <sched.h>
 #include <getopt.h>
 #include <math.h>
 #include <regex.h>
@@ -13,6 +15,7 @@
 
 #include <linux/perf_event.h>
 
+#include "common/debug.h"
 #include "common/util.h"
 #include "event/event_spec.h"
 #include "event/pmu_model.h"
@@ -790,6 +793,74 @@ static int opt_start_delay(struct cli_state *st, const struct opt_def *o, const 
 	return parse_seconds_opt(o, arg, &st->cfg->trigger_start_delay_ns, err);
 }
 
+/* --debug[=LEVEL] (pfmon 3.x): 1 without a value */
+static int opt_debug(struct cli_state *st, const struct opt_def *o, const char *arg, struct pf_error *err)
+{
+	uint64_t level = 1;
+
+	if (arg && parse_u64_opt(o, arg, 1, PF_DEBUG_MAX, &level, err))
+		return -1;
+	st->cfg->debug = (unsigned)level;
+	return 0;
+}
+
+/* --switch-timeout=MS: pfmon switches the event sets itself */
+static int opt_switch_timeout(struct cli_state *st, const struct opt_def *o, const char *arg, struct pf_error *err)
+{
+	return parse_ms_opt(o, arg, 1, &st->cfg->switch_timeout_ns, err);
+}
+
+/*
+ * pfmon 3.x options for what perfmon2 kernels did and Linux perf_event
+ * cannot: accepted by name, so a script says why it cannot run as it did
+ * (one usage error each, the reason and what comes nearest).
+ */
+static const struct {
+	const char *long_name;
+	const char *why;
+} host_cannot[] = {
+	{ "overflow-block", "the kernel never stops a task on a full ring, it drops the samples and counts them "
+			    "(pfmon reports the losses); give a larger ring with --smpl-entries or -m" },
+	{ "extra-smpl-pmds", "samples carry no register by number; the events of a set without a period are read "
+			     "into each of its samples: add them to the set with -e" },
+	{ "reset-non-smpl-periods", "an overflow reloads its own counter only; perfmon2's reset of the other "
+				    "registers has no perf_event_attr field" },
+	{ "restart-wait", "the kernel restarts sampling by itself after each overflow: there is no restart of "
+			  "pfmon's to wait for (a perfmon2 debugging aid)" },
+	{ "insecure", "a task cannot start or stop counters it did not open (perfmon2's user-level rum/sum; "
+		      "prctl(PR_TASK_PERF_EVENTS_ENABLE) switches a task's own counters only)" },
+	{ "excl-intr", "perf_event_attr cannot tell interrupt handlers from the rest of the kernel "
+		       "(perfmon2's excl_intr has no counterpart); -u counts without the kernel" },
+	{ "intr-only", "perf_event_attr cannot tell interrupt handlers from the rest of the kernel "
+		       "(perfmon2's intr_only has no counterpart)" },
+};
+
+static int opt_host_cannot(struct cli_state *st, const struct opt_def *o, const char *arg, struct pf_error *err)
+{
+	char opt[64];
+
+	snprintf(opt, sizeof(opt), "--%s", o->long_name);
+	for (size_t i = 0; i < ARRAY_SIZE(host_cannot); i++)
+		if (!strcmp(host_cannot[i].long_name, o->long_name))
+			return pf_error_set(err, PF_E_HOST_CANNOT, opt, host_cannot[i].why);
+	return bad_value(o, arg, "no reason kept for this option", err);
+}
+
+/* pfmon 2.0's options that pfmon 3.x renamed: refused with their replacement */
+static int opt_obsolete(struct cli_state *st, const struct opt_def *o, const char *arg, struct pf_error *err)
+{
+	return pf_error_set(err, PF_E_OPTION_OBSOLETE, strcmp(o->long_name, "cpu-mask") ? "--trigger-address" : "--cpu-mask",
+			    strcmp(o->long_name, "cpu-mask") ? "--trigger-code-start-address=ADDR (a symbol too)"
+							     : "--cpu-list=N,N1-N2 (CPU numbers, not a bit mask)");
+}
+
+/* a pfmon 3.x option for what pfmon always does now (see RESTATES_DEFAULT
+ * in tests/bats/options_walk.bats and pfmon(1)) */
+static int opt_restates(struct cli_state *st, const struct opt_def *o, const char *arg, struct pf_error *err)
+{
+	return 0;
+}
+
 #define CALL(fn) STORE_CALL, 0, fn
 #define BOOL(field) STORE_BOOL, offsetof(struct pf_config, field), NULL
 #define STR(field) STORE_STR, offsetof(struct pf_config, field), NULL
@@ -811,6 +882,9 @@ static const struct opt_def options[] = {
 	  "print the options and the values they take, for the shell completion, and exit", M_ANY },
 	{ "quiet", "q", ARG_NONE, NULL, G_GEN, BOOL(quiet),
 	  "perf's -q: no note or warning lines on standard error (errors still are)", M_RUN },
+	{ "debug", NULL, ARG_OPTIONAL, "LEVEL", G_GEN, CALL(opt_debug),
+	  "debug lines on stderr: 1 counters opened and sets switched, 2 every ioctl and read, 3 libpfm4's too",
+	  M_ANY },
 	{ "verbose", "v", ARG_NONE, NULL, G_GEN, BOOL(verbose),
 	  "counting: show each event's canonical string and perf_event_attr; with --check, decode every field", M_COUNT | M_CHECK },
 	{ "events", "e", ARG_REQUIRED, "EV1,EV2,...", G_GEN, CALL(opt_events),
@@ -827,7 +901,8 @@ static const struct opt_def options[] = {
 	{ "long-show-events", "L", ARG_OPTIONAL, "REGEX", G_GEN, CALL(opt_show_events),
 	  "like -l, also listing unit-mask variants", M_ANY },
 	{ "event-info", "i", ARG_REQUIRED, "EVENT", G_GEN, STR(event_info),
-	  "describe EVENT: unit masks, modifiers, canonical string and encoding", M_ANY },
+	  "describe EVENT (or each event whose name matches the REGEX EVENT): unit masks, modifiers, encoding",
+	  M_ANY },
 	{ "pmu", NULL, ARG_REQUIRED, "NAME", G_GEN, STR(pmu),
 	  "PMU model to use: host (default; also $PFMON_PMU) or a modelled PMU such as itanium2", M_ANY },
 	{ "info", "I", ARG_NONE, NULL, G_GEN, BOOL(list_pmus), "print the detected and supported PMU models", M_ANY },
@@ -857,6 +932,27 @@ static const struct opt_def options[] = {
 	  "perf stat --per-cache: system-wide counts summed per cache of LEVEL (L1, L2, L3; default: the last)", M_COUNT },
 	{ "pin-command", NULL, ARG_NONE, NULL, G_GEN, BOOL(pin_command),
 	  "system-wide: run the command on the CPUs of --cpu-list only", M_RUN },
+	{ "cpu-set-relative", NULL, ARG_NONE, NULL, G_GEN, BOOL(cpu_set_relative),
+	  "system-wide: --cpu-list numbers are positions in pfmon's CPU affinity set (taskset), default the whole set",
+	  M_RUN },
+	{ "exclude-idle", NULL, ARG_NONE, NULL, G_GEN, BOOL(exclude_idle),
+	  "system-wide: do not count or sample in the idle task (perf_event_attr.exclude_idle)", M_RUN },
+	{ "excl-intr", NULL, ARG_NONE, NULL, G_GEN, CALL(opt_host_cannot),
+	  "refused: perf_event cannot exclude interrupt handlers", M_RUN | M_CHECK },
+	{ "intr-only", NULL, ARG_NONE, NULL, G_GEN, CALL(opt_host_cannot),
+	  "refused: perf_event cannot count interrupt handlers only", M_RUN | M_CHECK },
+	{ "insecure", NULL, ARG_NONE, NULL, G_GEN, CALL(opt_host_cannot),
+	  "refused: a task cannot switch counters pfmon opened on it", M_RUN },
+	{ "no-una-detect", NULL, ARG_NONE, NULL, G_GEN, CALL(opt_restates),
+	  "pfmon 3.x: do not probe for unavailable registers (pfmon never does: the kernel schedules them)",
+	  M_RUN | M_CHECK },
+	{ "switch-timeout", NULL, ARG_REQUIRED, "MS", G_GEN, CALL(opt_switch_timeout),
+	  "counting several -e sets: pfmon switches them every MS ms, one at a time, and scales the counts "
+	  "(default: the kernel multiplexes them)", M_COUNT },
+	{ "cpu-mask", NULL, ARG_REQUIRED, "MASK", G_HIDDEN, CALL(opt_obsolete),
+	  "pfmon 2.0: refused, use --cpu-list", M_ANY },
+	{ "trigger-address", NULL, ARG_REQUIRED, "ADDR", G_HIDDEN, CALL(opt_obsolete),
+	  "pfmon 2.0: refused, use --trigger-code-start-address", M_ANY },
 
 	{ "attach-task", "p", ARG_REQUIRED, "PID", G_TASK, CALL(opt_attach),
 	  "monitor running process PID (every thread, also those it creates) instead of a command", M_RUN },
@@ -1002,7 +1098,8 @@ static const struct opt_def options[] = {
 	{ "smpl-entries", NULL, ARG_REQUIRED, "N", G_SMPL, CALL(opt_smpl_entries),
 	  "ring-buffer size in samples (default 2048, at most 262144)", M_SAMPLE },
 	{ "resolve-addresses", NULL, ARG_NONE, NULL, G_SMPL, BOOL(resolve_addresses),
-	  "by address: add each address's symbol+offset (needs --report-sort=address)", M_PROFILE },
+	  "symbols for addresses (pfmon 3.x): every profile has them; --report-sort=address adds symbol+offset",
+	  M_PROFILE },
 	{ "smpl-data-addr", NULL, ARG_NONE, NULL, G_SMPL, BOOL(smpl_data_addr), "record data addresses", M_SAMPLE },
 	{ "smpl-weight", NULL, ARG_NONE, NULL, G_SMPL, BOOL(smpl_weight), "record access latencies", M_SAMPLE },
 	{ "smpl-data-src", NULL, ARG_NONE, NULL, G_SMPL, BOOL(smpl_data_src), "record data sources", M_SAMPLE },
@@ -1016,6 +1113,24 @@ static const struct opt_def options[] = {
 	  "perf record -m: each CPU ring's data pages (a power of 2), or a size with B, K, M, G", M_SAMPLE },
 	{ "stat", "s", ARG_NONE, NULL, G_SMPL, CALL(opt_record_stat),
 	  "perf record -s: not implemented (pfmon --per-thread counts each thread)", M_SAMPLE },
+	{ "smpl-per-function", NULL, ARG_NONE, NULL, G_SMPL, BOOL(smpl_per_function),
+	  "histograms per function (pfmon 3.x; the default profile, --report-sort=function)", M_PROFILE | M_MERGE },
+	{ "smpl-raw", NULL, ARG_NONE, NULL, G_SMPL, BOOL(smpl_raw),
+	  "the samples to --smpl-outfile only, no profile printed (pfmon 3.9's binary dump)", M_SAMPLE },
+	{ "smpl-save-raw", NULL, ARG_NONE, NULL, G_SMPL, BOOL(smpl_raw),
+	  "dear-hist's name of --smpl-raw", M_SAMPLE },
+	{ "smpl-eager-save", NULL, ARG_NONE, NULL, G_SMPL, CALL(opt_restates),
+	  "pfmon 3.x: save the samples as the session goes (pfmon always writes them as they are read)", M_SAMPLE },
+	{ "saturate-smpl-buffer", NULL, ARG_NONE, NULL, G_SMPL, BOOL(saturate_smpl),
+	  "keep the first samples only: the rings are read at the end, what did not fit is lost (counted)", M_SAMPLE },
+	{ "overflow-block", NULL, ARG_NONE, NULL, G_SMPL, CALL(opt_host_cannot),
+	  "refused: the kernel never blocks a task on a full ring", M_SAMPLE },
+	{ "extra-smpl-pmds", NULL, ARG_REQUIRED, "N,N1-N2", G_SMPL, CALL(opt_host_cannot),
+	  "refused: samples read events, not registers (-e them)", M_SAMPLE },
+	{ "reset-non-smpl-periods", NULL, ARG_OPTIONAL, "N,N1-N2", G_SMPL, CALL(opt_host_cannot),
+	  "refused: an overflow reloads its own counter only", M_SAMPLE },
+	{ "restart-wait", NULL, ARG_NONE, NULL, G_SMPL, CALL(opt_host_cannot),
+	  "refused: the kernel restarts sampling itself", M_SAMPLE },
 	{ "smpl-ignore-pids", NULL, ARG_NONE, NULL, G_SMPL, BOOL(smpl_ignore_pids),
 	  "system-wide profile: all processes together (default: each pid:command apart)", M_SAMPLE },
 	{ "smpl-show-top", NULL, ARG_REQUIRED, "N", G_SMPL, CALL(opt_show_top), "report only the top N entries", M_PROFILE | M_MERGE },
@@ -1036,6 +1151,8 @@ static const struct opt_def options[] = {
 	  "show C++ and Rust names mangled, as in the symbol table", M_PROFILE | M_MERGE },
 	{ "demangle-cpp", NULL, ARG_NONE, NULL, G_SMPL, CALL(opt_demangle),
 	  "demangle C++ and Rust names (the default; pfmon 3.x name)", M_PROFILE | M_MERGE },
+	{ "demangle-java", NULL, ARG_NONE, NULL, G_SMPL, BOOL(demangle_java),
+	  "name a JIT's code from its perf map, /tmp/perf-PID.map, as perf does", M_PROFILE },
 	/* Itanium 2 PMD dumps (--pmu=itanium2 --report=DUMP) */
 	{ "smpl-module", NULL, ARG_REQUIRED, "NAME", G_SMPL, STR(smpl_module),
 	  "pfmon 3.x's sampling module: inst-hist, detailed, compact, dear-hist, btb", M_REPORT },
@@ -1548,6 +1665,44 @@ static int resolve_perf_spellings(struct pf_config *cfg, struct pf_error *err)
 	return 0;
 }
 
+/*
+ * --cpu-set-relative (pfmon 3.x): --cpu-list's numbers are positions in
+ * pfmon's CPU affinity set (taskset -c 4-7 pfmon --cpu-list=0 is CPU 4);
+ * without --cpu-list the session takes the whole set.
+ */
+static int resolve_cpu_set_relative(struct pf_config *cfg, struct pf_error *err)
+{
+	cpu_set_t set;
+	int *cpus, n = 0;
+	char why[96], pos[16];
+
+	if (!cfg->cpu_set_relative)
+		return 0;
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return pf_error_set(err, PF_E_SYSTEM, "sched_getaffinity", strerror(errno));
+	cpus = xcalloc(CPU_SETSIZE, sizeof(*cpus));
+	for (int c = 0; c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, &set))
+			cpus[n++] = c;
+	for (size_t i = 0; cfg->cpu_list && i < cfg->n_cpu_list; i++) {
+		if (cfg->cpu_list[i] >= n) {
+			snprintf(pos, sizeof(pos), "%d", cfg->cpu_list[i]);
+			snprintf(why, sizeof(why), "with --cpu-set-relative, positions go from 0 to %d (pfmon's affinity set)",
+				 n - 1);
+			free(cpus);
+			return pf_error_set(err, PF_E_BAD_OPTION_VALUE, pos, "cpu-list", why);
+		}
+		cfg->cpu_list[i] = cpus[cfg->cpu_list[i]]; /* ascending positions stay ascending */
+	}
+	if (!cfg->cpu_list) {
+		cfg->cpu_list = cpus;
+		cfg->n_cpu_list = (size_t)n;
+		return 0;
+	}
+	free(cpus);
+	return 0;
+}
+
 int options_parse(int argc, char **argv, struct pf_config *cfg, struct pf_error *err)
 {
 	struct cli_state st = { .cfg = cfg };
@@ -1569,6 +1724,8 @@ int options_parse(int argc, char **argv, struct pf_config *cfg, struct pf_error 
 	}
 	if (rc == 0)
 		rc = resolve_perf_spellings(cfg, err);
+	if (rc == 0)
+		rc = resolve_cpu_set_relative(cfg, err);
 	if (rc == 0 && optind < argc)
 		cfg->command = &argv[optind];
 	cfg->own_argv = argv;

@@ -24,6 +24,7 @@ struct profile_opts profile_opts_from_config(const struct pf_config *cfg)
 		.annotate = cfg->annotate,
 		.annotate_function = cfg->annotate_function,
 		.source_root = cfg->source_root,
+		.perf_maps = cfg->demangle_java,
 	};
 
 	/* the names were checked when the options were parsed */

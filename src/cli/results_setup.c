@@ -61,8 +61,75 @@ void results_header_given_release(struct results_header *h)
 	h->n_given = 0;
 }
 
+/* "KEY : VALUE" of /proc/cpuinfo's first processor, into its row of keys */
+static void cpuinfo_first(const char *const *keys, char (*values)[96], size_t n)
+{
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	char line[512];
+
+	while (f && fgets(line, sizeof(line), f) && line[0] != '\n') {
+		char *colon = strchr(line, ':');
+		size_t klen;
+
+		if (!colon)
+			continue;
+		klen = strcspn(line, "\t:");
+		line[strcspn(line, "\n")] = '\0';
+		for (size_t i = 0; i < n; i++)
+			if (strlen(keys[i]) == klen && !strncmp(line, keys[i], klen))
+				snprintf(values[i], sizeof(values[i]), "%s", colon + 1 + (colon[1] == ' '));
+	}
+	if (f)
+		fclose(f);
+}
+
+/* pfmon 3.x's CPU description: the model, its family, its clock and cache */
+static void cpu_description(char *buf, size_t size)
+{
+	static const char *const keys[] = { "model name", "vendor_id", "cpu family", "model", "stepping",
+					    "cpu MHz", "cache size" };
+	char v[ARRAY_SIZE(keys)][96] = { { 0 } };
+	size_t len;
+
+	cpuinfo_first(keys, v, ARRAY_SIZE(keys));
+	len = (size_t)snprintf(buf, size, "%s", v[0]);
+	if (v[1][0] && len < size)
+		len += (size_t)snprintf(buf + len, size - len, "%s(%s family %s model %s stepping %s)", len ? " " : "",
+					v[1], v[2], v[3], v[4]);
+	if (v[5][0] && len < size)
+		len += (size_t)snprintf(buf + len, size - len, ", %.0f MHz", atof(v[5]));
+	if (v[6][0] && len < size)
+		snprintf(buf + len, size - len, ", cache %s", v[6]);
+}
+
+/* the caches of CPU 0 as sysfs lists them: "L1d 32K, L1i 32K, L2 1024K" */
+static void cpu_caches(char *buf, size_t size)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < 16 && len < size; i++) {
+		char path[96], level[16], type[32], csize[32];
+		const char *base = "/sys/devices/system/cpu/cpu0/cache/index";
+
+		snprintf(path, sizeof(path), "%s%d/level", base, i);
+		if (!read_first_line(path, level, sizeof(level)))
+			break;
+		snprintf(path, sizeof(path), "%s%d/type", base, i);
+		if (!read_first_line(path, type, sizeof(type)))
+			type[0] = '\0';
+		snprintf(path, sizeof(path), "%s%d/size", base, i);
+		if (!read_first_line(path, csize, sizeof(csize)))
+			snprintf(csize, sizeof(csize), "?");
+		len += (size_t)snprintf(buf + len, size - len, "%sL%s%s %s", len ? ", " : "", level,
+					!strcmp(type, "Data") ? "d" : !strcmp(type, "Instruction") ? "i" : "", csize);
+	}
+}
+
 void results_host_facts(struct results_host *h)
 {
+	long pages;
+
 	struct utsname u;
 
 	memset(h, 0, sizeof(*h));
@@ -71,6 +138,12 @@ void results_host_facts(struct results_host *h)
 	h->page_size = sysconf(_SC_PAGESIZE);
 	h->cpus_configured = sysconf(_SC_NPROCESSORS_CONF);
 	h->cpus_online = sysconf(_SC_NPROCESSORS_ONLN);
+	h->clk_tck = sysconf(_SC_CLK_TCK);
+	pages = sysconf(_SC_PHYS_PAGES);
+	if (pages > 0 && h->page_size > 0)
+		h->mem_kb = (unsigned long long)pages * (unsigned long long)h->page_size / 1024;
+	cpu_description(h->cpu, sizeof(h->cpu));
+	cpu_caches(h->caches, sizeof(h->caches));
 }
 
 struct count_print_opts count_print_opts_from_config(const struct pf_config *cfg)

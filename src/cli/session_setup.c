@@ -95,6 +95,9 @@ struct session_opts session_opts_from_config(const struct pf_config *cfg)
 
 	trigger_session_opts(cfg, &o.triggers);
 	o.pin_command = cfg->pin_command;
+	o.exclude_idle = cfg->exclude_idle;
+	o.switch_ns = cfg->switch_timeout_ns;
+	o.saturate = cfg->saturate_smpl;
 
 	if (follow) {
 		bool all = !follows(cfg); /* --per-thread alone */
@@ -146,8 +149,38 @@ static int check_system_wide(const struct pf_config *cfg, struct pf_error *err)
 		return pf_error_set(err, PF_E_OPTION_NEEDS, "--pin-command", "--system-wide and a command",
 				    ": it pins the command of a --system-wide session on its CPUs (--cpu-list)");
 	if (cfg->n_cpu_list && !cfg->system_wide)
-		return pf_error_set(err, PF_E_OPTION_NEEDS, "--cpu-list", "--system-wide", "");
+		return pf_error_set(err, PF_E_OPTION_NEEDS, cfg->cpu_set_relative ? "--cpu-set-relative" : "--cpu-list",
+				    "--system-wide", "");
+	/* a task's counters never run in the idle task: only a CPU's do */
+	if (cfg->exclude_idle && !cfg->system_wide)
+		return pf_error_set(err, PF_E_OPTION_NEEDS, "--exclude-idle", "--system-wide",
+				    " (a task's own counters never count in the idle task)");
 	return cfg->system_wide ? check_cpus_online(cfg, err) : 0;
+}
+
+/*
+ * --switch-timeout: pfmon switches whole-run counting sets itself.  What
+ * switches the counters otherwise (triggers, a delayed start), per-task
+ * results and intervals are not combined with it yet.
+ */
+static int check_switch_timeout(const struct pf_config *cfg, struct pf_error *err)
+{
+	bool triggers = false;
+	const char *with;
+
+	if (!cfg->switch_timeout_ns)
+		return 0;
+	if (cfg->n_sets < 2)
+		return pf_error_set(err, PF_E_OPTION_NEEDS, "--switch-timeout", "two event sets or more (-e given twice)",
+				    ": it switches from one set to the next");
+	for (int k = 0; k < PF_TRG_KINDS; k++)
+		triggers |= cfg->n_triggers[k] > 0;
+	with = follows(cfg) ? "with --follow-*" : cfg->per_thread ? "with --per-thread"
+		: cfg->print_interval ? "with --print-interval" : cfg->dont_start ? "with --dont-start"
+		: cfg->trigger_start_delay_ns ? "with --trigger-start-delay" : triggers ? "with triggers" : NULL;
+	if (with)
+		return pf_error_set(err, PF_E_NOT_IMPLEMENTED, "--switch-timeout", with, "");
+	return 0;
 }
 
 int check_task_options(const struct pf_config *cfg, struct pf_error *err)
@@ -180,6 +213,8 @@ int check_task_options(const struct pf_config *cfg, struct pf_error *err)
 				    follows(cfg) ? follow_name(cfg) : cfg->per_thread ? "--per-thread" : "--aggregate-results",
 				    "with sampling", " (samples record each task's pid and tid)");
 	if (trigger_check_options(cfg, follows(cfg), err))
+		return -1;
+	if (check_switch_timeout(cfg, err))
 		return -1;
 	if (cfg->show_time && (cfg->n_attach || sampling || cfg->follow_fork || cfg->follow_vfork ||
 			       cfg->follow_pthread || cfg->per_thread))

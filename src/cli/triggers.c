@@ -394,3 +394,83 @@ int trigger_check_options(const struct pf_config *cfg, bool follows, struct pf_e
 				    "task of the command");
 	return check_data(cfg, err);
 }
+
+/* a command as execvp(3) finds it: a name without '/' along $PATH */
+static char *program_path(const char *cmd)
+{
+	const char *path = getenv("PATH");
+	char *dirs, *save = NULL;
+
+	if (strchr(cmd, '/'))
+		return xstrdup(cmd);
+	dirs = xstrdup(path && *path ? path : "/usr/local/bin:/usr/bin:/bin");
+	for (char *d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+		char *p = xasprintf("%s/%s", *d ? d : ".", cmd);
+
+		if (access(p, X_OK) == 0) {
+			free(dirs);
+			return p;
+		}
+		free(p);
+	}
+	free(dirs);
+	return xstrdup(cmd);
+}
+
+/* the model options that take an address range or an address */
+static const struct {
+	const char *option;
+	bool data;  /* a data object (else a function) */
+	bool range; /* START-END (else the address alone) */
+} symbol_options[] = {
+	{ "irange", false, true },
+	{ "drange", true, true },
+	{ "checkpoint-func", false, false },
+};
+
+int model_symbol_resolve(const char *option, const char *arg, char *const *command, char **out,
+			 struct pf_error *err)
+{
+	size_t k = 0;
+	struct sym_dso *dso;
+	uint64_t addr, size;
+	char *path;
+	int rc;
+
+	*out = NULL;
+	while (k < ARRAY_SIZE(symbol_options) && strcmp(symbol_options[k].option, option))
+		k++;
+	/* a number or a range of numbers is the model's to parse */
+	if (k == ARRAY_SIZE(symbol_options) || !*arg || isdigit((unsigned char)arg[0]) ||
+	    !(isalpha((unsigned char)arg[0]) || arg[0] == '_' || arg[0] == '.'))
+		return 0;
+	if (!command || !command[0])
+		return pf_error_set(err, PF_E_OPTION_NEEDS, option[0] == 'i' ? "--irange" : option[0] == 'd' ? "--drange"
+								 : "--checkpoint-func",
+				    "a command when it names a symbol", " (its symbol table says where the symbol is)");
+	path = program_path(command[0]);
+	if (sym_dso_open(path, NULL, &dso, err)) {
+		free(path);
+		return -1;
+	}
+	rc = symbol_options[k].data ? sym_dso_find_data(dso, arg, &addr, &size)
+				    : sym_dso_find_func(dso, arg, &addr, &size);
+	sym_dso_close(dso);
+	if (rc) {
+		char why[PATH_MAX + 64];
+
+		snprintf(why, sizeof(why), "no %s of that name in %s's symbol table",
+			 symbol_options[k].data ? "data object" : "function", path);
+		free(path);
+		return pf_error_set(err, PF_E_BAD_OPTION_VALUE, arg, option, why);
+	}
+	free(path);
+	/* a range covers the symbol in whole bundles (16 bytes: the ranges
+	 * are the Itanium models'), as an IA-64 symbol's extent always did */
+	if (symbol_options[k].range)
+		*out = xasprintf("%#llx-%#llx", (unsigned long long)(addr & ~15ull),
+				 (unsigned long long)((addr + (size ? size : 1) + 15) & ~15ull));
+	else
+		*out = xasprintf("%#llx", (unsigned long long)addr);
+	return 0;
+}

@@ -38,4 +38,15 @@ int trigger_resolve(void *arg, pid_t pid, enum session_trigger_kind kind, size_t
 /* the checks of the trigger options against each other and the run */
 int trigger_check_options(const struct pf_config *cfg, bool follows, struct pf_error *err);
 
+/*
+ * pfmon 3.x's --irange=SYMBOL, --drange=SYMBOL, --checkpoint-func=SYMBOL:
+ * the symbol looked up in the command's symbol table (a function, or a data
+ * object for --drange), resolved before the model parses its option: *out
+ * the model's spelling ("0x1000-0x1040" for a range, the address alone for
+ * --checkpoint-func), allocated; NULL when arg is not a symbol, or the
+ * option takes none.  0, or -1 with err (no command, no such symbol).
+ */
+int model_symbol_resolve(const char *option, const char *arg, char *const *command, char **out,
+			 struct pf_error *err);
+
 #endif

@@ -18,6 +18,7 @@
 #include "layer_opts.h"
 #include "options.h"
 #include "session/plan.h"
+#include "triggers.h"
 
 #define MAX_SAMPLE_RATE_PATH "/proc/sys/kernel/perf_event_max_sample_rate"
 #define PERIOD_LIMIT (1ull << 63) /* the kernel refuses a period with bit 63 set */
@@ -261,6 +262,31 @@ static int check_binary_report(const struct pf_config *cfg, struct pf_error *err
 	return 0;
 }
 
+/* pfmon 3.x's sampling options that need or exclude others */
+static int check_smpl_options(const struct pf_config *cfg, struct pf_error *err)
+{
+	static const char *const profile_options[] = { "report-format", "report-sort", "smpl-show-top",
+						       "smpl-cum-threshold", "resolve-addresses", "smpl-per-function",
+						       "demangle-java", "annotate" };
+	const char *raw = given(cfg, "smpl-raw") ? "--smpl-raw" : "--smpl-save-raw";
+
+	if (cfg->smpl_per_function && cfg->report_sort && strcmp(cfg->report_sort, "function"))
+		return pf_error_set(err, PF_E_OPTIONS_EXCLUDE, "--smpl-per-function", "--report-sort",
+				    " (it is --report-sort=function)");
+	if (cfg->smpl_per_function && (cfg->smpl_module || cfg->smpl_compact))
+		return pf_error_set(err, PF_E_NOT_IMPLEMENTED, "--smpl-per-function", "with a sampling module", "");
+	if (cfg->demangle_java && (cfg->smpl_module || cfg->smpl_compact))
+		return pf_error_set(err, PF_E_OPTION_NOT_USED, "--demangle-java", "with a sampling module",
+				    " (Itanium 2 dumps have no JIT)");
+	if (cfg->smpl_raw && !cfg->smpl_outfile)
+		return pf_error_set(err, PF_E_OPTION_NEEDS, raw, "--smpl-outfile",
+				    " (the samples go there, instead of the profile)");
+	if (cfg->smpl_raw)
+		return refuse_given(cfg, raw, profile_options, ARRAY_SIZE(profile_options), " (no profile is printed)",
+				    err);
+	return 0;
+}
+
 /* output options that contradict or need each other */
 static int check_output(const struct pf_config *cfg, struct pf_error *err)
 {
@@ -270,8 +296,8 @@ static int check_output(const struct pf_config *cfg, struct pf_error *err)
 		return -1;
 	if (given(cfg, "append") && !cfg->outfile)
 		return pf_error_set(err, PF_E_OPTION_NEEDS, "--append", "--outfile", "");
-	if (given(cfg, "resolve-addresses") && (!cfg->report_sort || strcmp(cfg->report_sort, "address") != 0))
-		return pf_error_set(err, PF_E_OPTION_NEEDS, "--resolve-addresses", "--report-sort=address", "");
+	if (check_smpl_options(cfg, err))
+		return -1;
 	if (given(cfg, "smpl-outfile") && cfg->report_file && !pmu_model_reads_dumps(cfg->pmu))
 		return pf_error_set(err, PF_E_OPTION_NEEDS, "--smpl-outfile", "--pmu=itanium2 with --report",
 				    " (it saves an Itanium 2 dump as a sample file)");
@@ -370,6 +396,23 @@ static int check_event_levels(const struct pf_config *cfg, const struct pmu_mode
 	return 0;
 }
 
+/* a model option's SYMBOL (--irange=main) as the address the model parses */
+static int resolve_model_symbols(struct pf_config *cfg, const struct pmu_model *m, struct pf_error *err)
+{
+	for (size_t i = 0; i < cfg->n_model_options; i++) {
+		struct pf_model_option *o = &cfg->model_options[i];
+		char *resolved;
+
+		if (!o->arg || o->resolved)
+			continue;
+		if (model_symbol_resolve(m->options[o->row].long_name, o->arg, cfg->command, &resolved, err))
+			return -1;
+		if (resolved)
+			o->arg = o->resolved = resolved;
+	}
+	return 0;
+}
+
 /*
  * The options of the PMU models: each belongs to the chosen model and acts
  * in this mode (a dry-run model's options act with --check), then the model
@@ -390,6 +433,8 @@ static int apply_model_options(struct pf_config *cfg, const struct pmu_model *m,
 					    dashed(owner->options[cfg->model_options[i].row].long_name, opt, sizeof(opt)),
 					    owner->title, owner->name);
 	}
+	if (m && resolve_model_symbols(cfg, m, err))
+		return -1;
 	if (m && m->options_new) {
 		opts = m->options_new(cfg->n_sets);
 		for (size_t i = 0; i < cfg->n_model_options; i++) {

@@ -45,6 +45,8 @@ void pf_config_release(struct pf_config *cfg)
 	free(cfg->abbreviations);
 	cfg->abbreviations = NULL;
 	cfg->n_abbreviations = 0;
+	for (size_t i = 0; i < cfg->n_model_options; i++)
+		free(cfg->model_options[i].resolved);
 	free(cfg->model_options);
 	cfg->model_options = NULL;
 	cfg->n_model_options = 0;

@@ -37,6 +37,7 @@ struct pf_model_option {
 	size_t row; /* in the model's option rows */
 	size_t set; /* the event set it applies to (per-set rows) */
 	const char *arg; /* NULL for a flag */
+	char *resolved;  /* owned: arg with its symbol resolved (--irange=main), or NULL */
 };
 
 /* One event set (one -e).  Per-set options apply to the most recent -e,
@@ -157,6 +158,10 @@ struct pf_config {
 	const char *sysmap_file; /* --sysmap-file: a System.map doing the same */
 	bool print_syms;         /* --print-syms: print the table of one of them */
 	bool smpl_ignore_pids;   /* system-wide profiles: every process's samples together */
+	bool smpl_per_function;  /* --smpl-per-function: histograms by function */
+	bool smpl_raw;           /* --smpl-raw: the samples to --smpl-outfile, no profile */
+	bool saturate_smpl;      /* --saturate-smpl-buffer: the ring read once, at the end */
+	bool demangle_java;      /* --demangle-java: JIT names from /tmp/perf-PID.map */
 
 	/* attaching: -p/--attach-task/--pid (processes) or --tid (threads) */
 	int *attach;
@@ -174,6 +179,10 @@ struct pf_config {
 	bool aggregate;   /* --aggregate-results */
 	bool per_thread;  /* --per-thread (perf) */
 	bool pin_command; /* --pin-command: the command runs on --cpu-list's CPUs */
+	bool cpu_set_relative; /* --cpu-set-relative: --cpu-list counts in pfmon's affinity set */
+	bool exclude_idle;     /* --exclude-idle: system-wide, not in the idle task */
+	uint64_t switch_timeout_ns; /* --switch-timeout: pfmon rotates the event sets; 0: the kernel */
+	unsigned debug;        /* --debug[=LEVEL]: debug lines on stderr */
 
 	/* triggers (pfmon 3.x): the addresses or symbols given, each entry of
 	 * each list apart */

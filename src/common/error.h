@@ -43,6 +43,8 @@
 	X(OPTION_NOT_USED,  PF_EXIT_USAGE, "option '%s' is not used %s%s") \
 	X(OPTION_APPLIES,   PF_EXIT_USAGE, "option '%s' applies to %s") \
 	X(NOT_IMPLEMENTED,  PF_EXIT_USAGE, "option '%s' is not implemented %s yet%s") \
+	X(HOST_CANNOT,      PF_EXIT_USAGE, "option '%s' cannot act on Linux perf_event: %s") \
+	X(OPTION_OBSOLETE,  PF_EXIT_USAGE, "option '%s' is obsolete (pfmon 2.0): use %s") \
 	X(OPTION_FOR_MODEL, PF_EXIT_USAGE, "option '%s' is for the %s model (--pmu=%s)") \
 	X(LIST_TOO_LONG,    PF_EXIT_USAGE, "option '--%s' has %d entries but event set %d has %d event%s") \
 	X(TOO_MANY,         PF_EXIT_USAGE, "%d %s: more than the %d %s") \

@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/debug.h"
 #include "common/util.h"
 
 #include "perf.h"
@@ -110,7 +111,16 @@ int kperf_open(const struct perf_event_attr *attr, const char *name, pid_t pid, 
 	if (attr->type == PERF_TYPE_BREAKPOINT && kperf_breakpoints_fire() == KPERF_BP_SILENT)
 		return -ENODEV;
 	fd = syscall(SYS_perf_event_open, attr, pid, cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
-	return fd < 0 ? -errno : (int)fd;
+	if (fd < 0) {
+		int e = errno;
+
+		pf_debug(1, "perf_event_open %s type=%u config=%#llx pid=%d cpu=%d group_fd=%d: %s", name, attr->type,
+			 (unsigned long long)attr->config, (int)pid, cpu, group_fd, strerror(e));
+		return -e;
+	}
+	pf_debug(1, "perf_event_open %s type=%u config=%#llx pid=%d cpu=%d group_fd=%d disabled=%u: fd %ld", name,
+		 attr->type, (unsigned long long)attr->config, (int)pid, cpu, group_fd, attr->disabled, fd);
+	return (int)fd;
 }
 
 int kperf_read(int fd, struct kperf_count *out)
@@ -123,6 +133,8 @@ int kperf_read(int fd, struct kperf_count *out)
 	out->value = buf[0];
 	out->enabled = buf[1];
 	out->running = buf[2];
+	pf_debug(2, "read fd %d: value=%llu enabled=%llu running=%llu", fd, (unsigned long long)out->value,
+		 (unsigned long long)out->enabled, (unsigned long long)out->running);
 	return 0;
 }
 
@@ -150,6 +162,7 @@ int kperf_read_lost(int fd, uint64_t rf, uint64_t *lost)
 
 int kperf_enable(int fd)
 {
+	pf_debug(2, "ioctl fd %d PERF_EVENT_IOC_ENABLE", fd);
 	return ioctl(fd, PERF_EVENT_IOC_ENABLE, 0) ? -errno : 0;
 }
 
@@ -160,6 +173,7 @@ int kperf_reset(int fd)
 
 int kperf_disable(int fd)
 {
+	pf_debug(2, "ioctl fd %d PERF_EVENT_IOC_DISABLE", fd);
 	return ioctl(fd, PERF_EVENT_IOC_DISABLE, 0) ? -errno : 0;
 }
 

@@ -62,6 +62,7 @@ struct profile *profile_new(const struct profile_opts *opts, const struct smpl_h
 	/* only the profile by line and pprof's show lines: the others never read line tables */
 	sym_resolver_want_lines(p->res, opts->sort == PROFILE_BY_LINE || opts->format == PROFILE_PPROF);
 	sym_resolver_demangle(p->res, !opts->no_demangle);
+	sym_resolver_use_perf_maps(p->res, opts->perf_maps);
 	p->n_ev = h->nr_events;
 	p->ev = xcalloc(p->n_ev ? p->n_ev : 1, sizeof(*p->ev));
 	for (size_t i = 0; i < p->n_ev; i++) {
@@ -297,6 +298,9 @@ void profile_print_notes(const struct profile *p, FILE *err)
 	 * an annotation is of a few functions, whose own notes it prints */
 	if (p->opts.format != PROFILE_TEXT && !p->annotate)
 		prof_print_missing(p, err, "note: ", false);
+	/* asked for JIT names and found no JIT: said, not silently nothing */
+	if (p->opts.perf_maps && !sym_resolver_perf_map_queries(p->res))
+		fprintf(err, "note: no sample fell in anonymous code: no JIT perf map (/tmp/perf-PID.map) was read\n");
 }
 
 /* perf.data: perf record keeps a copy of kallsyms in its build-id cache;

@@ -48,6 +48,7 @@ struct profile_opts {
 	bool annotate;
 	const char *annotate_function; /* NULL: the top ones (top, else 3) */
 	const char *source_root;       /* --source-root */
+	bool perf_maps;   /* a JIT's code named from /tmp/perf-PID.map (--demangle-java) */
 };
 
 struct profile;

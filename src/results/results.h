@@ -38,6 +38,10 @@ struct results_event {
 struct results_host {
 	char kernel[200]; /* "sysname release machine" (uname), "" if unknown */
 	long page_size, cpus_configured, cpus_online;
+	long clk_tck;             /* sysconf(_SC_CLK_TCK) */
+	unsigned long long mem_kb; /* physical memory, 0 if unknown */
+	char cpu[256];            /* the CPU as /proc/cpuinfo describes it, "" if unknown */
+	char caches[256];         /* "L1d 32K, L1i 32K, L2 1024K" (sysfs), "" if unknown */
 };
 
 /* an event as given on the command line, for pfmon 3.x's header lines */

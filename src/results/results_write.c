@@ -68,6 +68,13 @@ static void header_text_pfmon3(FILE *out, const struct results_header *h)
 		fprintf(out, "# kernel version: %s\n", h->host->kernel);
 	fprintf(out, "# pfmon version: %s\n# page size: %ld\n# CPUs: %ld configured, %ld online\n",
 		PACKAGE_VERSION, h->host->page_size, h->host->cpus_configured, h->host->cpus_online);
+	fprintf(out, "# CLK_TCK: %ld\n", h->host->clk_tck);
+	if (h->host->mem_kb)
+		fprintf(out, "# physical memory: %llu kB\n", h->host->mem_kb);
+	if (h->host->cpu[0])
+		fprintf(out, "# CPU: %s\n", h->host->cpu);
+	if (h->host->caches[0])
+		fprintf(out, "# caches: %s\n", h->host->caches);
 	fprintf(out, "# PMU: %s (%s)\n", h->pmu_name, h->pmu_desc);
 	for (size_t i = 0; i < h->n_given; i++)
 		fprintf(out, "#\tset%zu: %s = %s\n", h->given[i].set, h->given[i].event, plm_text(&h->given[i]));

@@ -268,10 +268,12 @@ static size_t ring_pages(const struct record_opts *o)
 
 	if (o->mmap_pages) /* perf record -m */
 		return o->mmap_pages;
-	if (per_quarter > entries)
+	/* a ring read once, at the end, holds the entries asked for: what is
+	 * sampled once it is full is dropped (pfmon 3.x's saturation) */
+	if (per_quarter > entries && !o->saturate)
 		entries = per_quarter;
 	bytes = (size_t)entries * per_sample;
-	if (bytes < 512 * 1024)
+	if (bytes < 512 * 1024 && !o->saturate)
 		bytes = 512 * 1024;
 	while (pages * page < bytes && pages < RING_PAGES_MAX)
 		pages *= 2;

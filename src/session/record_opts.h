@@ -39,6 +39,7 @@ struct record_opts {
 	const struct record_set_opts *sets; /* one per event set, in order */
 	size_t n_sets;
 	uint64_t smpl_entries; /* --smpl-entries: samples each ring holds at least */
+	bool saturate;         /* --saturate-smpl-buffer: each ring holds smpl_entries samples, no more room */
 	uint64_t smpl_freq;    /* Hz; 0 = the default */
 	bool inherit;          /* the events follow the tasks the command makes */
 	bool data_addr, weight, data_src, branch_stack; /* --smpl-data-addr ... */

@@ -117,6 +117,10 @@ struct session *session_new(struct set_prog *sets, size_t n_sets, const struct r
 	sess_trig_init(s);
 	s->start_off = opts->triggers.n[STRG_CODE_START] || opts->triggers.n[STRG_DATA_START] ||
 		       opts->triggers.start_delay_ns || opts->triggers.dont_start;
+	/* added to what the event asked for (an encoder may exclude it already) */
+	for (size_t k = 0; opts->exclude_idle && k < s->n_events; k++)
+		s->events[k]->attr.exclude_idle = 1;
+	s->rotating = opts->switch_ns && !plan && n_sets > 1;
 	if (plan) {
 		setup_sampling_attrs(s);
 		perf_layout_from_attr(&s->layout, &s->events[plan->first_sampling]->attr, 0);
@@ -175,8 +179,9 @@ static void set_start(struct session *s, bool at_exec)
 		bool member = s->plan && s->plan->counting[k];
 
 		a->disabled = !member;
-		/* counting that a trigger or a delay starts is off at the exec */
-		a->enable_on_exec = at_exec && !member && !s->start_off;
+		/* counting that a trigger or a delay starts is off at the exec;
+		 * rotating, the first set alone starts */
+		a->enable_on_exec = at_exec && !member && !s->start_off && !(s->rotating && s->event_set[k] != 0);
 	}
 	s->counting_on = !s->start_off;
 }
@@ -187,11 +192,15 @@ bool sess_traced(const struct session *s)
 }
 
 /* a counted event opened on a running task: disabled only if it leads */
-static void set_counting_disabled(struct session *s, struct counter_prog *c, bool leads)
+static void set_counting_disabled(struct session *s, size_t k, bool leads)
 {
+	struct counter_prog *c = s->events[k];
+
 	if (s->open_enabled)
 		c->attr.disabled = 0;
-	else if (!s->at_exec || s->start_off) /* the leader is switched, its members follow it */
+	/* the leader is switched, its members follow it (rotating: every set
+	 * but the first, which starts at the exec) */
+	else if (!s->at_exec || s->start_off || (s->rotating && s->event_set[k] != 0))
 		c->attr.disabled = leads;
 }
 
@@ -239,7 +248,7 @@ static int open_counting_on(struct session *s, pid_t tid, int cpu, size_t cpu_in
 			continue; /* refused on the first task already */
 		if (launch_interrupted())
 			return pf_error_set(err, PF_E_INTERRUPTED);
-		set_counting_disabled(s, c, leader < 0);
+		set_counting_disabled(s, k, leader < 0);
 		fd = kperf_open(&c->attr, c->name, tid, cpu, leader);
 		if (fd < 0) {
 			if (task_gone(-fd))
@@ -553,7 +562,7 @@ static int enable_all(struct session *s, struct pf_error *err)
 	for (size_t i = 0; i < s->n_fds; i++) {
 		int rc;
 
-		if (!s->fds[i].leader)
+		if (!s->fds[i].leader || (s->rotating && (size_t)s->event_set[s->fds[i].evidx] != s->rot_set))
 			continue;
 		rc = kperf_enable(s->fds[i].fd);
 		if (rc && rc != -ESRCH)
@@ -793,6 +802,7 @@ int session_cpu_counts(const struct session *s, size_t i, int *cpu, struct sessi
 	for (size_t j = 0; j < s->n_fds; j++)
 		if (s->fds[j].cpu == *cpu && sess_count_fd(s, &s->fds[j], counts, err))
 			return -1;
+	sess_rotation_scale(s, counts);
 	return 0;
 }
 
@@ -970,12 +980,12 @@ uint64_t sess_first_tick(const struct session *s, const struct session_sink *sin
 
 uint64_t sess_next_wake(const struct session *s, uint64_t deadline, uint64_t next_tick)
 {
-	return earliest(earliest(deadline, next_tick), s->start_at);
+	return earliest(earliest(earliest(deadline, next_tick), s->start_at), sess_rotation_next(s));
 }
 
 int sess_after_wake(struct session *s, const struct session_sink *sink, uint64_t *next_tick, struct pf_error *err)
 {
-	if (sess_start_if_due(s, err))
+	if (sess_start_if_due(s, err) || sess_rotate_if_due(s, err))
 		return -1;
 	if (s->plan && sess_drain(s, sink, false, err))
 		return -1;
@@ -1018,17 +1028,19 @@ int session_run(struct session *s, const struct session_sink *sink, int *status,
 	if (s->opts.triggers.start_delay_ns)
 		s->start_at = sess_monotonic_ns() + s->opts.triggers.start_delay_ns;
 	s->start_ns = sess_monotonic_ns();
+	sess_rotation_start(s);
 	/* a traced command (followed, or with triggers): its stops run the loop */
 	traced = sess_traced(s) && s->have_child;
 	/* a counted command without a timeout: nothing to do but wait */
-	if (!traced && !s->plan && s->have_child && !s->opts.timeout_ns && !s->opts.interval_ns && !s->start_at) {
+	if (!traced && !s->plan && s->have_child && !s->opts.timeout_ns && !s->opts.interval_ns && !s->start_at &&
+	    !s->rotating) {
 		*status = child_wait(&s->child);
 		sess_note_rusage(s, &s->child.usage);
 		s->have_child = false;
 		s->end = SESSION_END_COMMAND;
 		return 0;
 	}
-	rc = s->plan ? sess_start_reader(s, err) : 0;
+	rc = s->plan && !s->opts.saturate ? sess_start_reader(s, err) : 0;
 	if (!rc)
 		rc = traced ? sess_follow_run(s, sink, status, err) : run_loop(s, sink, status, err);
 	disable_all(s); /* attached tasks run on: the counts end here */
@@ -1079,6 +1091,7 @@ int session_read_counts(struct session *s, struct session_count *counts, struct 
 		if (sess_count_fd(s, &s->fds[i], counts, err))
 			return -1;
 	sess_trig_fix_counts(s, counts);
+	sess_rotation_scale(s, counts);
 	return 0;
 }
 

@@ -110,6 +110,16 @@ struct session_opts {
 	uint64_t timeout_ns;        /* -t: end the session after this long; 0: never */
 	struct session_triggers triggers;
 	bool pin_command;           /* the launched command runs on cpus[] only */
+	bool exclude_idle;          /* per-CPU counters stop in the idle task */
+	/* counting several sets: pfmon enables one set at a time, the next
+	 * every switch_ns (pfmon 3.x's --switch-timeout), and each count's
+	 * enabled time becomes the sets' total, so it reads as scaled; 0: the
+	 * sets are all enabled and the kernel multiplexes them */
+	uint64_t switch_ns;
+	/* sampling: the rings are read once, at the end, so they keep the
+	 * first samples that fit and the kernel drops (and counts) the rest
+	 * (pfmon 3.x's --saturate-smpl-buffer) */
+	bool saturate;
 };
 
 /* One event's count, summed over every task and CPU it was opened on. */

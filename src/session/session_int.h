@@ -132,6 +132,12 @@ struct session {
 	bool counting_on;         /* the counters are enabled (triggers, start delay) */
 	bool start_off;           /* counting does not start at the exec or the open */
 	uint64_t start_at;        /* --trigger-start-delay: when counting starts (0: not pending) */
+
+	/* pfmon's own rotation of the event sets (opts.switch_ns) */
+	bool rotating;
+	size_t rot_set;       /* the set counting now */
+	uint64_t next_switch; /* when the next set takes over (CLOCK_MONOTONIC) */
+	uint64_t n_switches;
 };
 
 struct trig_state;
@@ -141,6 +147,13 @@ uint64_t sess_monotonic_ns(void);
 int sess_set_counting(struct session *s, bool on, struct pf_error *err);
 /* --trigger-start-delay: start counting if its time has come */
 int sess_start_if_due(struct session *s, struct pf_error *err);
+/* pfmon's rotation of the event sets (rotate.c): the first switch's time
+ * set when the run begins, the next switch (0: none), the switch when it
+ * is due, and the counts of one scope scaled to the whole run */
+void sess_rotation_start(struct session *s);
+uint64_t sess_rotation_next(const struct session *s);
+int sess_rotate_if_due(struct session *s, struct pf_error *err);
+void sess_rotation_scale(const struct session *s, struct session_count *counts);
 /* is the command traced with ptrace (following or triggers)? */
 bool sess_traced(const struct session *s);
 

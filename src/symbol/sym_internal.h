@@ -182,6 +182,9 @@ struct sym_dso *sym_resolver_map_dso(struct sym_resolver *r, const char *path);
 struct sym_dso *sym_dso_alloc(const char *path);
 /* A dso that could not be read: lookups answer binary+offset. */
 struct sym_dso *sym_dso_stub(const char *path, const char *reason);
+/* A JIT's perf map (/tmp/perf-PID.map) as a dso of absolute addresses; a
+ * stub when it cannot be read (sym_perfmap.c) */
+struct sym_dso *sym_dso_open_perfmap(const char *path);
 /* IA-64 packs the slot (0..2) into the ip's low bits; symbols start on
  * 16-byte bundles. */
 uint64_t sym_dso_func_addr(const struct sym_dso *dso, uint64_t addr);

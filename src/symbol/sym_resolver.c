@@ -44,6 +44,8 @@ struct sym_resolver {
 	bool use_vdso;            /* [vdso] is pfmon's own image */
 	bool no_lines;            /* answers without source lines */
 	bool demangle;            /* answers with demangled names */
+	bool perf_maps;           /* anonymous code named by its JIT's /tmp/perf-PID.map */
+	uint64_t perf_map_queries; /* addresses looked up in such a map */
 	struct sym_demangler demangler;
 	struct expected_file *expected; /* what files were when recorded */
 	size_t nr_expected, cap_expected;
@@ -239,6 +241,34 @@ static struct sym_dso *checked_dso(struct sym_resolver *r, const char *path, str
 /* The dso for path, opened on first use.  A file that cannot be read
  * (deleted, permission) becomes a stub that still answers binary+offset
  * and is listed with its reason. */
+/* perf's name of a JIT's map of its code */
+#define PERF_MAP_FORMAT "/tmp/perf-%u.map"
+
+static bool is_perf_map(const char *path)
+{
+	unsigned pid;
+	char tail[8];
+
+	return sscanf(path, "/tmp/perf-%u%7s", &pid, tail) == 2 && !strcmp(tail, ".map");
+}
+
+/* where a JIT puts its code: mappings of no file (perf's anonymous kinds) */
+static bool is_anon_code(const char *path)
+{
+	return !strncmp(path, "//anon", 6) || !strncmp(path, "[anon", 5) || !strcmp(path, "/dev/zero") ||
+	       !strncmp(path, "/anon_hugepage", 14) || is_perf_map(path);
+}
+
+void sym_resolver_use_perf_maps(struct sym_resolver *r, bool use)
+{
+	r->perf_maps = use;
+}
+
+uint64_t sym_resolver_perf_map_queries(const struct sym_resolver *r)
+{
+	return r->perf_map_queries;
+}
+
 static struct sym_dso *find_or_open_dso(struct sym_resolver *r, const char *path,
 				       bool from_map)
 {
@@ -250,6 +280,8 @@ static struct sym_dso *find_or_open_dso(struct sym_resolver *r, const char *path
 		return known->dso;
 	if (from_map && path[0] != '/')
 		return add_dso(r, open_pseudo(r, path));
+	if (!from_map && is_perf_map(path))
+		return add_dso(r, sym_dso_open_perfmap(path));
 	if (sym_dso_open(path, r->debug_root, &dso, &err) != 0)
 		return add_dso(r, checked_dso(r, path, NULL, err.msg));
 	return add_dso(r, checked_dso(r, path, dso, NULL));
@@ -359,6 +391,13 @@ static const struct sym_result *resolve(struct sym_resolver *r, uint32_t pid, ui
 	struct sym_dso *dso;
 	uint64_t off, addr;
 
+	if (!data && r->perf_maps && (!m || is_anon_code(m->path))) {
+		char path[64];
+
+		snprintf(path, sizeof(path), PERF_MAP_FORMAT, (unsigned)pid);
+		r->perf_map_queries++;
+		return lookup(r, get_dso(r, path, false), ip, false);
+	}
 	if (!m)
 		return lookup(r, NULL, ip, data);
 	dso = get_dso(r, m->path, true);

@@ -302,6 +302,11 @@ struct sym_resolver *sym_resolver_new(const char *debug_root);
  * default): set it before the first lookup.  Each distinct name is
  * demangled once. */
 void sym_resolver_demangle(struct sym_resolver *r, bool demangle);
+/* --demangle-java: code in anonymous mappings (a JIT's) named from
+ * /tmp/perf-PID.map, as perf names it (read once a process) */
+void sym_resolver_use_perf_maps(struct sym_resolver *r, bool use);
+/* how many addresses were looked up in a perf map (0: none fell in anonymous code) */
+uint64_t sym_resolver_perf_map_queries(const struct sym_resolver *r);
 /* Whether answers carry source lines (the default): a report that shows
  * none says no before the first lookup, and no line table is ever read. */
 void sym_resolver_want_lines(struct sym_resolver *r, bool lines);

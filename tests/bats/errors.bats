@@ -141,9 +141,9 @@ LIST
 	[ "$status" -eq 2 ]
 	one_error_line "^error: '--smpl-period' was taken as --smpl-periods-random: option '--smpl-periods-random': event 1 of set 0 \('cpu-clock'\) has no period to randomize"
 	# a value refused while parsing, given as --opt=V and as --opt V
-	run --separate-stderr "$PFMON" --smpl-per=0 true
+	run --separate-stderr "$PFMON" --smpl-periods-r=0 true
 	[ "$status" -eq 2 ]
-	one_error_line "^error: '--smpl-per' was taken as --smpl-periods-random: invalid value '0' for option '--smpl-periods-random': entries are MASK"
+	one_error_line "^error: '--smpl-periods-r' was taken as --smpl-periods-random: invalid value '0' for option '--smpl-periods-random': entries are MASK"
 	run --separate-stderr "$PFMON" --smpl-ent x true
 	[ "$status" -eq 2 ]
 	one_error_line "^error: '--smpl-ent' was taken as --smpl-entries: invalid value 'x' for option '--smpl-entries'"

@@ -35,6 +35,7 @@ declare -gA VALUE=(
 	[smpl-format]=perf [export-perf-data]=@T/exp.data [compression-level]=3
 	[field-separator]=';' [repeat]=2 [output]=@T/out2.txt [count]=100000 [timeout]=200 [delay]=1000 [interval-print]=100 [per-cache]=L2
 	[branch-filter]=any,u [mmap-pages]=16 [annotate]= [source-root]=/nonexistent
+	[debug]= [switch-timeout]=10 [extra-smpl-pmds]=4 [reset-non-smpl-periods]=
 )
 
 # A command an option needs to act (given to both runs, counting and
@@ -56,6 +57,10 @@ declare -gA RESTATES_DEFAULT=(
 	[demangle-cpp]="names are demangled by default"
 	[no-big-num]="counts have no separators by default"
 	[timestamp]="samples always carry their time"
+	[no-una-detect]="pfmon never probes for registers another user holds"
+	[smpl-eager-save]="samples are written as they are read"
+	[smpl-per-function]="the profile is by function by default"
+	[resolve-addresses]="the profile names functions by default"
 )
 
 # What --check with --pmu=itanium2 needs for an Itanium 2 option to act
