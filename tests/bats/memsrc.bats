@@ -108,3 +108,24 @@ assert all(isinstance(x["weight"], int) and "data_address" in x for x in e), e[:
 	run -2 "$PFMON" --report="$W/mem.data" --report-sort=data,line
 	[ "$output" = "error: invalid value 'data,line' for option '--report-sort': a second key of code or data (one of function, line, binary, address, data goes with memory keys): 'line'" ]
 }
+
+@test "an address in an anonymous mapping is named by its offset into the mapping, not by itself" {
+	record "$W/pf.data"
+	# the [stack] mapping's start and the samples' data addresses in it
+	start=$(perf script -i "$W/pf.data" --show-mmap-events 2>/dev/null |
+		awk '/PERF_RECORD_MMAP2/ && /\[stack\]$/ { sub(/.*\[0x/, ""); sub(/\(.*/, ""); print; exit }')
+	[ -n "$start" ] || skip "no [stack] mapping recorded"
+	len=$(perf script -i "$W/pf.data" --show-mmap-events 2>/dev/null |
+		awk '/PERF_RECORD_MMAP2/ && /\[stack\]$/ { sub(/.*\[0x[0-9a-f]+\(0x/, ""); sub(/\).*/, ""); print; exit }')
+	perf script -i "$W/pf.data" -F addr 2>/dev/null | python3 -c '
+import sys
+s, l = int(sys.argv[1], 16), int(sys.argv[2], 16)
+for a in sys.stdin:
+    a = int(a, 16)
+    if s <= a < s + l:
+        print("[stack]+0x%x" % (a - s))' "$start" "$len" | sort -u >"$W/want.txt"
+	[ -s "$W/want.txt" ] || skip "no sample in the stack"
+	run -0 --separate-stderr "$PFMON" --report="$W/pf.data" --report-sort=data
+	printf '%s\n' "$output" | grep -o '\[stack\]+0x[0-9a-f]*' | sort -u >"$W/got.txt"
+	diff "$W/want.txt" "$W/got.txt"
+}
