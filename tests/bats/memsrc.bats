@@ -129,3 +129,29 @@ for a in sys.stdin:
 	printf '%s\n' "$output" | grep -o '\[stack\]+0x[0-9a-f]*' | sort -u >"$W/got.txt"
 	diff "$W/want.txt" "$W/got.txt"
 }
+
+@test "--smpl-module=dear-hist on a perf.data with weights: latency buckets per data address, as perf script gives the weights" {
+	record "$W/pf.data"
+	python3 "$TESTS_SRCDIR/bats/perfdata_mem.py" "$W/pf.data" "$W/mem.data" >/dev/null
+	# perf's samples: per data address, the count, average weight and share <= 15 cycles
+	perf script -i "$W/mem.data" -F addr,weight 2>/dev/null | python3 -c '
+import collections, sys
+rows = collections.defaultdict(list)
+for line in sys.stdin:
+    a, w = line.split()
+    rows[int(a, 16)].append(int(w))
+for a, ws in sorted(rows.items()):
+    print("0x%016x %d %.1f %.2f" % (a, len(ws), sum(ws) / len(ws), 100.0 * sum(w <= 15 for w in ws) / len(ws)))
+' >"$W/perf.txt"
+	run -0 --separate-stderr "$PFMON" --report="$W/mem.data" --smpl-module=dear-hist --smpl-data-view
+	[[ "$output" == *"# data addr view"* ]]
+	printf '%s\n' "$output" | awk '!/^#/ { sub("%", "", $4); print $10, $1, $9, $4 }' | LC_ALL=C sort >"$W/pfmon.txt"
+	[ "$(wc -l <"$W/perf.txt")" -ge 20 ]
+	diff "$W/perf.txt" "$W/pfmon.txt"
+	# the latency view: perf's local_weight histogram
+	run -0 --separate-stderr "$PFMON" --report="$W/mem.data" --smpl-module=dear-hist --smpl-level-view
+	diff <(perf_keys "$W/mem.data" local_weight) <(printf '%s\n' "$output" | awk '!/^#/ { print $4, $1 }' | LC_ALL=C sort)
+	# a file without weights: every sample left out, and said
+	run -0 --separate-stderr "$PFMON" --report="$W/pf.data" --smpl-module=dear-hist
+	[[ "$output" == *"# samples without a latency (not counted) "[1-9]* ]]
+}
