@@ -10,7 +10,29 @@
 #include <stdlib.h>
 
 #include "report/ia64_report_int.h"
+#include "sample/data_src.h"
 #include "sample/smpl_file.h"
+
+/* "DATA_SRC: 0x...", then each part named as perf script -F data_src
+ * names it: |OP LOAD|LVL L1 hit|SNP None|TLB L1 or L2 hit|LCK No|BLK N/A */
+static void data_src_line(FILE *out, uint64_t v)
+{
+	static const struct {
+		const char *label;
+		enum data_src_part part;
+	} parts[] = {
+		{ "OP", DATA_SRC_PART_OP },     { "LVL", DATA_SRC_PART_MEM },	 { "SNP", DATA_SRC_PART_SNOOP },
+		{ "TLB", DATA_SRC_PART_TLB },   { "LCK", DATA_SRC_PART_LOCK }, { "BLK", DATA_SRC_PART_BLOCKED },
+	};
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t i = 0; i < ARRAY_SIZE(parts); i++) {
+		strbuf_addf(&sb, "|%s ", parts[i].label);
+		data_src_name(&sb, v, parts[i].part);
+	}
+	fprintf(out, "\tDATA_SRC: 0x%" PRIx64 " %s\n", v, strbuf_str(&sb));
+	strbuf_release(&sb);
+}
 
 static void host_detailed(struct ia64_report *r, const struct sample *s, const char *event)
 {
@@ -36,8 +58,10 @@ static void host_detailed(struct ia64_report *r, const struct sample *s, const c
 	}
 	if (s->fields & SAMPLE_F_WEIGHT)
 		fprintf(out, "\tWEIGHT: %" PRIu64 "\n", s->weight);
+	if (s->fields & SAMPLE_F_INS_LAT)
+		fprintf(out, "\tINS_LAT: %" PRIu32 "\n", s->ins_lat);
 	if (s->fields & SAMPLE_F_DATA_SRC)
-		fprintf(out, "\tDATA_SRC: 0x%" PRIx64 "\n", s->data_src);
+		data_src_line(out, s->data_src);
 	for (uint32_t i = 0; i < s->read_nr; i++)
 		fprintf(out, "\tREAD%-2u: %" PRIu64 "\n", i, s->read[i]);
 	/* the branch stack oldest first, a chronological trace like the BTB's */

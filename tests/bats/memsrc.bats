@@ -155,3 +155,18 @@ for a, ws in sorted(rows.items()):
 	run -0 --separate-stderr "$PFMON" --report="$W/pf.data" --smpl-module=dear-hist
 	[[ "$output" == *"# samples without a latency (not counted) "[1-9]* ]]
 }
+
+@test "--smpl-module=detailed names each sample's data source as perf script -F data_src does" {
+	record "$W/pf.data"
+	python3 "$TESTS_SRCDIR/bats/perfdata_mem.py" "$W/pf.data" "$W/mem.data" >/dev/null
+	# sample by sample, in file order; perf cuts the line at 100 bytes:
+	# those it cut are left out of both
+	perf script -i "$W/mem.data" -F data_src 2>/dev/null | sed -E 's/^ +//; s/ +$//; s/\|BLK  /|BLK /' >"$W/perf.txt"
+	run -0 --separate-stderr "$PFMON" --report="$W/mem.data" --smpl-module=detailed
+	printf '%s\n' "$output" | sed -n 's/^\tDATA_SRC: 0x//p' >"$W/pfmon.txt"
+	[ "$(wc -l <"$W/perf.txt")" = "$(wc -l <"$W/pfmon.txt")" ]
+	paste -d '\n' "$W/perf.txt" "$W/pfmon.txt" | awk 'NR % 2 { p = $0; next }
+		p ~ /\|BLK (N\/A|Data|Addr|Data Addr)$/ { n++; if (p != $0) { print "perf:  " p; print "pfmon: " $0; bad = 1 } }
+		END { exit bad || n < 30 }'
+	[[ "$output" == *$'\tINS_LAT: 4\n'* ]]
+}
