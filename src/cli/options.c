@@ -710,6 +710,26 @@ static int opt_one_of(struct cli_state *st, const struct opt_def *o, const char 
 	return bad_value(o, arg, "no list of names for this option", err);
 }
 
+/* --report-sort: one key, or a list of them ("data,mem,snoop"), each
+ * one of option_names' list; an unknown one named with that list */
+static int opt_report_sort(struct cli_state *st, const struct opt_def *o, const char *arg, struct pf_error *err)
+{
+	struct profile_opts po;
+	char bad[64];
+	const char *why = profile_sort_parse(arg, &po, bad, sizeof(bad));
+
+	if (why && !strcmp(why, "unknown sort key"))
+		return bad_name(o, bad, "sort keys", profile_sort_name, err);
+	if (why) {
+		char msg[160];
+
+		snprintf(msg, sizeof(msg), "%s: '%s'", why, bad);
+		return bad_value(o, arg, msg, err);
+	}
+	st->cfg->report_sort = arg;
+	return 0;
+}
+
 /* --demangle-cpp (pfmon 3.x; the default now, as in perf) and --no-demangle */
 static int opt_demangle(struct cli_state *st, const struct opt_def *o, const char *arg, struct pf_error *err)
 {
@@ -1137,8 +1157,9 @@ static const struct opt_def options[] = {
 	{ "smpl-cum-threshold", NULL, ARG_REQUIRED, "PCT", G_SMPL, CALL(opt_cum_threshold),
 	  "report entries until PCT % of the samples (default 100)", M_PROFILE | M_MERGE },
 	{ "report", NULL, ARG_REQUIRED, "FILE", G_SMPL, STR(report_file), "report from a sample file and exit", M_REPORT },
-	{ "report-sort", NULL, ARG_REQUIRED, "KEY", G_SMPL, ONE_OF(report_sort),
-	  "profile by function (default), line, binary, address or data address", M_PROFILE | M_MERGE },
+	{ "report-sort", NULL, ARG_REQUIRED, "KEYS", G_SMPL, CALL(opt_report_sort),
+	  "profile by function (default), line, binary, address or data address, and memory keys "
+	  "(mem, snoop, tlb, lock, blocked, weight): a comma-separated list", M_PROFILE | M_MERGE },
 	{ "report-format", NULL, ARG_REQUIRED, "FMT", G_SMPL, ONE_OF(report_format),
 	  "profile as text (default), json, folded stacks, svg or script", M_PROFILE | M_MERGE },
 	{ "annotate", NULL, ARG_OPTIONAL, "FUNCTION", G_SMPL, CALL(opt_annotate),

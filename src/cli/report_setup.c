@@ -28,7 +28,9 @@ struct profile_opts profile_opts_from_config(const struct pf_config *cfg)
 	};
 
 	/* the names were checked when the options were parsed */
-	profile_sort_from_name(cfg->report_sort, &po.sort);
+	char bad[64];
+
+	profile_sort_parse(cfg->report_sort, &po, bad, sizeof(bad));
 	profile_format_from_name(cfg->report_format, &po.format);
 	return po;
 }

@@ -117,6 +117,16 @@ static int by_cost(const void *pa, const void *pb)
 	return by_count(pa, pb);
 }
 
+static int by_weight(const void *pa, const void *pb)
+{
+	const struct ia64_hist_row *a = &sorting->rows[*(const size_t *)pa];
+	const struct ia64_hist_row *b = &sorting->rows[*(const size_t *)pb];
+
+	if (a->weight != b->weight)
+		return a->weight > b->weight ? -1 : 1;
+	return by_count(pa, pb);
+}
+
 size_t *ia64_hist_sorted(const struct ia64_hist *h, enum ia64_hist_order order,
 			 const unsigned *costs)
 {
@@ -127,7 +137,10 @@ size_t *ia64_hist_sorted(const struct ia64_hist *h, enum ia64_hist_order order,
 	sorting = h;
 	sort_costs = costs;
 	qsort(idx, h->n, sizeof(*idx),
-	      order == IA64_HIST_BY_VALUE ? by_value : order == IA64_HIST_BY_COST ? by_cost : by_count);
+	      order == IA64_HIST_BY_VALUE    ? by_value
+	      : order == IA64_HIST_BY_COST   ? by_cost
+	      : order == IA64_HIST_BY_WEIGHT ? by_weight
+					     : by_count);
 	sorting = NULL;
 	return idx;
 }

@@ -14,6 +14,8 @@
 #include "common/u64set.h"
 
 #define IA64_HIST_LEVELS 3 /* L2/L3/RAM, or L2TLB/VHPT/software */
+/* host samples' latency buckets (dear-hist of PERF_SAMPLE_WEIGHT) */
+#define IA64_HIST_LAT_BUCKETS 5
 
 struct ia64_hist_row {
 	uint64_t key;     /* address, latency or TLB level */
@@ -21,6 +23,8 @@ struct ia64_hist_row {
 	uint64_t count;
 	uint64_t level[IA64_HIST_LEVELS];
 	uint64_t mispredicted;
+	uint64_t lat[IA64_HIST_LAT_BUCKETS]; /* host samples: by latency bucket */
+	uint64_t weight;  /* host samples: the sum of their latencies */
 	size_t next;      /* pairs: the next row of the same key, or SIZE_MAX */
 };
 
@@ -40,6 +44,7 @@ enum ia64_hist_order {
 	IA64_HIST_BY_COUNT, /* descending, then by key */
 	IA64_HIST_BY_VALUE, /* by key, ascending */
 	IA64_HIST_BY_COST,  /* by estimated cycles (levels x cost), descending */
+	IA64_HIST_BY_WEIGHT, /* by the sum of the latencies, descending */
 };
 
 /* the rows in that order: an array of indexes the caller frees; costs[]

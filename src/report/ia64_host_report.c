@@ -1,14 +1,38 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * pfmon's own sample files (live host samples) through the sampling
- * modules that need no EAR or BTB: detailed, compact and inst-hist.
+ * pfmon's own sample files and perf.data (host samples) through the
+ * sampling modules that need no EAR or BTB: detailed, compact, inst-hist,
+ * and dear-hist by the samples' latencies.
  */
 #include <config.h>
 
 #include <inttypes.h>
+#include <stdlib.h>
 
 #include "report/ia64_report_int.h"
+#include "sample/data_src.h"
 #include "sample/smpl_file.h"
+
+/* "DATA_SRC: 0x...", then each part named as perf script -F data_src
+ * names it: |OP LOAD|LVL L1 hit|SNP None|TLB L1 or L2 hit|LCK No|BLK N/A */
+static void data_src_line(FILE *out, uint64_t v)
+{
+	static const struct {
+		const char *label;
+		enum data_src_part part;
+	} parts[] = {
+		{ "OP", DATA_SRC_PART_OP },     { "LVL", DATA_SRC_PART_MEM },	 { "SNP", DATA_SRC_PART_SNOOP },
+		{ "TLB", DATA_SRC_PART_TLB },   { "LCK", DATA_SRC_PART_LOCK }, { "BLK", DATA_SRC_PART_BLOCKED },
+	};
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t i = 0; i < ARRAY_SIZE(parts); i++) {
+		strbuf_addf(&sb, "|%s ", parts[i].label);
+		data_src_name(&sb, v, parts[i].part);
+	}
+	fprintf(out, "\tDATA_SRC: 0x%" PRIx64 " %s\n", v, strbuf_str(&sb));
+	strbuf_release(&sb);
+}
 
 static void host_detailed(struct ia64_report *r, const struct sample *s, const char *event)
 {
@@ -34,8 +58,10 @@ static void host_detailed(struct ia64_report *r, const struct sample *s, const c
 	}
 	if (s->fields & SAMPLE_F_WEIGHT)
 		fprintf(out, "\tWEIGHT: %" PRIu64 "\n", s->weight);
+	if (s->fields & SAMPLE_F_INS_LAT)
+		fprintf(out, "\tINS_LAT: %" PRIu32 "\n", s->ins_lat);
 	if (s->fields & SAMPLE_F_DATA_SRC)
-		fprintf(out, "\tDATA_SRC: 0x%" PRIx64 "\n", s->data_src);
+		data_src_line(out, s->data_src);
 	for (uint32_t i = 0; i < s->read_nr; i++)
 		fprintf(out, "\tREAD%-2u: %" PRIu64 "\n", i, s->read[i]);
 	/* the branch stack oldest first, a chronological trace like the BTB's */
@@ -72,6 +98,95 @@ static void host_compact(struct ia64_report *r, const struct sample *s)
 	for (uint32_t i = 0; i < s->read_nr; i++)
 		fprintf(out, " %" PRIu64, s->read[i]);
 	fputc('\n', out);
+}
+
+/*
+ * dear-hist of host samples: the heirs of the D-EAR (PEBS load latency,
+ * IBS op, SPE) give each sampled access's latency as its weight, where the
+ * Itanium 2 gave PMD3's.  Its buckets, in cycles, each 4 times the last:
+ * an L1 hit is within the first, a memory access in the last two on any
+ * machine of today; the level itself is the memory profile's (mem key).
+ */
+static const uint64_t lat_bucket_max[IA64_HIST_LAT_BUCKETS - 1] = { 15, 63, 255, 1023 };
+
+static unsigned lat_bucket(uint64_t lat)
+{
+	unsigned b = 0;
+
+	while (b < IA64_HIST_LAT_BUCKETS - 1 && lat > lat_bucket_max[b])
+		b++;
+	return b;
+}
+
+/* a sample into the histogram: rows by instruction or data address (of
+ * one process: the same address is another object in another), or by
+ * latency in the level view */
+static void host_dear_count(struct ia64_report *r, const struct sample *s)
+{
+	struct ia64_hist_row *row;
+
+	r->host_dear = true;
+	if (!(s->fields & SAMPLE_F_WEIGHT) || (r->opts.view == PF_VIEW_DATA && !(s->fields & SAMPLE_F_ADDR))) {
+		r->invalid++;
+		return;
+	}
+	if (r->opts.view == PF_VIEW_LEVEL)
+		row = ia64_hist_count(&r->hist, s->weight, 0);
+	else
+		row = ia64_hist_count(&r->hist, r->opts.view == PF_VIEW_DATA ? s->addr : s->ip, s->pid);
+	row->lat[lat_bucket(s->weight)]++;
+	row->weight += s->weight;
+}
+
+static void host_dear_header(struct ia64_report *r)
+{
+	static const char *const views[] = { "instruction addr", "data addr", "latency" };
+	static const char *const sorts[] = { "count", "value", "latency" };
+	FILE *out = r->out;
+
+	fprintf(out, "# total samples %" PRIu64 "\n", r->hist.total);
+	fprintf(out, "# samples without a latency%s (not counted) %" PRIu64 "\n",
+		r->opts.view == PF_VIEW_DATA ? " or a data address" : "", r->invalid);
+	fprintf(out, "# %s view\n# sorted by %s\n", views[r->opts.view], sorts[r->opts.sort]);
+	if (r->opts.view == PF_VIEW_LEVEL) {
+		fputs("# #count    %self    %cum lat(cycles)\n", out);
+		return;
+	}
+	fputs("# latency of each row's samples, % in cycles up to", out);
+	for (unsigned b = 0; b < IA64_HIST_LAT_BUCKETS - 1; b++)
+		fprintf(out, " %" PRIu64, lat_bucket_max[b]);
+	fputs(", above; and their average\n# #count    %self    %cum ", out);
+	for (unsigned b = 0; b < IA64_HIST_LAT_BUCKETS - 1; b++)
+		fprintf(out, " %6s%-4" PRIu64, "<=", lat_bucket_max[b]);
+	fprintf(out, " %6s%-4" PRIu64 " %8s %18s\n", ">", lat_bucket_max[IA64_HIST_LAT_BUCKETS - 2], "avg",
+		views[r->opts.view]);
+}
+
+void ia64_host_dear_print(struct ia64_report *r)
+{
+	enum ia64_hist_order ord = r->opts.sort == PF_SORT_VALUE ? IA64_HIST_BY_VALUE :
+				   r->opts.sort == PF_SORT_LEVEL ? IA64_HIST_BY_WEIGHT : IA64_HIST_BY_COUNT;
+	size_t *order = ia64_hist_sorted(&r->hist, ord, NULL);
+	size_t shown = ia64_hist_shown(&r->hist, order, r->opts.top, r->opts.cum_threshold);
+	uint64_t cum = 0;
+
+	host_dear_header(r);
+	for (size_t i = 0; i < shown; i++) {
+		const struct ia64_hist_row *row = &r->hist.rows[order[i]];
+
+		ia64_hist_counts(r, row, &cum);
+		if (r->opts.view == PF_VIEW_LEVEL) {
+			fprintf(r->out, "%11" PRIu64 "\n", row->key);
+			continue;
+		}
+		for (unsigned b = 0; b < IA64_HIST_LAT_BUCKETS; b++)
+			fprintf(r->out, "%9.2f%% ", ia64_percent(row->lat[b], row->count));
+		fprintf(r->out, "%8.1f ", (double)row->weight / (double)row->count);
+		r->pid = (uint32_t)row->key2;
+		fprintf(r->out, "0x%016" PRIx64 " %s\n", row->key,
+			ia64_row_symbol(r, row->key, r->opts.view == PF_VIEW_DATA));
+	}
+	free(order);
 }
 
 int ia64_report_host_record(struct ia64_report *r, const struct smpl_header *h,
@@ -115,6 +230,9 @@ int ia64_report_host_record(struct ia64_report *r, const struct smpl_header *h,
 		/* one row per (process, address): the same address names another
 		 * binary in another process */
 		ia64_hist_count(&r->hist, s->ip, s->pid);
+		break;
+	case IA64_MOD_DEAR_HIST:
+		host_dear_count(r, s);
 		break;
 	default:
 		return pf_error_set(err, PF_E_MODULE_NEEDS, ia64_smpl_module_name(r->opts.module),

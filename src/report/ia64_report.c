@@ -30,7 +30,7 @@ static const struct {
 	  "\t--smpl-cum-threshold=PCT\tstop before the row that crosses PCT % of the samples\n" },
 	{ "detailed", "decode every sample (Itanium 2: each EAR and BTB register)", true, NULL },
 	{ "compact", "one row per sample: ids, time, period, IIP, then the PMDs", true, NULL },
-	{ "dear-hist", "Data EAR-based cache/TLB miss histograms", false,
+	{ "dear-hist", "Data EAR-based cache/TLB miss histograms; host samples: by their latency (weight)", true,
 	  "\t--smpl-inst-view\tinstruction address histogram (default)\n"
 	  "\t--smpl-data-view\tdata address histogram\n"
 	  "\t--smpl-level-view\tcache latency (cycles) or TLB level histogram\n"
@@ -680,21 +680,19 @@ static void btb_lines(struct ia64_report *r, const struct ia64_btb *b)
 	}
 }
 
-static double percent(uint64_t part, uint64_t whole)
+double ia64_percent(uint64_t part, uint64_t whole)
 {
 	return whole ? (double)part * 100.0 / (double)whole : 0.0;
 }
 
-/* "  count  %self  %cum " of one row */
-static void hist_counts(struct ia64_report *r, const struct ia64_hist_row *row, uint64_t *cum)
+void ia64_hist_counts(struct ia64_report *r, const struct ia64_hist_row *row, uint64_t *cum)
 {
 	*cum += row->count;
-	fprintf(r->out, "  %8" PRIu64 " %6.2f%% %6.2f%% ", row->count, percent(row->count, r->hist.total),
-		percent(*cum, r->hist.total));
+	fprintf(r->out, "  %8" PRIu64 " %6.2f%% %6.2f%% ", row->count, ia64_percent(row->count, r->hist.total),
+		ia64_percent(*cum, r->hist.total));
 }
 
-/* " symbol" or "" */
-static const char *row_symbol(struct ia64_report *r, uint64_t addr, bool data)
+const char *ia64_row_symbol(struct ia64_report *r, uint64_t addr, bool data)
 {
 	name_address(r, addr, data);
 	return r->sym;
@@ -711,9 +709,9 @@ static void print_inst_hist(struct ia64_report *r)
 	for (size_t i = 0; i < shown; i++) {
 		const struct ia64_hist_row *row = &r->hist.rows[order[i]];
 
-		hist_counts(r, row, &cum);
+		ia64_hist_counts(r, row, &cum);
 		r->pid = (uint32_t)row->key2; /* host samples: the process (a dump's: 0) */
-		fprintf(r->out, "0x%016" PRIx64 " %s\n", row->key, row_symbol(r, row->key, false));
+		fprintf(r->out, "0x%016" PRIx64 " %s\n", row->key, ia64_row_symbol(r, row->key, false));
 	}
 	free(order);
 }
@@ -755,7 +753,7 @@ static void print_dear_hist(struct ia64_report *r)
 	for (size_t i = 0; i < shown; i++) {
 		const struct ia64_hist_row *row = &r->hist.rows[order[i]];
 
-		hist_counts(r, row, &cum);
+		ia64_hist_counts(r, row, &cum);
 		if (r->opts.view == PF_VIEW_LEVEL) {
 			if (r->dear == IA64_DEAR_TLB)
 				fprintf(r->out, "%s\n", ia64_tlb_name((enum ia64_tlb_level)row->key, true));
@@ -765,9 +763,9 @@ static void print_dear_hist(struct ia64_report *r)
 		}
 		if (r->dear != IA64_DEAR_ALAT)
 			for (unsigned j = 0; j < IA64_HIST_LEVELS; j++)
-				fprintf(r->out, "%6.2f%% ", percent(row->level[j], row->count));
+				fprintf(r->out, "%6.2f%% ", ia64_percent(row->level[j], row->count));
 		fprintf(r->out, "0x%016" PRIx64 " %s\n", row->key,
-			row_symbol(r, row->key, r->opts.view == PF_VIEW_DATA));
+			ia64_row_symbol(r, row->key, r->opts.view == PF_VIEW_DATA));
 	}
 	free(order);
 }
@@ -784,11 +782,11 @@ static void print_btb_pairs(struct ia64_report *r)
 	for (size_t i = 0; i < shown; i++) {
 		const struct ia64_hist_row *row = &r->hist.rows[order[i]];
 
-		hist_counts(r, row, &cum);
+		ia64_hist_counts(r, row, &cum);
 		fprintf(r->out, "%8" PRIu64 " 0x%016" PRIx64 " 0x%016" PRIx64, row->mispredicted, row->key,
 			row->key2);
-		fprintf(r->out, " %s", row_symbol(r, row->key, false));
-		fprintf(r->out, " -> %s\n", row->key2 ? row_symbol(r, row->key2, false) : "");
+		fprintf(r->out, " %s", ia64_row_symbol(r, row->key, false));
+		fprintf(r->out, " -> %s\n", row->key2 ? ia64_row_symbol(r, row->key2, false) : "");
 	}
 	free(order);
 }
@@ -807,7 +805,10 @@ int ia64_report_finish(struct ia64_report *r, struct pf_error *err)
 		print_inst_hist(r);
 		break;
 	case IA64_MOD_DEAR_HIST:
-		print_dear_hist(r);
+		if (r->host_dear)
+			ia64_host_dear_print(r);
+		else
+			print_dear_hist(r);
 		break;
 	case IA64_MOD_BTB:
 		print_btb_pairs(r);

@@ -34,7 +34,8 @@ struct ia64_report {
 	uint64_t entry;
 	uint32_t pid;          /* whose maps name addresses: DUMP_PID, or the host sample's */
 	uint64_t period_sum;
-	uint64_t invalid;      /* dear-hist: samples with no captured miss */
+	uint64_t invalid;      /* dear-hist: samples with no captured miss (host: no latency) */
+	bool host_dear;        /* dear-hist of host samples: their latencies */
 	struct ia64_hist hist; /* inst-hist, dear-hist; btb: the branch pairs */
 	struct json_writer json;
 	const char *sym, *line; /* the last address named: "" when unknown */
@@ -47,6 +48,14 @@ struct ia64_report {
 	struct sym_symfile *symfile;   /* --symbol-file / --sysmap-file, or NULL */
 	struct annotate *annotate;     /* --annotate: the samples counted there instead */
 };
+
+/* dear-hist of host samples: the histogram (ia64_host_report.c) */
+void ia64_host_dear_print(struct ia64_report *r);
+/* " symbol" or "" */
+const char *ia64_row_symbol(struct ia64_report *r, uint64_t addr, bool data);
+/* "  count  %self  %cum " of one row */
+void ia64_hist_counts(struct ia64_report *r, const struct ia64_hist_row *row, uint64_t *cum);
+double ia64_percent(uint64_t part, uint64_t whole);
 
 /* forget every address's names: a mapping changed */
 void ia64_names_clear(struct ia64_report *r);

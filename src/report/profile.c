@@ -8,8 +8,20 @@
 #include "flame.h"
 #include "profile_internal.h"
 
-/* the names of --report-sort and --report-format, in enum order */
-static const char *const sort_names[] = { "function", "line", "binary", "address", "data" };
+/* the names of --report-sort, perf's where perf has the key (symbol_daddr
+ * is perf's name of data) */
+static const struct {
+	const char *name;
+	enum profile_sort sort;
+} sort_names[] = {
+	{ "function", PROFILE_BY_FUNCTION }, { "line", PROFILE_BY_LINE },
+	{ "binary", PROFILE_BY_BINARY },     { "address", PROFILE_BY_ADDRESS },
+	{ "data", PROFILE_BY_DATA },         { "symbol_daddr", PROFILE_BY_DATA },
+	{ "mem", PROFILE_BY_MEM },           { "snoop", PROFILE_BY_SNOOP },
+	{ "tlb", PROFILE_BY_TLB },           { "lock", PROFILE_BY_LOCK },
+	{ "blocked", PROFILE_BY_BLOCKED },   { "weight", PROFILE_BY_WEIGHT },
+};
+/* and of --report-format, in enum order */
 static const char *const format_names[] = { "text", "json", "folded", "svg", "script", "pprof" };
 
 static int name_index(const char *const *names, size_t n, const char *name)
@@ -22,21 +34,78 @@ static int name_index(const char *const *names, size_t n, const char *name)
 
 const char *prof_sort_name(enum profile_sort s)
 {
-	return sort_names[s];
+	for (size_t i = 0; i < ARRAY_SIZE(sort_names); i++)
+		if (sort_names[i].sort == s)
+			return sort_names[i].name;
+	return "?";
+}
+
+bool prof_is_code_key(enum profile_sort s)
+{
+	return s <= PROFILE_BY_DATA;
 }
 
 bool profile_sort_from_name(const char *name, enum profile_sort *out)
 {
-	int i = name ? name_index(sort_names, ARRAY_SIZE(sort_names), name) : PROFILE_BY_FUNCTION;
-
-	if (i >= 0)
-		*out = (enum profile_sort)i;
-	return i >= 0;
+	if (!name) {
+		*out = PROFILE_BY_FUNCTION;
+		return true;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(sort_names); i++) {
+		if (!strcmp(sort_names[i].name, name)) {
+			*out = sort_names[i].sort;
+			return true;
+		}
+	}
+	return false;
 }
 
 const char *profile_sort_name(size_t i)
 {
-	return i < ARRAY_SIZE(sort_names) ? sort_names[i] : NULL;
+	return i < ARRAY_SIZE(sort_names) ? sort_names[i].name : NULL;
+}
+
+/* one key of a list into o: its culprit in bad when it does not go */
+static const char *add_key(const char *name, size_t len, struct profile_opts *o, bool *code, char *bad,
+			   size_t bad_size)
+{
+	char one[32];
+	enum profile_sort k;
+
+	snprintf(bad, bad_size, "%.*s", (int)len, name);
+	if (len >= sizeof(one) || (memcpy(one, name, len), one[len] = 0, !profile_sort_from_name(one, &k)))
+		return "unknown sort key";
+	for (uint32_t i = 0; i < o->n_keys; i++)
+		if (o->keys[i] == k)
+			return "sort key given twice";
+	if (prof_is_code_key(k) && *code)
+		return "a second key of code or data (one of function, line, binary, address, data goes with memory keys)";
+	if (o->n_keys == PROFILE_MAX_KEYS)
+		return "too many sort keys";
+	if (prof_is_code_key(k)) {
+		*code = true;
+		o->sort = k;
+	}
+	o->keys[o->n_keys++] = k;
+	return NULL;
+}
+
+const char *profile_sort_parse(const char *list, struct profile_opts *o, char *bad, size_t bad_size)
+{
+	bool code = false;
+	const char *why;
+
+	o->sort = PROFILE_BY_FUNCTION;
+	o->n_keys = 0;
+	for (const char *s = list ? list : "function";; s++) {
+		size_t len = strcspn(s, ",");
+
+		if ((why = add_key(s, len, o, &code, bad, bad_size)))
+			return why;
+		s += len;
+		if (!*s)
+			return NULL;
+	}
 }
 
 const char *profile_format_name(size_t i)
@@ -58,6 +127,8 @@ struct profile *profile_new(const struct profile_opts *opts, const struct smpl_h
 	struct profile *p = xcalloc(1, sizeof(*p));
 
 	p->opts = *opts;
+	if (!p->opts.n_keys) /* the code key alone */
+		p->opts.keys[p->opts.n_keys++] = opts->sort;
 	p->res = sym_resolver_new(opts->debug_root);
 	/* only the profile by line and pprof's show lines: the others never read line tables */
 	sym_resolver_want_lines(p->res, opts->sort == PROFILE_BY_LINE || opts->format == PROFILE_PPROF);
@@ -111,6 +182,7 @@ void profile_free(struct profile *p)
 		free(p->ev[i].key_frames);
 		free(p->ev[i].key_counts);
 		free(p->ev[i].key_pids);
+		free(p->ev[i].key_mem);
 		for (size_t j = 0; j < SAMPLE_MAX_READ; j++)
 			strmap_release(&p->ev[i].read_sums[j]);
 		prof_keymap_release(&p->ev[i].counted);
@@ -183,9 +255,9 @@ static bool pid0_record(struct profile *p, const struct sample_record *rec)
 static void add_sample(struct profile *p, const struct sample *s, uint64_t count)
 {
 	struct event_hist *h = s->evidx < p->n_ev ? &p->ev[s->evidx] : NULL;
-	struct prof_frame key[2];
+	struct prof_frame key[1 + PROFILE_MAX_KEYS];
 	struct prof_entry *e;
-	uint32_t n = p->opts.by_process ? 2 : 1;
+	uint32_t n, first = p->opts.by_process ? 0 : 1;
 
 	if (!h)
 		return;
@@ -223,10 +295,10 @@ static void add_sample(struct profile *p, const struct sample *s, uint64_t count
 		prof_add_stack(p, &p->stacks, s, count);
 	/* by process: the process first, the frame second */
 	key[0] = (struct prof_frame){ FRAME_PID, NULL, s->pid };
-	key[1] = prof_sample_frame(p, s);
-	e = prof_keymap_add(&h->counted, &key[2 - n], n, count);
+	n = 1 + prof_sample_key(p, s, &key[1]) - first;
+	e = prof_keymap_add(&h->counted, &key[first], n, count);
 	if (p->n_sources)
-		prof_keymap_add(&h->source_counted[p->source], &key[2 - n], n, count);
+		prof_keymap_add(&h->source_counted[p->source], &key[first], n, count);
 	/* counts read in samples are credited per key as samples come */
 	if (h->n_reads && (s->fields & SAMPLE_F_READ))
 		prof_add_reads(p, h, s, e);

@@ -23,7 +23,18 @@ enum profile_sort {
 	PROFILE_BY_BINARY,
 	PROFILE_BY_ADDRESS,
 	PROFILE_BY_DATA, /* the sampled data address (breakpoints, PEBS/IBS/SPE) */
+	/* the memory keys (perf report --mem-mode's): where a sampled access
+	 * found its data (PERF_SAMPLE_DATA_SRC), its latency (WEIGHT) */
+	PROFILE_BY_MEM,     /* the memory level: "L1 hit", "L3 miss" */
+	PROFILE_BY_SNOOP,   /* "HitM" */
+	PROFILE_BY_TLB,     /* "L1 or L2 hit" */
+	PROFILE_BY_LOCK,    /* locked instruction: "Yes", "No" */
+	PROFILE_BY_BLOCKED, /* "Data", "Addr" */
+	PROFILE_BY_WEIGHT,  /* the sample's weight (perf's local_weight): its latency */
 };
+
+/* at most this many keys in one --report-sort list */
+#define PROFILE_MAX_KEYS 8
 
 enum profile_format {
 	PROFILE_TEXT,
@@ -35,7 +46,12 @@ enum profile_format {
 };
 
 struct profile_opts {
+	/* the key of code or data (function .. data): the one of keys[], or
+	 * function when keys[] has none */
 	enum profile_sort sort;
+	/* what samples are counted under, in order (n_keys 0: sort alone) */
+	enum profile_sort keys[PROFILE_MAX_KEYS];
+	uint32_t n_keys;
 	enum profile_format format;
 	uint64_t top; /* 0: all */
 	uint64_t cum_threshold; /* percent, 1..100 */
@@ -107,6 +123,10 @@ const char *profile_event_name(const struct profile *p, size_t ev);
 
 /* NULL is the default (function, text); false for an unknown name */
 bool profile_sort_from_name(const char *name, enum profile_sort *out);
+/* --report-sort's list of keys, comma-separated (NULL: function) into
+ * o->keys and o->sort; else why not, a static message naming the culprit
+ * in *bad (at most one key of code or data, each key once) */
+const char *profile_sort_parse(const char *list, struct profile_opts *o, char *bad, size_t bad_size);
 bool profile_format_from_name(const char *name, enum profile_format *out);
 /* the i-th name those accept, NULL past the last: for messages and the
  * shell completion */

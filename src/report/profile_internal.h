@@ -47,6 +47,14 @@ enum frame_kind {
 			      * pid 0's, named at the end): a stack's root */
 	FRAME_PID,           /* addr: the process a by-process key starts with */
 	FRAME_UNWIND_END,    /* addr: why an unwound stack ends early (enum sym_unwind_end) */
+	/* the memory keys: addr is the part of the data source the key's name
+	 * reads (data_src_part()), or the sample's weight */
+	FRAME_MEM,
+	FRAME_SNOOP,
+	FRAME_TLB,
+	FRAME_LOCK,
+	FRAME_BLOCKED,
+	FRAME_WEIGHT,
 };
 
 /* pid 0's root frame: its name is known only once every record is read */
@@ -94,6 +102,9 @@ struct event_hist {
 	struct prof_frame *key_frames;
 	uint64_t *key_counts; /* of the entry each key frame is from */
 	uint32_t *key_pids; /* by process: each named key's pid, parallel to key_frames */
+	/* and each named key's memory frames, PROFILE_MAX_KEYS a key (the
+	 * unused ones of kind FRAME_NO_DATA) */
+	struct prof_frame *key_mem;
 	size_t n_key_frames;
 	/* a merge of several files (pfmon --merge): each source's own counts,
 	 * typed as they come, named when finished */
@@ -209,6 +220,15 @@ bool prof_stands_first(const struct prof_frame *a, uint32_t na, uint64_t ca, con
 enum frame_kind prof_frame_kind(uint8_t cpumode);
 /* the typed key of a sample by the profile's sort */
 struct prof_frame prof_sample_frame(struct profile *p, const struct sample *s);
+/* a sample's key by every key of the profile, in order: how many frames */
+uint32_t prof_sample_key(struct profile *p, const struct sample *s, struct prof_frame *key);
+/* its memory keys' frames alone, last key first (a folded stack's leaves) */
+uint32_t prof_mem_frames(const struct profile *p, const struct sample *s, struct prof_frame *f);
+/* a memory key's frame (FRAME_MEM .. FRAME_WEIGHT)? its name into sb */
+bool prof_is_mem_frame(enum frame_kind k);
+void prof_mem_frame_name(const struct prof_frame *f, struct strbuf *sb);
+/* the --report-sort name of a memory frame's key ("mem", "weight") */
+const char *prof_mem_frame_key(enum frame_kind k);
 /* count samples under key (n frames); the entry, for the counts read in the sample */
 struct prof_entry *prof_keymap_add(struct prof_keymap *m, const struct prof_frame *key, uint32_t n, uint64_t count);
 void prof_keymap_release(struct prof_keymap *m);
@@ -254,6 +274,8 @@ void prof_stack_frame_name(const struct profile *p, const struct prof_frame *f, 
 
 /* profile.c: the --report-sort name of a sort */
 const char *prof_sort_name(enum profile_sort s);
+/* function, line, binary, address or data: a key of where, not of how */
+bool prof_is_code_key(enum profile_sort s);
 
 /* profile_reads.c */
 void prof_add_reads(struct profile *p, struct event_hist *h, const struct sample *s, struct prof_entry *e);

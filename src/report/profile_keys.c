@@ -8,6 +8,7 @@
 
 #include "common/hash.h"
 #include "profile_internal.h"
+#include "sample/data_src.h"
 
 const char *prof_base_name(const char *path)
 {
@@ -162,6 +163,79 @@ struct prof_frame prof_sample_frame(struct profile *p, const struct sample *s)
 	return prof_user_frame(p, s->pid, s->ip, !keyed_by_answer(p->opts.sort));
 }
 
+/* ---- the memory keys ---- */
+
+/* each memory key: its frame, and the part of the data source it names */
+static const struct {
+	enum profile_sort sort;
+	enum frame_kind kind;
+	enum data_src_part part;
+} mem_keys[] = {
+	{ PROFILE_BY_MEM, FRAME_MEM, DATA_SRC_PART_MEM },
+	{ PROFILE_BY_SNOOP, FRAME_SNOOP, DATA_SRC_PART_SNOOP },
+	{ PROFILE_BY_TLB, FRAME_TLB, DATA_SRC_PART_TLB },
+	{ PROFILE_BY_LOCK, FRAME_LOCK, DATA_SRC_PART_LOCK },
+	{ PROFILE_BY_BLOCKED, FRAME_BLOCKED, DATA_SRC_PART_BLOCKED },
+	{ PROFILE_BY_WEIGHT, FRAME_WEIGHT, DATA_SRC_PART_OP /* unused */ },
+};
+
+bool prof_is_mem_frame(enum frame_kind k)
+{
+	return k >= FRAME_MEM && k <= FRAME_WEIGHT;
+}
+
+const char *prof_mem_frame_key(enum frame_kind k)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(mem_keys); i++)
+		if (mem_keys[i].kind == k)
+			return prof_sort_name(mem_keys[i].sort);
+	return "?";
+}
+
+/* A sample without a data source is one whose every part is "not
+ * available", as perf takes it; one without a weight weighs 0. */
+static struct prof_frame mem_frame(enum profile_sort k, const struct sample *s)
+{
+	uint64_t v = s->fields & SAMPLE_F_DATA_SRC ? s->data_src : DATA_SRC_NONE;
+
+	for (size_t i = 0; i < ARRAY_SIZE(mem_keys); i++) {
+		if (mem_keys[i].sort != k)
+			continue;
+		if (k == PROFILE_BY_WEIGHT)
+			return (struct prof_frame){ FRAME_WEIGHT, NULL, s->fields & SAMPLE_F_WEIGHT ? s->weight : 0 };
+		return (struct prof_frame){ mem_keys[i].kind, NULL, data_src_part(v, mem_keys[i].part) };
+	}
+	return (struct prof_frame){ FRAME_NO_DATA, NULL, 0 };
+}
+
+void prof_mem_frame_name(const struct prof_frame *f, struct strbuf *sb)
+{
+	if (f->kind == FRAME_WEIGHT) {
+		strbuf_addf(sb, "%llu", (unsigned long long)f->addr);
+		return;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(mem_keys); i++)
+		if (mem_keys[i].kind == f->kind)
+			data_src_name(sb, f->addr, mem_keys[i].part);
+}
+
+uint32_t prof_sample_key(struct profile *p, const struct sample *s, struct prof_frame *key)
+{
+	for (uint32_t i = 0; i < p->opts.n_keys; i++)
+		key[i] = prof_is_code_key(p->opts.keys[i]) ? prof_sample_frame(p, s) : mem_frame(p->opts.keys[i], s);
+	return p->opts.n_keys;
+}
+
+uint32_t prof_mem_frames(const struct profile *p, const struct sample *s, struct prof_frame *f)
+{
+	uint32_t n = 0;
+
+	for (uint32_t i = p->opts.n_keys; i-- > 0;)
+		if (!prof_is_code_key(p->opts.keys[i]))
+			f[n++] = mem_frame(p->opts.keys[i], s);
+	return n;
+}
+
 /* ---- the map of typed keys ---- */
 
 static uint64_t frames_hash(const struct prof_frame *f, uint32_t n)
@@ -277,9 +351,28 @@ static void name_key(struct profile *p, const struct prof_frame *f, struct strbu
 		strbuf_addf(out, "%llu:%s", (unsigned long long)f->addr, comm ? comm : "?");
 		return;
 	}
+	case FRAME_MEM:
+	case FRAME_SNOOP:
+	case FRAME_TLB:
+	case FRAME_LOCK:
+	case FRAME_BLOCKED:
+	case FRAME_WEIGHT:
+		prof_mem_frame_name(f, out);
+		return;
 	case FRAME_NO_DATA:
 	default:
 		strbuf_addstr(out, "[no data address]");
+	}
+}
+
+/* by process: "pid:command function"; keys apart: "function | L1 hit" */
+static void name_entry(struct profile *p, const struct prof_entry *e, struct strbuf *key)
+{
+	strbuf_reset(key);
+	for (uint32_t j = 0; j < e->n; j++) {
+		if (j)
+			strbuf_addstr(key, e->frames[j - 1].kind == FRAME_PID ? " " : " | ");
+		name_key(p, &e->frames[j], key);
 	}
 }
 
@@ -289,8 +382,7 @@ void prof_name_keymap(struct profile *p, struct prof_keymap *m, struct strmap *o
 	const struct prof_entry *e;
 
 	for (size_t i = 0; (e = prof_keymap_next(m, &i));) {
-		strbuf_reset(&key);
-		name_key(p, &e->frames[0], &key);
+		name_entry(p, e, &key);
 		strmap_add(out, strbuf_str(&key), e->count);
 	}
 	strbuf_release(&key);
@@ -342,18 +434,41 @@ bool prof_stands_first(const struct prof_frame *a, uint32_t na, uint64_t ca, con
 	return na < nb;
 }
 
-/* JSON: the frame a named key's separate fields are from */
+/* the frame of code or data of a key (NULL: it has none), and its memory
+ * frames in order into mem (PROFILE_MAX_KEYS, the rest FRAME_NO_DATA) */
+static const struct prof_frame *key_parts(const struct prof_entry *e, struct prof_frame *mem)
+{
+	const struct prof_frame *code = NULL;
+	uint32_t m = 0;
+
+	for (uint32_t j = 0; j < e->n; j++) {
+		if (prof_is_mem_frame(e->frames[j].kind) && m < PROFILE_MAX_KEYS)
+			mem[m++] = e->frames[j];
+		else if (e->frames[j].kind != FRAME_PID)
+			code = &e->frames[j];
+	}
+	while (m < PROFILE_MAX_KEYS)
+		mem[m++] = (struct prof_frame){ FRAME_NO_DATA, NULL, 0 };
+	return code;
+}
+
+/* JSON: the frames a named key's separate fields are from */
 static void keep_key_frame(struct event_hist *h, const char *name, const struct prof_entry *e)
 {
-	const struct prof_frame *code = &e->frames[e->n - 1]; /* the code or data frame */
+	struct prof_frame mem[PROFILE_MAX_KEYS];
+	const struct prof_frame *code = key_parts(e, mem);
+	struct prof_frame none = { FRAME_NO_DATA, NULL, 0 };
 	/* by process the first frame is the process's */
 	uint32_t pid = e->n > 1 && e->frames[0].kind == FRAME_PID ? (uint32_t)e->frames[0].addr : 0;
 	size_t at = strmap_get(&h->key_index, name);
 
+	if (!code) /* memory keys alone */
+		code = &none;
 	if (!at) {
 		h->key_frames = xrealloc(h->key_frames, (h->n_key_frames + 1) * sizeof(*h->key_frames));
 		h->key_counts = xrealloc(h->key_counts, (h->n_key_frames + 1) * sizeof(*h->key_counts));
 		h->key_pids = xrealloc(h->key_pids, (h->n_key_frames + 1) * sizeof(*h->key_pids));
+		h->key_mem = xrealloc(h->key_mem, (h->n_key_frames + 1) * PROFILE_MAX_KEYS * sizeof(*h->key_mem));
 		at = ++h->n_key_frames;
 		strmap_add(&h->key_index, name, at);
 	} else if (!prof_stands_first(code, 1, e->count, &h->key_frames[at - 1], 1, h->key_counts[at - 1])) {
@@ -362,6 +477,7 @@ static void keep_key_frame(struct event_hist *h, const char *name, const struct 
 	h->key_frames[at - 1] = *code;
 	h->key_counts[at - 1] = e->count;
 	h->key_pids[at - 1] = pid;
+	memcpy(&h->key_mem[(at - 1) * PROFILE_MAX_KEYS], mem, sizeof(mem));
 }
 
 void prof_name_keys(struct profile *p, struct event_hist *h)
@@ -370,12 +486,7 @@ void prof_name_keys(struct profile *p, struct event_hist *h)
 	const struct prof_entry *e;
 
 	for (size_t i = 0; (e = prof_keymap_next(&h->counted, &i));) {
-		strbuf_reset(&key);
-		for (uint32_t j = 0; j < e->n; j++) { /* by process: "pid:command function" */
-			if (j)
-				strbuf_addch(&key, ' ');
-			name_key(p, &e->frames[j], &key);
-		}
+		name_entry(p, e, &key);
 		strmap_add(&h->keys, strbuf_str(&key), e->count);
 		if (p->opts.format == PROFILE_JSON)
 			keep_key_frame(h, strbuf_str(&key), e);

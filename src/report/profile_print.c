@@ -10,11 +10,16 @@
 #include "flame.h"
 #include "profile_internal.h"
 
-static const char *prof_sort_title(enum profile_sort s)
+/* the key column's title: each key's, "function | mem | snoop" */
+static void keys_title(const struct profile *p, struct strbuf *sb)
 {
 	static const char *const titles[] = { "function", "source line", "binary", "address", "data" };
 
-	return titles[s];
+	for (uint32_t i = 0; i < p->opts.n_keys; i++) {
+		enum profile_sort k = p->opts.keys[i];
+
+		strbuf_addf(sb, "%s%s", i ? " | " : "", prof_is_code_key(k) ? titles[k] : prof_sort_name(k));
+	}
 }
 
 /* how many sorted entries to show: --smpl-show-top and --smpl-cum-threshold */
@@ -41,7 +46,7 @@ static int read_width(const struct profile *p, const struct event_hist *h, uint3
 	return len > 12 ? (int)len : 12;
 }
 
-static void print_event_text(const struct profile *p, const struct event_hist *h, FILE *out)
+static void print_event_text(const struct profile *p, const struct event_hist *h, const char *title, FILE *out)
 {
 	struct strmap_entry *v = strmap_sorted(&h->keys);
 	size_t n = shown_entries(p, v, strmap_len(&h->keys), h->samples);
@@ -73,7 +78,9 @@ static void print_event_text(const struct profile *p, const struct event_hist *h
 	fprintf(out, "# %8s %7s %7s", "samples", "%self", "%cum");
 	for (uint32_t j = 0; j < h->n_reads; j++)
 		fprintf(out, " %*s", read_width(p, h, j), p->ev[h->reads[j]].name);
-	fprintf(out, "  %s%s\n", p->opts.by_process ? "pid:command " : "", prof_sort_title(p->opts.sort));
+	fprintf(out, "  %s", p->opts.by_process ? "pid:command " : "");
+	fput_escaped(out, title);
+	fputc('\n', out);
 	for (size_t i = 0; i < n; i++) {
 		double self = 100.0 * (double)v[i].value / (double)h->samples;
 
@@ -197,6 +204,23 @@ static void json_notes(const struct profile *p, struct json_writer *w)
 	strbuf_release(&sb);
 }
 
+/* a memory key's field: "mem": "L1 hit", "weight": 40 */
+static void json_mem_field(const struct prof_frame *f, struct json_writer *w)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!prof_is_mem_frame(f->kind))
+		return;
+	json_key(w, prof_mem_frame_key(f->kind));
+	if (f->kind == FRAME_WEIGHT) {
+		json_uint(w, f->addr);
+		return;
+	}
+	prof_mem_frame_name(f, &sb);
+	json_string(w, strbuf_str(&sb));
+	strbuf_release(&sb);
+}
+
 /*
  * A frame's fields (pfmon(1), JSON PROFILES): symbol, binary, file, line
  * apart, each present only when known; the address where the key shows it.
@@ -207,6 +231,10 @@ static void json_frame_fields(const struct profile *p, const struct prof_frame *
 	const struct sym_result *r = f->res;
 	bool with_offset = !in_chain && (p->opts.sort == PROFILE_BY_ADDRESS || p->opts.sort == PROFILE_BY_DATA);
 
+	if (prof_is_mem_frame(f->kind) || f->kind == FRAME_NO_DATA) {
+		json_mem_field(f, w);
+		return;
+	}
 	if (f->kind == FRAME_KERNEL) {
 		r = p->kernel_named ? sym_resolve_kernel(p->res, f->addr) : NULL;
 		json_key(w, "kernel");
@@ -280,6 +308,8 @@ static void json_entry(const struct profile *p, const struct event_hist *h, cons
 		json_process_fields(p, h->key_pids[idx - 1], w);
 	if (idx)
 		json_frame_fields(p, &h->key_frames[idx - 1], false, w);
+	for (uint32_t k = 0; idx && k < PROFILE_MAX_KEYS; k++)
+		json_mem_field(&h->key_mem[(idx - 1) * PROFILE_MAX_KEYS + k], w);
 	json_reads(p, h, v->key, w);
 	json_end_object(w);
 }
@@ -362,6 +392,17 @@ static void json_callchains(const struct profile *p, struct json_writer *w)
 	free(v);
 }
 
+/* the keys, as --report-sort names them: "function" or "data,mem,snoop" */
+static void json_sort(const struct profile *p, struct json_writer *w)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (uint32_t i = 0; i < p->opts.n_keys; i++)
+		strbuf_addf(&sb, "%s%s", i ? "," : "", prof_sort_name(p->opts.keys[i]));
+	json_string(w, strbuf_str(&sb));
+	strbuf_release(&sb);
+}
+
 /* The schema is pfmon(1)'s JSON PROFILES; its version changes when a key
  * changes meaning or goes away (new keys do not change it). */
 #define PROFILE_JSON_VERSION 1
@@ -377,7 +418,7 @@ void prof_print_json(const struct profile *p, FILE *out)
 	json_key(&w, "version");
 	json_uint(&w, PROFILE_JSON_VERSION);
 	json_key(&w, "sort");
-	json_string(&w, prof_sort_name(p->opts.sort));
+	json_sort(p, &w);
 	json_key(&w, "events");
 	json_begin_array(&w);
 	for (size_t i = 0; i < p->n_ev; i++)
@@ -440,10 +481,14 @@ void prof_print_svg(const struct profile *p, FILE *out)
 
 void prof_print_text(const struct profile *p, FILE *out)
 {
-	fprintf(out, "# pfmon profile by %s\n", prof_sort_title(p->opts.sort));
+	struct strbuf title = STRBUF_INIT;
+
+	keys_title(p, &title);
+	fprintf(out, "# pfmon profile by %s\n", strbuf_str(&title));
 	for (size_t i = 0; i < p->n_ev; i++)
 		if (!p->ev[i].counting)
-			print_event_text(p, &p->ev[i], out);
+			print_event_text(p, &p->ev[i], strbuf_str(&title), out);
+	strbuf_release(&title);
 	print_status_text(p, out);
 	print_notes_text(p, out);
 	prof_print_missing(p, out, "# ", true);

@@ -138,12 +138,15 @@ static size_t sample_frames(struct profile *p, const struct sample *s, struct pr
 	return n;
 }
 
+/* The memory keys asked for are the stack's leaves: "prog;main;load;L3 miss" */
 struct prof_entry *prof_add_stack(struct profile *p, struct prof_keymap *m, const struct sample *s, uint64_t count)
 {
-	struct prof_frame f[STACK_MAX + 1];
+	struct prof_frame f[PROFILE_MAX_KEYS + STACK_MAX + 1];
+	size_t n = prof_mem_frames(p, s, f);
+
 	/* --call-graph=dwarf: the user frames are unwound from the stack copy */
-	size_t n = s->fields & SAMPLE_F_USER_STACK ? prof_unwound_frames(p, s, false, f, STACK_MAX)
-						   : sample_frames(p, s, f, STACK_MAX);
+	n += s->fields & SAMPLE_F_USER_STACK ? prof_unwound_frames(p, s, false, f + n, STACK_MAX)
+					     : sample_frames(p, s, f + n, STACK_MAX);
 
 	f[n++] = process_frame(p, s);
 	return prof_keymap_add(m, f, (uint32_t)n, count);
@@ -154,8 +157,8 @@ struct prof_entry *prof_add_stack(struct profile *p, struct prof_keymap *m, cons
 /* a stack named root first: the names one after the other, each ended by a NUL */
 struct named_stack {
 	struct strbuf text;
-	size_t start[STACK_MAX + 1];
-	struct flame_frame f[STACK_MAX + 1];
+	size_t start[PROFILE_MAX_KEYS + STACK_MAX + 1];
+	struct flame_frame f[PROFILE_MAX_KEYS + STACK_MAX + 1];
 	size_t n;
 };
 
@@ -227,6 +230,19 @@ static enum flame_kind name_frame(const struct profile *p, const struct prof_fra
 			strbuf_addch(out, ']');
 		}
 		return FLAME_KERNEL;
+	case FRAME_MEM:
+	case FRAME_SNOOP:
+	case FRAME_TLB:
+	case FRAME_LOCK:
+	case FRAME_BLOCKED:
+	case FRAME_WEIGHT: {
+		struct strbuf name = STRBUF_INIT;
+
+		prof_mem_frame_name(f, &name);
+		add_frame_text(out, strbuf_str(&name), false);
+		strbuf_release(&name);
+		return FLAME_USER;
+	}
 	case FRAME_UNWIND_END: /* why an unwound stack ends before its outermost frame */
 		strbuf_addf(out, "[unwind: %s]", sym_unwind_end_name((enum sym_unwind_end)f->addr));
 		return FLAME_UNKNOWN;

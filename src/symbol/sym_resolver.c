@@ -384,6 +384,12 @@ static const struct sym_result *lookup(struct sym_resolver *r, struct sym_dso *d
 	return res;
 }
 
+/* a mapping of no file: "[heap]", "[stack]", "//anon", "[anon:name]" */
+static bool anonymous(const char *path)
+{
+	return path[0] == '[' ? strcmp(path, "[vdso]") != 0 : !strncmp(path, "//anon", 6);
+}
+
 static const struct sym_result *resolve(struct sym_resolver *r, uint32_t pid, uint64_t ip,
 				      bool data)
 {
@@ -401,7 +407,10 @@ static const struct sym_result *resolve(struct sym_resolver *r, uint32_t pid, ui
 	if (!m)
 		return lookup(r, NULL, ip, data);
 	dso = get_dso(r, m->path, true);
-	off = ip - m->start + m->pgoff;
+	/* An anonymous mapping ([heap], [stack], //anon) has no file: the
+	 * kernel's pgoff of one is its address in pages, so an offset into it
+	 * is from its start, never the address itself labelled an offset. */
+	off = ip - m->start + (anonymous(m->path) ? 0 : m->pgoff);
 	/* ET_EXEC runs where it was linked; ET_DYN (PIE, .so) is wherever the
 	 * loader put it, so go through the file offset and its segment.  A
 	 * stub reports the file offset: that is what binary+offset means. */

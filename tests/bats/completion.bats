@@ -66,7 +66,7 @@ value_check() {
 }
 
 @test "values as a separate word: --report-sort KEY, --pmu NAME, -S NAME" {
-	run complete_line "pfmon --report-sort l"
+	run complete_line "pfmon --report-sort li"
 	[ "$(replies)" = "line" ]
 	run complete_line "pfmon --report-format "
 	formats=$(replies)
@@ -161,7 +161,7 @@ value_check() {
 	name=$("$PFMON" -l | grep -m1 '::' || echo task-clock)
 	run env PATH="$(dirname "$PFMON"):$PATH" python3 "$TESTS_SRCDIR/bats/complete_pty.py" \
 		"$BASH_COMPLETION_SCRIPT" "$COMPLETION_SCRIPT" \
-		"pfmon -e cycles,${name%?}" "pfmon --events=cycles,task-c" "pfmon --report-sort l" \
+		"pfmon -e cycles,${name%?}" "pfmon --events=cycles,task-c" "pfmon --report-sort li" \
 		"pfmon --report-so" "pfmon -e task-clock -- ech"
 	[ "$status" -eq 0 ]
 	[ "${lines[0]}" = "LINE<pfmon -e cycles,$name >" ]

@@ -452,6 +452,6 @@ other_kernel_notes() {
 	[ "${lines[1]}" = "# total samples          : $n" ]
 	[[ "${lines[3]}" =~ " 0x"[0-9a-f]{16}" hot+0x" ]]
 	[ "${#lines[@]}" = 4 ]
-	run -2 --separate-stderr "$PFMON" --report="$f" --smpl-module=dear-hist
+	run -2 --separate-stderr "$PFMON" --report="$f" --smpl-module=btb
 	one_error_line "module needs an Itanium 2 dump"
 }

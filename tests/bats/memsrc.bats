@@ -1,0 +1,172 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Memory samples (issue 27): data sources and weights of PEBS-style samples
+# in perf.data files crafted per the kernel ABI (perfdata_mem.py), decoded
+# by pfmon and by perf 6.1 from the same bytes and compared key by key.
+
+bats_require_minimum_version 1.5.0
+load helpers
+
+setup() {
+	command -v perf >/dev/null || skip "perf is not installed"
+	command -v python3 >/dev/null || skip "python3 is not installed"
+	W="$BATS_TEST_TMPDIR"
+}
+
+# record FILE: page faults with their data addresses and data sources
+# (perf record -d), the base the generator gives PEBS-style fields
+record() {
+	perf record -q -e page-faults -c 1 -d -o "$1" "$FIXTURES/touch_pages" 64 >/dev/null 2>&1 ||
+		skip "perf record cannot sample page faults here"
+}
+
+# perf_keys FILE SORT: perf report --mem-mode's rows as "k1|k2|... samples", sorted;
+# rows of one name add up (perf keeps tlb N/A and tlb 0 apart, both "N/A");
+# columns wide enough for perf not to cut a name
+perf_keys() {
+	perf report -i "$1" --mem-mode --sort "$2" --stdio -n -t '|' -w 8,12,60,60,60,60,60,60 2>/dev/null |
+		awk -F'|' '/^#/ || NF < 3 { next }
+			{ line = ""; for (i = 3; i <= NF; i++) { f = $i; gsub(/^ +| +$/, "", f); line = line (i > 3 ? "|" : "") f }
+			  n = $2; gsub(/ /, "", n); sum[line] += n }
+			END { for (k in sum) print k, sum[k] }' | LC_ALL=C sort
+}
+
+# pfmon_keys FILE SORT: pfmon's rows in the same form
+pfmon_keys() {
+	"$PFMON" --report="$1" --report-sort="$2" 2>/dev/null |
+		awk '/^#/ { next } { n = $1; sub(/^ *[0-9]+ +[0-9.]+% +[0-9.]+%  /, ""); gsub(/ \| /, "|"); print $0, n }' |
+		LC_ALL=C sort
+}
+
+@test "data sources: mem, snoop, tlb, lock and blocked named as perf 6.1 names them, on the same bytes" {
+	record "$W/pf.data"
+	n=$(python3 "$TESTS_SRCDIR/bats/perfdata_mem.py" "$W/pf.data" "$W/mem.data")
+	[ "$n" -ge 30 ]
+	# perf itself reads the crafted fields: HitM, a lock, a blocked load
+	perf script -i "$W/mem.data" -F data_src 2>/dev/null | grep -q '|OP LOAD|LVL L3 hit|SNP HitM|TLB L2 or Walker miss|LCK N/A|BLK  N/A'
+	perf script -i "$W/mem.data" -F data_src 2>/dev/null | grep -q '|LVL Remote Remote Cache (1 hop) hit|SNP HitM|'
+	perf_keys "$W/mem.data" mem,snoop,tlb,locked,blocked >"$W/perf.txt"
+	pfmon_keys "$W/mem.data" mem,snoop,tlb,lock,blocked >"$W/pfmon.txt"
+	[ "$(wc -l <"$W/perf.txt")" -ge 15 ]
+	diff "$W/perf.txt" "$W/pfmon.txt"
+	# each key alone too (not mem or snoop: perf 6.1 sorts them by
+	# mem_lvl and mem_snoop alone, and names a row after one of the
+	# samples it lumps, "L1 hit" and "L1 or L1 hit" as one)
+	for k in tlb blocked; do
+		perf_keys "$W/mem.data" $k >"$W/perf.txt"
+		pfmon_keys "$W/mem.data" $k >"$W/pfmon.txt"
+		diff "$W/perf.txt" "$W/pfmon.txt"
+	done
+	diff <(perf_keys "$W/mem.data" locked) <(pfmon_keys "$W/mem.data" lock)
+}
+
+@test "data sources of random bits: every field decoded as perf 6.1 decodes it" {
+	record "$W/pf.data"
+	# each sample its own weight: perf's rows are single samples, named exactly
+	python3 "$TESTS_SRCDIR/bats/perfdata_mem.py" "$W/pf.data" "$W/rnd.data" struct random >/dev/null
+	perf_keys "$W/rnd.data" local_weight,mem,snoop >"$W/perf.txt"
+	pfmon_keys "$W/rnd.data" weight,mem,snoop >"$W/pfmon.txt"
+	[ "$(wc -l <"$W/perf.txt")" -ge 30 ]
+	diff "$W/perf.txt" "$W/pfmon.txt"
+	diff <(perf_keys "$W/rnd.data" local_weight,tlb,locked) <(pfmon_keys "$W/rnd.data" weight,tlb,lock)
+	diff <(perf_keys "$W/rnd.data" local_weight,blocked) <(pfmon_keys "$W/rnd.data" weight,blocked)
+}
+
+@test "weights: PERF_SAMPLE_WEIGHT and WEIGHT_STRUCT's var1_dw, as perf's local_weight" {
+	record "$W/pf.data"
+	for kind in struct weight; do
+		python3 "$TESTS_SRCDIR/bats/perfdata_mem.py" "$W/pf.data" "$W/w.data" $kind >/dev/null
+		perf report -D -i "$W/w.data" 2>/dev/null | grep -q '^\.\.\. weight: 16'
+		perf_keys "$W/w.data" local_weight >"$W/perf.txt"
+		pfmon_keys "$W/w.data" weight >"$W/pfmon.txt"
+		[ "$(wc -l <"$W/perf.txt")" -eq 13 ]
+		diff "$W/perf.txt" "$W/pfmon.txt"
+	done
+	# with the TLB: the weight of each "L1 hit" sample
+	diff <(perf_keys "$W/w.data" tlb,local_weight) <(pfmon_keys "$W/w.data" tlb,weight)
+}
+
+@test "memory keys combine with data and go into JSON, folded stacks and SVG" {
+	record "$W/pf.data"
+	python3 "$TESTS_SRCDIR/bats/perfdata_mem.py" "$W/pf.data" "$W/mem.data" >/dev/null
+	run -0 --separate-stderr "$PFMON" --report="$W/mem.data" --report-sort=data,mem,snoop
+	[[ "$output" == *"# pfmon profile by data | mem | snoop"* ]]
+	printf '%s\n' "$output" | grep -Eq ' \| L3 hit \| HitM$'
+	run -0 --separate-stderr "$PFMON" --report="$W/mem.data" --report-sort=symbol_daddr,mem,weight --report-format=json
+	printf '%s\n' "$output" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d["sort"] == "data,mem,weight", d["sort"]
+e = d["events"][0]["entries"]
+assert any(x.get("mem") == "Remote Remote Cache (1 hop) hit" for x in e), e[:3]
+assert all(isinstance(x["weight"], int) and "data_address" in x for x in e), e[:3]
+'
+	run -0 --separate-stderr "$PFMON" --report="$W/mem.data" --report-sort=mem,tlb --report-format=folded
+	printf '%s\n' "$output" | grep -Eq '^touch_pages;.*;L3 miss;Walker miss [0-9]+$'
+	run -0 --separate-stderr "$PFMON" --report="$W/mem.data" --report-sort=mem --report-format=svg
+	[[ "$output" == *"LFB/MAB hit"* ]]
+	run -2 "$PFMON" --report="$W/mem.data" --report-sort=data,line
+	[ "$output" = "error: invalid value 'data,line' for option '--report-sort': a second key of code or data (one of function, line, binary, address, data goes with memory keys): 'line'" ]
+}
+
+@test "an address in an anonymous mapping is named by its offset into the mapping, not by itself" {
+	record "$W/pf.data"
+	# the [stack] mapping's start and the samples' data addresses in it
+	start=$(perf script -i "$W/pf.data" --show-mmap-events 2>/dev/null |
+		awk '/PERF_RECORD_MMAP2/ && /\[stack\]$/ { sub(/.*\[0x/, ""); sub(/\(.*/, ""); print; exit }')
+	[ -n "$start" ] || skip "no [stack] mapping recorded"
+	len=$(perf script -i "$W/pf.data" --show-mmap-events 2>/dev/null |
+		awk '/PERF_RECORD_MMAP2/ && /\[stack\]$/ { sub(/.*\[0x[0-9a-f]+\(0x/, ""); sub(/\).*/, ""); print; exit }')
+	perf script -i "$W/pf.data" -F addr 2>/dev/null | python3 -c '
+import sys
+s, l = int(sys.argv[1], 16), int(sys.argv[2], 16)
+for a in sys.stdin:
+    a = int(a, 16)
+    if s <= a < s + l:
+        print("[stack]+0x%x" % (a - s))' "$start" "$len" | sort -u >"$W/want.txt"
+	[ -s "$W/want.txt" ] || skip "no sample in the stack"
+	run -0 --separate-stderr "$PFMON" --report="$W/pf.data" --report-sort=data
+	printf '%s\n' "$output" | grep -o '\[stack\]+0x[0-9a-f]*' | sort -u >"$W/got.txt"
+	diff "$W/want.txt" "$W/got.txt"
+}
+
+@test "--smpl-module=dear-hist on a perf.data with weights: latency buckets per data address, as perf script gives the weights" {
+	record "$W/pf.data"
+	python3 "$TESTS_SRCDIR/bats/perfdata_mem.py" "$W/pf.data" "$W/mem.data" >/dev/null
+	# perf's samples: per data address, the count, average weight and share <= 15 cycles
+	perf script -i "$W/mem.data" -F addr,weight 2>/dev/null | python3 -c '
+import collections, sys
+rows = collections.defaultdict(list)
+for line in sys.stdin:
+    a, w = line.split()
+    rows[int(a, 16)].append(int(w))
+for a, ws in sorted(rows.items()):
+    print("0x%016x %d %.1f %.2f" % (a, len(ws), sum(ws) / len(ws), 100.0 * sum(w <= 15 for w in ws) / len(ws)))
+' >"$W/perf.txt"
+	run -0 --separate-stderr "$PFMON" --report="$W/mem.data" --smpl-module=dear-hist --smpl-data-view
+	[[ "$output" == *"# data addr view"* ]]
+	printf '%s\n' "$output" | awk '!/^#/ { sub("%", "", $4); print $10, $1, $9, $4 }' | LC_ALL=C sort >"$W/pfmon.txt"
+	[ "$(wc -l <"$W/perf.txt")" -ge 20 ]
+	diff "$W/perf.txt" "$W/pfmon.txt"
+	# the latency view: perf's local_weight histogram
+	run -0 --separate-stderr "$PFMON" --report="$W/mem.data" --smpl-module=dear-hist --smpl-level-view
+	diff <(perf_keys "$W/mem.data" local_weight) <(printf '%s\n' "$output" | awk '!/^#/ { print $4, $1 }' | LC_ALL=C sort)
+	# a file without weights: every sample left out, and said
+	run -0 --separate-stderr "$PFMON" --report="$W/pf.data" --smpl-module=dear-hist
+	[[ "$output" == *"# samples without a latency (not counted) "[1-9]* ]]
+}
+
+@test "--smpl-module=detailed names each sample's data source as perf script -F data_src does" {
+	record "$W/pf.data"
+	python3 "$TESTS_SRCDIR/bats/perfdata_mem.py" "$W/pf.data" "$W/mem.data" >/dev/null
+	# sample by sample, in file order; perf cuts the line at 100 bytes:
+	# those it cut are left out of both
+	perf script -i "$W/mem.data" -F data_src 2>/dev/null | sed -E 's/^ +//; s/ +$//; s/\|BLK  /|BLK /' >"$W/perf.txt"
+	run -0 --separate-stderr "$PFMON" --report="$W/mem.data" --smpl-module=detailed
+	printf '%s\n' "$output" | sed -n 's/^\tDATA_SRC: 0x//p' >"$W/pfmon.txt"
+	[ "$(wc -l <"$W/perf.txt")" = "$(wc -l <"$W/pfmon.txt")" ]
+	paste -d '\n' "$W/perf.txt" "$W/pfmon.txt" | awk 'NR % 2 { p = $0; next }
+		p ~ /\|BLK (N\/A|Data|Addr|Data Addr)$/ { n++; if (p != $0) { print "perf:  " p; print "pfmon: " $0; bad = 1 } }
+		END { exit bad || n < 30 }'
+	[[ "$output" == *$'\tINS_LAT: 4\n'* ]]
+}
