@@ -9,8 +9,10 @@
 #include "profile_internal.h"
 
 /* the names of --report-sort and --report-format, in enum order */
-static const char *const sort_names[] = { "function", "line", "binary", "address", "data" };
-static const char *const format_names[] = { "text", "json", "folded", "svg", "script" };
+/* the branch sorts as perf report -b spells its sort keys */
+static const char *const sort_names[] = { "function",  "line",	 "binary", "address", "data", "symbol_from,symbol_to",
+					  "srcline_from,srcline_to", "block", "mispredict" };
+static const char *const format_names[] = { "text", "json", "folded", "svg", "script", "fdata" };
 
 static int name_index(const char *const *names, size_t n, const char *name)
 {
@@ -60,7 +62,8 @@ struct profile *profile_new(const struct profile_opts *opts, const struct smpl_h
 	p->opts = *opts;
 	p->res = sym_resolver_new(opts->debug_root);
 	/* only the profile by line shows lines: the others never read line tables */
-	sym_resolver_want_lines(p->res, opts->sort == PROFILE_BY_LINE);
+	sym_resolver_want_lines(p->res, opts->sort == PROFILE_BY_LINE || opts->sort == PROFILE_BY_BRANCH_LINE ||
+					    opts->sort == PROFILE_BY_BLOCK);
 	sym_resolver_demangle(p->res, !opts->no_demangle);
 	p->n_ev = h->nr_events;
 	p->ev = xcalloc(p->n_ev ? p->n_ev : 1, sizeof(*p->ev));
@@ -123,6 +126,7 @@ void profile_free(struct profile *p)
 	strmap_release(&p->binaries_seen);
 	sym_unwinder_free(p->unwinder); /* before the resolver, whose files it reads */
 	prof_script_release(&p->script);
+	prof_release_branches(&p->br);
 	sym_resolver_free(p->res);
 	free(p);
 }
@@ -187,6 +191,10 @@ static void add_sample(struct profile *p, const struct sample *s, uint64_t count
 	}
 	if (p->opts.format == PROFILE_SCRIPT) {
 		prof_add_script(p, s);
+		return;
+	}
+	if (profile_branch_view(&p->opts)) {
+		prof_add_branches(p, s, count);
 		return;
 	}
 	if (p->opts.format == PROFILE_FOLDED || p->opts.format == PROFILE_SVG) {
@@ -269,6 +277,7 @@ void profile_print_notes(const struct profile *p, FILE *err)
 {
 	if (p->script.trace_error)
 		fprintf(err, "note: tracepoint payloads are not shown: %s\n", p->script.trace_error);
+	prof_print_branch_note(p, err);
 	/* the text report lists them itself; the others have no room for a note */
 	if (p->opts.format != PROFILE_TEXT)
 		prof_print_missing(p, err, "note: ", false);
@@ -395,6 +404,8 @@ void profile_finish(struct profile *p)
 		prof_name_keys(p, &p->ev[i]);
 	}
 	prof_name_stacks(p);
+	if (profile_branch_view(&p->opts))
+		prof_name_branches(p);
 }
 
 void profile_set_sources(struct profile *p, size_t n)
@@ -465,9 +476,33 @@ size_t profile_kernel_symbols(struct profile *p, struct sample_ksym **out)
 	return n;
 }
 
+static void print_branches(struct profile *p, FILE *out)
+{
+	switch (p->opts.format) {
+	case PROFILE_JSON:
+		prof_print_branches_json(p, out);
+		return;
+	case PROFILE_FOLDED:
+		prof_print_branches_folded(p, out);
+		return;
+	case PROFILE_SVG:
+		prof_print_branches_svg(p, out);
+		return;
+	case PROFILE_FDATA:
+		prof_print_fdata(p, out);
+		return;
+	default:
+		prof_print_branches_text(p, out);
+	}
+}
+
 void profile_print(struct profile *p, FILE *out)
 {
 	profile_finish(p);
+	if (profile_branch_view(&p->opts)) {
+		print_branches(p, out);
+		return;
+	}
 	switch (p->opts.format) {
 	case PROFILE_JSON:
 		prof_print_json(p, out);

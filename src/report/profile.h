@@ -23,7 +23,18 @@ enum profile_sort {
 	PROFILE_BY_BINARY,
 	PROFILE_BY_ADDRESS,
 	PROFILE_BY_DATA, /* the sampled data address (breakpoints, PEBS/IBS/SPE) */
+	/* samples' branch stacks (LBR, BRBE, AMD LBR; IA-64 BTB dumps): */
+	PROFILE_BY_BRANCH,      /* taken branches by function: perf's symbol_from,symbol_to */
+	PROFILE_BY_BRANCH_LINE, /* by source line: srcline_from,srcline_to */
+	PROFILE_BY_BLOCK,       /* hot paths: the blocks run between two taken branches */
+	PROFILE_BY_MISPREDICT,  /* mispredicted branches by cost */
 };
+
+/* the sorts of branch stacks */
+static inline bool profile_sort_branches(enum profile_sort s)
+{
+	return s >= PROFILE_BY_BRANCH;
+}
 
 enum profile_format {
 	PROFILE_TEXT,
@@ -31,6 +42,7 @@ enum profile_format {
 	PROFILE_FOLDED,
 	PROFILE_SVG,    /* a flame graph of the folded stacks */
 	PROFILE_SCRIPT, /* each sample, as perf script prints it */
+	PROFILE_FDATA,  /* the taken branches as BOLT's fdata (perf2bolt's output) */
 };
 
 struct profile_opts {
@@ -43,6 +55,12 @@ struct profile_opts {
 	bool by_process; /* each process's samples apart: system-wide, as pfmon 3.x */
 	bool no_demangle; /* C++ and Rust names as in the symbol table */
 };
+
+/* a report of branch stacks rather than of samples: a branch sort, or fdata */
+static inline bool profile_branch_view(const struct profile_opts *o)
+{
+	return profile_sort_branches(o->sort) || o->format == PROFILE_FDATA;
+}
 
 struct profile;
 

@@ -62,6 +62,9 @@ struct prof_entry {
 	uint32_t n;
 	uint64_t count;
 	uint64_t reads[SAMPLE_MAX_READ]; /* increases of the counts read in samples */
+	/* branches and blocks (profile_branches.c): of count, how many were
+	 * mispredicted, how many had cycles recorded and their sum */
+	uint64_t mispred, timed, cycles;
 };
 
 struct prof_keymap {
@@ -145,6 +148,33 @@ struct prof_script {
 	int name_width;              /* perf script's: the longest event name */
 };
 
+/* a named branch pair or block, with what was counted under it */
+struct prof_branch_row {
+	char *from, *to;   /* a block: its first and last instruction */
+	char *line;        /* a block: its first instruction's source line, or NULL */
+	uint64_t count, mispred, timed, cycles;
+	/* --report-format=fdata: each end's function and offset, or none */
+	const char *from_func, *to_func;
+	uint64_t from_off, to_off;
+};
+
+/* Samples' branch stacks (profile_branches.c): typed as they come,
+ * named when finished */
+struct prof_branches {
+	struct prof_keymap pairs;  /* [from, to], per address */
+	struct prof_keymap blocks; /* [first, last instruction] */
+	uint64_t samples;          /* samples with a branch stack */
+	uint64_t branches, blocks_run;
+	uint64_t broken;           /* ranges that cannot be a block (backwards, too long, across binaries) */
+	uint64_t timed;            /* branches with cycles recorded */
+	uint64_t reserved_bits;    /* perf flag bits no known kernel defines, ORed */
+	uint64_t reserved_entries; /* and the branches that had any */
+	struct prof_branch_row *rows;
+	size_t n_rows;
+	struct strmap row_index;   /* "from\nto" -> index + 1 in rows */
+	uint64_t total;            /* of the rows' counts */
+};
+
 struct profile {
 	struct profile_opts opts;
 	struct sym_resolver *res;
@@ -179,6 +209,7 @@ struct profile {
 	struct sample_out *binaries_to;  /* recording: where binary identities go */
 	struct strmap binaries_seen;     /* and the paths already recorded */
 	struct prof_script script;
+	struct prof_branches br;
 };
 
 /* profile_keys.c */
@@ -233,6 +264,23 @@ void prof_name_keymap(struct profile *p, struct prof_keymap *m, struct strmap *o
 void prof_name_stacks(struct profile *p);
 /* one frame of a call chain as folded stacks name it (the process's too) */
 void prof_stack_frame_name(const struct profile *p, const struct prof_frame *f, struct strbuf *out);
+
+/* a frame's name as the given sort names it (kernel frames too) */
+void prof_name_frame(struct profile *p, const struct prof_frame *f, enum profile_sort sort, struct strbuf *out);
+
+/* profile_branches.c */
+/* a sample's branch stack (most recent first): its pairs and blocks */
+void prof_add_branches(struct profile *p, const struct sample *s, uint64_t count);
+/* name the pairs or blocks into rows (profile_finish) */
+void prof_name_branches(struct profile *p);
+void prof_release_branches(struct prof_branches *b);
+void prof_print_branches_text(const struct profile *p, FILE *out);
+void prof_print_branches_json(const struct profile *p, FILE *out);
+void prof_print_branches_folded(const struct profile *p, FILE *out);
+void prof_print_branches_svg(const struct profile *p, FILE *out);
+void prof_print_fdata(const struct profile *p, FILE *out);
+/* one note line when branches had flag bits no known kernel defines */
+void prof_print_branch_note(const struct profile *p, FILE *err);
 
 /* profile.c: the --report-sort name of a sort */
 const char *prof_sort_name(enum profile_sort s);

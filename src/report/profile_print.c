@@ -12,7 +12,8 @@
 
 static const char *prof_sort_title(enum profile_sort s)
 {
-	static const char *const titles[] = { "function", "source line", "binary", "address", "data" };
+	static const char *const titles[] = { "function", "source line", "binary", "address", "data",
+					      "branch", "branch source line", "block", "mispredicted branch" };
 
 	return titles[s];
 }
