@@ -12,6 +12,8 @@ load helpers
 setup_file() {
 	T="$BATS_FILE_TMPDIR"
 	command -v perf >/dev/null || return 0
+	"$FIXTURES/branchloop" 0 >/dev/null
+	echo $? >"$T/fixture.rc" # 77: not x86-64, no loop4
 	perf record -q -e task-clock -c 250000 -o "$T/rec.data" "$FIXTURES/branchloop" 150 >"$T/labels" 2>/dev/null ||
 		return 0
 	for k in lbr lbr-nohw amd reserved; do
@@ -21,8 +23,9 @@ setup_file() {
 
 setup() {
 	command -v perf >/dev/null || skip "perf is not installed"
-	[ -s "$BATS_FILE_TMPDIR/labels" ] || skip "branchloop did not run under perf record (not x86-64?)"
 	T="$BATS_FILE_TMPDIR"
+	[ "$(cat "$T/fixture.rc")" != 77 ] || skip "loop4 is written for x86-64 only"
+	[ -s "$T/labels" ] # branchloop ran under perf record
 	W="$BATS_TEST_TMPDIR"
 	n=$(cat "$T/lbr.n")
 	[ "$n" -ge 10 ] # samples in loop4, each with 12 branches
