@@ -13,6 +13,7 @@
 #include <stdio.h>
 
 #include "common/error.h"
+#include "sample/branch.h"
 #include "sample/sample.h"
 #include "sample/sample_out.h"
 #include "sample/smpl_file.h"
@@ -70,6 +71,10 @@ void profile_add(struct profile *p, const struct sample_record *rec);
 /* a sample count times (samples folded into one, sample_fold_equal());
  * any other record as profile_add() */
 void profile_add_n(struct profile *p, const struct sample_record *rec, uint64_t count);
+/* A branch stack that came in no sample record (an Itanium 2 BTB's pairs),
+ * newest first, taken in process pid: into the branch reports (a branch
+ * sort or fdata) as a sample's. */
+void profile_add_branches(struct profile *p, uint32_t pid, const struct branch *v, size_t n, uint64_t count);
 /* the reader's status: a truncated or unfinished file is reported */
 void profile_set_status(struct profile *p, const struct smpl_status *st);
 /* While samples still come from a running command: once a kernel address

@@ -61,6 +61,25 @@ static bool add_block(struct profile *p, uint32_t pid, uint64_t first, const str
 	return true;
 }
 
+/* one branch, older the one before it in the same stack (NULL: none) */
+static void add_branch(struct profile *p, uint32_t pid, const struct branch *b, const struct branch *older,
+		       uint64_t count)
+{
+	struct prof_branches *br = &p->br;
+	struct prof_frame key[2] = { branch_frame(p, pid, b->from), branch_frame(p, pid, b->to) };
+
+	br->branches += count;
+	br->timed += b->cycles ? count : 0;
+	count_entry(prof_keymap_add(&br->pairs, key, 2, count), b, count);
+	if (!older)
+		return;
+	/* a branch whose target was lost (an IA-64 BTB's) starts no block */
+	if (older->to && add_block(p, pid, older->to, b, count))
+		br->blocks_run += count;
+	else
+		br->broken += count;
+}
+
 void prof_add_branches(struct profile *p, const struct sample *s, uint64_t count)
 {
 	struct prof_branches *br = &p->br;
@@ -71,36 +90,38 @@ void prof_add_branches(struct profile *p, const struct sample *s, uint64_t count
 	br->samples += count;
 	for (uint32_t i = s->branch_nr; i-- > 0;) { /* oldest first */
 		uint64_t reserved = branch_decode(&s->branches[i], &b);
-		struct prof_frame key[2] = { branch_frame(p, s->pid, b.from), branch_frame(p, s->pid, b.to) };
 
 		if (reserved) {
 			br->reserved_bits |= reserved;
 			br->reserved_entries += count;
 		}
-		br->branches += count;
-		br->timed += b.cycles ? count : 0;
-		count_entry(prof_keymap_add(&br->pairs, key, 2, count), &b, count);
-		if (i + 1 < s->branch_nr) {
-			if (add_block(p, s->pid, older.to, &b, count))
-				br->blocks_run += count;
-			else
-				br->broken += count;
-		}
+		add_branch(p, s->pid, &b, i + 1 < s->branch_nr ? &older : NULL, count);
 		older = b;
 	}
 }
 
+void profile_add_branches(struct profile *p, uint32_t pid, const struct branch *v, size_t n, uint64_t count)
+{
+	if (!n)
+		return;
+	p->br.samples += count;
+	for (size_t i = n; i-- > 0;)
+		add_branch(p, pid, &v[i], i + 1 < n ? &v[i + 1] : NULL, count);
+}
+
 /* ---- naming, once the kernel's symbols are known ---- */
 
-/* a block's end: "function+0x1c", or the address */
+/* a block's end: "function+0x1c" ("function" at its start), or the address */
 static void name_address(struct profile *p, const struct prof_frame *f, struct strbuf *out)
 {
 	const struct sym_result *r = f->res;
 
 	if (f->kind == FRAME_KERNEL && p->kernel_named)
 		r = sym_resolve_kernel(p->res, f->addr);
-	if (r && r->func && !r->wrong_file)
+	if (r && r->func && !r->wrong_file && r->offset)
 		strbuf_addf(out, "%s+0x%" PRIx64, r->func, r->offset);
+	else if (r && r->func && !r->wrong_file)
+		strbuf_addstr(out, r->func);
 	else
 		prof_name_frame(p, f, PROFILE_BY_ADDRESS, out);
 }
