@@ -22,6 +22,8 @@ setup_file() {
 }
 
 setup() {
+	W="$BATS_TEST_TMPDIR"
+	[[ "$BATS_TEST_DESCRIPTION" != recording* ]] || return 0 # needs neither perf nor the files
 	command -v perf >/dev/null || skip "perf is not installed"
 	T="$BATS_FILE_TMPDIR"
 	[ "$(cat "$T/fixture.rc")" != 77 ] || skip "loop4 is written for x86-64 only"
@@ -172,4 +174,30 @@ label_line() {
 	run -0 --separate-stderr "$PFMON" --report="$T/rec.data" --report-sort=symbol_from,symbol_to
 	[ "${lines[1]}" = "# 0 samples with a branch stack, 0 taken branches (0 with cycles), 0 blocks" ]
 	[ "${#lines[@]}" = 3 ]
+}
+
+@test "recording: branch stacks refused in one line naming what is missing, the attr encoded as perf's filter says" {
+	for args in "-b" "--branch-filter=any_call,any_ret,u,save_type" "--smpl-module=btb"; do
+		rm -f "$W/attrs"
+		PFMON_DUMP_ATTR="$W/attrs" run --separate-stderr "$PFMON" $args -e task-clock --smpl-outfile="$W/s.pfs" true
+		if [ "$status" = 0 ]; then
+			false # a software event never has a branch stack
+		elif hw_pmu_present; then
+			one_error_line "^error: cannot sample 'task-clock': a software event has no branch stack: sample a hardware event \(-e cycles\) for one$"
+		else
+			one_error_line "^error: cannot sample 'task-clock': branch stacks need a branch-stack PMU \(Intel LBR, AMD LBR v2, Arm BRBE\), and this machine has no hardware PMU \(as in most VMs\)$"
+		fi
+		[ "$status" = 1 ]
+		# PERF_SAMPLE_BRANCH_STACK, with the filter's bits (ANY 0x8; ANY_CALL 0x10 | ANY_RETURN 0x20
+		# | USER 0x1 | TYPE_SAVE 0x10000)
+		st=$(grep -o 'sample_type=0x[0-9a-f]*' "$W/attrs" | head -1 | cut -d= -f2)
+		[ $((st & 0x800)) != 0 ]
+		case $args in
+		--branch-filter=*) grep -q "branch_sample_type=0x10031 " "$W/attrs" ;;
+		*) grep -q "branch_sample_type=0x8 " "$W/attrs" ;;
+		esac
+	done
+	# pfmon 3.x's btb module is a report's when reading a file, and needs samples
+	run -2 --separate-stderr "$PFMON" --smpl-module=btb -e task-clock true
+	one_error_line "^error: option '--smpl-module' applies to reports \(--report=FILE\)$"
 }
