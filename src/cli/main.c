@@ -228,8 +228,10 @@ static bool wants_report(const struct cmd_ctx *c)
 static bool report_options_alone(const struct cmd_ctx *c)
 {
 	const struct pf_config *cfg = c->cfg;
+	/* pfmon 3.x's btb module when sampling: branch stacks (options_validate) */
+	bool btb = cfg->smpl_module && !strcmp(cfg->smpl_module, "btb") && pf_config_is_sampling(cfg);
 
-	return cfg->smpl_module || cfg->smpl_compact || cfg->smpl_print_counts || cfg->smpl_view_given ||
+	return (cfg->smpl_module && !btb) || cfg->smpl_compact || cfg->smpl_print_counts || cfg->smpl_view_given ||
 	       cfg->smpl_sort_given;
 }
 

@@ -75,8 +75,13 @@ int smpl_module_options(const struct pf_config *cfg, struct ia64_report_opts *ro
 	return 0;
 }
 
-static int check_format(const struct pf_config *cfg, struct pf_error *err)
+static int check_format(const struct pf_config *cfg, bool branches, struct pf_error *err)
 {
+	if (branches && (cfg->smpl_module || cfg->smpl_compact))
+		return pf_error_set(err, PF_E_OPTIONS_EXCLUDE, "--report-sort", cfg->smpl_module ? "--smpl-module"
+				    : "--smpl-compact", ": a branch report is not a sampling module's");
+	if (branches) /* the host's branch stacks' report: its formats */
+		return 0;
 	if (cfg->report_format && strcmp(cfg->report_format, "text") &&
 	    strcmp(cfg->report_format, "json"))
 		return pf_error_set(err, PF_E_OPTION_NOT_USED, "--report-format", "with an Itanium 2 dump",
@@ -86,7 +91,9 @@ static int check_format(const struct pf_config *cfg, struct pf_error *err)
 
 int dump_report_opts(const struct pf_config *cfg, struct ia64_dump_report_opts *o, struct pf_error *err)
 {
-	if (check_format(cfg, err) || smpl_module_options(cfg, &o->report, err))
+	o->profile = profile_opts_from_config(cfg);
+	o->branches = profile_branch_view(&o->profile);
+	if (check_format(cfg, o->branches, err) || smpl_module_options(cfg, &o->report, err))
 		return -1;
 	o->path = cfg->report_file;
 	o->smpl_outfile = cfg->smpl_outfile;

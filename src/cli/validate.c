@@ -514,8 +514,30 @@ static int check_frequency(const struct pf_config *cfg, struct pf_error *err)
 	return 0;
 }
 
+/* pfmon 3.x's --smpl-module=btb when sampling (the Itanium 2 BTB): the
+ * host's branch stacks, as -b records them, reported as branch pairs */
+static void map_btb_module(struct pf_config *cfg)
+{
+	size_t n;
+	const struct opt_def *t;
+
+	if (cfg->report_file || !cfg->smpl_module || strcmp(cfg->smpl_module, "btb") || !pf_config_is_sampling(cfg))
+		return;
+	t = options_table(&n);
+	for (size_t i = 0; cfg->options_given && i < n; i++) /* it is -b now, not a report's module */
+		if (!strcmp(t[i].long_name, "smpl-module"))
+			cfg->options_given[i] = false;
+	cfg->smpl_module = NULL;
+	cfg->smpl_branch_stack = true;
+	if (!cfg->branch_filter)
+		cfg->branch_filter = PERF_SAMPLE_BRANCH_ANY;
+	if (!cfg->report_sort)
+		cfg->report_sort = "symbol_from,symbol_to";
+}
+
 int options_validate(struct pf_config *cfg, const struct pmu_model *model, struct pf_error *err)
 {
+	map_btb_module(cfg);
 	if (check_modes(cfg, model, err) || apply_model_options(cfg, model, err) || check_output(cfg, err))
 		return -1;
 	if (cfg->report_file || cfg->merge || cfg->metrics_from)

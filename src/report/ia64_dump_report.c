@@ -19,6 +19,7 @@
 #include "event/pmu_model.h"
 #include "report/ia64_dump_report.h"
 #include "report/ia64_report.h"
+#include "sample/branch.h"
 #include "sample/ia64_dump.h"
 #include "sample/smpl_file.h"
 
@@ -33,6 +34,8 @@ struct dump_ctx {
 	const char *path;         /* the sample file read, for messages */
 	const struct pmu_model *m; /* itanium2 */
 	bool *flag_on;            /* per row of m's option table: a dump's btb-*=1 */
+	struct profile *branches; /* the branch report instead of the module, or NULL */
+	bool btb, btb_ds;         /* the dump's PMC12: the BTB in use, its ds bit */
 };
 
 /* Give the model's option 'name' (a flag when arg is NULL) to opts. */
@@ -126,7 +129,25 @@ static int on_config(void *ctx, struct ia64_dump_config *c, struct pf_error *err
 		if (smpl_write_record(d->w, &rec, err))
 			return -1;
 	}
-	return ia64_report_config(d->r, c, err);
+	d->btb = c->has_pmc12;
+	d->btb_ds = c->has_pmc12 && ia64_btb_ds_of(c->pmc12);
+	if (d->branches && !d->btb)
+		return pf_error_set(err, PF_E_OPTION_NEEDS, "--report-sort", "BTB samples",
+				    " (the dump gives no pmc12= and no BTB event)");
+	return d->branches ? 0 : ia64_report_config(d->r, c, err);
+}
+
+/* the BTB's pairs (oldest first) into the branch report, newest first,
+ * under the pid the dump's maps hold for */
+static void btb_branches(struct dump_ctx *d, const struct ia64_dump_sample *s)
+{
+	struct ia64_btb bt;
+	struct branch v[IA64_BTB_ENTRIES];
+
+	ia64_btb_decode(d->btb_ds, &s->pmd[8], s->pmd[16], &bt);
+	for (unsigned i = 0; i < bt.nr_branches; i++)
+		branch_from_ia64(&bt.branches[i], &v[bt.nr_branches - 1 - i]);
+	profile_add_branches(d->branches, SMPL_IA64_ALL_PIDS, v, bt.nr_branches, 1);
 }
 
 /* A map= file that cannot be opened would silently name nothing: say so,
@@ -165,6 +186,15 @@ static int on_map(void *ctx, const struct ia64_dump_map *m, struct pf_error *err
 			return -1;
 	}
 	check_map_file(d, m);
+	if (d->branches) {
+		struct sample_record rec = { .type = SREC_MMAP };
+
+		rec.mmap = (struct sample_mmap){ .pid = SMPL_IA64_ALL_PIDS, .tid = SMPL_IA64_ALL_PIDS,
+						 .start = m->start, .len = m->end - m->start, .pgoff = m->offset,
+						 .filename = m->path };
+		profile_add(d->branches, &rec);
+		return 0;
+	}
 	ia64_report_map(d->r, m);
 	return 0;
 }
@@ -181,7 +211,10 @@ static int on_sample(void *ctx, const struct ia64_dump_sample *s, struct pf_erro
 		if (smpl_write_record(d->w, &rec, err))
 			return -1;
 	}
-	ia64_report_sample(d->r, s);
+	if (d->branches)
+		btb_branches(d, s);
+	else
+		ia64_report_sample(d->r, s);
 	return 0;
 }
 
@@ -210,16 +243,32 @@ static int close_outfile(const struct ia64_dump_report_opts *o, struct dump_ctx 
 	return rc;
 }
 
-static void dump_ctx_init(struct dump_ctx *d, const struct ia64_report_opts *ro)
+static void dump_ctx_init(struct dump_ctx *d, const struct ia64_dump_report_opts *o)
 {
-	d->r = ia64_report_new(ro, stdout);
+	static const struct smpl_header no_events = { .clockid = -1 };
+
+	d->r = ia64_report_new(&o->report, stdout);
+	if (o->branches)
+		d->branches = profile_new(&o->profile, &no_events);
 	strmap_init(&d->unreadable);
 	d->m = pmu_model_dump_reader();
 	d->flag_on = xcalloc(d->m->n_options + 1, sizeof(*d->flag_on));
 }
 
+/* the report at the end: the module's, or the branch report */
+static int dump_finish(struct dump_ctx *d, struct pf_error *err)
+{
+	if (!d->branches)
+		return ia64_report_finish(d->r, err);
+	profile_print(d->branches, stdout);
+	profile_print_warnings(d->branches, stderr);
+	profile_print_notes(d->branches, stderr);
+	return 0;
+}
+
 static void dump_ctx_release(struct dump_ctx *d)
 {
+	profile_free(d->branches);
 	ia64_report_free(d->r);
 	strmap_release(&d->unreadable);
 	free(d->flag_on);
@@ -236,7 +285,8 @@ int ia64_dump_report(const struct ia64_dump_report_opts *o, struct pf_error *err
 	f = strcmp(path, "-") ? fopen(path, "r") : stdin;
 	if (!f)
 		return pf_error_set(err, PF_E_INPUT, path, strerror(errno));
-	dump_ctx_init(&d, &o->report);
+	d.path = path;
+	dump_ctx_init(&d, o);
 	rc = ia64_report_load_symbols(d.r, err);
 	if (rc == 0)
 		rc = open_outfile(o, &d, err);
@@ -244,7 +294,7 @@ int ia64_dump_report(const struct ia64_dump_report_opts *o, struct pf_error *err
 		rc = ia64_dump_read_file(f, path, &h, &d, err);
 	rc = close_outfile(o, &d, rc, err);
 	if (rc == 0)
-		rc = ia64_report_finish(d.r, err);
+		rc = dump_finish(&d, err);
 	dump_ctx_release(&d);
 	if (f != stdin)
 		fclose(f);
@@ -286,13 +336,13 @@ int ia64_dump_report_file(const struct ia64_dump_report_opts *o, struct smpl_rea
 	int rc;
 
 	d.path = o->path;
-	dump_ctx_init(&d, &o->report);
+	dump_ctx_init(&d, o);
 	rc = ia64_report_load_symbols(d.r, err) || file_record(&d, first, err) ? -1 : 1;
 	while (rc > 0 && (rc = smpl_reader_next(rd, &rec, err)) > 0)
 		if (file_record(&d, &rec, err))
 			rc = -1;
 	if (rc == 0)
-		rc = ia64_report_finish(d.r, err);
+		rc = dump_finish(&d, err);
 	dump_ctx_release(&d);
 	if (rc == 0 && smpl_reader_status(rd)->truncated) {
 		fputs("warning: '", stderr);

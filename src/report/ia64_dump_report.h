@@ -6,12 +6,17 @@
 
 #include "common/error.h"
 #include "report/ia64_report.h"
+#include "report/profile.h"
 #include "sample/smpl_file.h"
 
 struct ia64_dump_report_opts {
 	struct ia64_report_opts report; /* the sampling module and its views */
 	const char *path;               /* the file read ("-": stdin, for a dump) */
 	const char *smpl_outfile;       /* a dump: saved as a sample file too (NULL: not) */
+	/* a branch report (a branch sort or fdata) of the BTB's pairs instead
+	 * of the sampling module: the host's branch stacks' report */
+	bool branches;
+	struct profile_opts profile;
 };
 
 /* a dump, each sample printed as it is decoded */

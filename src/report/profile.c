@@ -20,9 +20,12 @@ static const struct {
 	{ "mem", PROFILE_BY_MEM },           { "snoop", PROFILE_BY_SNOOP },
 	{ "tlb", PROFILE_BY_TLB },           { "lock", PROFILE_BY_LOCK },
 	{ "blocked", PROFILE_BY_BLOCKED },   { "weight", PROFILE_BY_WEIGHT },
+	/* the branch sorts as perf report -b spells its keys, each alone */
+	{ "symbol_from,symbol_to", PROFILE_BY_BRANCH }, { "srcline_from,srcline_to", PROFILE_BY_BRANCH_LINE },
+	{ "block", PROFILE_BY_BLOCK },                  { "mispredict", PROFILE_BY_MISPREDICT },
 };
 /* and of --report-format, in enum order */
-static const char *const format_names[] = { "text", "json", "folded", "svg", "script", "pprof" };
+static const char *const format_names[] = { "text", "json", "folded", "svg", "script", "pprof", "fdata" };
 
 static int name_index(const char *const *names, size_t n, const char *name)
 {
@@ -75,6 +78,8 @@ static const char *add_key(const char *name, size_t len, struct profile_opts *o,
 	snprintf(bad, bad_size, "%.*s", (int)len, name);
 	if (len >= sizeof(one) || (memcpy(one, name, len), one[len] = 0, !profile_sort_from_name(one, &k)))
 		return "unknown sort key";
+	if (profile_sort_branches(k))
+		return "a branch sort key goes alone";
 	for (uint32_t i = 0; i < o->n_keys; i++)
 		if (o->keys[i] == k)
 			return "sort key given twice";
@@ -97,6 +102,12 @@ const char *profile_sort_parse(const char *list, struct profile_opts *o, char *b
 
 	o->sort = PROFILE_BY_FUNCTION;
 	o->n_keys = 0;
+	/* a branch sort is one key, though perf spells two of them with a comma */
+	if (list && profile_sort_from_name(list, &o->sort) && profile_sort_branches(o->sort)) {
+		o->keys[o->n_keys++] = o->sort;
+		return NULL;
+	}
+	o->sort = PROFILE_BY_FUNCTION;
 	for (const char *s = list ? list : "function";; s++) {
 		size_t len = strcspn(s, ",");
 
@@ -130,8 +141,9 @@ struct profile *profile_new(const struct profile_opts *opts, const struct smpl_h
 	if (!p->opts.n_keys) /* the code key alone */
 		p->opts.keys[p->opts.n_keys++] = opts->sort;
 	p->res = sym_resolver_new(opts->debug_root);
-	/* only the profile by line and pprof's show lines: the others never read line tables */
-	sym_resolver_want_lines(p->res, opts->sort == PROFILE_BY_LINE || opts->format == PROFILE_PPROF);
+	/* the profiles that show lines read line tables, the others never */
+	sym_resolver_want_lines(p->res, opts->sort == PROFILE_BY_LINE || opts->format == PROFILE_PPROF ||
+					    opts->sort == PROFILE_BY_BRANCH_LINE || opts->sort == PROFILE_BY_BLOCK);
 	sym_resolver_demangle(p->res, !opts->no_demangle);
 	sym_resolver_use_perf_maps(p->res, opts->perf_maps);
 	p->n_ev = h->nr_events;
@@ -210,6 +222,7 @@ void profile_free(struct profile *p)
 	prof_script_release(&p->script);
 	prof_pprof_release(&p->pprof);
 	annotate_free(p->annotate);
+	prof_release_branches(&p->br);
 	sym_resolver_free(p->res);
 	free(p);
 }
@@ -280,6 +293,10 @@ static void add_sample(struct profile *p, const struct sample *s, uint64_t count
 	}
 	if (p->opts.format == PROFILE_SCRIPT) {
 		prof_add_script(p, s);
+		return;
+	}
+	if (profile_branch_view(&p->opts)) {
+		prof_add_branches(p, s, count);
 		return;
 	}
 	if (p->opts.format == PROFILE_FOLDED || p->opts.format == PROFILE_SVG) {
@@ -366,6 +383,7 @@ void profile_print_notes(const struct profile *p, FILE *err)
 {
 	if (p->script.trace_error)
 		fprintf(err, "note: tracepoint payloads are not shown: %s\n", p->script.trace_error);
+	prof_print_branch_note(p, err);
 	/* the text report lists them itself; the others have no room for a note;
 	 * an annotation is of a few functions, whose own notes it prints */
 	if (p->opts.format != PROFILE_TEXT && !p->annotate)
@@ -496,6 +514,8 @@ void profile_finish(struct profile *p)
 		prof_name_keys(p, &p->ev[i]);
 	}
 	prof_name_stacks(p);
+	if (profile_branch_view(&p->opts))
+		prof_name_branches(p);
 }
 
 void profile_set_sources(struct profile *p, size_t n)
@@ -584,11 +604,35 @@ int profile_print_status(const struct profile *p, struct pf_error *err)
 	return p->annotate_failed ? -1 : 0;
 }
 
+static void print_branches(struct profile *p, FILE *out)
+{
+	switch (p->opts.format) {
+	case PROFILE_JSON:
+		prof_print_branches_json(p, out);
+		return;
+	case PROFILE_FOLDED:
+		prof_print_branches_folded(p, out);
+		return;
+	case PROFILE_SVG:
+		prof_print_branches_svg(p, out);
+		return;
+	case PROFILE_FDATA:
+		prof_print_fdata(p, out);
+		return;
+	default:
+		prof_print_branches_text(p, out);
+	}
+}
+
 void profile_print(struct profile *p, FILE *out)
 {
 	profile_finish(p);
 	if (p->annotate) {
 		print_annotated(p, out);
+		return;
+	}
+	if (profile_branch_view(&p->opts)) {
+		print_branches(p, out);
 		return;
 	}
 	switch (p->opts.format) {

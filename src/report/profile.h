@@ -13,6 +13,7 @@
 #include <stdio.h>
 
 #include "common/error.h"
+#include "sample/branch.h"
 #include "sample/sample.h"
 #include "sample/sample_out.h"
 #include "sample/smpl_file.h"
@@ -31,10 +32,21 @@ enum profile_sort {
 	PROFILE_BY_LOCK,    /* locked instruction: "Yes", "No" */
 	PROFILE_BY_BLOCKED, /* "Data", "Addr" */
 	PROFILE_BY_WEIGHT,  /* the sample's weight (perf's local_weight): its latency */
+	/* samples' branch stacks (LBR, BRBE, AMD LBR; IA-64 BTB dumps): */
+	PROFILE_BY_BRANCH,      /* taken branches by function: perf's symbol_from,symbol_to */
+	PROFILE_BY_BRANCH_LINE, /* by source line: srcline_from,srcline_to */
+	PROFILE_BY_BLOCK,       /* hot paths: the blocks run between two taken branches */
+	PROFILE_BY_MISPREDICT,  /* mispredicted branches by cost */
 };
 
 /* at most this many keys in one --report-sort list */
 #define PROFILE_MAX_KEYS 8
+
+/* the sorts of branch stacks: each goes alone */
+static inline bool profile_sort_branches(enum profile_sort s)
+{
+	return s >= PROFILE_BY_BRANCH;
+}
 
 enum profile_format {
 	PROFILE_TEXT,
@@ -43,6 +55,7 @@ enum profile_format {
 	PROFILE_SVG,    /* a flame graph of the folded stacks */
 	PROFILE_SCRIPT, /* each sample, as perf script prints it */
 	PROFILE_PPROF,  /* pprof's profile.proto, gzip-compressed: binary */
+	PROFILE_FDATA,  /* the taken branches as BOLT's fdata (perf2bolt's output) */
 };
 
 struct profile_opts {
@@ -67,6 +80,12 @@ struct profile_opts {
 	bool perf_maps;   /* a JIT's code named from /tmp/perf-PID.map (--demangle-java) */
 };
 
+/* a report of branch stacks rather than of samples: a branch sort, or fdata */
+static inline bool profile_branch_view(const struct profile_opts *o)
+{
+	return profile_sort_branches(o->sort) || o->format == PROFILE_FDATA;
+}
+
 struct profile;
 
 struct profile *profile_new(const struct profile_opts *opts, const struct smpl_header *h);
@@ -75,6 +94,10 @@ void profile_add(struct profile *p, const struct sample_record *rec);
 /* a sample count times (samples folded into one, sample_fold_equal());
  * any other record as profile_add() */
 void profile_add_n(struct profile *p, const struct sample_record *rec, uint64_t count);
+/* A branch stack that came in no sample record (an Itanium 2 BTB's pairs),
+ * newest first, taken in process pid: into the branch reports (a branch
+ * sort or fdata) as a sample's. */
+void profile_add_branches(struct profile *p, uint32_t pid, const struct branch *v, size_t n, uint64_t count);
 /* the reader's status: a truncated or unfinished file is reported */
 void profile_set_status(struct profile *p, const struct smpl_status *st);
 /* While samples still come from a running command: once a kernel address

@@ -73,6 +73,9 @@ struct prof_entry {
 	uint64_t count;
 	uint64_t period; /* pprof: the sum of the samples' periods */
 	uint64_t reads[SAMPLE_MAX_READ]; /* increases of the counts read in samples */
+	/* branches and blocks (profile_branches.c): of count, how many were
+	 * mispredicted, how many had cycles recorded and their sum */
+	uint64_t mispred, timed, cycles;
 };
 
 struct prof_keymap {
@@ -168,6 +171,31 @@ struct prof_pprof_info {
 	char *recorder;          /* the recorder's command line, or NULL */
 	uint64_t created_ns;     /* CLOCK_REALTIME at the start, 0: unknown */
 	uint64_t first_time, last_time; /* of the samples with a time (sample clock) */
+/* a named branch pair or block, with what was counted under it */
+struct prof_branch_row {
+	char *from, *to;   /* a block: its first and last instruction */
+	char *line;        /* a block: its first instruction's source line, or NULL */
+	uint64_t count, mispred, timed, cycles;
+	/* --report-format=fdata: each end's function and offset, or none */
+	const char *from_func, *to_func;
+	uint64_t from_off, to_off;
+};
+
+/* Samples' branch stacks (profile_branches.c): typed as they come,
+ * named when finished */
+struct prof_branches {
+	struct prof_keymap pairs;  /* [from, to], per address */
+	struct prof_keymap blocks; /* [first, last instruction] */
+	uint64_t samples;          /* samples with a branch stack */
+	uint64_t branches, blocks_run;
+	uint64_t broken;           /* ranges that cannot be a block (backwards, too long, across binaries) */
+	uint64_t timed;            /* branches with cycles recorded */
+	uint64_t reserved_bits;    /* perf flag bits no known kernel defines, ORed */
+	uint64_t reserved_entries; /* and the branches that had any */
+	struct prof_branch_row *rows;
+	size_t n_rows;
+	struct strmap row_index;   /* "from\nto" -> index + 1 in rows */
+	uint64_t total;            /* of the rows' counts */
 };
 
 struct profile {
@@ -208,6 +236,7 @@ struct profile {
 	struct annotate *annotate; /* --annotate: samples counted there instead */
 	struct pf_error annotate_err;
 	bool annotate_failed;
+	struct prof_branches br;
 };
 
 /* profile_keys.c */
@@ -271,6 +300,23 @@ void prof_name_keymap(struct profile *p, struct prof_keymap *m, struct strmap *o
 void prof_name_stacks(struct profile *p);
 /* one frame of a call chain as folded stacks name it (the process's too) */
 void prof_stack_frame_name(const struct profile *p, const struct prof_frame *f, struct strbuf *out);
+
+/* a frame's name as the given sort names it (kernel frames too) */
+void prof_name_frame(struct profile *p, const struct prof_frame *f, enum profile_sort sort, struct strbuf *out);
+
+/* profile_branches.c */
+/* a sample's branch stack (most recent first): its pairs and blocks */
+void prof_add_branches(struct profile *p, const struct sample *s, uint64_t count);
+/* name the pairs or blocks into rows (profile_finish) */
+void prof_name_branches(struct profile *p);
+void prof_release_branches(struct prof_branches *b);
+void prof_print_branches_text(const struct profile *p, FILE *out);
+void prof_print_branches_json(const struct profile *p, FILE *out);
+void prof_print_branches_folded(const struct profile *p, FILE *out);
+void prof_print_branches_svg(const struct profile *p, FILE *out);
+void prof_print_fdata(const struct profile *p, FILE *out);
+/* one note line when branches had flag bits no known kernel defines */
+void prof_print_branch_note(const struct profile *p, FILE *err);
 
 /* profile.c: the --report-sort name of a sort */
 const char *prof_sort_name(enum profile_sort s);

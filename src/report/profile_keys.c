@@ -60,11 +60,11 @@ void prof_kernel_frame_name(struct strbuf *sb, const struct sym_result *r, uint6
  * "[kernel] func+0x1c [ext4]", by function (and by line: there is no kernel
  * DWARF) "[kernel] func [ext4]".
  */
-static void prof_kernel_key(struct profile *p, uint64_t ip, struct strbuf *key)
+static void prof_kernel_key(struct profile *p, enum profile_sort sort, uint64_t ip, struct strbuf *key)
 {
 	const struct sym_result *r = sym_resolve_kernel(p->res, ip);
 
-	switch (p->opts.sort) {
+	switch (sort) {
 	case PROFILE_BY_BINARY:
 		strbuf_addstr(key, "[kernel]");
 		if (r->module)
@@ -324,15 +324,15 @@ void prof_keymap_release(struct prof_keymap *m)
 
 /* ---- naming, once the kernel's symbols are known ---- */
 
-static void name_key(struct profile *p, const struct prof_frame *f, struct strbuf *out)
+void prof_name_frame(struct profile *p, const struct prof_frame *f, enum profile_sort sort, struct strbuf *out)
 {
 	switch (f->kind) {
 	case FRAME_USER:
-		prof_code_key(p->opts.sort, f->res, f->addr, out);
+		prof_code_key(sort, f->res, f->addr, out);
 		return;
 	case FRAME_KERNEL:
 		if (p->kernel_named)
-			prof_kernel_key(p, f->addr, out);
+			prof_kernel_key(p, sort, f->addr, out);
 		else
 			strbuf_addstr(out, "[kernel]");
 		return;
@@ -363,6 +363,11 @@ static void name_key(struct profile *p, const struct prof_frame *f, struct strbu
 	default:
 		strbuf_addstr(out, "[no data address]");
 	}
+}
+
+static void name_key(struct profile *p, const struct prof_frame *f, struct strbuf *out)
+{
+	prof_name_frame(p, f, p->opts.sort, out);
 }
 
 /* by process: "pid:command function"; keys apart: "function | L1 hit" */

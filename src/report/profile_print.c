@@ -13,7 +13,8 @@
 /* the key column's title: each key's, "function | mem | snoop" */
 static void keys_title(const struct profile *p, struct strbuf *sb)
 {
-	static const char *const titles[] = { "function", "source line", "binary", "address", "data" };
+	static const char *const titles[] = { "function", "source line", "binary", "address", "data",
+					      "branch", "branch source line", "block", "mispredicted branch" };
 
 	for (uint32_t i = 0; i < p->opts.n_keys; i++) {
 		enum profile_sort k = p->opts.keys[i];

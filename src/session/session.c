@@ -277,13 +277,34 @@ static int check_something_opened(struct session *s, struct pf_error *err)
 	return kperf_open_error(&s->events[0]->attr, s->events[0]->name, s->open_errno[0], err);
 }
 
+/* Branch stacks refused: what is missing, the machine's branch-stack PMU
+ * (no hardware PMU at all, as in most VMs) or the event's (a software
+ * event has no branch stack, whatever the machine) */
+static int branch_stack_error(const struct counter_prog *c, struct pf_error *err)
+{
+	uint32_t t = c->attr.type;
+
+	if (!kperf_hw_counting_works())
+		return pf_error_set(err, PF_E_CANNOT_SAMPLE, c->name,
+				    "branch stacks need a branch-stack PMU (Intel LBR, AMD LBR v2, Arm BRBE), and "
+				    "this machine has no hardware PMU (as in most VMs)");
+	if (t == PERF_TYPE_SOFTWARE || t == PERF_TYPE_TRACEPOINT || t == PERF_TYPE_BREAKPOINT)
+		return pf_error_set(err, PF_E_CANNOT_SAMPLE, c->name,
+				    "a software event has no branch stack: sample a hardware event (-e cycles) for one");
+	return pf_error_set(err, PF_E_CANNOT_SAMPLE, c->name,
+			    "this machine's PMU records no branch stacks for it (no Intel LBR, AMD LBR v2 or Arm "
+			    "BRBE, or not with this branch filter)");
+}
+
 static int sampling_open_error(const struct counter_prog *c, int e, struct pf_error *err)
 {
-	if ((c->attr.sample_type & (PERF_SAMPLE_BRANCH_STACK | PERF_SAMPLE_WEIGHT | PERF_SAMPLE_DATA_SRC)) &&
+	if ((c->attr.sample_type & PERF_SAMPLE_BRANCH_STACK) && (e == EOPNOTSUPP || e == EINVAL || e == ENOENT))
+		return branch_stack_error(c, err);
+	if ((c->attr.sample_type & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_DATA_SRC)) &&
 	    (e == EOPNOTSUPP || e == EINVAL || e == ENOENT))
 		return pf_error_set(err, PF_E_CANNOT_SAMPLE, c->name,
-				    "branch stacks, latencies and data sources need a hardware PMU that records "
-				    "them (LBR, PEBS, IBS, SPE), which this event or machine lacks");
+				    "latencies and data sources need a hardware PMU that records them (PEBS, IBS, "
+				    "SPE), which this event or machine lacks");
 	if (e == EINVAL && (c->attr.sample_type & PERF_SAMPLE_READ) && c->attr.inherit)
 		return pf_error_set(err, PF_E_CANNOT_SAMPLE, c->name,
 				    "recording the counts of events without a period in the samples of "

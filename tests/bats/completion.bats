@@ -61,7 +61,7 @@ value_check() {
 	# the parser's own list, in its message, is the completion's
 	run "$PFMON" --report-sort=bogus --report=/nonexistent
 	[ "$status" -eq 2 ]
-	listed=$(printf '%s' "$output" | sed -n 's/.*sort keys are //p' | sed 's/,//g; s/ and / /')
+	listed=$(printf '%s' "$output" | sed -n 's/.*sort keys are //p' | sed 's/, / /g; s/ and / /')
 	[ "$(printf '%s\n' $listed | sort)" = "$(printf '%s\n' $keys | sort)" ]
 }
 

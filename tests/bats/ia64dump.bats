@@ -376,3 +376,32 @@ EOD
 	[ "$kb" -lt 102400 ] # under 100 MB, sanitizers included: the reader streams
 	rm -f "$dump"
 }
+
+@test "BTB dumps through the host's branch reports: pairs, mispredicted branches, hot paths, fdata" {
+	need_fixture
+	write_hist_dump
+	# the btb module's pairs (the pairing rules of PMD8-16), as the branch report counts them
+	run -0 --separate-stderr "$PFMON" --pmu=itanium2 --report="$dump" --report-sort=symbol_from,symbol_to \
+		--report-format=json
+	[ "$(jq -r '"\(.samples) \(.branches)"' <<<"$output")" = "3 3" ]
+	[ "$(jq -r '.pairs[] | "\(.from) -> \(.to) \(.count) \(.mispredicted)"' <<<"$output")" = \
+		"ear_main (ia64ear) -> ear_main (ia64ear) 3 1" ]
+	run -0 --separate-stderr "$PFMON" --pmu=itanium2 --report="$dump" --report-sort=mispredict
+	[ "${lines[0]}" = "# pfmon branch profile: mispredicted branches by cost" ]
+	[[ "${lines[3]}" =~ ^\ +3\ 100\.00%\ +1\ +33\.33%\ +0\.0\ +1\.0\ +ear_main\+0x22\ -\>\ ear_main$ ]]
+	# each BTB holds one branch: no block between two of them
+	run -0 --separate-stderr "$PFMON" --pmu=itanium2 --report="$dump" --report-sort=block --report-format=json
+	[ "$(jq -r '"\(.blocks) \(.paths | length)"' <<<"$output")" = "0 0" ]
+	run -0 --separate-stderr "$PFMON" --pmu=itanium2 --report="$dump" --report-format=fdata
+	[ "$output" = "1 ear_main 22 1 ear_main 0 1 3" ]
+	# the dump's sample file: the same report
+	"$PFMON" --pmu=itanium2 --report="$dump" --smpl-outfile="$BATS_TEST_TMPDIR/d.pfs" >/dev/null
+	run -0 --separate-stderr "$PFMON" --report="$BATS_TEST_TMPDIR/d.pfs" --report-format=fdata
+	[ "$output" = "1 ear_main 22 1 ear_main 0 1 3" ]
+	# a sampling module is not a branch report; a dump without a BTB has no branches
+	run -2 --separate-stderr "$PFMON" --pmu=itanium2 --report="$dump" --report-sort=block --smpl-module=btb
+	one_error_line "^error: options '--report-sort' and '--smpl-module' cannot be combined: a branch report is not a sampling module's$"
+	printf 'pmc11=0x20008\nip=0x10 pmd2=0x1000 pmd3=0x4005 pmd17=0\n' >"$dump"
+	run -2 --separate-stderr "$PFMON" --pmu=itanium2 --report="$dump" --report-sort=symbol_from,symbol_to
+	one_error_line "^error: option '--report-sort' needs BTB samples \(the dump gives no pmc12= and no BTB event\)$"
+}

@@ -191,7 +191,7 @@ assert any(b["path"].endswith("/hotspot") and b["debug_info"] for b in d["binari
 	hw_pmu_present && skip "this machine has a hardware PMU"
 	run --separate-stderr "$PFMON" -e cpu-clock --smpl-branch-stack --long-smpl-periods=100000 true
 	[ "$status" -eq 1 ]
-	one_error_line "^error: cannot sample 'cpu-clock': branch stacks.* need a hardware PMU"
+	one_error_line "^error: cannot sample 'cpu-clock': branch stacks need a branch-stack PMU .*, and this machine has no hardware PMU"
 }
 
 @test "--smpl-periods-random: every period is the base plus random low bits, and they vary" {
