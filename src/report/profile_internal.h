@@ -171,6 +171,8 @@ struct prof_pprof_info {
 	char *recorder;          /* the recorder's command line, or NULL */
 	uint64_t created_ns;     /* CLOCK_REALTIME at the start, 0: unknown */
 	uint64_t first_time, last_time; /* of the samples with a time (sample clock) */
+};
+
 /* a named branch pair or block, with what was counted under it */
 struct prof_branch_row {
 	char *from, *to;   /* a block: its first and last instruction */
