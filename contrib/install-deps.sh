@@ -12,7 +12,7 @@ PACKAGES="build-essential autoconf automake libtool pkg-config
 	libiberty-dev libdw-dev libunwind-dev libcapstone-dev libzstd-dev libtraceevent-dev zstd
 	protobuf-c-compiler libprotobuf-c-dev golang-go
 	openmpi-bin libopenmpi-dev
-	slurmctld slurmd slurm-client munge
+	slurmctld slurmd slurm-client munge bolt-16
 	chromium python3-pil libxml2-utils
 	lintian debhelper dpkg-dev fakeroot mandoc bash-completion
 	hotspot strace"
