@@ -22,6 +22,7 @@
 #include "results/merge.h"
 #include "report/merge_samples.h"
 #include "results/output.h"
+#include "sample/perf_data.h"
 #include "sample/smpl_file.h"
 
 #define MERGE_MAX_FILE (64u << 20) /* a larger results file is refused */
@@ -92,15 +93,18 @@ static int collect(const struct pf_config *cfg, struct name_list *l, struct pf_e
 	return 0;
 }
 
-/* a sample file starts with its magic; anything else is read as count results */
+/* a sample file (pfmon's or perf record's) starts with its magic;
+ * anything else is read as count results */
 static int is_sample_file(const char *path, bool *sample, struct pf_error *err)
 {
 	FILE *f = fopen(path, "rbe");
 	char magic[8];
+	size_t got;
 
 	if (!f)
 		return pf_error_set(err, PF_E_INPUT, path, strerror(errno));
-	*sample = fread(magic, 1, sizeof(magic), f) == sizeof(magic) && !memcmp(magic, SMPL_MAGIC, 8);
+	got = fread(magic, 1, sizeof(magic), f);
+	*sample = (got == sizeof(magic) && !memcmp(magic, SMPL_MAGIC, 8)) || perf_data_magic(magic, got);
 	fclose(f);
 	return 0;
 }

@@ -51,9 +51,28 @@ static int same_events(const struct smpl_header *a, const struct smpl_header *b,
 	return 0;
 }
 
+/* The job a perf.data file is a rank of: perf record writes no job, so
+ * the files given are taken as the ranks of one (perf record -o
+ * perf.data.$RANK under a launcher), numbered in the order given. */
+#define PERF_DATA_JOB "(perf.data files)"
+
+static const struct smpl_header *perf_data_rank(const struct smpl_header *h, size_t i, size_t n,
+						struct smpl_header *job)
+{
+	*job = *h;
+	job->has_job = true;
+	job->rank = (uint32_t)i;
+	job->size = (uint32_t)n;
+	job->host = h->host ? h->host : (char *)"?";
+	job->job_id = (char *)PERF_DATA_JOB;
+	return job;
+}
+
 /* every file's header: a job, the first file's job and events */
 static int read_headers(struct sample_input *in, size_t n, struct smpl_header *first, struct pf_error *err)
 {
+	struct smpl_header job;
+
 	for (size_t i = 0; i < n; i++) {
 		struct smpl_reader *r = smpl_reader_open(in[i].path, err);
 		const struct smpl_header *h;
@@ -62,6 +81,8 @@ static int read_headers(struct sample_input *in, size_t n, struct smpl_header *f
 		if (!r)
 			return -1;
 		h = smpl_reader_header(r);
+		if (!h->has_job && smpl_reader_is_perf_data(r))
+			h = perf_data_rank(h, i, n, &job);
 		if (!h->has_job)
 			rc = pf_error_set(err, PF_E_MERGE_NO_JOB, in[i].path);
 		else if (i && strcmp(h->job_id, in[0].job_id))

@@ -506,3 +506,26 @@ PY
 	printf '%s\n' "$output" | grep -q '^swapper;'
 	! printf '%s\n' "$output" | grep -q '^:0;'
 }
+
+@test "--merge of perf record's files: one profile whose counts are the files' sums, each file a rank" {
+	perf record -q -e task-clock -c 100000 -g -o "$W/a.data" "$FIXTURES/hotspot" 300 >/dev/null 2>&1
+	perf record -q -e task-clock -c 100000 -g -o "$W/b.data" "$FIXTURES/hotspot" 600 >/dev/null 2>&1
+	# each file's own report: function -> samples, summed over the two
+	for f in a b; do
+		"$PFMON" --report="$W/$f.data" 2>/dev/null
+	done | awk '!/^#/ { n = $1; $1 = $2 = $3 = ""; sub(/^ +/, ""); s[$0] += n }
+		END { for (k in s) print s[k] "\t" k }' | sort >"$W/sums"
+	run -0 --separate-stderr "$PFMON" --merge "$W/a.data" "$W/b.data"
+	[ "${lines[0]}" = "# pfmon --merge: 2 of 2 ranks of job (perf.data files) on 1 host" ]
+	printf '%s\n' "${lines[@]:1}" | awk '!/^#/ { n = $1; $1 = $2 = $3 = ""; sub(/^ +/, ""); print n "\t" $0 }' |
+		sort | diff "$W/sums" -
+	[ "$(wc -l <"$W/sums")" -gt 2 ]
+	# the event line: the samples of both, as perf counts them
+	a=$(perf script -i "$W/a.data" -F period 2>/dev/null | wc -l)
+	b=$(perf script -i "$W/b.data" -F period 2>/dev/null | wc -l)
+	[ "${lines[2]}" = "# event task-clock: $((a + b)) samples (period 100000)" ]
+	# a pfmon file and a perf.data file are not one job
+	"$PFMON" -e task-clock --smpl-outfile="$W/c.pfs" "$FIXTURES/hotspot" 100 >/dev/null 2>&1
+	run -2 --separate-stderr "$PFMON" --merge "$W/a.data" "$W/c.pfs"
+	[ "$stderr" = "error: '$W/a.data' and '$W/c.pfs' are of different jobs ('(perf.data files)' and 'none'): merge one job at a time" ]
+}
