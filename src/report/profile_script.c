@@ -37,12 +37,28 @@ static struct prof_frame *new_frames(struct prof_script *sc, size_t n)
 	return &sc->frames[sc->n_frames - n];
 }
 
-static void add_frame(struct profile *p, uint8_t cpumode, uint32_t pid, uint64_t ip)
+/* perf script shows a call chain's user frame at its place in the mapped
+ * file (ip - start + pgoff: 1ab70 in ld.so), a kernel frame and a
+ * sample's own ip as they are; a frame no mapping holds as it is too */
+static void show_in_file(struct profile *p, uint32_t pid, struct prof_frame *f)
+{
+	const struct sym_map *m;
+
+	if (f->kind != FRAME_USER)
+		return;
+	m = sym_maps_find(sym_resolver_maps(p->res), pid, f->addr);
+	if (m)
+		f->addr = f->addr - m->start + m->pgoff;
+}
+
+static void add_frame(struct profile *p, uint8_t cpumode, uint32_t pid, uint64_t ip, bool chain)
 {
 	enum frame_kind kind = prof_frame_kind(cpumode);
+	struct prof_frame *f = new_frames(&p->script, 1);
 
-	*new_frames(&p->script, 1) = kind == FRAME_USER ? prof_user_frame(p, pid, ip, true)
-							: (struct prof_frame){ kind, NULL, ip };
+	*f = kind == FRAME_USER ? prof_user_frame(p, pid, ip, true) : (struct prof_frame){ kind, NULL, ip };
+	if (chain)
+		show_in_file(p, pid, f);
 }
 
 /* --call-graph=dwarf: the frames the folded stacks have, unwound from the
@@ -52,6 +68,8 @@ static void add_unwound(struct profile *p, const struct sample *s)
 	struct prof_frame f[PERF_MAX_STACK_DEPTH + 1];
 	size_t n = prof_unwound_frames(p, s, true, f, ARRAY_SIZE(f));
 
+	for (size_t i = 0; i < n; i++)
+		show_in_file(p, s->pid, &f[i]);
 	memcpy(new_frames(&p->script, n), f, n * sizeof(*f));
 }
 
@@ -151,10 +169,10 @@ void prof_add_script(struct profile *p, const struct sample *s)
 		if (ip >= (uint64_t)PERF_CONTEXT_MAX)
 			cpumode = prof_context_cpumode(ip);
 		else
-			add_frame(p, cpumode, s->pid, ip);
+			add_frame(p, cpumode, s->pid, ip, true);
 	}
 	if (sc->n_frames == e->first)
-		add_frame(p, s->cpumode, s->pid, s->ip);
+		add_frame(p, s->cpumode, s->pid, s->ip, e->chain);
 	e->n = (uint32_t)(sc->n_frames - e->first);
 }
 
