@@ -19,7 +19,7 @@
 
 /* what the sample file's header says, kept for the summary */
 struct prof_html_header {
-	struct strbuf command, recorder, created, job;
+	struct strbuf command, recorder, created, host, job;
 	unsigned version_major, version_minor;
 };
 
@@ -43,9 +43,12 @@ static struct prof_html_header *keep_header(const struct smpl_header *h)
 		if (gmtime_r(&t, &tm) && strftime(buf, sizeof(buf), "%Y-%m-%d %H:%M:%S UTC", &tm))
 			strbuf_addstr(&k->created, buf);
 	}
-	if (h->has_job)
-		strbuf_addf(&k->job, "rank %u of %u on %s, job %s (%s)", h->rank, h->size, h->host ? h->host : "?",
-			    h->job_id ? h->job_id : "?", h->launcher ? h->launcher : "?");
+	if (h->has_job && h->host)
+		strbuf_addstr(&k->host, h->host);
+	/* a lone run's header says job "none": no cluster run to show */
+	if (h->has_job && (h->size > 1 || (h->job_id && strcmp(h->job_id, "none"))))
+		strbuf_addf(&k->job, "rank %u of %u, job %s (%s)", h->rank, h->size, h->job_id ? h->job_id : "?",
+			    h->launcher ? h->launcher : "?");
 	k->version_major = h->version_major;
 	k->version_minor = h->version_minor;
 	return k;
@@ -80,6 +83,7 @@ void prof_html_release(struct profile *p)
 	strbuf_release(&k->command);
 	strbuf_release(&k->recorder);
 	strbuf_release(&k->created);
+	strbuf_release(&k->host);
 	strbuf_release(&k->job);
 	free(k);
 }
@@ -165,6 +169,7 @@ static void print_summary(const struct profile *p, FILE *out)
 	summary_row(out, "command", strbuf_str((struct strbuf *)&k->command));
 	summary_row(out, "recorded by", strbuf_str((struct strbuf *)&k->recorder));
 	summary_row(out, "recorded at", strbuf_str((struct strbuf *)&k->created));
+	summary_row(out, "host", strbuf_str((struct strbuf *)&k->host));
 	summary_row(out, "cluster run", strbuf_str((struct strbuf *)&k->job));
 	if (k->version_major) {
 		strbuf_addf(&sb, "%u.%u", k->version_major, k->version_minor);

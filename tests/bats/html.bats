@@ -99,6 +99,24 @@ text_rows() {
 	[ "$(html_rows "$d/top.html" function | wc -l)" -eq 2 ]
 }
 
+@test "html: a perf.data report: the same rows as its text report, perf's sample count" {
+	command -v perf >/dev/null 2>&1 || skip "perf not installed"
+	d="$BATS_TEST_TMPDIR"
+	perf record -q -g -e task-clock -o "$d/perf.data" "$FIXTURES/hotspot" 200 >/dev/null 2>&1 ||
+		skip "perf record cannot sample here"
+	"$PFMON" --report="$d/perf.data" --report-format=html >"$d/p.html"
+	for sort in function line; do
+		"$PFMON" --report="$d/perf.data" --report-sort=$sort | text_rows >"$d/text.$sort"
+		html_rows "$d/p.html" $sort >"$d/html.$sort"
+		[ -s "$d/text.$sort" ]
+		diff "$d/text.$sort" "$d/html.$sort"
+	done
+	# the summary's count is perf's: one line of perf script -F period a sample
+	n=$(perf script -i "$d/perf.data" -F period 2>/dev/null | grep -c .)
+	grep -q "<td>task-clock: $n samples (frequency " "$d/p.html"
+	grep -q '<th>command</th><td>[^<]*perf record ' "$d/p.html"
+}
+
 @test "html: names are escaped: a command named with <, &, quotes stays text" {
 	d="$BATS_TEST_TMPDIR"
 	name='a<b>&"q'"'"
