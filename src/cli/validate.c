@@ -262,6 +262,25 @@ static int check_binary_report(const struct pf_config *cfg, struct pf_error *err
 	return 0;
 }
 
+/* The HTML page is one sampling report's tables by function and by line,
+ * its flame graph and its annotation: other keys, a merge of ranks or a
+ * sampling module's output have no place in it. */
+static int check_html_report(const struct pf_config *cfg, struct pf_error *err)
+{
+	if (!cfg->report_format || strcmp(cfg->report_format, "html") != 0)
+		return 0;
+	if (cfg->report_sort && strcmp(cfg->report_sort, "function") && strcmp(cfg->report_sort, "line"))
+		return pf_error_set(err, PF_E_OPTIONS_EXCLUDE, "--report-sort", "--report-format=html",
+				    " (the page shows the profile by function and by line)");
+	if (cfg->merge)
+		return pf_error_set(err, PF_E_OPTIONS_EXCLUDE, "--merge", "--report-format=html",
+				    " (the page is one file's report)");
+	if (cfg->smpl_module || cfg->smpl_compact)
+		return pf_error_set(err, PF_E_OPTIONS_EXCLUDE, cfg->smpl_module ? "--smpl-module" : "--smpl-compact",
+				    "--report-format=html", " (the page is a profile's, not a sampling module's)");
+	return 0;
+}
+
 /* pfmon 3.x's sampling options that need or exclude others */
 static int check_smpl_options(const struct pf_config *cfg, struct pf_error *err)
 {
@@ -329,8 +348,10 @@ static int check_output(const struct pf_config *cfg, struct pf_error *err)
 		return -1;
 	if (given(cfg, "source-root") && !cfg->annotate)
 		return pf_error_set(err, PF_E_OPTION_NEEDS, "--source-root", "--annotate", "");
+	if (check_html_report(cfg, err))
+		return -1;
 	if (cfg->annotate && cfg->report_format && strcmp(cfg->report_format, "text") &&
-	    strcmp(cfg->report_format, "json"))
+	    strcmp(cfg->report_format, "json") && strcmp(cfg->report_format, "html"))
 		return pf_error_set(err, PF_E_OPTION_NOT_USED, "--annotate", "with --report-format=",
 				    cfg->report_format);
 	if (given(cfg, "with-header") && cfg->output_kind == PF_OUT_JSON)

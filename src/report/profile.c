@@ -25,7 +25,7 @@ static const struct {
 	{ "block", PROFILE_BY_BLOCK },                  { "mispredict", PROFILE_BY_MISPREDICT },
 };
 /* and of --report-format, in enum order */
-static const char *const format_names[] = { "text", "json", "folded", "svg", "script", "pprof", "fdata" };
+static const char *const format_names[] = { "text", "json", "folded", "svg", "script", "pprof", "fdata", "html" };
 
 static int name_index(const char *const *names, size_t n, const char *name)
 {
@@ -133,10 +133,21 @@ bool profile_format_from_name(const char *name, enum profile_format *out)
 	return i >= 0;
 }
 
-struct profile *profile_new(const struct profile_opts *opts, const struct smpl_header *h)
+struct profile *profile_new(const struct profile_opts *given, const struct smpl_header *h)
 {
 	struct profile *p = xcalloc(1, sizeof(*p));
+	struct profile_opts html;
+	const struct profile_opts *opts = given;
 
+	if (given->format == PROFILE_HTML) {
+		/* the page's own rows are by function; its parts do the rest */
+		html = *given;
+		html.sort = PROFILE_BY_FUNCTION;
+		html.keys[0] = PROFILE_BY_FUNCTION;
+		html.n_keys = 1;
+		html.annotate = false;
+		opts = &html;
+	}
 	p->opts = *opts;
 	if (!p->opts.n_keys) /* the code key alone */
 		p->opts.keys[p->opts.n_keys++] = opts->sort;
@@ -180,6 +191,8 @@ struct profile *profile_new(const struct profile_opts *opts, const struct smpl_h
 	strmap_init(&p->stack_index);
 	strmap_init(&p->comm_ids);
 	strmap_init(&p->binaries_seen);
+	if (given->format == PROFILE_HTML)
+		prof_html_init(p, given, h);
 	return p;
 }
 
@@ -222,6 +235,7 @@ void profile_free(struct profile *p)
 	prof_script_release(&p->script);
 	prof_pprof_release(&p->pprof);
 	annotate_free(p->annotate);
+	prof_html_release(p);
 	prof_release_branches(&p->br);
 	sym_resolver_free(p->res);
 	free(p);
@@ -420,6 +434,9 @@ void profile_add_n(struct profile *p, const struct sample_record *rec, uint64_t 
 {
 	struct sym_maps *maps = sym_resolver_maps(p->res);
 
+	for (size_t i = 0; i < PROF_HTML_PARTS; i++)
+		if (p->html_parts[i])
+			profile_add_n(p->html_parts[i], rec, count);
 	if (pid0_record(p, rec))
 		return;
 	switch (rec->type) {
@@ -475,6 +492,9 @@ void profile_set_status(struct profile *p, const struct smpl_status *st)
 {
 	p->status = *st;
 	p->have_status = true;
+	for (size_t i = 0; i < PROF_HTML_PARTS; i++)
+		if (p->html_parts[i])
+			profile_set_status(p->html_parts[i], st);
 }
 
 void profile_print_lost(const struct profile *p, FILE *err)
@@ -489,6 +509,9 @@ void profile_print_lost(const struct profile *p, FILE *err)
 
 void profile_prefetch_kernel(struct profile *p)
 {
+	for (size_t i = 0; i < PROF_HTML_PARTS; i++)
+		if (p->html_parts[i])
+			profile_prefetch_kernel(p->html_parts[i]);
 	if (u64set_len(&p->kernel_ips) && !p->kernel_recorded && !p->finished && kernel_check_same(&p->kernel))
 		sym_resolver_prefetch_kernel(p->res);
 }
@@ -498,6 +521,9 @@ void profile_finish(struct profile *p)
 	if (p->finished)
 		return;
 	p->finished = true;
+	for (size_t i = 0; i < PROF_HTML_PARTS; i++)
+		if (p->html_parts[i])
+			profile_finish(p->html_parts[i]);
 	/* a file's own kernel symbols, else the running kernel's if it took the samples */
 	p->kernel_named = u64set_len(&p->kernel_ips) && (p->kernel_recorded || kernel_check_same(&p->kernel));
 	p->kernel_named = p->kernel_named && sym_resolver_kernel_symbols(p->res);
@@ -599,6 +625,9 @@ static void print_annotated(struct profile *p, FILE *out)
 
 int profile_print_status(const struct profile *p, struct pf_error *err)
 {
+	/* the page's annotation: --annotate=NAME named no sampled function */
+	if (p->html_parts[PROF_HTML_ANNOTATE])
+		return profile_print_status(p->html_parts[PROF_HTML_ANNOTATE], err);
 	if (p->annotate_failed && err)
 		*err = p->annotate_err;
 	return p->annotate_failed ? -1 : 0;
@@ -650,6 +679,9 @@ void profile_print(struct profile *p, FILE *out)
 		return;
 	case PROFILE_PPROF:
 		prof_print_pprof(p, out);
+		return;
+	case PROFILE_HTML:
+		prof_print_html(p, out);
 		return;
 	case PROFILE_TEXT:
 	default:

@@ -56,6 +56,7 @@ enum profile_format {
 	PROFILE_SCRIPT, /* each sample, as perf script prints it */
 	PROFILE_PPROF,  /* pprof's profile.proto, gzip-compressed: binary */
 	PROFILE_FDATA,  /* the taken branches as BOLT's fdata (perf2bolt's output) */
+	PROFILE_HTML,   /* one self-contained page: summary, tables, flame graph, annotation */
 };
 
 struct profile_opts {

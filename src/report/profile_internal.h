@@ -200,6 +200,10 @@ struct prof_branches {
 	uint64_t total;            /* of the rows' counts */
 };
 
+/* the HTML report's parts besides the profile by function */
+enum { PROF_HTML_LINES, PROF_HTML_FLAME, PROF_HTML_ANNOTATE, PROF_HTML_PARTS };
+struct prof_html_header;
+
 struct profile {
 	struct profile_opts opts;
 	struct sym_resolver *res;
@@ -239,6 +243,10 @@ struct profile {
 	struct pf_error annotate_err;
 	bool annotate_failed;
 	struct prof_branches br;
+	/* --report-format=html: the other views of the same records, each a
+	 * profile of its own fed what this one is (profile_html.c) */
+	struct profile *html_parts[PROF_HTML_PARTS];
+	struct prof_html_header *html_header; /* the file's header, for the summary */
 };
 
 /* profile_keys.c */
@@ -349,6 +357,13 @@ void prof_print_json(const struct profile *p, FILE *out);
 void prof_print_folded(const struct profile *p, FILE *out);
 void prof_print_svg(const struct profile *p, FILE *out);
 void prof_print_text(const struct profile *p, FILE *out);
+/* how many of the sorted entries v[0..n) a report shows (--smpl-show-top,
+ * --smpl-cum-threshold) */
+size_t prof_shown_entries(const struct profile *p, const struct strmap_entry *v, size_t n, uint64_t total);
+/* profile_html.c: --report-format=html */
+void prof_html_init(struct profile *p, const struct profile_opts *given, const struct smpl_header *h);
+void prof_html_release(struct profile *p);
+void prof_print_html(struct profile *p, FILE *out);
 /* each binary without symbols or line table (or unreadable), a line after
  * prefix; wrong_files: those not the binary recorded too */
 void prof_print_missing(const struct profile *p, FILE *out, const char *prefix, bool wrong_files);

@@ -24,7 +24,7 @@ static void keys_title(const struct profile *p, struct strbuf *sb)
 }
 
 /* how many sorted entries to show: --smpl-show-top and --smpl-cum-threshold */
-static size_t shown_entries(const struct profile *p, const struct strmap_entry *v, size_t n, uint64_t total)
+size_t prof_shown_entries(const struct profile *p, const struct strmap_entry *v, size_t n, uint64_t total)
 {
 	uint64_t cum = 0;
 	size_t i;
@@ -50,7 +50,7 @@ static int read_width(const struct profile *p, const struct event_hist *h, uint3
 static void print_event_text(const struct profile *p, const struct event_hist *h, const char *title, FILE *out)
 {
 	struct strmap_entry *v = strmap_sorted(&h->keys);
-	size_t n = shown_entries(p, v, strmap_len(&h->keys), h->samples);
+	size_t n = prof_shown_entries(p, v, strmap_len(&h->keys), h->samples);
 	uint64_t cum = 0;
 
 	/* names and paths come from the sample file: escaped, one line stays one line */
@@ -318,7 +318,7 @@ static void json_entry(const struct profile *p, const struct event_hist *h, cons
 static void json_event(const struct profile *p, const struct event_hist *h, struct json_writer *w)
 {
 	struct strmap_entry *v = strmap_sorted(&h->keys);
-	size_t n = shown_entries(p, v, strmap_len(&h->keys), h->samples);
+	size_t n = prof_shown_entries(p, v, strmap_len(&h->keys), h->samples);
 
 	json_begin_object(w);
 	json_key(w, "event");
