@@ -13,11 +13,6 @@ void pf_debug_set(unsigned level)
 	debug_level = level;
 }
 
-unsigned pf_debug_level(void)
-{
-	return debug_level;
-}
-
 void pf_debug(unsigned level, const char *fmt, ...)
 {
 	char line[512];

@@ -13,7 +13,6 @@
 #define PF_DEBUG_MAX 3
 
 void pf_debug_set(unsigned level);
-unsigned pf_debug_level(void);
 /* "debug: ..." on stderr when level <= the level set */
 void pf_debug(unsigned level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

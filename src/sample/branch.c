@@ -40,20 +40,3 @@ void branch_from_ia64(const struct ia64_btb_branch *b, struct branch *out)
 	out->mispred = b->mispredicted;
 	out->predicted = !b->mispredicted;
 }
-
-const char *branch_type_name(uint8_t type, uint8_t new_type)
-{
-	static const char *const names[] = {
-		[PERF_BR_COND] = "COND",	  [PERF_BR_UNCOND] = "UNCOND", [PERF_BR_IND] = "IND",
-		[PERF_BR_CALL] = "CALL",	  [PERF_BR_IND_CALL] = "IND_CALL", [PERF_BR_RET] = "RET",
-		[PERF_BR_SYSCALL] = "SYSCALL",	  [PERF_BR_SYSRET] = "SYSRET", [PERF_BR_COND_CALL] = "COND_CALL",
-		[PERF_BR_COND_RET] = "COND_RET", [PERF_BR_ERET] = "ERET",	[PERF_BR_IRQ] = "IRQ",
-		[PERF_BR_SERROR] = "SERROR",	  [PERF_BR_NO_TX] = "NO_TX",
-	};
-	static const char *const new_names[] = { "FAULT_ALGN", "FAULT_DATA", "FAULT_INST", "ARCH_1",
-						 "ARCH_2",     "ARCH_3",     "ARCH_4",     "ARCH_5" };
-
-	if (type == 15) /* PERF_BR_EXTEND_ABI (not in every kernel's header) */
-		return new_type < sizeof(new_names) / sizeof(*new_names) ? new_names[new_type] : "";
-	return type < sizeof(names) / sizeof(*names) && names[type] ? names[type] : "";
-}

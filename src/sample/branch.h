@@ -36,8 +36,5 @@ uint64_t branch_decode(const struct sample_branch *e, struct branch *out);
 /* an Itanium 2 BTB pair: its source is the branch bundle | slot, its
  * target 0 when the BTB lost it (has_target false) */
 void branch_from_ia64(const struct ia64_btb_branch *b, struct branch *out);
-/* perf script's names of a branch type: "COND", "UNCOND", "IND", "CALL",
- * ... ("" for unknown); new_type applies to PERF_BR_EXTEND_ABI */
-const char *branch_type_name(uint8_t type, uint8_t new_type);
 
 #endif

@@ -64,14 +64,6 @@ static void test_fields(void)
 	ok(b.priv == 7 && b.new_type == 0xf, "and the fields still read");
 }
 
-static void test_names(void)
-{
-	is_str(branch_type_name(PERF_BR_COND, 0), "COND", "COND");
-	is_str(branch_type_name(PERF_BR_IND_CALL, 0), "IND_CALL", "IND_CALL");
-	is_str(branch_type_name(PERF_BR_UNKNOWN, 0), "", "unknown: no name");
-	is_str(branch_type_name(15, 2), "FAULT_INST", "EXTEND_ABI: the new type's name");
-}
-
 static void test_ia64(void)
 {
 	struct ia64_btb_branch p = { .source = 0x4000000000000022, .taken = true, .mispredicted = true,
@@ -89,7 +81,6 @@ static void test_ia64(void)
 int main(void)
 {
 	test_fields();
-	test_names();
 	test_ia64();
 	return tap_done();
 }
