@@ -19,8 +19,7 @@ import random
 import struct
 import sys
 
-PERF_RECORD_SAMPLE = 9
-ATTR_SAMPLE_TYPE = 24
+from perfdata_rewrite import ATTR_SAMPLE_TYPE, rewrite
 WEIGHT, DATA_SRC, WEIGHT_STRUCT = 1 << 14, 1 << 15, 1 << 24
 # what may come before WEIGHT and nothing after DATA_SRC:
 # IP TID TIME ADDR ID CPU PERIOD STREAM_ID IDENTIFIER
@@ -90,38 +89,20 @@ def main():
     kind = sys.argv[3] if len(sys.argv) > 3 else 'struct'
     pick = sys.argv[4] if len(sys.argv) > 4 else ''
     rnd = random.Random(27)
-    b = bytearray(open(src_path, 'rb').read())
-    attr_size, attrs_off, attrs_size = struct.unpack_from('<QQQ', b, 16)
-    data_off, data_size = struct.unpack_from('<QQ', b, 40)
-    st = None
-    for a in range(attrs_off, attrs_off + attrs_size, attr_size):
+    k = 0
+
+    def attr(b, a):
         t, = struct.unpack_from('<Q', b, a + ATTR_SAMPLE_TYPE)
         assert t & DATA_SRC and not t & ~ALLOWED, hex(t)
-        assert st in (None, t), 'events of different sample types'
-        st = t
         struct.pack_into('<Q', b, a + ATTR_SAMPLE_TYPE,
                          t | (WEIGHT if kind == 'weight' else WEIGHT_STRUCT))
-    data = bytearray()
-    k = 0
-    off = data_off
-    while off < data_off + data_size:
-        typ, size = struct.unpack_from('<IxxH', b, off)
-        rec = bytes(b[off:off + size])
-        if typ == PERF_RECORD_SAMPLE:
-            rec = patch(rec, kind, k, rnd, pick)
-            k += 1
-        data += rec
-        off += size
-    # the feature sections follow the data: their table's offsets move
-    delta = len(data) - data_size
-    feats = b[data_off + data_size:]
-    nfeat = sum(bin(w).count('1') for w in struct.unpack_from('<4Q', b, 72))
-    table = bytearray(feats[:16 * nfeat])
-    for i in range(nfeat):
-        o, = struct.unpack_from('<Q', table, 16 * i)
-        struct.pack_into('<Q', table, 16 * i, o + delta)
-    struct.pack_into('<Q', b, 48, len(data))
-    open(dst, 'wb').write(b[:data_off] + data + table + feats[16 * nfeat:])
+
+    def sample(rec, st):
+        nonlocal k
+        k += 1
+        return patch(rec, kind, k - 1, rnd, pick)
+
+    rewrite(src_path, dst, attr, sample)
     print(k)
 
 
