@@ -968,6 +968,9 @@ static void order_next_round(struct perf_data_reader *r)
 	r->round++;
 	r->rounds_done = last;
 	r->flush_limit = r->round_max;
+	r->n_order = r->next = 0;
+	if (!r->n_pending) /* a round of no kernel record: pending may be NULL */
+		return;
 	qsort(r->pending, r->n_pending, sizeof(*r->pending), cmp_ref);
 	while (k < r->n_pending && r->pending[k].time <= limit)
 		k++;
@@ -975,9 +978,9 @@ static void order_next_round(struct perf_data_reader *r)
 		r->cap_order = k;
 		r->order = xrealloc(r->order, k * sizeof(*r->order));
 	}
-	memcpy(r->order, r->pending, k * sizeof(*r->order));
+	if (k) /* order is NULL until a round gives out a record */
+		memcpy(r->order, r->pending, k * sizeof(*r->order));
 	r->n_order = k;
-	r->next = 0;
 	memmove(r->pending, r->pending + k, (r->n_pending - k) * sizeof(*r->pending));
 	r->n_pending -= k;
 }
