@@ -226,7 +226,7 @@ static int take_lines(struct ksym_reading *rd, char *buf, size_t n, size_t *used
 static int read_symbols(struct ksym_reading *rd, struct pf_error *err)
 {
 	char *buf = xmalloc(KALLSYMS_CHUNK + 1);
-	size_t have = 0, total = 0, used;
+	size_t have = 0, total = 0, used = 0;
 	int fd, rc = -1;
 
 	if (sym_open_regular(rd->path, &fd, NULL, err) != 0) {
