@@ -1222,7 +1222,9 @@ const struct opt_def *options_table(size_t *count)
 /*
  * The option rows of the registered PMU models come after the table's own:
  * getopt value 256 + ARRAY_SIZE(options) + k is model row k, in registry
- * order.
+ * order.  A name two models share (--event-thresholds: both Itanium
+ * models) is one row, the first model's: the chosen model's own row
+ * parses it (options_validate routes it by name).
  */
 #define MAX_MODEL_ROWS 256
 
@@ -1232,6 +1234,18 @@ struct model_row {
 	size_t row;
 };
 
+/* whether an earlier model has a row named as model i's row r */
+static bool model_row_shared(size_t i, const struct pmu_option *o)
+{
+	const struct pmu_model *m;
+
+	for (size_t k = 0; k < i && (m = pmu_model_at(k)); k++)
+		for (size_t r = 0; r < m->n_options; r++)
+			if (!strcmp(m->options[r].long_name, o->long_name))
+				return true;
+	return false;
+}
+
 static size_t model_rows(struct model_row *rows)
 {
 	const struct pmu_model *m;
@@ -1239,7 +1253,8 @@ static size_t model_rows(struct model_row *rows)
 
 	for (size_t i = 0; (m = pmu_model_at(i)); i++)
 		for (size_t r = 0; r < m->n_options && n < MAX_MODEL_ROWS; r++)
-			rows[n++] = (struct model_row){ m, &m->options[r], r };
+			if (!model_row_shared(i, &m->options[r]))
+				rows[n++] = (struct model_row){ m, &m->options[r], r };
 	return n;
 }
 
@@ -1382,6 +1397,8 @@ static void model_usage(FILE *out)
 		for (size_t r = 0; r < m->n_options; r++) {
 			const struct pmu_option *o = &m->options[r];
 
+			if (model_row_shared(i, o)) /* said under the first model */
+				continue;
 			usage_line(out, NULL, o->long_name, o->arg_name ? ARG_REQUIRED : ARG_NONE, o->arg_name,
 				   o->help);
 		}

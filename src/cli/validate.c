@@ -439,6 +439,21 @@ static int resolve_model_symbols(struct pf_config *cfg, const struct pmu_model *
  * in this mode (a dry-run model's options act with --check), then the model
  * parses them, in command-line order, into its own struct.
  */
+/* A name two models share is recorded under the first (options.c): it is
+ * the chosen model's own row when that model has one of the same name */
+static bool route_shared_option(struct pf_model_option *o, const struct pmu_model *owner, const struct pmu_model *m)
+{
+	const struct pmu_option *given = &owner->options[o->row];
+
+	for (size_t r = 0; r < m->n_options; r++)
+		if (!strcmp(m->options[r].long_name, given->long_name) && m->options[r].per_set == given->per_set) {
+			o->model = m->name;
+			o->row = r;
+			return true;
+		}
+	return false;
+}
+
 static int apply_model_options(struct pf_config *cfg, const struct pmu_model *m, struct pf_error *err)
 {
 	unsigned mode = current_mode(cfg);
@@ -449,6 +464,8 @@ static int apply_model_options(struct pf_config *cfg, const struct pmu_model *m,
 	for (size_t i = 0; m && i < cfg->n_model_options; i++) {
 		const struct pmu_model *owner = pmu_model_find(cfg->model_options[i].model);
 
+		if (owner != m && route_shared_option(&cfg->model_options[i], owner, m))
+			continue;
 		if (owner != m)
 			return pf_error_set(err, PF_E_OPTION_FOR_MODEL,
 					    dashed(owner->options[cfg->model_options[i].row].long_name, opt, sizeof(opt)),
