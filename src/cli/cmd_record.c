@@ -16,6 +16,7 @@
 #include "commands.h"
 #include "common/util.h"
 #include "kernel/perf.h"
+#include "report/ia64_report.h"
 #include "report/profile.h"
 #include "report/record_kernel.h"
 #include "sample/perf_record.h"
@@ -34,6 +35,7 @@ struct record_run {
 	struct session *session;
 	struct sample_out *writer;
 	struct profile *profile;
+	struct ia64_report *module; /* --smpl-module: it prints, not the profile */
 	struct smpl_header header;
 	bool file_failed; /* the sample file was given up (write_failed) */
 	char levels_note[512]; /* lower_default_levels' note, said once the counters are open */
@@ -63,8 +65,9 @@ static int take_record(const struct sample_record *rec, void *arg, struct pf_err
 	(void)err; /* a record that cannot be written does not end the run */
 	if (rr->writer && sample_out_record(rr->writer, rec, &why))
 		write_failed(rr, &why);
+	/* the profile still names the kernel symbols and binaries the file keeps */
 	profile_add(rr->profile, rec);
-	return 0;
+	return rr->module ? ia64_report_host_record(rr->module, &rr->header, rec, err) : 0;
 }
 
 static void fill_header(struct record_run *rr, int argc, char **argv)
@@ -121,6 +124,7 @@ static void run_release(struct record_run *rr)
 		set_prog_release(&rr->sets[i]);
 	free(rr->sets);
 	profile_free(rr->profile);
+	ia64_report_free(rr->module);
 }
 
 /* kernel software events, breakpoints and tracepoints never record a
@@ -226,18 +230,23 @@ static int print_profile(struct record_run *rr, struct pf_error *err)
 	int failed, e;
 
 	kperf_test_pause("PFMON_TEST_REPORT_DELAY");
-	if (!rr->cfg->smpl_raw) /* --smpl-raw: the samples went to their file alone */
+	if (rr->module && ia64_report_finish(rr->module, err))
+		return -1;
+	if (!rr->cfg->smpl_raw && !rr->module) /* --smpl-raw: the samples went to their file alone */
 		profile_print(rr->profile, out);
 	failed = out == stdout && fflush(stdout) != 0;
 	e = failed ? errno : EIO;
 	if (failed || (out == stdout && ferror(stdout))) {
-		profile_print(rr->profile, stderr);
+		if (!rr->module)
+			profile_print(rr->profile, stderr);
 		profile_print_lost(rr->profile, stderr);
 		return pf_error_set(err, PF_E_OUTPUT, "standard output", strerror(e));
 	}
+	profile_print_lost(rr->profile, stderr);
+	if (rr->module) /* the profile's notes are about its own names */
+		return 0;
 	profile_print_warnings(rr->profile, stderr);
 	profile_print_notes(rr->profile, stderr);
-	profile_print_lost(rr->profile, stderr);
 	return profile_print_status(rr->profile, err);
 }
 
@@ -256,6 +265,23 @@ static int run_session(struct record_run *rr, int *status, struct pf_error *err)
 	return 0;
 }
 
+/*
+ * --smpl-module (or --smpl-compact): the module a report of the sample
+ * file would use (cmd_report.c), fed the same records as they are drained;
+ * its symbols loaded, and listed with --print-syms, before the run.
+ */
+static int open_module(struct record_run *rr, struct pf_error *err)
+{
+	struct ia64_report_opts ro;
+
+	if (!host_module_wanted(rr->cfg))
+		return 0;
+	if (host_module_options(rr->cfg, &ro, err))
+		return -1;
+	rr->module = ia64_report_host_new(&ro, sample_stream_on_stdout(rr->cfg) ? stderr : stdout, err);
+	return rr->module ? 0 : -1;
+}
+
 int cmd_record(const struct pf_config *cfg, const struct pmu_model *m, struct pf_error *err)
 {
 	struct record_run rr = { .cfg = cfg };
@@ -268,6 +294,9 @@ int cmd_record(const struct pf_config *cfg, const struct pmu_model *m, struct pf
 	if (!rc) {
 		fill_header(&rr, argc, cfg->command);
 		rr.profile = profile_new(&po, &rr.header);
+		rc = open_module(&rr, err);
+	}
+	if (!rc) {
 		if (cfg->smpl_outfile) {
 			struct sample_out_opts so = { smpl_format(cfg), (int)cfg->compression_level };
 

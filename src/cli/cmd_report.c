@@ -19,7 +19,8 @@
 #include "sample/smpl_file.h"
 
 /* --smpl-module on pfmon's own sample file: its samples one by one (the
- * first record already read, unless first is NULL) */
+ * first record already read, unless first is NULL), as a live run feeds
+ * them to the module (cmd_record.c) */
 static int report_module(const struct pf_config *cfg, struct smpl_reader *rd,
 			 const struct sample_record *first, struct pf_error *err)
 {
@@ -28,15 +29,11 @@ static int report_module(const struct pf_config *cfg, struct smpl_reader *rd,
 	struct ia64_report *r;
 	int rc = 0;
 
-	if (smpl_module_options(cfg, &ro, err))
+	if (host_module_options(cfg, &ro, err))
 		return -1;
-	if (!ia64_smpl_module_for_host(ro.module))
-		return pf_error_set(err, PF_E_MODULE_NEEDS, ia64_smpl_module_name(ro.module),
-				    "an Itanium 2 dump (--pmu=itanium2)", "sample files hold no EAR or BTB registers");
-	if (ro.json)
-		return pf_error_set(err, PF_E_OPTION_APPLIES, "--report-format=json",
-				    "Itanium 2 dumps with --smpl-module");
-	r = ia64_report_new(&ro, stdout);
+	r = ia64_report_host_new(&ro, stdout, err);
+	if (!r)
+		return -1;
 	rc = 1; /* after the end, the reader says 0 again */
 	if (first && ia64_report_host_record(r, smpl_reader_header(rd), first, err))
 		rc = -1;
@@ -93,7 +90,7 @@ static int report_profile(const struct pf_config *cfg, struct smpl_reader *r,
 	if (cfg->smpl_print_counts || cfg->smpl_view_given || cfg->smpl_sort_given)
 		return pf_error_set(err, PF_E_OPTION_APPLIES, cfg->smpl_print_counts ? "--smpl-print-counts"
 				    : cfg->smpl_view_given ? "--smpl-*-view" : "--smpl-sort-*",
-				    "a sampling module (--smpl-module=NAME)");
+				    MODULE_APPLIES);
 	if (sample_read_threads(&threads, err))
 		return -1;
 	po = profile_opts_from_config(cfg);
@@ -182,13 +179,12 @@ static int report(const struct pf_config *cfg, struct pf_error *err)
 		rc = dump_report_opts(cfg, &dump, err) ? -1 : ia64_dump_report_file(&dump, r, &first, err);
 	else if (rc >= 0 && cfg->export_perf_data)
 		rc = export_perf_data(cfg, r, rc > 0 ? &first : NULL, err);
-	else if (cfg->symbol_file || cfg->sysmap_file || cfg->print_syms)
-		rc = pf_error_set(err, PF_E_OPTION_APPLIES, cfg->symbol_file ? "--symbol-file"
-				  : cfg->sysmap_file ? "--sysmap-file" : "--print-syms",
-				  "Itanium 2 samples (a dump or its sample file)");
-	else if (rc >= 0 && (cfg->smpl_module || cfg->smpl_compact))
+	else if (rc >= 0 && host_module_wanted(cfg))
 		rc = report_module(cfg, r, rc > 0 ? &first : NULL, err);
-	else if (!cfg->smpl_module && !cfg->smpl_compact)
+	else if (cfg->symbol_file || cfg->sysmap_file)
+		rc = pf_error_set(err, PF_E_OPTION_APPLIES, cfg->symbol_file ? "--symbol-file" : "--sysmap-file",
+				  SYMFILE_APPLIES);
+	else if (!host_module_wanted(cfg))
 		/* even after an error at the first record: the profile says
 		 * what came before the damage (nothing), then the error */
 		rc = report_profile(cfg, r, rc > 0 ? &first : NULL, err);

@@ -225,16 +225,6 @@ static bool wants_report(const struct cmd_ctx *c)
 	       !cfg->show_metrics;
 }
 
-static bool report_options_alone(const struct cmd_ctx *c)
-{
-	const struct pf_config *cfg = c->cfg;
-	/* pfmon 3.x's btb module when sampling: branch stacks (options_validate) */
-	bool btb = cfg->smpl_module && !strcmp(cfg->smpl_module, "btb") && pf_config_is_sampling(cfg);
-
-	return (cfg->smpl_module && !btb) || cfg->smpl_compact || cfg->smpl_print_counts || cfg->smpl_view_given ||
-	       cfg->smpl_sort_given;
-}
-
 static bool wants_describe(const struct cmd_ctx *c)
 {
 	return c->m->wants_describe && c->m->wants_describe(config_model_opts(c->cfg, c->m));
@@ -338,15 +328,6 @@ static int run_check(struct cmd_ctx *c, struct pf_error *err)
 	return cmd_check(c->cfg, c->m, err);
 }
 
-static int refuse_report_options(struct cmd_ctx *c, struct pf_error *err)
-{
-	const struct pf_config *cfg = c->cfg;
-
-	return pf_error_set(err, PF_E_OPTION_APPLIES, cfg->smpl_module ? "--smpl-module"
-			    : cfg->smpl_compact ? "--smpl-compact" : cfg->smpl_print_counts ? "--smpl-print-counts"
-			    : cfg->smpl_view_given ? "--smpl-*-view" : "--smpl-sort-*", "reports (--report=FILE)");
-}
-
 static int refuse_attach_with_command(struct cmd_ctx *c, struct pf_error *err)
 {
 	return pf_error_set(err, PF_E_OPTION_NOT_USED, c->cfg->attach_threads ? "--tid" : "--attach-task",
@@ -366,7 +347,6 @@ static const struct cmd_struct commands[] = {
 	{ "list-pmus", STAGE_OPTIONS, wants_host_list, 0, run_list_pmus },
 	{ "merge", STAGE_OPTIONS, wants_merge, NEED_VALIDATE | NEED_RESOLVE_JOB, run_merge },
 	{ "report", STAGE_OPTIONS, wants_report, NEED_VALIDATE | NEED_RESOLVE_JOB, run_report },
-	{ "report-options-alone", STAGE_OPTIONS, report_options_alone, 0, refuse_report_options },
 	{ "list-pmus-model", STAGE_MODEL, wants_list_pmus, NEED_APPLY_MODEL, run_list_pmus },
 	{ "list-events", STAGE_MODEL, wants_list_events, 0, run_list_events },
 	{ "event-info", STAGE_MODEL, wants_event_info, 0, run_event_info },

@@ -1176,31 +1176,33 @@ static const struct opt_def options[] = {
 	  "demangle C++ and Rust names (the default; pfmon 3.x name)", M_PROFILE | M_MERGE },
 	{ "demangle-java", NULL, ARG_NONE, NULL, G_SMPL, BOOL(demangle_java),
 	  "name a JIT's code from its perf map, /tmp/perf-PID.map, as perf does", M_PROFILE },
-	/* Itanium 2 PMD dumps (--pmu=itanium2 --report=DUMP) */
+	/* pfmon 3.x's sampling modules: a live run's samples, a sample file's,
+	 * Itanium 2 PMD dumps (--pmu=itanium2 --report=DUMP) */
 	{ "smpl-module", NULL, ARG_REQUIRED, "NAME", G_SMPL, STR(smpl_module),
-	  "pfmon 3.x's sampling module: inst-hist, detailed, compact, dear-hist, btb", M_REPORT },
+	  "pfmon 3.x's sampling module, instead of the profile: inst-hist, detailed, compact, dear-hist, btb",
+	  M_PROFILE },
 	{ "smpl-module-info", "S", ARG_REQUIRED, "NAME", G_SMPL, STR(smpl_module_info),
 	  "describe a sampling module and its options, and exit", M_ANY },
 	{ "smpl-compact", NULL, ARG_NONE, NULL, G_SMPL, BOOL(smpl_compact),
-	  "inst-hist: one row per sample instead of the histogram", M_REPORT },
+	  "inst-hist: one row per sample instead of the histogram", M_PROFILE },
 	{ "smpl-print-counts", NULL, ARG_NONE, NULL, G_SMPL, BOOL(smpl_print_counts),
-	  "sampling modules: also print the sample and period totals", M_REPORT },
+	  "sampling modules: also print the sample and period totals", M_PROFILE },
 	{ "smpl-inst-view", NULL, ARG_NONE, NULL, G_SMPL, CALL(opt_smpl_view),
-	  "dear-hist: a row per instruction address (default)", M_REPORT },
+	  "dear-hist: a row per instruction address (default)", M_PROFILE },
 	{ "smpl-data-view", NULL, ARG_NONE, NULL, G_SMPL, CALL(opt_smpl_view),
-	  "dear-hist: a row per data address", M_REPORT },
+	  "dear-hist: a row per data address", M_PROFILE },
 	{ "smpl-level-view", NULL, ARG_NONE, NULL, G_SMPL, CALL(opt_smpl_view),
-	  "dear-hist: a row per latency (cycles) or TLB level", M_REPORT },
+	  "dear-hist: a row per latency (cycles) or TLB level", M_PROFILE },
 	{ "smpl-sort-byvalue", NULL, ARG_NONE, NULL, G_SMPL, CALL(opt_smpl_sort),
-	  "dear-hist: rows by address or level instead of by count", M_REPORT },
+	  "dear-hist: rows by address or level instead of by count", M_PROFILE },
 	{ "smpl-sort-bylevel", NULL, ARG_NONE, NULL, G_SMPL, CALL(opt_smpl_sort),
-	  "dear-hist: rows by estimated cycles lost (latency bucket times its cost)", M_REPORT },
+	  "dear-hist: rows by estimated cycles lost (latency bucket times its cost)", M_PROFILE },
 	{ "symbol-file", NULL, ARG_REQUIRED, "FILE", G_SMPL, STR(symbol_file),
-	  "Itanium 2 samples: an ELF file naming the addresses no map covers", M_REPORT },
+	  "Itanium 2 samples and sampling modules: an ELF file naming the addresses no map covers", M_PROFILE },
 	{ "sysmap-file", NULL, ARG_REQUIRED, "FILE", G_SMPL, STR(sysmap_file),
-	  "Itanium 2 samples: a System.map naming the addresses no map covers", M_REPORT },
+	  "Itanium 2 samples and sampling modules: a System.map naming the addresses no map covers", M_PROFILE },
 	{ "print-syms", NULL, ARG_NONE, NULL, G_SMPL, BOOL(print_syms),
-	  "print the symbols of --symbol-file or --sysmap-file before the report", M_REPORT },
+	  "print the symbols of --symbol-file or --sysmap-file before the samples", M_PROFILE },
 
 	{ "merge", NULL, ARG_NONE, NULL, G_MERGE, BOOL(merge),
 	  "merge the results files of a job's ranks (the FILES or directories after the options): "
@@ -1222,7 +1224,9 @@ const struct opt_def *options_table(size_t *count)
 /*
  * The option rows of the registered PMU models come after the table's own:
  * getopt value 256 + ARRAY_SIZE(options) + k is model row k, in registry
- * order.
+ * order.  A name two models share (--event-thresholds: both Itanium
+ * models) is one row, the first model's: the chosen model's own row
+ * parses it (options_validate routes it by name).
  */
 #define MAX_MODEL_ROWS 256
 
@@ -1232,6 +1236,18 @@ struct model_row {
 	size_t row;
 };
 
+/* whether an earlier model has a row named as model i's row r */
+static bool model_row_shared(size_t i, const struct pmu_option *o)
+{
+	const struct pmu_model *m;
+
+	for (size_t k = 0; k < i && (m = pmu_model_at(k)); k++)
+		for (size_t r = 0; r < m->n_options; r++)
+			if (!strcmp(m->options[r].long_name, o->long_name))
+				return true;
+	return false;
+}
+
 static size_t model_rows(struct model_row *rows)
 {
 	const struct pmu_model *m;
@@ -1239,7 +1255,8 @@ static size_t model_rows(struct model_row *rows)
 
 	for (size_t i = 0; (m = pmu_model_at(i)); i++)
 		for (size_t r = 0; r < m->n_options && n < MAX_MODEL_ROWS; r++)
-			rows[n++] = (struct model_row){ m, &m->options[r], r };
+			if (!model_row_shared(i, &m->options[r]))
+				rows[n++] = (struct model_row){ m, &m->options[r], r };
 	return n;
 }
 
@@ -1382,6 +1399,8 @@ static void model_usage(FILE *out)
 		for (size_t r = 0; r < m->n_options; r++) {
 			const struct pmu_option *o = &m->options[r];
 
+			if (model_row_shared(i, o)) /* said under the first model */
+				continue;
 			usage_line(out, NULL, o->long_name, o->arg_name ? ARG_REQUIRED : ARG_NONE, o->arg_name,
 				   o->help);
 		}

@@ -75,6 +75,24 @@ int smpl_module_options(const struct pf_config *cfg, struct ia64_report_opts *ro
 	return 0;
 }
 
+bool host_module_wanted(const struct pf_config *cfg)
+{
+	return cfg->smpl_module || cfg->smpl_compact;
+}
+
+int host_module_options(const struct pf_config *cfg, struct ia64_report_opts *ro, struct pf_error *err)
+{
+	if (smpl_module_options(cfg, ro, err))
+		return -1;
+	if (cfg->report_sort)
+		return pf_error_set(err, PF_E_OPTIONS_EXCLUDE, "--report-sort", cfg->smpl_module ? "--smpl-module"
+				    : "--smpl-compact", ": the module's rows are its own");
+	if (cfg->report_format && strcmp(cfg->report_format, "text") && strcmp(cfg->report_format, "json"))
+		return pf_error_set(err, PF_E_OPTIONS_EXCLUDE, "--report-format", cfg->smpl_module ? "--smpl-module"
+				    : "--smpl-compact", ": a sampling module prints text");
+	return 0;
+}
+
 static int check_format(const struct pf_config *cfg, bool branches, struct pf_error *err)
 {
 	if (branches && (cfg->smpl_module || cfg->smpl_compact))

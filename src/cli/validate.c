@@ -17,6 +17,7 @@
 #include "event/pmu_model.h"
 #include "layer_opts.h"
 #include "options.h"
+#include "report_setup.h"
 #include "session/plan.h"
 #include "triggers.h"
 
@@ -281,12 +282,29 @@ static int check_html_report(const struct pf_config *cfg, struct pf_error *err)
 	return 0;
 }
 
+/* A live run's sampling module options need the module: the profile has
+ * no place for them (a report decides once the file is read, cmd_report.c) */
+static int check_live_module(const struct pf_config *cfg, struct pf_error *err)
+{
+	if (cfg->report_file || host_module_wanted(cfg))
+		return 0;
+	if (cfg->symbol_file || cfg->sysmap_file)
+		return pf_error_set(err, PF_E_OPTION_APPLIES, cfg->symbol_file ? "--symbol-file" : "--sysmap-file",
+				    SYMFILE_APPLIES);
+	if (cfg->smpl_print_counts || cfg->smpl_view_given || cfg->smpl_sort_given)
+		return pf_error_set(err, PF_E_OPTION_APPLIES, cfg->smpl_print_counts ? "--smpl-print-counts"
+				    : cfg->smpl_view_given ? "--smpl-*-view" : "--smpl-sort-*", MODULE_APPLIES);
+	return 0;
+}
+
 /* pfmon 3.x's sampling options that need or exclude others */
 static int check_smpl_options(const struct pf_config *cfg, struct pf_error *err)
 {
 	static const char *const profile_options[] = { "report-format", "report-sort", "smpl-show-top",
 						       "smpl-cum-threshold", "resolve-addresses", "smpl-per-function",
 						       "demangle-java", "annotate" };
+	static const char *const module_options[] = { "smpl-module", "smpl-compact", "smpl-print-counts",
+						      "print-syms" };
 	const char *raw = given(cfg, "smpl-raw") ? "--smpl-raw" : "--smpl-save-raw";
 
 	if (cfg->smpl_per_function && cfg->report_sort && strcmp(cfg->report_sort, "function"))
@@ -302,8 +320,10 @@ static int check_smpl_options(const struct pf_config *cfg, struct pf_error *err)
 				    " (the samples go there, instead of the profile)");
 	if (cfg->smpl_raw)
 		return refuse_given(cfg, raw, profile_options, ARRAY_SIZE(profile_options), " (no profile is printed)",
-				    err);
-	return 0;
+				    err) ||
+		       refuse_given(cfg, raw, module_options, ARRAY_SIZE(module_options),
+				    " (no sampling module's output is printed)", err);
+	return check_live_module(cfg, err);
 }
 
 /* output options that contradict or need each other */
@@ -439,6 +459,21 @@ static int resolve_model_symbols(struct pf_config *cfg, const struct pmu_model *
  * in this mode (a dry-run model's options act with --check), then the model
  * parses them, in command-line order, into its own struct.
  */
+/* A name two models share is recorded under the first (options.c): it is
+ * the chosen model's own row when that model has one of the same name */
+static bool route_shared_option(struct pf_model_option *o, const struct pmu_model *owner, const struct pmu_model *m)
+{
+	const struct pmu_option *given = &owner->options[o->row];
+
+	for (size_t r = 0; r < m->n_options; r++)
+		if (!strcmp(m->options[r].long_name, given->long_name) && m->options[r].per_set == given->per_set) {
+			o->model = m->name;
+			o->row = r;
+			return true;
+		}
+	return false;
+}
+
 static int apply_model_options(struct pf_config *cfg, const struct pmu_model *m, struct pf_error *err)
 {
 	unsigned mode = current_mode(cfg);
@@ -449,6 +484,8 @@ static int apply_model_options(struct pf_config *cfg, const struct pmu_model *m,
 	for (size_t i = 0; m && i < cfg->n_model_options; i++) {
 		const struct pmu_model *owner = pmu_model_find(cfg->model_options[i].model);
 
+		if (owner != m && route_shared_option(&cfg->model_options[i], owner, m))
+			continue;
 		if (owner != m)
 			return pf_error_set(err, PF_E_OPTION_FOR_MODEL,
 					    dashed(owner->options[cfg->model_options[i].row].long_name, opt, sizeof(opt)),

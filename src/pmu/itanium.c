@@ -21,8 +21,19 @@
 enum ita_access { ACC_LOAD, ACC_STORE, ACC_SEMAPHORE, ACC_LFETCH, ACC_RSE, ACC_VHPT, ACC_N };
 static const char *const access_names[ACC_N] = { "load", "store", "semaphore", "lfetch", "rse", "vhpt" };
 
+/* --event-thresholds of one event set: an entry per event, in -e order */
+#define ITA_THRES_ENTRIES 8 /* more than the 4 counters is refused when encoding */
+struct ita_set_thres {
+	unsigned v[ITA_THRES_ENTRIES];
+	bool given[ITA_THRES_ENTRIES]; /* an empty entry keeps the event's thres= */
+	size_t n;
+	const char *text; /* the option's value, for messages */
+};
+
 struct ita_options {
 	struct ita_state s;
+	struct ita_set_thres *thres; /* one per event set */
+	size_t n_sets;
 	bool pairs_given[2][ITA_PAIRS]; /* IBR, DBR */
 	bool opc_given[2];
 	bool iear;
@@ -41,6 +52,8 @@ static void *ita_options_new(size_t n_sets)
 {
 	struct ita_options *o = xcalloc(1, sizeof(*o));
 
+	o->n_sets = n_sets ? n_sets : 1;
+	o->thres = xcalloc(o->n_sets, sizeof(*o->thres));
 	o->s.ta = true; /* the manual: 1 after reset */
 	o->s.pt = true; /* pass tags: no data range unless asked */
 	for (unsigned k = 0; k < 2; k++) { /* match every opcode: Tag(PMC8) qualifies nothing */
@@ -52,7 +65,11 @@ static void *ita_options_new(size_t n_sets)
 
 static void ita_options_free(void *opts)
 {
-	free(opts);
+	struct ita_options *o = opts;
+
+	if (o)
+		free(o->thres);
+	free(o);
 }
 
 static int bad(const char *opt, const char *arg, const char *why, struct pf_error *err)
@@ -271,7 +288,37 @@ static int opt_decode_pmd(void *opts, size_t set, const char *arg, struct pf_err
 	return 0;
 }
 
+/* T1,T2,...: the Itanium 2 model's option, the same thresholds as EVENT:thres=N
+ * (the 3-bit field, 0-7); an empty entry keeps the event's own */
+static int opt_thresholds(void *opts, size_t set, const char *arg, struct pf_error *err)
+{
+	struct ita_options *o = opts;
+	struct ita_set_thres *t = &o->thres[set < o->n_sets ? set : o->n_sets - 1];
+	size_t n;
+	char **v = str_split(arg, ',', &n);
+	int rc = n > ITA_THRES_ENTRIES ? bad("event-thresholds", arg, "too many thresholds specified", err) : 0;
+
+	memset(t, 0, sizeof(*t));
+	t->text = arg;
+	for (size_t i = 0; !rc && i < n; i++) {
+		uint64_t x;
+
+		if (!*v[i])
+			continue;
+		rc = number("event-thresholds", arg, v[i], &x, err);
+		if (!rc && x > ITA_PMC_THRES_MASK)
+			rc = bad("event-thresholds", arg, "a threshold is 0-7 (the 3-bit field)", err);
+		t->v[i] = (unsigned)x;
+		t->given[i] = true;
+	}
+	t->n = rc ? 0 : n;
+	str_vec_free(v);
+	return rc;
+}
+
 static const struct pmu_option ita_option_rows[] = {
+	{ "event-thresholds", "T1,T2,...", true, false,
+	  "per-event threshold, as EVENT:thres=N (0 to the event's max increment - 1)", opt_thresholds },
 	{ "pmc13-ta", "0|1", false, false, "PMC13.ta: 1 tags every instruction (the reset value), 0 applies the IBR range",
 	  opt_ta },
 	{ "ibr-pair", "I:ADDR:MASK[:PLM[:x]]", false, true,
@@ -539,7 +586,8 @@ static void explain(const struct ita_options *o, struct set_prog *out)
 /* ---- the events: names, thresholds, the registers they program ---------- */
 
 /* NAME[:thres=N]: a table name, or an event code */
-static int resolve_event(const struct event_spec *spec, int *idx, unsigned *thres, struct pf_error *err)
+static int resolve_event(const struct event_spec *spec, int *idx, unsigned *thres, bool *thres_given,
+			 struct pf_error *err)
 {
 	uint64_t v;
 
@@ -548,6 +596,7 @@ static int resolve_event(const struct event_spec *spec, int *idx, unsigned *thre
 		return pf_error_set(err, PF_E_UNKNOWN_EVENT, spec->text,
 				    " (the first-generation Itanium events: pfmon --pmu=itanium -l)");
 	*thres = 0;
+	*thres_given = spec->n_quals > 0;
 	for (size_t q = 0; q < spec->n_quals; q++) {
 		const struct event_qual *qual = &spec->quals[q];
 
@@ -635,6 +684,24 @@ static void fill_counters(const struct pmu_set_request *r, const struct ita_coun
 	}
 }
 
+/* --event-thresholds into the events' threshold fields, as their thres=
+ * would be: the model's rule (below the max increment) then checks them */
+static int set_thresholds(const struct ita_set_thres *t, const bool *thres_given, struct ita_counters_req *req,
+			  struct pf_error *err)
+{
+	if (t->n > req->n)
+		return bad("event-thresholds", t->text, "too many thresholds specified", err);
+	for (size_t i = 0; i < t->n; i++) {
+		if (!t->given[i])
+			continue;
+		if (thres_given[i])
+			return pf_error_set(err, PF_E_BAD_MODIFIER, req->text[i],
+					    "its threshold is given twice, by thres= and by --event-thresholds");
+		req->thres[i] = t->v[i];
+	}
+	return 0;
+}
+
 /* the events of the set: resolved, placed on the counters they may use, and
  * the EAR and BTB configuration they ask for */
 static int encode_events(const struct pmu_set_request *r, const struct ita_options *o, struct ita_set_events *ev,
@@ -644,6 +711,7 @@ static int encode_events(const struct pmu_set_request *r, const struct ita_optio
 	unsigned plm = r->default_plm ? r->default_plm : PF_PLM3;
 	int pmc[ITA_MAX_EVENTS];
 	uint64_t value[ITA_MAX_EVENTS];
+	bool thres_given[ITA_MAX_EVENTS];
 
 	*ev = (struct ita_set_events){ .iear = -1, .dear = -1, .btb = -1 };
 	if (!r->n_events)
@@ -652,11 +720,13 @@ static int encode_events(const struct pmu_set_request *r, const struct ita_optio
 		return pf_error_constraint(err, "ITA-TOOMANY", r->n_events >= 32 ? UINT32_MAX : (1u << r->n_events) - 1,
 					   "too many events: at most 4 counters (PMC4-PMC7)");
 	for (size_t i = 0; i < r->n_events; i++) {
-		if (resolve_event(&r->events[i], &req.ev[i], &req.thres[i], err))
+		if (resolve_event(&r->events[i], &req.ev[i], &req.thres[i], &thres_given[i], err))
 			return -1;
 		req.text[i] = r->events[i].text;
 		req.plm[i] = r->plm && r->plm[i] ? r->plm[i] : plm;
 	}
+	if (set_thresholds(&o->thres[r->set < o->n_sets ? r->set : o->n_sets - 1], thres_given, &req, err))
+		return -1;
 	quals_used(o, &req);
 	if (note_registers(&req, o, ev, err) || ita_assign_counters(&req, pmc, value, err))
 		return -1;
@@ -694,20 +764,13 @@ static void general_notes(const struct ita_options *o, const struct ita_set_even
 			     "while PMC0.fr = 1", o->iear_tlb ? "TLB" : "cache", o->iear_tlb ? "15" : "13");
 }
 
-static int ita_encode_set(const struct pmu_model *m, const struct pmu_set_request *r, struct set_prog *out,
-			  struct pf_error *err)
+static int encode_set(const struct pmu_set_request *r, const struct ita_options *opts, struct set_prog *out,
+		      struct pf_error *err)
 {
-	struct ita_options defaults, o;
+	struct ita_options o = *opts;
 	struct ita_set_events ev;
 
 	memset(out, 0, sizeof(*out));
-	if (!r->opts) {
-		struct ita_options *d = ita_options_new(0);
-
-		defaults = *d;
-		free(d);
-	}
-	o = r->opts ? *(const struct ita_options *)r->opts : defaults;
 	if (r->default_plm && !o.iear && !r->n_events)
 		return pf_error_set(err, PF_E_OPTION_NEEDS, "-u, -k, -1, -2", "--iear or -e",
 				    ": privilege levels program the counters and the instruction EAR's PMC10.plm");
@@ -723,6 +786,17 @@ static int ita_encode_set(const struct pmu_model *m, const struct pmu_set_reques
 	general_notes(&o, &ev, r->n_events, out);
 	explain(&o, out);
 	return 0;
+}
+
+static int ita_encode_set(const struct pmu_model *m, const struct pmu_set_request *r, struct set_prog *out,
+			  struct pf_error *err)
+{
+	struct ita_options *defaults = r->opts ? NULL : ita_options_new(0);
+	int rc = encode_set(r, r->opts ? r->opts : defaults, out, err);
+
+	(void)m;
+	ita_options_free(defaults);
+	return rc;
 }
 
 /* ---- names and fields of the registers ----------------------------------- */

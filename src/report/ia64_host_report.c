@@ -189,6 +189,27 @@ void ia64_host_dear_print(struct ia64_report *r)
 	free(order);
 }
 
+struct ia64_report *ia64_report_host_new(const struct ia64_report_opts *opts, FILE *out, struct pf_error *err)
+{
+	struct ia64_report *r;
+
+	if (!ia64_smpl_module_for_host(opts->module)) {
+		pf_error_set(err, PF_E_MODULE_NEEDS, ia64_smpl_module_name(opts->module),
+			     "an Itanium 2 dump (--pmu=itanium2)", "sample files hold no EAR or BTB registers");
+		return NULL;
+	}
+	if (opts->json) {
+		pf_error_set(err, PF_E_OPTION_APPLIES, "--report-format=json", "Itanium 2 dumps with --smpl-module");
+		return NULL;
+	}
+	r = ia64_report_new(opts, out);
+	if (ia64_report_load_symbols(r, err)) {
+		ia64_report_free(r);
+		return NULL;
+	}
+	return r;
+}
+
 int ia64_report_host_record(struct ia64_report *r, const struct smpl_header *h,
 			    const struct sample_record *rec, struct pf_error *err)
 {

@@ -81,6 +81,11 @@ int ia64_report_config(struct ia64_report *r, const struct ia64_dump_config *c,
 /* an ELF file mapped for every process of the dump */
 void ia64_report_map(struct ia64_report *r, const struct ia64_dump_map *m);
 void ia64_report_sample(struct ia64_report *r, const struct ia64_dump_sample *s);
+/* The module for host samples (a live run's or a sample file's, the same
+ * code for both): its checks, then ia64_report_new and, with --symbol-file
+ * or --sysmap-file, the symbols loaded (printed with --print-syms); NULL
+ * with err when the module needs an Itanium 2 dump or a file is bad */
+struct ia64_report *ia64_report_host_new(const struct ia64_report_opts *opts, FILE *out, struct pf_error *err);
 /* A record of pfmon's own sample file (live host samples): detailed,
  * compact and inst-hist only; -1 with err for the other modules */
 struct smpl_header;

@@ -199,5 +199,5 @@ label_line() {
 	done
 	# pfmon 3.x's btb module is a report's when reading a file, and needs samples
 	run -2 --separate-stderr "$PFMON" --smpl-module=btb -e task-clock true
-	one_error_line "^error: option '--smpl-module' applies to reports \(--report=FILE\)$"
+	one_error_line "^error: option '--smpl-module' is not used when counting \(it is for sampling and --report\)$"
 }

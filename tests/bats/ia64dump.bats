@@ -122,8 +122,9 @@ EOD
 	printf 'ip=0x10\n' > "$dump"
 	run -2 --separate-stderr "$PFMON" --pmu=itanium2 --report="$dump" --smpl-module=nosuch
 	one_error_line "unknown sampling module"
+	# a live run takes a module when it samples (sample.bats), not when it counts
 	run -2 --separate-stderr "$PFMON" --smpl-module=detailed true
-	one_error_line "^error: option '--smpl-module' applies to reports \(--report=FILE\)$"
+	one_error_line "^error: option '--smpl-module' is not used when counting \(it is for sampling and --report\)$"
 	run -2 --separate-stderr "$PFMON" --pmu=itanium2 --report="$dump" --report-format=folded
 	one_error_line "text or json"
 }
@@ -221,7 +222,7 @@ EOD
 	run -2 --separate-stderr "$PFMON" --smpl-inst-view --smpl-data-view --pmu=itanium2 --report="$dump"
 	one_error_line "^error: options '--smpl-inst-view' and '--smpl-data-view' cannot be combined: give one view$"
 	run -2 --separate-stderr "$PFMON" --smpl-print-counts true
-	one_error_line "^error: option '--smpl-print-counts' applies to reports"
+	one_error_line "^error: option '--smpl-print-counts' is not used when counting"
 }
 
 @test "dump: a map= file that cannot be opened is reported once, by name" {

@@ -455,3 +455,128 @@ other_kernel_notes() {
 	run -2 --separate-stderr "$PFMON" --report="$f" --smpl-module=btb
 	one_error_line "module needs an Itanium 2 dump"
 }
+
+# live_and_report F [COMMAND...]: a live run with the options in RUN and MOD
+# writing its samples to F (stdout in $live), then the report of F with the
+# options in MOD (stdout in $output): the same module, the same records
+live_and_report() {
+	local f="$1"
+	shift
+	run -0 --separate-stderr "$PFMON" --smpl-outfile="$f" "${RUN[@]}" "${MOD[@]}" "$@"
+	live="$output"
+	run -0 --separate-stderr "$PFMON" --report="$f" "${MOD[@]}"
+}
+
+@test "sampling modules in a live run: the same output as the report of its sample file (pfmon 3.x)" {
+	f="$BATS_TEST_TMPDIR/s.pfs"
+	RUN=(-e task-clock --long-smpl-periods=1000000)
+	MOD=(--smpl-module=detailed)
+	live_and_report "$f" "$FIXTURES/hotspot" 100
+	[[ "${lines[0]}" =~ ^"entry 0 PID:"[0-9]+" TID:"[0-9]+" CPU:"[0-9]+" STAMP:0x"[0-9a-f]+" OVFL:0 LAST_VAL:1000000 SET:0 IIP:0x" ]]
+	[ "${lines[1]}" = $'\tEVENT : task-clock' ]
+	[ "$live" = "$output" ]
+	n=$(grep -c '^entry ' <<<"$output")
+	[ "$n" -gt 0 ]
+	# one row per sample, then the totals (--smpl-print-counts)
+	MOD=(--smpl-module=compact --smpl-print-counts)
+	live_and_report "$f" "$FIXTURES/hotspot" 100
+	[ "$live" = "$output" ]
+	n=$(grep -cvE '^#|^ ' <<<"$output")
+	[ "$n" -gt 0 ]
+	[ "${lines[-4]}" = "# total samples $n" ]
+	[ "${lines[-3]}" = "# counts" ]
+	[[ "${lines[-2]}" =~ ^\ +$n" samples"$ ]]
+	[[ "${lines[-1]}" =~ ^\ +$((n * 1000000))" sum of the sample periods" ]]
+	# pfmon 3.9's --smpl-compact: the default inst-hist one row per sample
+	MOD=(--smpl-compact)
+	live_and_report "$f" "$FIXTURES/hotspot" 100
+	[ "$live" = "$output" ]
+	[ "$(grep -cvE '^#' <<<"$output")" -gt 0 ]
+	# the histogram, named through the live run's own mappings
+	MOD=(--smpl-module=inst-hist --smpl-print-counts)
+	live_and_report "$f" "$FIXTURES/hotspot" 100
+	[ "$live" = "$output" ]
+	[ "${lines[0]}" = "# aggregated results" ] || [[ "${lines[0]}" == "# results for "* ]]
+	[[ "$output" == *" hot+0x"* ]]
+	[ "${lines[-3]}" = "# counts" ]
+	# page faults, each one a sample: their data addresses in detailed
+	RUN=(-e page-faults --long-smpl-periods=1 --smpl-data-addr)
+	MOD=(--smpl-module=detailed)
+	live_and_report "$f" "$FIXTURES/touch_pages" 64
+	[ "$live" = "$output" ]
+	[[ "$output" == *$'\tEVENT : page-faults\n\tADDR  : 0x'* ]]
+	# dear-hist ranks by latencies, which software events have none: every sample said so
+	RUN=(-e page-faults --long-smpl-periods=1)
+	MOD=(--smpl-module=dear-hist)
+	live_and_report "$f" "$FIXTURES/touch_pages" 64
+	[ "$live" = "$output" ]
+	[[ "$output" == *"# samples without a latency (not counted) "[1-9]* ]]
+}
+
+@test "sampling modules in a live run: attached, system-wide; the output on stderr with --smpl-outfile=-" {
+	f="$BATS_TEST_TMPDIR/a.pfs"
+	"$FIXTURES/hotspot" 60000 &
+	pid=$!
+	wait_running $pid hotspot
+	RUN=(--attach-task=$pid -t 1 -e task-clock --long-smpl-periods=1000000)
+	MOD=(--smpl-module=compact)
+	live_and_report "$f"
+	kill $pid
+	[ "$live" = "$output" ]
+	[[ "${lines[-1]}" =~ ^"# total samples "[1-9] ]]
+	# the sample stream has stdout: the module writes to stderr, as the profile does
+	"$PFMON" -e task-clock --long-smpl-periods=1000000 --smpl-outfile=- --smpl-module=compact \
+		"$FIXTURES/hotspot" 50 >"$f" 2>"$BATS_TEST_TMPDIR/err"
+	run -0 --separate-stderr "$PFMON" --report="$f" --smpl-module=compact
+	[ "$(grep -v '^note: ' "$BATS_TEST_TMPDIR/err")" = "$output" ]
+	[[ "${lines[-1]}" =~ ^"# total samples "[1-9] ]]
+	[ "$(id -u)" -eq 0 ] || skip "system-wide monitoring needs root here"
+	RUN=(--system-wide -e task-clock --long-smpl-periods=1000000)
+	MOD=(--smpl-module=inst-hist --smpl-show-top=3)
+	live_and_report "$f" "$FIXTURES/hotspot" 50
+	[ "$live" = "$output" ]
+	[[ "${lines[1]}" =~ ^"# total samples          : "[1-9] ]]
+}
+
+@test "--symbol-file, --sysmap-file and --print-syms in a live run: the module names what no map covers" {
+	f="$BATS_TEST_TMPDIR/y.pfs"
+	# the ELF's own symbols, listed before the samples
+	RUN=(-e task-clock --long-smpl-periods=1000000)
+	MOD=(--smpl-module=inst-hist --symbol-file="$FIXTURES/hotspot" --print-syms)
+	live_and_report "$f" "$FIXTURES/hotspot" 50
+	[ "$live" = "$output" ]
+	[[ "${lines[0]}" =~ ^"# symbols: "[1-9][0-9]*" ($FIXTURES/hotspot)"$ ]]
+	[[ "$output" == *" code hot"$'\n'* ]]
+	# a System.map whose one symbol covers the kernel's half: kernel samples (if
+	# this machine lets pfmon take any) are named from it, as the report names them
+	printf 'ffff800000000000 T kernel_half\nffffffffffffff00 T kernel_end\n' > "$BATS_TEST_TMPDIR/System.map"
+	RUN=(-e task-clock --long-smpl-periods=1000000)
+	MOD=(--smpl-module=detailed --sysmap-file="$BATS_TEST_TMPDIR/System.map")
+	live_and_report "$f" "$FIXTURES/kloop" write 100
+	[ "$live" = "$output" ]
+	if grep -q 'IIP:0xffff' <<<"$output"; then
+		! grep 'IIP:0xffff' <<<"$output" | grep -qv '<kernel_half+0x' || false
+	fi
+	# a live run refuses them without a module, and a bad file before the command runs
+	run -2 --separate-stderr "$PFMON" -e task-clock --long-smpl-periods=1000000 \
+		--sysmap-file="$BATS_TEST_TMPDIR/System.map" true
+	one_error_line "^error: option '--sysmap-file' applies to Itanium 2 samples or a sampling module's output \(--smpl-module=NAME\)$"
+	printf 'zz T x\n' > "$BATS_TEST_TMPDIR/bad.map"
+	run -1 --separate-stderr "$PFMON" -e task-clock --long-smpl-periods=1000000 --smpl-module=detailed \
+		--sysmap-file="$BATS_TEST_TMPDIR/bad.map" touch "$BATS_TEST_TMPDIR/ran"
+	one_error_line "bad.map': line 1: bad address"
+	[ ! -e "$BATS_TEST_TMPDIR/ran" ]
+}
+
+@test "sampling module options in a live run: refused without a module, when counting, with --smpl-raw" {
+	run -2 --separate-stderr "$PFMON" -e task-clock --long-smpl-periods=1000000 --smpl-print-counts true
+	one_error_line "^error: option '--smpl-print-counts' applies to a sampling module \(--smpl-module=NAME\)$"
+	run -2 --separate-stderr "$PFMON" -e task-clock --smpl-module=detailed true
+	one_error_line "^error: option '--smpl-module' is not used when counting \(it is for sampling and --report\)$"
+	run -2 --separate-stderr "$PFMON" -e task-clock --long-smpl-periods=1000000 --smpl-outfile="$BATS_TEST_TMPDIR/r.pfs" \
+		--smpl-raw --smpl-compact true
+	one_error_line "^error: options '--smpl-raw' and '--smpl-compact' cannot be combined \(no sampling module's output is printed\)$"
+	run -2 --separate-stderr "$PFMON" -e task-clock --long-smpl-periods=1000000 --smpl-module=detailed \
+		--report-format=svg true
+	one_error_line "^error: options '--report-format' and '--smpl-module' cannot be combined: a sampling module prints text$"
+}

@@ -91,6 +91,38 @@ load helpers
 	one_error_line "^error: option '--pmc13-ta' is for the first-generation Itanium model \(--pmu=itanium\)$"
 }
 
+@test "itanium: --event-thresholds, the Itanium 2 model's option, programs the fields thres=N does" {
+	# one option name for both Itanium models: the same dump as EVENT:thres=N
+	run -0 --separate-stderr "$PFMON" --pmu=itanium --check -v -e NOPS_RETIRED:thres=5
+	want="$output"
+	run -0 --separate-stderr "$PFMON" --pmu=itanium --check -v -e NOPS_RETIRED --event-thresholds=5
+	[ "$output" = "$want" ]
+	[ "${lines[1]}" = "    plm=0x8 oi=0x1 pm=0x0 es=0x30 umask=0x0 threshold=0x5 ism=0x0" ]
+	# per event, in -e order; an empty entry keeps the event's own; per event set
+	run -0 --separate-stderr "$PFMON" --pmu=itanium --check -e NOPS_RETIRED:thres=4,L2_REFERENCES --event-thresholds=,2 \
+		-e CPU_CYCLES,NOPS_RETIRED --event-thresholds=0,3
+	[ "${lines[0]}" = "set 0:" ]
+	[[ "${lines[1]}" =~ ^NOPS_RETIRED\ +PMC4/PMD4\ +0x403028$ ]]
+	[[ "${lines[2]}" =~ ^L2_REFERENCES\ +PMC5/PMD5\ +0x206828$ ]]
+	[[ "$output" =~ "set 1:"$'\n'"CPU_CYCLES "+[^$'\n']*$'\n'"NOPS_RETIRED "+"PMC5/PMD5  0x303028" ]]
+	# the model's rule: below the max increment, as thres=6 is refused
+	run --separate-stderr "$PFMON" --pmu=itanium --check -e NOPS_RETIRED --event-thresholds=6
+	[ "$status" -eq 1 ]
+	one_error_line "^error: threshold 6 of 'NOPS_RETIRED' is not below its max increment 6 \(0-5\) \(rule ITA-THRESHOLD\)$"
+	run --separate-stderr "$PFMON" --pmu=itanium --check -e NOPS_RETIRED --event-thresholds=1,2
+	[ "$status" -eq 2 ]
+	one_error_line "^error: invalid value '1,2' for option '--event-thresholds': too many thresholds specified$"
+	run --separate-stderr "$PFMON" --pmu=itanium --check -e NOPS_RETIRED --event-thresholds=8
+	[ "$status" -eq 2 ]
+	one_error_line "a threshold is 0-7"
+	run --separate-stderr "$PFMON" --pmu=itanium --check -e NOPS_RETIRED:thres=1 --event-thresholds=2
+	[ "$status" -eq 2 ]
+	one_error_line "given twice"
+	# the Itanium 2 model still takes it as its own
+	run -0 --separate-stderr "$PFMON" --pmu=itanium2 --check -v -e NOPS_RETIRED --event-thresholds=5
+	[[ "$output" == *"threshold=0x5"* ]]
+}
+
 @test "ev67: the counters of the ProfileMe inputs, their caveats in -i, the refusals" {
 	run --separate-stderr "$PFMON" --pmu=ev67 --check
 	[ "$status" -eq 0 ]
