@@ -279,6 +279,9 @@ void ibs_fill_sample(const struct ibs_sample *ibs, const struct ibs_cpu *cpu, st
 		s->data_src = ibs_op_data_src(ibs, cpu);
 		s->fields |= SAMPLE_F_DATA_SRC;
 	}
+	/* the kernel writes 0 for an op without a valid address: none */
+	if ((s->fields & SAMPLE_F_ADDR) && !bit(d3, D3_LIN_ADDR_VALID) && !s->addr)
+		s->fields &= ~SAMPLE_F_ADDR;
 	if (!(s->fields & SAMPLE_F_ADDR) && bit(d3, D3_LIN_ADDR_VALID)) {
 		s->addr = ibs->reg[IBS_DC_LIN_AD];
 		s->fields |= SAMPLE_F_ADDR;
@@ -287,7 +290,10 @@ void ibs_fill_sample(const struct ibs_sample *ibs, const struct ibs_cpu *cpu, st
 		s->phys_addr = ibs->reg[IBS_DC_PHYS_AD];
 		s->fields |= SAMPLE_F_PHYS_ADDR;
 	}
-	/* the kernel's weight: only a load that missed the L1 has one */
+	/* the kernel's weight: only a load that missed the L1 has one (its
+	 * 0 for any other op is no latency) */
+	if ((s->fields & SAMPLE_F_WEIGHT) && !(bit(d3, D3_LD_OP) && bit(d3, D3_DC_MISS)) && !s->weight)
+		s->fields &= ~(SAMPLE_F_WEIGHT | SAMPLE_F_INS_LAT);
 	if (!(s->fields & SAMPLE_F_WEIGHT) && bit(d3, D3_LD_OP) && bit(d3, D3_DC_MISS)) {
 		s->weight = field(d3, 32, 47);
 		s->ins_lat = (uint32_t)field(ibs->reg[IBS_OP_DATA], 16, 31);

@@ -67,7 +67,9 @@ bool ibs_read(enum ibs_kind kind, const void *raw, uint32_t raw_size, struct ibs
  * non-load/store op is "N/A"), the data address when IbsDcLinAd is valid,
  * the physical one when IbsDcPhysAd is, the weight (DcMissLat) and
  * ins_lat (TagToRetCtr) of a load that missed the L1.  Fields the sample
- * already has (the kernel's own) are kept.
+ * already has (the kernel's own) are kept, but for the kernel's address 0
+ * of an op without a valid one, and its weight 0 of an op without a
+ * latency: none.
  */
 void ibs_fill_sample(const struct ibs_sample *ibs, const struct ibs_cpu *cpu, struct sample *s);
 uint64_t ibs_op_data_src(const struct ibs_sample *ibs, const struct ibs_cpu *cpu);

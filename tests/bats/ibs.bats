@@ -128,6 +128,10 @@ for a, ws in sorted(rows.items()):
 	diff "$W/perf.txt" "$W/pfmon.txt"
 	# an op without a latency (no L1 miss, no load) is said, not counted
 	[[ "$output" == *"# samples without a latency or a data address (not counted) "[1-9]* ]]
+	# the kernel's fields alike: its address 0 of an op without one is none
+	run -0 --separate-stderr "$PFMON" --report="$W/kernel.data" --smpl-module=dear-hist --smpl-data-view
+	printf '%s\n' "$output" | awk '!/^#/ { sub("%", "", $4); print $10, $1, $9, $4 }' | LC_ALL=C sort |
+		diff "$W/perf.txt" -
 	# the data addresses named: IbsDcLinAd when valid, as the kernel's addr
 	run -0 --separate-stderr "$PFMON" --report="$W/raw.data" --report-sort=symbol_daddr
 	printf '%s\n' "$output" | grep -q '\[no data address\]'
