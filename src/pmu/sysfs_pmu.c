@@ -328,6 +328,10 @@ static int pmu_type(struct parse *p)
 	bool ok = type && parse_u64(type, &v) && v <= UINT32_MAX;
 
 	free(type);
+	/* AMD's IBS, the D-EAR's heir: say what it takes, not just that it is absent */
+	if (!ok && (!strcmp(p->ev->pmu, "ibs_op") || !strcmp(p->ev->pmu, "ibs_fetch")))
+		return fail(p, "no PMU '%s' in %s: AMD IBS needs an AMD CPU with IBS and a kernel that exposes it "
+			    "(virtual machines seldom do)", p->ev->pmu, sysfs_pmu_root());
 	if (!ok)
 		return fail(p, "no PMU '%s' in %s (see 'pfmon -l')", p->ev->pmu, sysfs_pmu_root());
 	p->ev->attr.type = (uint32_t)v;

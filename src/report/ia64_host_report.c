@@ -11,6 +11,7 @@
 
 #include "report/ia64_report_int.h"
 #include "sample/data_src.h"
+#include "sample/ibs.h"
 #include "sample/smpl_file.h"
 
 /* "DATA_SRC: 0x...", then each part named as perf script -F data_src
@@ -34,7 +35,26 @@ static void data_src_line(FILE *out, uint64_t v)
 	strbuf_release(&sb);
 }
 
-static void host_detailed(struct ia64_report *r, const struct sample *s, const char *event)
+/* an IBS sample's registers, each field named */
+static void ibs_lines(FILE *out, const struct smpl_header *h, const struct sample *s)
+{
+	const struct smpl_event *e = s->evidx < h->nr_events ? &h->events[s->evidx] : NULL;
+	struct ibs_cpu cpu = { h->cpu_family, h->cpu_model };
+	struct strbuf sb = STRBUF_INIT;
+	struct ibs_sample ibs;
+
+	if (!e || e->ibs == IBS_NONE || !s->raw)
+		return;
+	if (!ibs_read(e->ibs, s->raw, s->raw_size, &ibs))
+		strbuf_addf(&sb, "\tIBS: %u bytes, too short for its registers\n", s->raw_size);
+	else
+		ibs_print(&sb, &ibs, &cpu);
+	fputs(strbuf_str(&sb), out);
+	strbuf_release(&sb);
+}
+
+static void host_detailed(struct ia64_report *r, const struct smpl_header *h, const struct sample *s,
+			  const char *event)
 {
 	FILE *out = r->out;
 
@@ -78,6 +98,7 @@ static void host_detailed(struct ia64_report *r, const struct sample *s, const c
 	}
 	for (uint32_t i = 0; i < s->callchain_nr; i++)
 		fprintf(out, "\tCALLCHAIN%-2u: 0x%016" PRIx64 "\n", i, s->callchain[i]);
+	ibs_lines(out, h, s);
 }
 
 static void host_compact(struct ia64_report *r, const struct sample *s)
@@ -242,7 +263,7 @@ int ia64_report_host_record(struct ia64_report *r, const struct smpl_header *h,
 	r->pid = s->pid;
 	switch (r->opts.module) {
 	case IA64_MOD_DETAILED:
-		host_detailed(r, s, s->evidx < h->nr_events ? h->events[s->evidx].name : "?");
+		host_detailed(r, h, s, s->evidx < h->nr_events ? h->events[s->evidx].name : "?");
 		break;
 	case IA64_MOD_COMPACT:
 		host_compact(r, s);

@@ -43,6 +43,7 @@
 #include <linux/perf_event.h>
 
 #include "common/util.h"
+#include "sample/ibs.h"
 #include "sample/perf_data.h"
 #include "sample/perf_data_format.h"
 #include "sample/perf_record.h"
@@ -118,6 +119,10 @@ struct perf_data_reader {
 	uint64_t lbr_chain[65536 / 8 + 2]; /* a call chain with its LBR call stack */
 	uint64_t tell;
 	struct smpl_status st;
+	/* the attr types of the IBS PMUs (HEADER_PMU_MAPPINGS); have_ibs_*
+	 * false: the file names none */
+	uint32_t ibs_op_type, ibs_fetch_type;
+	bool have_ibs_op, have_ibs_fetch;
 	struct read_fail fail; /* the first failure, answered to every later call */
 };
 
@@ -352,6 +357,81 @@ static const char *parse_event_desc(struct perf_data_reader *r, const unsigned c
 	return NULL;
 }
 
+/* "AuthenticAMD,25,1,1": vendor, family, model, stepping (perf's x86
+ * cpuid string); the family and model name the IBS errata */
+static const char *parse_cpuid(struct perf_data_reader *r, const unsigned char *p, const unsigned char *end)
+{
+	char *s = NULL, *comma;
+	const char *why = get_string(&p, end, &s);
+	unsigned long fam, model;
+	char *e;
+
+	if (why)
+		return why;
+	comma = strchr(s, ',');
+	if (comma) {
+		fam = strtoul(comma + 1, &e, 10);
+		if (*e == ',' && e != comma + 1) {
+			model = strtoul(e + 1, &e, 10);
+			if ((*e == ',' || !*e) && fam <= UINT32_MAX && model <= UINT32_MAX) {
+				r->h.cpu_family = (uint32_t)fam;
+				r->h.cpu_model = (uint32_t)model;
+			}
+		}
+	}
+	free(s);
+	return NULL;
+}
+
+/* u32 nr, then nr times u32 type and a string: the PMUs of the recording
+ * machine; the IBS PMUs' types say which events are IBS's, as for perf */
+static const char *parse_pmu_mappings(struct perf_data_reader *r, const unsigned char *p,
+				      const unsigned char *end)
+{
+	uint32_t nr;
+
+	if (end - p < 4)
+		return "corrupted pmu mappings section";
+	nr = pd_u32(p);
+	p += 4;
+	if (nr > (size_t)(end - p) / 8)
+		return "corrupted pmu mappings section (impossible count)";
+	for (uint32_t i = 0; i < nr; i++) {
+		char *name = NULL;
+		uint32_t type;
+		const char *why;
+
+		if (end - p < 4)
+			return "corrupted pmu mappings section";
+		type = pd_u32(p);
+		p += 4;
+		why = get_string(&p, end, &name);
+		if (why)
+			return why;
+		if (!strcmp(name, "ibs_op")) {
+			r->ibs_op_type = type;
+			r->have_ibs_op = true;
+		} else if (!strcmp(name, "ibs_fetch")) {
+			r->ibs_fetch_type = type;
+			r->have_ibs_fetch = true;
+		}
+		free(name);
+	}
+	for (uint32_t i = 0; i < r->h.nr_events; i++) {
+		struct smpl_event *e = &r->h.events[i];
+
+		if (r->have_ibs_op && e->attr_type == r->ibs_op_type)
+			e->ibs = IBS_OP;
+		else if (r->have_ibs_fetch && e->attr_type == r->ibs_fetch_type)
+			e->ibs = IBS_FETCH;
+		/* an op's data source, address and latency come from its registers */
+		if (e->ibs == IBS_OP && (e->sample_type & PERF_SAMPLE_RAW))
+			e->fields |= SAMPLE_F_DATA_SRC | SAMPLE_F_ADDR | SAMPLE_F_PHYS_ADDR | SAMPLE_F_WEIGHT |
+				     SAMPLE_F_INS_LAT;
+	}
+	return NULL;
+}
+
 static const char *parse_feature(struct perf_data_reader *r, unsigned feat, const unsigned char *p,
 				 const unsigned char *end)
 {
@@ -375,6 +455,10 @@ static const char *parse_feature(struct perf_data_reader *r, unsigned feat, cons
 		return parse_cmdline(r, p, end);
 	case PD_FEAT_EVENT_DESC:
 		return parse_event_desc(r, p, end);
+	case PD_FEAT_CPUID:
+		return parse_cpuid(r, p, end);
+	case PD_FEAT_PMU_MAPPINGS:
+		return parse_pmu_mappings(r, p, end);
 	default:
 		return NULL;
 	}
@@ -1110,6 +1194,26 @@ static void fix_event(struct perf_data_reader *r, struct sample_record *out)
 
 static int next_record(struct perf_data_reader *r, struct sample_record *out, struct pf_error *err);
 
+/* an IBS sample: its registers decoded into the sample's memory fields;
+ * what cannot be decoded is counted for the report's one note */
+static void ibs_sample(struct perf_data_reader *r, struct sample *s)
+{
+	const struct smpl_event *e = s->evidx < r->h.nr_events ? &r->h.events[s->evidx] : NULL;
+	struct ibs_cpu cpu = { r->h.cpu_family, r->h.cpu_model };
+	struct ibs_sample ibs;
+	uint32_t what;
+
+	if (!e || e->ibs == IBS_NONE || !s->raw)
+		return;
+	if (ibs_read(e->ibs, s->raw, s->raw_size, &ibs))
+		ibs_fill_sample(&ibs, &cpu, s);
+	what = ibs_undecoded(&ibs);
+	if (what) {
+		r->st.ibs_undecoded++;
+		r->st.ibs_undecoded_what |= what;
+	}
+}
+
 int perf_data_reader_next(struct perf_data_reader *r, struct sample_record *out,
 			  struct pf_error *err)
 {
@@ -1153,8 +1257,10 @@ static int next_record(struct perf_data_reader *r, struct sample_record *out, st
 			out->throttle.evidx = ev >= 0 ? (uint32_t)ev : 0;
 		}
 		fix_event(r, out);
-		if (out->type == SREC_SAMPLE)
+		if (out->type == SREC_SAMPLE) {
 			lbr_call_stack(r, l ? l : &r->layouts[0], &out->sample);
+			ibs_sample(r, &out->sample);
+		}
 		if (off < r->size)
 			r->tell = off + rec->size;
 		release_behind(r, off + rec->size);

@@ -7,6 +7,7 @@
 
 #include "sample/sample_source.h"
 #include "common/util.h"
+#include "sample/ibs.h"
 #include "sample/perf_data.h"
 
 int sample_source_next(struct sample_source *s, const struct sample_record **rec, uint64_t *count,
@@ -59,6 +60,13 @@ void sample_source_warn(const char *file, const struct smpl_status *st)
 		fprintf(stderr, "' is cut at offset %llu after its samples (all there): its header "
 			"features %s are lost\n", (unsigned long long)st->features_cut_at, strbuf_str(&sb));
 	}
+	strbuf_reset(&sb);
+	for (unsigned b = 0; b < IBS_UNDECODED_BITS; b++)
+		if (st->ibs_undecoded_what >> b & 1)
+			strbuf_addf(&sb, "%s%s", sb.len ? ", " : "", ibs_undecoded_name(b));
+	if (st->ibs_undecoded)
+		fprintf(stderr, "note: %llu IBS samples hold what pfmon does not decode: %s\n",
+			(unsigned long long)st->ibs_undecoded, strbuf_str(&sb));
 	strbuf_release(&sb);
 }
 

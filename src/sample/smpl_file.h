@@ -47,6 +47,10 @@ struct smpl_event {
 	bool counting;         /* not sampled: its counts are recorded in other events' samples */
 	uint32_t n_reads;      /* events whose counts each sample records (SAMPLE_F_READ) */
 	uint32_t reads[SAMPLE_MAX_READ];
+	/* enum ibs_kind: the samples of AMD's ibs_op or ibs_fetch PMU, whose
+	 * PERF_SAMPLE_RAW holds the IBS registers (perf.data: the attr type
+	 * of that PMU in the PMU mappings header) */
+	uint8_t ibs;
 };
 
 struct smpl_header {
@@ -71,6 +75,9 @@ struct smpl_header {
 	bool has_job;
 	uint32_t rank, size;
 	char *host, *job_id, *launcher;
+	/* the family and model of the CPU that took the samples (perf.data's
+	 * cpuid header), for the IBS errata; 0: unknown */
+	uint32_t cpu_family, cpu_model;
 };
 
 /* writing */
@@ -105,6 +112,10 @@ struct smpl_status {
 	 * perf_data_feature_name()) lie past the end, at cut_at */
 	uint64_t features_lost[4];
 	uint64_t features_cut_at;
+	/* IBS samples holding fields pfmon does not decode, and which
+	 * (bit i: ibs_undecoded_name(i)) */
+	uint64_t ibs_undecoded;
+	uint32_t ibs_undecoded_what;
 	bool complete;           /* the end record was read */
 	struct sample_totals end;     /* from the end record, when complete */
 	struct sample_totals counted; /* what was read so far */

@@ -4,7 +4,8 @@ share: rewrite(src, dst, attr, sample) calls attr(buf, offset) on each
 perf_event_attr (to patch it in place) and sample(record, sample_type) on
 each PERF_RECORD_SAMPLE, which returns the new record or None to drop it;
 the data section and the feature table's offsets after it follow the new
-size.  Returns the number of samples sample() changed (it says so by
+size.  With features, features(secs) may change, add or remove the header
+feature sections: secs maps perf's feature number (HEADER_*) to its bytes.  Returns the number of samples sample() changed (it says so by
 returning a record that is not the one it was given)."""
 import struct
 
@@ -34,7 +35,34 @@ def sample_types(b):
             for a in range(attrs_off, attrs_off + attrs_size, attr_size)]
 
 
-def rewrite(src, dst, attr, sample):
+def read_features(b, data_end):
+    """{feature number: section bytes} of a file whose data ends at data_end"""
+    secs = {}
+    k = 0
+    for word in range(4):
+        bits, = struct.unpack_from('<Q', b, 72 + 8 * word)
+        for i in range(64):
+            if bits >> i & 1:
+                o, n = struct.unpack_from('<QQ', b, data_end + 16 * k)
+                secs[64 * word + i] = bytes(b[o:o + n])
+                k += 1
+    return secs
+
+
+def write_features(b, data_end, secs):
+    """the table and sections of secs after the data; b's bitmap set"""
+    for word in range(4):
+        struct.pack_into('<Q', b, 72 + 8 * word,
+                         sum(1 << (f % 64) for f in secs if f // 64 == word))
+    table, body = bytearray(), bytearray()
+    at = data_end + 16 * len(secs)
+    for f in sorted(secs):
+        table += struct.pack('<QQ', at + len(body), len(secs[f]))
+        body += secs[f]
+    return bytes(table + body)
+
+
+def rewrite(src, dst, attr, sample, features=None):
     b = bytearray(open(src, 'rb').read())
     data_off, data_size = struct.unpack_from('<QQ', b, 40)
     types = sample_types(b)
@@ -56,6 +84,13 @@ def rewrite(src, dst, attr, sample):
             changed += new != rec
             rec = new
         data += rec
+    if features:
+        secs = read_features(b, data_off + data_size)
+        features(secs)
+        struct.pack_into('<Q', b, 48, len(data))
+        tail = write_features(b, data_off + len(data), secs)
+        open(dst, 'wb').write(b[:data_off] + data + tail)
+        return changed
     # the feature sections follow the data: their table's offsets move
     delta = len(data) - data_size
     feats = b[data_off + data_size:]
