@@ -59,6 +59,11 @@ struct libdw {
 	__typeof__(dwarf_haspc) *haspc;
 	__typeof__(dwarf_getlocation_attr) *getlocation_attr;
 	__typeof__(dwarf_formaddr) *formaddr;
+	__typeof__(dwarf_getcfi) *getcfi;
+	__typeof__(dwarf_getcfi_elf) *getcfi_elf;
+	__typeof__(dwarf_cfi_end) *cfi_end;
+	__typeof__(dwarf_cfi_addrframe) *cfi_addrframe;
+	__typeof__(dwarf_frame_cfa) *frame_cfa;
 };
 
 #define ENTRY(field) DYNLIB_SYMBOL(struct libdw, field, "dwarf_" #field)
@@ -69,6 +74,7 @@ static const struct dynlib_symbol libdw_symbols[] = {
 	ENTRY(formref_die), ENTRY(formudata),  ENTRY(getlocation),	ENTRY(getlocation_addr),
 	ENTRY(peel_type),   ENTRY(aggregate_size), ENTRY(get_units), ENTRY(offdie),	   ENTRY(dieoffset),
 	ENTRY(haspc),	    ENTRY(getlocation_attr), ENTRY(formaddr),
+	ENTRY(getcfi),	    ENTRY(getcfi_elf), ENTRY(cfi_end),	ENTRY(cfi_addrframe), ENTRY(frame_cfa),
 };
 #undef ENTRY
 
@@ -90,6 +96,8 @@ struct dt_global {
 
 struct sym_dtype_dwarf {
 	Dwarf *dw; /* with libdw's own libelf handle of the file */
+	Dwarf_CFI *eh_cfi; /* .eh_frame's (ours to end), for the frame base of stack slots */
+	bool cfi_tried;
 	struct dt_global *globals; /* sorted by addr, read on the first data lookup */
 	size_t nr_globals;
 	bool globals_read;
@@ -104,6 +112,8 @@ void sym_dtype_dwarf_free(struct sym_dtype_dwarf *d)
 {
 	if (!d)
 		return;
+	if (d->eh_cfi)
+		libdw()->cfi_end(d->eh_cfi);
 	if (d->dw)
 		libdw()->end(d->dw);
 	u64set_release(&d->by_pc);
@@ -479,39 +489,160 @@ static bool unit_at(struct sym_dtype_dwarf *d, uint64_t pc, Dwarf_Die *cu)
 	return false;
 }
 
-/* the innermost variable in scope at pc that reg holds, into *var */
-static bool find_register_var(struct sym_dtype_dwarf *d, uint64_t pc, int reg, Dwarf_Die *var, int64_t *k)
+/* the scopes at pc, innermost first (the unit last): the count, or 0 */
+static int scopes_at(struct sym_dtype_dwarf *d, uint64_t pc, Dwarf_Die **scopes)
 {
-	Dwarf_Die cu, *scopes = NULL;
+	Dwarf_Die cu;
 	int n;
-	bool found = false;
 
-	if (!unit_at(d, pc, &cu) || (n = libdw()->getscopes(&cu, pc, &scopes)) <= 0)
-		return false;
-	for (int i = 0; i < n && !found; i++) {
+	*scopes = NULL;
+	if (!unit_at(d, pc, &cu) || (n = libdw()->getscopes(&cu, pc, scopes)) <= 0)
+		return 0;
+	return n;
+}
+
+/* the innermost variable or parameter of the scopes for which is(var) */
+static bool find_var(Dwarf_Die *scopes, int n, bool (*is)(Dwarf_Die *var, const void *arg), const void *arg,
+		     Dwarf_Die *var)
+{
+	for (int i = 0; i < n; i++) {
 		if (libdw()->child(&scopes[i], var) != 0)
 			continue;
 		do {
 			int tag = libdw()->tag(var);
 
-			if ((tag == DW_TAG_variable || tag == DW_TAG_formal_parameter) &&
-			    var_in_register(var, pc, reg, k)) {
-				found = true;
-				break;
-			}
+			if ((tag == DW_TAG_variable || tag == DW_TAG_formal_parameter) && is(var, arg))
+				return true;
 		} while (libdw()->siblingof(var, var) == 0);
 	}
-	libdw()->free(scopes);
-	return found;
+	return false;
+}
+
+/* what a lookup of a variable by its location at pc compares with */
+struct var_query {
+	uint64_t pc;
+	int reg;
+	int64_t k;      /* out: in_register's constant */
+	int64_t offset; /* stack slots: the operand's displacement from reg's value at pc */
+	int64_t fb_off; /* and the frame base's (reg + fb_off), when fb_known */
+	bool fb_known;
+	uint64_t size;  /* out: the slot's variable's size */
+};
+
+static bool holds_register(Dwarf_Die *var, const void *arg)
+{
+	struct var_query *q = (struct var_query *)arg;
+
+	return var_in_register(var, q->pc, q->reg, &q->k);
+}
+
+/* ---- stack slots ---- */
+
+/* the CFA at pc as register + offset (the CFI's rule), or false */
+static bool cfa_at(struct sym_dtype_dwarf *d, uint64_t pc, int *reg, int64_t *off)
+{
+	Dwarf_CFI *cfi = NULL;
+	Dwarf_Frame *frame = NULL;
+	Dwarf_Op *ops;
+	size_t nops;
+	bool ok = false;
+
+	if (!d->cfi_tried) {
+		d->cfi_tried = true;
+		d->eh_cfi = libdw()->getcfi_elf(libdw()->getelf(d->dw));
+	}
+	/* .eh_frame, else .debug_frame */
+	if (d->eh_cfi && libdw()->cfi_addrframe(d->eh_cfi, pc, &frame) == 0)
+		cfi = d->eh_cfi;
+	else if ((cfi = libdw()->getcfi(d->dw)) && libdw()->cfi_addrframe(cfi, pc, &frame) != 0)
+		return false;
+	/* libdw gives a register rule as DW_OP_bregx reg, offset */
+	if (cfi && libdw()->frame_cfa(frame, &ops, &nops) == 0 && nops == 1 && ops[0].atom == DW_OP_bregx &&
+	    ops[0].number < 128) {
+		*reg = (int)ops[0].number;
+		*off = (int64_t)ops[0].number2;
+		ok = true;
+	}
+	libdw()->free(frame);
+	return ok;
+}
+
+/* the frame base at pc (the function's DW_AT_frame_base) as register + offset */
+static bool frame_base(struct sym_dtype_dwarf *d, Dwarf_Die *scopes, int n, uint64_t pc, int *reg, int64_t *off)
+{
+	Dwarf_Attribute a;
+	Dwarf_Op *e[1];
+	size_t len[1];
+	int i = 0;
+
+	while (i < n && libdw()->tag(&scopes[i]) != DW_TAG_subprogram) /* inlined code: its caller's frame */
+		i++;
+	if (i == n || !libdw()->attr(&scopes[i], DW_AT_frame_base, &a) ||
+	    libdw()->getlocation_addr(&a, pc, e, len, 1) != 1 || len[0] != 1)
+		return false;
+	if (e[0][0].atom == DW_OP_call_frame_cfa)
+		return cfa_at(d, pc, reg, off);
+	*off = 0;
+	if (e[0][0].atom >= DW_OP_reg0 && e[0][0].atom <= DW_OP_reg31)
+		*reg = e[0][0].atom - DW_OP_reg0;
+	else if (e[0][0].atom >= DW_OP_breg0 && e[0][0].atom <= DW_OP_breg31)
+		*reg = e[0][0].atom - DW_OP_breg0, *off = (int64_t)e[0][0].number;
+	else
+		return false;
+	return true;
+}
+
+/* a variable in memory at reg + k at pc (DW_OP_fbreg, or DW_OP_bregN of
+ * reg), the operand's displacement inside it */
+static bool holds_slot(Dwarf_Die *var, const void *arg)
+{
+	struct var_query *q = (struct var_query *)arg;
+	Dwarf_Attribute a;
+	Dwarf_Op *e[1];
+	size_t len[1];
+	Dwarf_Die type;
+	int64_t at;
+
+	if (!libdw()->attr(var, DW_AT_location, &a) || libdw()->getlocation_addr(&a, q->pc, e, len, 1) != 1 ||
+	    len[0] != 1)
+		return false;
+	if (e[0][0].atom == DW_OP_fbreg && q->fb_known)
+		at = q->fb_off + (int64_t)e[0][0].number;
+	else if (q->reg < 32 && e[0][0].atom == DW_OP_breg0 + q->reg)
+		at = (int64_t)e[0][0].number;
+	else
+		return false;
+	if (!die_type(var, &type) || !(q->size = die_size(&type)))
+		return false;
+	q->k = at;
+	return q->offset >= at && (uint64_t)(q->offset - at) < q->size;
+}
+
+/* a stack slot: the variable the frame holds at the operand's address */
+static struct sym_dtype stack_access(struct sym_dtype_dwarf *d, Dwarf_Die *scopes, int n, uint64_t pc,
+				     const struct sym_mem_operand *op, struct sym_strset *names)
+{
+	struct var_query q = { .pc = pc, .reg = op->base, .offset = op->disp };
+	Dwarf_Die var, type;
+	int fb_reg;
+
+	q.fb_known = frame_base(d, scopes, n, pc, &fb_reg, &q.fb_off) && fb_reg == op->base;
+	if (!find_var(scopes, n, holds_slot, &q, &var) || !die_type(&var, &type))
+		return (struct sym_dtype){ NULL, NULL };
+	return name_access(&type, (uint64_t)(op->disp - q.k), true, names);
 }
 
 static struct sym_dtype register_access(struct sym_dso *dso, struct sym_dtype_dwarf *d, uint64_t pc,
 					struct sym_strset *names)
 {
 	struct sym_mem_operand op;
-	Dwarf_Die var, ptr, target;
-	int64_t k, off;
+	Dwarf_Die var, ptr, target, *scopes;
+	struct var_query q;
+	struct sym_dtype a;
+	int64_t off;
 	uint64_t size;
+	bool found;
+	int n;
 
 	if (sym_dso_mem_operand(dso, pc, &op) < 0)
 		return (struct sym_dtype){ NULL, NULL };
@@ -523,11 +654,21 @@ static struct sym_dtype register_access(struct sym_dso *dso, struct sym_dtype_dw
 	/* an absolute address: only where the binary runs as linked */
 	if (op.base < 0 && op.index < 0 && !dso->is_dyn)
 		return global_access(d, (uint64_t)op.disp, names);
-	if (op.base < 0 || !find_register_var(d, pc, op.base, &var, &k) || !die_type(&var, &ptr) ||
-	    libdw()->peel_type(&ptr, &ptr) != 0 || libdw()->tag(&ptr) != DW_TAG_pointer_type ||
-	    !die_type(&ptr, &target) || libdw()->peel_type(&target, &target) != 0)
+	if (op.base < 0 || !(n = scopes_at(d, pc, &scopes)))
 		return (struct sym_dtype){ NULL, NULL };
-	off = op.disp - k;
+	q = (struct var_query){ .pc = pc, .reg = op.base };
+	found = find_var(scopes, n, holds_register, &q, &var);
+	if (!found && op.index < 0) {
+		a = stack_access(d, scopes, n, pc, &op, names);
+		libdw()->free(scopes);
+		return a;
+	}
+	libdw()->free(scopes);
+	if (!found || !die_type(&var, &ptr) || libdw()->peel_type(&ptr, &ptr) != 0 ||
+	    libdw()->tag(&ptr) != DW_TAG_pointer_type || !die_type(&ptr, &target) ||
+	    libdw()->peel_type(&target, &target) != 0)
+		return (struct sym_dtype){ NULL, NULL };
+	off = op.disp - q.k;
 	size = die_size(&target);
 	/* p[i].f: the index steps over whole elements, the displacement is in one */
 	if (op.index >= 0 && (uint64_t)op.scale != size)

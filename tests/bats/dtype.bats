@@ -4,7 +4,8 @@
 # live page-fault samples carry the exact address written and the writing
 # instruction, so the fixture's accesses are known: one field of heap
 # structs each on a page of its own (through a pointer parameter), one
-# field of a page-aligned global, and stores of code DWARF says nothing of.
+# field of a page-aligned global, one of a big local struct (a stack slot),
+# and stores of code DWARF says nothing of.
 
 bats_require_minimum_version 1.5.0
 load helpers
@@ -42,6 +43,13 @@ count() {
 	rows typeoff >"$W/off"
 	[ "$(count "$W/off" 'struct dt_conf +2068 (limits[2].hi)')" -ge 1 ]
 	run -1 grep -v 'limits\[2\].hi' <(grep 'struct dt_conf' "$W/off")
+}
+
+@test "a stack slot by the local variable the frame holds there (frame base from the CFI)" {
+	rows function,typeoff >"$W/ft"
+	# the deepest page of the frame is fresh: its store faults
+	[ "$(count "$W/ft" 'dt_stack (dtypes) | struct dt_big +4 (head.flags)')" -ge 1 ]
+	run -1 grep -v 'head.flags' <(grep 'struct dt_big' "$W/ft")
 }
 
 @test "an access DWARF cannot explain is [unknown], never a guess" {
