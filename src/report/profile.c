@@ -20,6 +20,7 @@ static const struct {
 	{ "mem", PROFILE_BY_MEM },           { "snoop", PROFILE_BY_SNOOP },
 	{ "tlb", PROFILE_BY_TLB },           { "lock", PROFILE_BY_LOCK },
 	{ "blocked", PROFILE_BY_BLOCKED },   { "weight", PROFILE_BY_WEIGHT },
+	{ "type", PROFILE_BY_TYPE },         { "typeoff", PROFILE_BY_TYPEOFF },
 	/* the branch sorts as perf report -b spells its keys, each alone */
 	{ "symbol_from,symbol_to", PROFILE_BY_BRANCH }, { "srcline_from,srcline_to", PROFILE_BY_BRANCH_LINE },
 	{ "block", PROFILE_BY_BLOCK },                  { "mispredict", PROFILE_BY_MISPREDICT },

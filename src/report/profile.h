@@ -32,6 +32,9 @@ enum profile_sort {
 	PROFILE_BY_LOCK,    /* locked instruction: "Yes", "No" */
 	PROFILE_BY_BLOCKED, /* "Data", "Addr" */
 	PROFILE_BY_WEIGHT,  /* the sample's weight (perf's local_weight): its latency */
+	/* data-type profiling (perf's type, typeoff): what the access touched */
+	PROFILE_BY_TYPE,    /* "struct foo" */
+	PROFILE_BY_TYPEOFF, /* "struct foo +8 (field)" */
 	/* samples' branch stacks (LBR, BRBE, AMD LBR; IA-64 BTB dumps): */
 	PROFILE_BY_BRANCH,      /* taken branches by function: perf's symbol_from,symbol_to */
 	PROFILE_BY_BRANCH_LINE, /* by source line: srcline_from,srcline_to */

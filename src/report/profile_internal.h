@@ -55,6 +55,9 @@ enum frame_kind {
 	FRAME_LOCK,
 	FRAME_BLOCKED,
 	FRAME_WEIGHT,
+	/* the data-type keys: addr is the name (the resolver's string), 0 unknown */
+	FRAME_TYPE,
+	FRAME_TYPEOFF,
 };
 
 /* pid 0's root frame: its name is known only once every record is read */
@@ -262,7 +265,7 @@ struct prof_frame prof_sample_frame(struct profile *p, const struct sample *s);
 /* a sample's key by every key of the profile, in order: how many frames */
 uint32_t prof_sample_key(struct profile *p, const struct sample *s, struct prof_frame *key);
 /* its memory keys' frames alone, last key first (a folded stack's leaves) */
-uint32_t prof_mem_frames(const struct profile *p, const struct sample *s, struct prof_frame *f);
+uint32_t prof_mem_frames(struct profile *p, const struct sample *s, struct prof_frame *f);
 /* a memory key's frame (FRAME_MEM .. FRAME_WEIGHT)? its name into sb */
 bool prof_is_mem_frame(enum frame_kind k);
 void prof_mem_frame_name(const struct prof_frame *f, struct strbuf *sb);

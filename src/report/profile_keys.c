@@ -177,11 +177,13 @@ static const struct {
 	{ PROFILE_BY_LOCK, FRAME_LOCK, DATA_SRC_PART_LOCK },
 	{ PROFILE_BY_BLOCKED, FRAME_BLOCKED, DATA_SRC_PART_BLOCKED },
 	{ PROFILE_BY_WEIGHT, FRAME_WEIGHT, DATA_SRC_PART_OP /* unused */ },
+	{ PROFILE_BY_TYPE, FRAME_TYPE, DATA_SRC_PART_OP /* unused */ },
+	{ PROFILE_BY_TYPEOFF, FRAME_TYPEOFF, DATA_SRC_PART_OP /* unused */ },
 };
 
 bool prof_is_mem_frame(enum frame_kind k)
 {
-	return k >= FRAME_MEM && k <= FRAME_WEIGHT;
+	return k >= FRAME_MEM && k <= FRAME_TYPEOFF;
 }
 
 const char *prof_mem_frame_key(enum frame_kind k)
@@ -192,15 +194,28 @@ const char *prof_mem_frame_key(enum frame_kind k)
 	return "?";
 }
 
+/* the type (or type+offset) a user-space access with a data address
+ * touched, as the symbol layer names it; 0 when it cannot */
+static uint64_t dtype_name(struct profile *p, enum profile_sort k, const struct sample *s)
+{
+	struct sym_dtype t = { NULL, NULL };
+
+	if ((s->fields & SAMPLE_F_ADDR) && prof_frame_kind(s->cpumode) == FRAME_USER)
+		sym_resolve_dtype(p->res, s->pid, s->ip, s->addr, &t);
+	return (uint64_t)(uintptr_t)(k == PROFILE_BY_TYPE ? t.type : t.typeoff);
+}
+
 /* A sample without a data source is one whose every part is "not
  * available", as perf takes it; one without a weight weighs 0. */
-static struct prof_frame mem_frame(enum profile_sort k, const struct sample *s)
+static struct prof_frame mem_frame(struct profile *p, enum profile_sort k, const struct sample *s)
 {
 	uint64_t v = s->fields & SAMPLE_F_DATA_SRC ? s->data_src : DATA_SRC_NONE;
 
 	for (size_t i = 0; i < ARRAY_SIZE(mem_keys); i++) {
 		if (mem_keys[i].sort != k)
 			continue;
+		if (k == PROFILE_BY_TYPE || k == PROFILE_BY_TYPEOFF)
+			return (struct prof_frame){ mem_keys[i].kind, NULL, dtype_name(p, k, s) };
 		if (k == PROFILE_BY_WEIGHT)
 			return (struct prof_frame){ FRAME_WEIGHT, NULL, s->fields & SAMPLE_F_WEIGHT ? s->weight : 0 };
 		return (struct prof_frame){ mem_keys[i].kind, NULL, data_src_part(v, mem_keys[i].part) };
@@ -214,6 +229,10 @@ void prof_mem_frame_name(const struct prof_frame *f, struct strbuf *sb)
 		strbuf_addf(sb, "%llu", (unsigned long long)f->addr);
 		return;
 	}
+	if (f->kind == FRAME_TYPE || f->kind == FRAME_TYPEOFF) {
+		strbuf_addstr(sb, f->addr ? (const char *)(uintptr_t)f->addr : "[unknown]");
+		return;
+	}
 	for (size_t i = 0; i < ARRAY_SIZE(mem_keys); i++)
 		if (mem_keys[i].kind == f->kind)
 			data_src_name(sb, f->addr, mem_keys[i].part);
@@ -222,17 +241,17 @@ void prof_mem_frame_name(const struct prof_frame *f, struct strbuf *sb)
 uint32_t prof_sample_key(struct profile *p, const struct sample *s, struct prof_frame *key)
 {
 	for (uint32_t i = 0; i < p->opts.n_keys; i++)
-		key[i] = prof_is_code_key(p->opts.keys[i]) ? prof_sample_frame(p, s) : mem_frame(p->opts.keys[i], s);
+		key[i] = prof_is_code_key(p->opts.keys[i]) ? prof_sample_frame(p, s) : mem_frame(p, p->opts.keys[i], s);
 	return p->opts.n_keys;
 }
 
-uint32_t prof_mem_frames(const struct profile *p, const struct sample *s, struct prof_frame *f)
+uint32_t prof_mem_frames(struct profile *p, const struct sample *s, struct prof_frame *f)
 {
 	uint32_t n = 0;
 
 	for (uint32_t i = p->opts.n_keys; i-- > 0;)
 		if (!prof_is_code_key(p->opts.keys[i]))
-			f[n++] = mem_frame(p->opts.keys[i], s);
+			f[n++] = mem_frame(p, p->opts.keys[i], s);
 	return n;
 }
 
@@ -357,6 +376,8 @@ void prof_name_frame(struct profile *p, const struct prof_frame *f, enum profile
 	case FRAME_LOCK:
 	case FRAME_BLOCKED:
 	case FRAME_WEIGHT:
+	case FRAME_TYPE:
+	case FRAME_TYPEOFF:
 		prof_mem_frame_name(f, out);
 		return;
 	case FRAME_NO_DATA:

@@ -235,7 +235,9 @@ static enum flame_kind name_frame(const struct profile *p, const struct prof_fra
 	case FRAME_TLB:
 	case FRAME_LOCK:
 	case FRAME_BLOCKED:
-	case FRAME_WEIGHT: {
+	case FRAME_WEIGHT:
+	case FRAME_TYPE:
+	case FRAME_TYPEOFF: {
 		struct strbuf name = STRBUF_INIT;
 
 		prof_mem_frame_name(f, &name);

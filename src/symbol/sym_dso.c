@@ -451,6 +451,7 @@ void sym_dso_close(struct sym_dso *dso)
 	if (!dso)
 		return;
 	sym_dwarf_close(dso->dwarf);
+	sym_dtype_dwarf_free(dso->dtype);
 	sym_elf_close(&dso->debug);
 	sym_elf_close(&dso->main);
 	sym_strset_free(&dso->strings);

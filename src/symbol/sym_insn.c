@@ -238,3 +238,99 @@ int sym_dso_disasm(struct sym_dso *dso, uint64_t addr, struct sym_disasm *d, str
 		sym_disasm_release(d);
 	return rc;
 }
+
+/* ---- the memory operand of one instruction (data-type profiling) ---- */
+
+/* capstone's x86 register as DWARF numbers it (the x86-64 psABI), -1 for none */
+static int x86_dwarf_reg(unsigned reg)
+{
+	static const struct {
+		unsigned cs;
+		int dwarf;
+	} map[] = {
+		{ X86_REG_RAX, 0 }, { X86_REG_RDX, 1 },	 { X86_REG_RCX, 2 },   { X86_REG_RBX, 3 },
+		{ X86_REG_RSI, 4 }, { X86_REG_RDI, 5 },	 { X86_REG_RBP, 6 },   { X86_REG_RSP, 7 },
+		{ X86_REG_R8, 8 },  { X86_REG_R9, 9 },	 { X86_REG_R10, 10 }, { X86_REG_R11, 11 },
+		{ X86_REG_R12, 12 }, { X86_REG_R13, 13 }, { X86_REG_R14, 14 }, { X86_REG_R15, 15 },
+		{ X86_REG_RIP, 16 },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(map); i++)
+		if (map[i].cs == reg)
+			return map[i].dwarf;
+	return -1;
+}
+
+/* capstone's arm64 register as DWARF numbers it (x0..x30 0..30, sp 31), -1 for none */
+static int arm64_dwarf_reg(unsigned reg)
+{
+	if (reg >= ARM64_REG_X0 && reg <= ARM64_REG_X28)
+		return (int)(reg - ARM64_REG_X0);
+	if (reg == ARM64_REG_X29 || reg == ARM64_REG_X30)
+		return reg == ARM64_REG_X29 ? 29 : 30;
+	return reg == ARM64_REG_SP ? 31 : -1;
+}
+
+/* the first memory operand of a decoded instruction, or false */
+static bool mem_operand(uint16_t machine, const cs_insn *ci, struct sym_mem_operand *op)
+{
+	if (machine == EM_X86_64) {
+		const cs_x86 *x = &ci->detail->x86;
+
+		for (uint8_t i = 0; i < x->op_count; i++) {
+			const x86_op_mem *m = &x->operands[i].mem;
+
+			if (x->operands[i].type != X86_OP_MEM || m->segment != X86_REG_INVALID)
+				continue; /* fs:/gs: (TLS) are another address space */
+			*op = (struct sym_mem_operand){ x86_dwarf_reg(m->base), x86_dwarf_reg(m->index), m->scale,
+							 m->disp, 0 };
+			/* a base or index capstone names that DWARF does not (a 32-bit one): unknown */
+			return (m->base == X86_REG_INVALID || op->base >= 0) &&
+			       (m->index == X86_REG_INVALID || op->index >= 0);
+		}
+		return false;
+	}
+	if (machine == EM_AARCH64) {
+		const cs_arm64 *a = &ci->detail->arm64;
+
+		for (uint8_t i = 0; i < a->op_count; i++) {
+			const arm64_op_mem *m = &a->operands[i].mem;
+
+			if (a->operands[i].type != ARM64_OP_MEM)
+				continue;
+			*op = (struct sym_mem_operand){ arm64_dwarf_reg(m->base), arm64_dwarf_reg(m->index), 1, m->disp, 0 };
+			return op->base >= 0 && (m->index == ARM64_REG_INVALID || op->index >= 0);
+		}
+	}
+	return false;
+}
+
+int sym_dso_mem_operand(const struct sym_dso *dso, uint64_t addr, struct sym_mem_operand *op)
+{
+	const struct capstone *cs = capstone();
+	const uint8_t *code;
+	uint64_t avail = 0, at = addr;
+	size_t left;
+	bool found = false;
+	cs_arch arch;
+	cs_mode mode;
+	cs_insn *ci;
+	csh h;
+
+	if (dso->kind != SYM_DSO_FILE || dso->wrong_file || !cs || (dso->machine != EM_X86_64 && dso->machine != EM_AARCH64))
+		return -1;
+	if (!(code = sym_dso_file_bytes(dso, addr, &avail)) || !capstone_mode(dso->machine, &arch, &mode) ||
+	    cs->open(arch, mode, &h) != CS_ERR_OK)
+		return -1;
+	left = avail < 16 ? (size_t)avail : 16; /* one instruction: 15 bytes at most on x86 */
+	cs->option(h, CS_OPT_DETAIL, CS_OPT_ON);
+	ci = cs->malloc(h);
+	if (ci && cs->disasm_iter(h, &code, &left, &at, ci))
+		found = mem_operand(dso->machine, ci, op);
+	if (found)
+		op->size = ci->size;
+	if (ci)
+		cs->free(ci, 1);
+	cs->close(&h);
+	return found ? 0 : -1;
+}

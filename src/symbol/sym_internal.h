@@ -154,6 +154,7 @@ struct sym_dso {
 	struct sym_elf *lines_from; /* main or debug: the file with .debug_line, or NULL */
 	bool lines_tried;           /* sym_dwarf_open was called (dwarf NULL: it failed) */
 	struct sym_dwarf *dwarf;
+	struct sym_dtype_dwarf *dtype; /* libdw's view, opened on the first type lookup */
 	uint64_t lookups;
 	bool wrong_file;       /* a stub for a file that is not the one recorded */
 	uint32_t id;           /* the resolver's number for it, from 1 */
@@ -194,6 +195,25 @@ const uint8_t *sym_dso_file_bytes(const struct sym_dso *dso, uint64_t addr, uint
 /* sym_insn.c: one more instruction at the end of d (strings copied) */
 struct sym_disasm_insn *sym_disasm_push(struct sym_disasm *d, uint64_t addr, uint32_t size, const char *mnemonic,
 					const char *operands);
+/* sym_insn.c: the first memory operand of the instruction at addr (x86-64,
+ * arm64), registers as DWARF numbers them (-1: none; x86's rip is 16) */
+struct sym_mem_operand {
+	int base, index, scale;
+	int64_t disp;
+	uint32_t size; /* of the instruction: rip-relative is from its end */
+};
+/* 0, or -1: no memory operand, or not decoded */
+int sym_dso_mem_operand(const struct sym_dso *dso, uint64_t addr, struct sym_mem_operand *op);
+
+/* sym_dtype.c: a dso's DWARF as libdw reads it, for the types of accesses */
+struct sym_dtype_dwarf;
+/* the type and type+offset of the access at pc to data (its address in
+ * data_dso's ELF space, data_dso NULL when no file maps it), names
+ * interned in names; NULL each when unknown */
+void sym_dso_dtype(struct sym_dso *dso, uint64_t pc, struct sym_dso *data_dso, uint64_t data,
+		   struct sym_strset *names, struct sym_dtype *out);
+void sym_dtype_dwarf_free(struct sym_dtype_dwarf *d);
+
 /* sym_ia64_disasm.c: d->addr..d->end of dso (code: its bytes), through
  * binutils' ia64 objdump, else as raw bundles; never fails */
 int sym_ia64_disasm(const struct sym_dso *dso, const uint8_t *code, struct sym_disasm *d);

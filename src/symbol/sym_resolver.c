@@ -47,6 +47,7 @@ struct sym_resolver {
 	bool perf_maps;           /* anonymous code named by its JIT's /tmp/perf-PID.map */
 	uint64_t perf_map_queries; /* addresses looked up in such a map */
 	struct sym_demangler demangler;
+	struct sym_strset dtype_names; /* of sym_resolve_dtype's answers: one name, one pointer */
 	struct expected_file *expected; /* what files were when recorded */
 	size_t nr_expected, cap_expected;
 	struct hashtab cache; /* of struct cache_slot */
@@ -96,6 +97,7 @@ void sym_resolver_free(struct sym_resolver *r)
 	free(r->expected);
 	sym_maps_free(r->maps);
 	sym_demangler_release(&r->demangler);
+	sym_strset_free(&r->dtype_names);
 	free(r->debug_root);
 	free(r);
 }
@@ -390,12 +392,31 @@ static bool anonymous(const char *path)
 	return path[0] == '[' ? strcmp(path, "[vdso]") != 0 : !strncmp(path, "//anon", 6);
 }
 
+/* the dso of mapping m and ip's address in its ELF space */
+static struct sym_dso *map_dso(struct sym_resolver *r, const struct sym_map *m, uint64_t ip, uint64_t *addr)
+{
+	struct sym_dso *dso = get_dso(r, m->path, true);
+	/* An anonymous mapping ([heap], [stack], //anon) has no file: the
+	 * kernel's pgoff of one is its address in pages, so an offset into it
+	 * is from its start, never the address itself labelled an offset. */
+	uint64_t off = ip - m->start + (anonymous(m->path) ? 0 : m->pgoff);
+
+	/* ET_EXEC runs where it was linked; ET_DYN (PIE, .so) is wherever the
+	 * loader put it, so go through the file offset and its segment.  A
+	 * stub reports the file offset: that is what binary+offset means. */
+	if (dso->open_error)
+		*addr = off;
+	else
+		*addr = dso->is_dyn ? sym_dso_offset_to_addr(dso, off) : ip;
+	return dso;
+}
+
 static const struct sym_result *resolve(struct sym_resolver *r, uint32_t pid, uint64_t ip,
 				      bool data)
 {
 	const struct sym_map *m = sym_maps_find(r->maps, pid, ip);
 	struct sym_dso *dso;
-	uint64_t off, addr;
+	uint64_t addr;
 
 	if (!data && r->perf_maps && (!m || is_anon_code(m->path))) {
 		char path[64];
@@ -406,18 +427,7 @@ static const struct sym_result *resolve(struct sym_resolver *r, uint32_t pid, ui
 	}
 	if (!m)
 		return lookup(r, NULL, ip, data);
-	dso = get_dso(r, m->path, true);
-	/* An anonymous mapping ([heap], [stack], //anon) has no file: the
-	 * kernel's pgoff of one is its address in pages, so an offset into it
-	 * is from its start, never the address itself labelled an offset. */
-	off = ip - m->start + (anonymous(m->path) ? 0 : m->pgoff);
-	/* ET_EXEC runs where it was linked; ET_DYN (PIE, .so) is wherever the
-	 * loader put it, so go through the file offset and its segment.  A
-	 * stub reports the file offset: that is what binary+offset means. */
-	if (dso->open_error)
-		addr = off;
-	else
-		addr = dso->is_dyn ? sym_dso_offset_to_addr(dso, off) : ip;
+	dso = map_dso(r, m, ip, &addr);
 	return lookup(r, dso, addr, data);
 }
 
@@ -429,6 +439,19 @@ const struct sym_result *sym_resolve(struct sym_resolver *r, uint32_t pid, uint6
 const struct sym_result *sym_resolve_data(struct sym_resolver *r, uint32_t pid, uint64_t addr)
 {
 	return resolve(r, pid, addr, true);
+}
+
+void sym_resolve_dtype(struct sym_resolver *r, uint32_t pid, uint64_t ip, uint64_t addr, struct sym_dtype *out)
+{
+	const struct sym_map *code = sym_maps_find(r->maps, pid, ip), *data = sym_maps_find(r->maps, pid, addr);
+	struct sym_dso *code_dso = NULL, *data_dso = NULL;
+	uint64_t pc = 0, daddr = 0;
+
+	if (code && !anonymous(code->path))
+		code_dso = map_dso(r, code, ip, &pc);
+	if (data && !anonymous(data->path))
+		data_dso = map_dso(r, data, addr, &daddr);
+	sym_dso_dtype(code_dso, pc, data_dso, daddr, &r->dtype_names, out);
 }
 
 const struct sym_result *sym_resolve_file(struct sym_resolver *r, const char *path,

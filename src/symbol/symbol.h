@@ -348,6 +348,15 @@ size_t sym_resolver_kernel_symbols_used(struct sym_resolver *r, struct sym_kerne
 void sym_resolver_want_lines(struct sym_resolver *r, bool want);
 /* the same for a data address (D-EAR, PEBS): the variable holding it */
 const struct sym_result *sym_resolve_data(struct sym_resolver *r, uint32_t pid, uint64_t addr);
+/* Data-type profiling (sym_dtype.c): what an access at ip to addr touched,
+ * as perf report's type and typeoff keys name it: "struct foo" and
+ * "struct foo +8 (field.sub)".  NULL each when DWARF cannot tell; the
+ * strings are the resolver's, one pointer per name. */
+struct sym_dtype {
+	const char *type;
+	const char *typeoff;
+};
+void sym_resolve_dtype(struct sym_resolver *r, uint32_t pid, uint64_t ip, uint64_t addr, struct sym_dtype *out);
 /* an ELF virtual address of a file, without maps (addr2line-style) */
 const struct sym_result *sym_resolve_file(struct sym_resolver *r, const char *path,
 					  uint64_t addr);
