@@ -259,3 +259,31 @@ assert count.get((248, 248, 244), 0) > 1280 * 900 // 2, count.get((248, 248, 244
 EOF
 	keep_screenshot "$d/annotate.png"
 }
+
+# opened FILE: the files a traced run opened (successfully), one a line,
+# as often as it opened them
+opened() {
+	sed -nE 's/^[0-9]+ +(openat\(AT_FDCWD, |open\()"([^"]*)".* = [0-9]+$/\2/p' "$1" | sort
+}
+
+@test "html: the page's parts share one resolver: a binary is read as often as for the text report by line" {
+	command -v strace >/dev/null || skip "strace not installed"
+	d="$BATS_TEST_TMPDIR"
+	strace -f -e trace=open,openat -o "$d/line.trace" "$PFMON" --report="$HTML_PFS" --report-sort=line \
+		>"$d/line.txt" 2>/dev/null || skip "strace cannot trace here"
+	strace -f -e trace=open,openat -o "$d/html.trace" "$PFMON" --report="$HTML_PFS" --report-format=html \
+		>"$d/page.html" 2>/dev/null
+	opened "$d/line.trace" | uniq -c >"$d/line.opens"
+	opened "$d/html.trace" | uniq -c >"$d/html.opens"
+	# the program sampled is among them, opened once by both
+	grep -q " $FIXTURES/hotspot\$" "$d/line.opens"
+	grep -q "^ *1 $FIXTURES/hotspot\$" "$d/html.opens"
+	# no binary the text report reads is read more often for the page
+	# (each part its own resolver: each binary opened once a part)
+	while read -r n path; do
+		[ "$(head -c 4 "$path" 2>/dev/null | od -An -c | tr -d ' ')" = '177ELF' ] || continue
+		m=$(awk -v p="$path" '{ c = $1; sub(/^ *[0-9]+ /, "") } $0 == p { print c }' "$d/html.opens")
+		echo "$path: $n for the text report, ${m:-0} for the page"
+		[ "${m:-0}" -le "$n" ]
+	done <"$d/line.opens"
+}
