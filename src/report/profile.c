@@ -134,7 +134,8 @@ bool profile_format_from_name(const char *name, enum profile_format *out)
 	return i >= 0;
 }
 
-struct profile *profile_new(const struct profile_opts *given, const struct smpl_header *h)
+static struct profile *new_profile(const struct profile_opts *given, const struct smpl_header *h,
+				   struct sym_resolver *shared)
 {
 	struct profile *p = xcalloc(1, sizeof(*p));
 	struct profile_opts html;
@@ -152,12 +153,19 @@ struct profile *profile_new(const struct profile_opts *given, const struct smpl_
 	p->opts = *opts;
 	if (!p->opts.n_keys) /* the code key alone */
 		p->opts.keys[p->opts.n_keys++] = opts->sort;
-	p->res = sym_resolver_new(opts->debug_root);
-	/* the profiles that show lines read line tables, the others never */
-	sym_resolver_want_lines(p->res, opts->sort == PROFILE_BY_LINE || opts->format == PROFILE_PPROF ||
-					    opts->sort == PROFILE_BY_BRANCH_LINE || opts->sort == PROFILE_BY_BLOCK);
-	sym_resolver_demangle(p->res, !opts->no_demangle);
-	sym_resolver_use_perf_maps(p->res, opts->perf_maps);
+	if (shared) {
+		p->res = shared;
+		p->res_shared = true;
+	} else {
+		p->res = sym_resolver_new(opts->debug_root);
+		/* the profiles that show lines read line tables, the others
+		 * never; an HTML page's parts include one by line */
+		sym_resolver_want_lines(p->res, opts->sort == PROFILE_BY_LINE || opts->format == PROFILE_PPROF ||
+						    opts->sort == PROFILE_BY_BRANCH_LINE ||
+						    opts->sort == PROFILE_BY_BLOCK || given->format == PROFILE_HTML);
+		sym_resolver_demangle(p->res, !opts->no_demangle);
+		sym_resolver_use_perf_maps(p->res, opts->perf_maps);
+	}
 	p->n_ev = h->nr_events;
 	p->ev = xcalloc(p->n_ev ? p->n_ev : 1, sizeof(*p->ev));
 	for (size_t i = 0; i < p->n_ev; i++) {
@@ -195,6 +203,17 @@ struct profile *profile_new(const struct profile_opts *given, const struct smpl_
 	if (given->format == PROFILE_HTML)
 		prof_html_init(p, given, h);
 	return p;
+}
+
+struct profile *profile_new(const struct profile_opts *opts, const struct smpl_header *h)
+{
+	return new_profile(opts, h, NULL);
+}
+
+struct profile *prof_new_part(const struct profile_opts *opts, const struct smpl_header *h,
+			      struct sym_resolver *res)
+{
+	return new_profile(opts, h, res);
 }
 
 void profile_free(struct profile *p)
@@ -238,7 +257,8 @@ void profile_free(struct profile *p)
 	annotate_free(p->annotate);
 	prof_html_release(p);
 	prof_release_branches(&p->br);
-	sym_resolver_free(p->res);
+	if (!p->res_shared)
+		sym_resolver_free(p->res);
 	free(p);
 }
 
@@ -373,7 +393,8 @@ static void expect_binary(struct profile *p, const struct sample_binary *b)
 				  .mtime_ns = b->mtime_ns, .size = b->size };
 
 	memcpy(id.build_id, b->build_id, b->build_id_size);
-	sym_resolver_expect(p->res, b->path, &id);
+	if (!p->res_shared)
+		sym_resolver_expect(p->res, b->path, &id);
 }
 
 void profile_print_warnings(const struct profile *p, FILE *err)
@@ -421,7 +442,8 @@ static void use_perf_kallsyms(struct profile *p, const struct sample_kernel *k)
 	path = sym_perf_kallsyms_copy(k->build_id, k->build_id_size, k->text_addr);
 	if (!path)
 		return;
-	sym_resolver_use_kallsyms(p->res, path);
+	if (!p->res_shared)
+		sym_resolver_use_kallsyms(p->res, path);
 	p->kernel_recorded = true;
 	free(path);
 }
@@ -431,13 +453,12 @@ void profile_add(struct profile *p, const struct sample_record *rec)
 	profile_add_n(p, rec, 1);
 }
 
-void profile_add_n(struct profile *p, const struct sample_record *rec, uint64_t count)
+/* a record into the profile, and into its resolver unless that is an HTML
+ * page's, fed by the page */
+static void add_record(struct profile *p, const struct sample_record *rec, uint64_t count)
 {
-	struct sym_maps *maps = sym_resolver_maps(p->res);
+	struct sym_maps *maps = p->res_shared ? NULL : sym_resolver_maps(p->res);
 
-	for (size_t i = 0; i < PROF_HTML_PARTS; i++)
-		if (p->html_parts[i])
-			profile_add_n(p->html_parts[i], rec, count);
 	if (pid0_record(p, rec))
 		return;
 	switch (rec->type) {
@@ -445,22 +466,22 @@ void profile_add_n(struct profile *p, const struct sample_record *rec, uint64_t 
 		add_sample(p, &rec->sample, count);
 		break;
 	case SREC_MMAP:
-		if (rec->mmap.filename) {
+		if (rec->mmap.filename && maps)
 			sym_maps_add(maps, rec->mmap.pid, rec->mmap.start, rec->mmap.len, rec->mmap.pgoff,
 				     rec->mmap.filename);
+		if (rec->mmap.filename)
 			record_binary(p, &rec->mmap);
-		}
 		break;
 	case SREC_BINARY:
 		expect_binary(p, &rec->binary);
 		break;
 	case SREC_FORK:
-		if (rec->task.pid != rec->task.ppid)
+		if (rec->task.pid != rec->task.ppid && maps)
 			sym_maps_fork(maps, rec->task.ppid, rec->task.pid);
 		prof_fork_comm(p, rec->task.ptid, rec->task.tid);
 		break;
 	case SREC_COMM:
-		if (rec->comm.exec)
+		if (rec->comm.exec && maps)
 			sym_maps_clear(maps, rec->comm.pid); /* the new image's MMAP2s follow */
 		prof_set_comm(p, rec->comm.tid, rec->comm.comm);
 		break;
@@ -474,19 +495,31 @@ void profile_add_n(struct profile *p, const struct sample_record *rec, uint64_t 
 	case SREC_KERNEL:
 		/* first in a session: decides before any kernel or [vdso] address */
 		kernel_check_record(&p->kernel, &rec->kernel);
-		sym_resolver_use_vdso(p->res, kernel_check_same(&p->kernel));
+		if (!p->res_shared)
+			sym_resolver_use_vdso(p->res, kernel_check_same(&p->kernel));
 		use_perf_kallsyms(p, &rec->kernel);
 		break;
 	case SREC_KSYM: {
 		struct sym_kernel_symbol ks = { rec->ksym.addr, rec->ksym.end, rec->ksym.name, rec->ksym.module };
 
-		sym_resolver_add_kernel_symbol(p->res, &ks);
+		if (!p->res_shared)
+			sym_resolver_add_kernel_symbol(p->res, &ks);
 		p->kernel_recorded = true;
 		break;
 	}
 	default:
 		break;
 	}
+}
+
+void profile_add_n(struct profile *p, const struct sample_record *rec, uint64_t count)
+{
+	add_record(p, rec, count);
+	/* the parts after the page, so that the mappings a sample is in are
+	 * in the resolver they share before they count it */
+	for (size_t i = 0; i < PROF_HTML_PARTS; i++)
+		if (p->html_parts[i])
+			profile_add_n(p->html_parts[i], rec, count);
 }
 
 void profile_set_status(struct profile *p, const struct smpl_status *st)
@@ -513,7 +546,8 @@ void profile_prefetch_kernel(struct profile *p)
 	for (size_t i = 0; i < PROF_HTML_PARTS; i++)
 		if (p->html_parts[i])
 			profile_prefetch_kernel(p->html_parts[i]);
-	if (u64set_len(&p->kernel_ips) && !p->kernel_recorded && !p->finished && kernel_check_same(&p->kernel))
+	if (u64set_len(&p->kernel_ips) && !p->kernel_recorded && !p->finished && kernel_check_same(&p->kernel) &&
+	    !p->res_shared)
 		sym_resolver_prefetch_kernel(p->res);
 }
 

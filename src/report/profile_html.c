@@ -5,7 +5,9 @@
  * here: the page holds the rows of a profile by function (this one) and of
  * a profile by line, the SVG of a flame-graph profile and the text of an
  * annotating profile, each fed the same records (the parts, made by
- * prof_html_init).  Every table is a real <table> written here, so no
+ * prof_html_init).  The parts share the page's symbol resolver: each
+ * address, binary and kernel symbol is read and named once for the page,
+ * not once a part.  Every table is a real <table> written here, so no
  * content depends on the script; the only scripts are the flame graph's
  * own and the test hook below.
  */
@@ -62,13 +64,13 @@ void prof_html_init(struct profile *p, const struct profile_opts *given, const s
 	o.n_keys = 0;
 	o.sort = PROFILE_BY_LINE;
 	o.format = PROFILE_TEXT;
-	p->html_parts[PROF_HTML_LINES] = profile_new(&o, h);
+	p->html_parts[PROF_HTML_LINES] = prof_new_part(&o, h, p->res);
 	o.sort = PROFILE_BY_FUNCTION;
 	o.format = PROFILE_SVG;
-	p->html_parts[PROF_HTML_FLAME] = profile_new(&o, h);
+	p->html_parts[PROF_HTML_FLAME] = prof_new_part(&o, h, p->res);
 	o.format = PROFILE_TEXT;
 	o.annotate = true;
-	p->html_parts[PROF_HTML_ANNOTATE] = profile_new(&o, h);
+	p->html_parts[PROF_HTML_ANNOTATE] = prof_new_part(&o, h, p->res);
 	p->html_header = keep_header(h);
 }
 

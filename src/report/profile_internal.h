@@ -210,6 +210,9 @@ struct prof_html_header;
 struct profile {
 	struct profile_opts opts;
 	struct sym_resolver *res;
+	/* an HTML page's part: res is the page's, which alone frees it and
+	 * feeds it the mappings and kernel symbols of the records */
+	bool res_shared;
 	struct event_hist *ev;
 	size_t n_ev;
 	struct prof_keymap stacks; /* call stacks, typed */
@@ -364,6 +367,9 @@ void prof_print_text(const struct profile *p, FILE *out);
  * --smpl-cum-threshold) */
 size_t prof_shown_entries(const struct profile *p, const struct strmap_entry *v, size_t n, uint64_t total);
 /* profile_html.c: --report-format=html */
+/* a profile answered by RES, a resolver of another (an HTML page's part) */
+struct profile *prof_new_part(const struct profile_opts *opts, const struct smpl_header *h,
+			      struct sym_resolver *res);
 void prof_html_init(struct profile *p, const struct profile_opts *given, const struct smpl_header *h);
 void prof_html_release(struct profile *p);
 void prof_print_html(struct profile *p, FILE *out);

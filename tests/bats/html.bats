@@ -4,31 +4,18 @@
 # tables hold the text report's rows (read back with python3's html.parser),
 # and headless Chromium loads it without a console error, draws it, and
 # zooms the flame graph when a frame is clicked (the page's #click=ID hook,
-# pfmon(1) HTML REPORTS).  PFMON_SCREENSHOT_DIR, when set, gets a copy of
-# the screenshot (for README).
+# pfmon(1) HTML REPORTS); its annotated section, scrolled to, shows what
+# --annotate prints.  PFMON_SCREENSHOT_DIR, when set, gets a copy of the
+# screenshots (for README).
 
 bats_require_minimum_version 1.5.0
 load helpers
-
-# Debian's python3, whose python3-pil reads the screenshots
-PY=/usr/bin/python3
+load chromium
 
 setup_file() {
 	export HTML_PFS="$BATS_FILE_TMPDIR/hot.pfs"
 	"$PFMON" -e cpu-clock --long-smpl-periods=1000000 -g --smpl-outfile="$HTML_PFS" \
 		"$FIXTURES/hotspot" 300 >/dev/null 2>&1
-}
-
-require_chromium() {
-	command -v chromium >/dev/null || skip "chromium not installed (contrib/install-deps.sh)"
-}
-
-# chromium_run ARGS...: headless, as root too, a profile of its own; its
-# log (console messages) in $BATS_TEST_TMPDIR/chromium.log
-chromium_run() {
-	timeout 60 chromium --headless=new --no-sandbox --disable-gpu --hide-scrollbars \
-		--virtual-time-budget=2000 --enable-logging=stderr --v=0 --force-device-scale-factor=1 \
-		--user-data-dir="$BATS_TEST_TMPDIR/chromium" "$@" 2>"$BATS_TEST_TMPDIR/chromium.log"
 }
 
 # rows FILE SORT: the page's table rows for SORT (function or line), one a
@@ -168,10 +155,7 @@ p = P(); p.feed(open(sys.argv[1]).read()); sys.exit(0 if sys.argv[2] in p.text e
 	grep -q 'data-ready="1"' "$d/dom.html"
 	chromium_run --screenshot="$d/html-report.png" --window-size=1280,2000 "file://$d/report.html"
 	[ -s "$d/html-report.png" ]
-	if [ -n "${PFMON_SCREENSHOT_DIR:-}" ]; then
-		mkdir -p "$PFMON_SCREENSHOT_DIR"
-		cp "$d/html-report.png" "$PFMON_SCREENSHOT_DIR/html-report.png"
-	fi
+	keep_screenshot "$d/html-report.png"
 	# not blank: many colours (text, the tables' shading, the flame graph)
 	"$PY" - "$d/html-report.png" <<'EOF'
 import sys
@@ -207,4 +191,99 @@ EOF
 	[ "$after" = "1180.00" ]
 	grep -q 'id="unzoom" [^>]*style=""' "$d/dom.html"
 	grep -q 'data-n="hot"[^>]*style="display: none;"\|style="display: none;"[^>]*data-n="hot"' "$d/dom.html"
+}
+
+# annotated_section FILE: the text of the page's annotated section
+annotated_section() {
+	"$PY" - "$1" <<'EOF'
+import sys
+from html.parser import HTMLParser
+
+class Pre(HTMLParser):
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.inside, self.text = 0, ''
+    def handle_starttag(self, tag, attrs):
+        if tag == 'section' and dict(attrs).get('id') == 'annotated':
+            self.inside = 1
+        elif self.inside == 1 and tag == 'pre':
+            self.inside = 2
+    def handle_endtag(self, tag):
+        if self.inside and tag in ('pre', 'section'):
+            self.inside = 0
+    def handle_data(self, data):
+        if self.inside == 2:
+            self.text += data
+
+p = Pre()
+p.feed(open(sys.argv[1], encoding='utf-8').read())
+sys.stdout.write(p.text)
+EOF
+}
+
+# instructions FUNCTION: the instruction rows of FUNCTION's block in the
+# annotation on stdin: samples, percent, address and instruction
+instructions() {
+	awk -v f="$1" '
+		/^## [^ ]+ \[/ { inside = index($0, "## " f " [") == 1; next }
+		inside && /^ +[0-9]+ +[0-9.]+% +0x[0-9a-f]+  / { sub(/^ +/, ""); print }'
+}
+
+@test "html: the annotated section, scrolled to, has --annotate's samples per instruction" {
+	require_chromium
+	d="$BATS_TEST_TMPDIR"
+	"$PFMON" --report="$HTML_PFS" --report-format=html >"$d/report.html"
+	# the hottest function of the text report, annotated as text alone
+	f=$("$PFMON" --report="$HTML_PFS" | text_rows | head -1 | cut -f4 | sed -E 's/ \([^()]*\)$//')
+	[ "$f" = hot ]
+	"$PFMON" --report="$HTML_PFS" --annotate="$f" | instructions "$f" >"$d/text.rows"
+	# the page as Chromium read it: the same rows, the same samples
+	chromium_run --dump-dom "file://$d/report.html#annotated" >"$d/dom.html"
+	chromium_console_clean
+	annotated_section "$d/dom.html" | instructions "$f" >"$d/html.rows"
+	[ "$(wc -l <"$d/text.rows")" -ge 2 ]
+	awk '$1 > 0 { n++ } END { exit !(n >= 1) }' "$d/text.rows"
+	diff "$d/text.rows" "$d/html.rows"
+	# drawn scrolled to the section: the annotation's shading (#f8f8f4)
+	# fills most of the picture, text on it
+	chromium_shot_at "file://$d/report.html#annotated" "$d/annotate.png" 1280 900
+	chromium_console_clean
+	png_colours "$d/annotate.png" 16
+	"$PY" - "$d/annotate.png" <<'EOF'
+import sys
+from PIL import Image
+im = Image.open(sys.argv[1]).convert('RGB')
+assert im.size == (1280, 900), im.size
+count = dict((rgb, c) for c, rgb in im.getcolors(maxcolors=1 << 20))
+assert count.get((248, 248, 244), 0) > 1280 * 900 // 2, count.get((248, 248, 244), 0)
+EOF
+	keep_screenshot "$d/annotate.png"
+}
+
+# opened FILE: the files a traced run opened (successfully), one a line,
+# as often as it opened them
+opened() {
+	sed -nE 's/^[0-9]+ +(openat\(AT_FDCWD, |open\()"([^"]*)".* = [0-9]+$/\2/p' "$1" | sort
+}
+
+@test "html: the page's parts share one resolver: a binary is read as often as for the text report by line" {
+	command -v strace >/dev/null || skip "strace not installed"
+	d="$BATS_TEST_TMPDIR"
+	strace -f -e trace=open,openat -o "$d/line.trace" "$PFMON" --report="$HTML_PFS" --report-sort=line \
+		>"$d/line.txt" 2>/dev/null || skip "strace cannot trace here"
+	strace -f -e trace=open,openat -o "$d/html.trace" "$PFMON" --report="$HTML_PFS" --report-format=html \
+		>"$d/page.html" 2>/dev/null
+	opened "$d/line.trace" | uniq -c >"$d/line.opens"
+	opened "$d/html.trace" | uniq -c >"$d/html.opens"
+	# the program sampled is among them, opened once by both
+	grep -q " $FIXTURES/hotspot\$" "$d/line.opens"
+	grep -q "^ *1 $FIXTURES/hotspot\$" "$d/html.opens"
+	# no binary the text report reads is read more often for the page
+	# (each part its own resolver: each binary opened once a part)
+	while read -r n path; do
+		[ "$(head -c 4 "$path" 2>/dev/null | od -An -c | tr -d ' ')" = '177ELF' ] || continue
+		m=$(awk -v p="$path" '{ c = $1; sub(/^ *[0-9]+ /, "") } $0 == p { print c }' "$d/html.opens")
+		echo "$path: $n for the text report, ${m:-0} for the page"
+		[ "${m:-0}" -le "$n" ]
+	done <"$d/line.opens"
 }

@@ -3,10 +3,14 @@
 # --report-format=pprof read by the real consumer, go tool pprof (Debian's
 # golang-go): its -top and -traces agree with pfmon's own text report and
 # folded stacks of the same file, for pfmon's sample files (frame-pointer
-# and DWARF-unwound stacks) and for a perf.data recorded by perf.
+# and DWARF-unwound stacks) and for a perf.data recorded by perf; its web
+# UI (pprof -http) shows that profile in headless Chromium.
+# PFMON_SCREENSHOT_DIR, when set, gets a copy of the flame graph's
+# screenshot (for README).
 
 bats_require_minimum_version 1.5.0
 load helpers
+load chromium
 
 setup_file() {
 	export GO_HOME="$BATS_FILE_TMPDIR/home"
@@ -28,6 +32,14 @@ require_perf_data() {
 
 require_go() {
 	command -v go >/dev/null || skip "go not installed (golang-go: contrib/install-deps.sh)"
+}
+
+# the web UI's server, when a test started one: stopped by its pid alone
+teardown() {
+	if [ -n "${PPROF_PID:-}" ]; then
+		kill "$PPROF_PID" 2>/dev/null || true
+		wait "$PPROF_PID" 2>/dev/null || true
+	fi
 }
 
 # go tool pprof ARGS...: in a home and build cache of the test's own; pfmon
@@ -200,4 +212,63 @@ agree_with_pfmon() {
 	[[ "$output" == *"status=2"* ]]
 	run -2 --separate-stderr "$PFMON" -e task-clock --smpl-outfile=- --report-format=pprof true
 	one_error_line "^error: options '--smpl-outfile=-' and '--report-format=pprof' cannot be combined"
+}
+
+# pprof_serve FILE: pprof's web UI on FILE at a port pprof picks (an empty
+# port in -http), in the background; $PPROF_PID, its URL in $PPROF_URL.  The
+# tool itself, not `go tool`: go would leave it running when killed.
+pprof_serve() {
+	local log="$BATS_TEST_TMPDIR/pprof-http.log" i
+	local tool
+	tool="$(HOME="$GO_HOME" GOCACHE="$GO_HOME/cache" go env GOTOOLDIR)/pprof"
+	[ -x "$tool" ] || skip "go's pprof tool not found"
+	HOME="$GO_HOME" "$tool" -symbolize=none -http=127.0.0.1: -no_browser "$1" >"$log" 2>&1 3>&- &
+	PPROF_PID=$!
+	PPROF_URL=
+	# it says where it listens, then answers there: both waited for, boundedly
+	for i in $(seq 300); do
+		PPROF_URL=$(sed -n 's|^Serving web UI on \(http://127\.0\.0\.1:[0-9]*\)$|\1|p' "$log")
+		[ -n "$PPROF_URL" ] && curl -sf -o /dev/null "$PPROF_URL/ui/top" && return 0
+		kill -0 "$PPROF_PID" 2>/dev/null || break
+		sleep 0.1
+	done
+	cat "$log" >&2
+	return 1
+}
+
+@test "pprof: its web UI shows pfmon's profile: top view and flame graph in Chromium" {
+	require_go
+	require_chromium
+	command -v curl >/dev/null || skip "curl not installed"
+	[ -s "$FP_PFS" ]
+	d="$BATS_TEST_TMPDIR"
+	"$PFMON" --report="$FP_PFS" --report-format=pprof >"$d/p.pb.gz"
+	# the hottest function by pfmon's own text report of the same file
+	first=$("$PFMON" --report="$FP_PFS" | grep -m1 '^ *[0-9]\+ \+[0-9.]\+%')
+	hot=$(sed -E 's/^ *[0-9]+ +[0-9.]+% +[0-9.]+%  //; s/^\[kernel\] //; s/ \([^()]*\)$//' <<<"$first")
+	[ "$hot" = hot ]
+	pprof_serve "$d/p.pb.gz"
+	# the views that need no graphviz answer, not with an error page
+	curl -sf -o "$d/top.http" "$PPROF_URL/ui/top"
+	curl -sf -o "$d/flame.http" "$PPROF_URL/ui/flamegraph"
+	# top: its first row is the same function, with the same samples
+	chromium_run --dump-dom "$PPROF_URL/ui/top" >"$d/top.html"
+	chromium_console_clean
+	grep -q '<title>hotspot samples</title>' "$d/top.html"
+	row=$(grep -o '<tr id="node[0-9]*"><td>[^<]*</td>\(<td>[^<]*</td>\)*</tr>' "$d/top.html" | head -1)
+	echo "text: $first / pprof top: $row"
+	[[ "$row" =~ ^'<tr id="node'[0-9]+'"><td>'([0-9]+)'</td>'(<td>[^<]*</td>){4}'<td>'([^<]*)'</td>' ]]
+	[ "${BASH_REMATCH[1]}" = "$(awk '{ print $1 }' <<<"$first")" ]
+	[ "${BASH_REMATCH[3]}" = "$hot" ]
+	# flame graph: drawn by its script (the frames are not in the page
+	# pprof sends), the hot function's frame among them
+	! grep -q "<g [^>]*name=\"$hot\"" "$d/flame.http"
+	chromium_run --dump-dom "$PPROF_URL/ui/flamegraph" >"$d/flame.html"
+	chromium_console_clean
+	grep -q '<title>hotspot samples</title>' "$d/flame.html"
+	grep -q "<g [^>]*name=\"$hot\" class=\"frame\"" "$d/flame.html"
+	grep -q '<g [^>]*name="main" class="frame"' "$d/flame.html"
+	chromium_run --screenshot="$d/pprof-flamegraph.png" --window-size=1280,600 "$PPROF_URL/ui/flamegraph"
+	png_colours "$d/pprof-flamegraph.png" 16
+	keep_screenshot "$d/pprof-flamegraph.png"
 }
