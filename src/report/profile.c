@@ -171,6 +171,7 @@ static struct profile *new_profile(const struct profile_opts *given, const struc
 	for (size_t i = 0; i < p->n_ev; i++) {
 		p->ev[i].name = xstrdup(h->events[i].name);
 		p->ev[i].tracepoint = h->events[i].attr_type == PERF_TYPE_TRACEPOINT;
+		p->ev[i].raw = h->events[i].attr_type == PERF_TYPE_RAW;
 		p->ev[i].clock = h->events[i].attr_type == PERF_TYPE_SOFTWARE &&
 				 (h->events[i].attr_config == PERF_COUNT_SW_TASK_CLOCK ||
 				  h->events[i].attr_config == PERF_COUNT_SW_CPU_CLOCK);

@@ -88,6 +88,7 @@ struct prof_keymap {
 struct event_hist {
 	char *name;
 	bool tracepoint;         /* PERF_TYPE_TRACEPOINT: its samples carry a payload */
+	bool raw;                /* PERF_TYPE_RAW: perf script shows its memory fields */
 	bool clock;              /* task-clock or cpu-clock: its periods are nanoseconds */
 	uint64_t period;
 	bool freq;
@@ -155,6 +156,9 @@ struct prof_script_sample {
 	uint32_t n;
 	bool payload;       /* a tracepoint's, printed as perf script does */
 	size_t payload_at, payload_len; /* in the script's text */
+	/* a PERF_TYPE_RAW event's memory fields (those of s->fields) */
+	uint64_t addr, data_src, weight, phys_addr;
+	uint32_t ins_lat;
 };
 
 struct prof_script {
@@ -166,6 +170,7 @@ struct prof_script {
 	struct trace_format *trace;  /* their formats, when the file has them */
 	char *trace_error;           /* why they do not print, when it has them */
 	int name_width;              /* perf script's: the longest event name */
+	int data_src_width;          /* perf script's: the widest data source yet */
 };
 
 /* pprof: what the file's header says of the run, for the profile's comments */

@@ -17,7 +17,13 @@
  * Event names are right-aligned to the longest, as perf aligns them.  A
  * tracepoint's sample, when the file has the tracepoints' formats, is
  * perf's "comm tid [cpu] secs.usecs: event: payload", its payload printed
- * by the event's print format (trace_format.h).
+ * by the event's print format (trace_format.h).  A PERF_TYPE_RAW event's
+ * sample (a PEBS load-latency or IBS event, as perf record -e cpu/.../
+ * writes it) shows the memory fields it has, as perf 6.1 shows them by
+ * default for that type alone: after the event, the data address, the
+ * data source (its hex and its parts, padded to the widest one printed
+ * yet), the weight and the instruction latency, each "%16"; after the
+ * frames the physical address.
  */
 #include <config.h>
 
@@ -26,6 +32,7 @@
 #include <string.h>
 
 #include "profile_internal.h"
+#include "sample/data_src.h"
 
 static struct prof_frame *new_frames(struct prof_script *sc, size_t n)
 {
@@ -37,9 +44,20 @@ static struct prof_frame *new_frames(struct prof_script *sc, size_t n)
 	return &sc->frames[sc->n_frames - n];
 }
 
+/* the mappings perf maps to themselves (its map__new(): anonymous memory
+ * and memory of no file), whose pgoff is no place in a file: the
+ * kernel's page number of the address for [stack] */
+static bool shown_as_is(const char *path)
+{
+	return !strcmp(path, "//anon") || !strncmp(path, "/dev/zero", 9) ||
+	       !strncmp(path, "/anon_hugepage", 14) || !strncmp(path, "[stack", 6) ||
+	       !strncmp(path, "/SYSV", 5) || !strcmp(path, "[heap]");
+}
+
 /* perf script shows a call chain's user frame at its place in the mapped
  * file (ip - start + pgoff: 1ab70 in ld.so), a kernel frame and a
- * sample's own ip as they are; a frame no mapping holds as it is too */
+ * sample's own ip as they are; a frame no mapping holds, or one in the
+ * stack, the heap or anonymous memory, as it is too */
 static void show_in_file(struct profile *p, uint32_t pid, struct prof_frame *f)
 {
 	const struct sym_map *m;
@@ -47,7 +65,7 @@ static void show_in_file(struct profile *p, uint32_t pid, struct prof_frame *f)
 	if (f->kind != FRAME_USER)
 		return;
 	m = sym_maps_find(sym_resolver_maps(p->res), pid, f->addr);
-	if (m)
+	if (m && !(m->path && shown_as_is(m->path)))
 		f->addr = f->addr - m->start + m->pgoff;
 }
 
@@ -156,6 +174,13 @@ void prof_add_script(struct profile *p, const struct sample *s)
 					  .cpu = s->cpu, .time = s->time, .period = sample_period(p, s),
 					  .comm = (uint32_t)comm, .first = sc->n_frames,
 					  .chain = (s->fields & (SAMPLE_F_CALLCHAIN | SAMPLE_F_USER_STACK)) != 0 };
+	if (s->evidx < p->n_ev && p->ev[s->evidx].raw) {
+		e->addr = s->addr;
+		e->data_src = s->data_src;
+		e->weight = s->weight;
+		e->ins_lat = s->ins_lat;
+		e->phys_addr = s->phys_addr;
+	}
 	if (sc->trace && s->raw_size && s->evidx < p->n_ev && p->ev[s->evidx].tracepoint)
 		add_payload(sc, s, e);
 	if (s->fields & SAMPLE_F_USER_STACK) {
@@ -233,6 +258,46 @@ static void print_start(const struct profile *p, const struct prof_script_sample
 	fprintf(out, "%*s: ", p->script.name_width, e->evidx < p->n_ev ? p->ev[e->evidx].name : "?");
 }
 
+/* perf's "%16llx |OP ...|LVL ...|SNP ...|TLB ...|LCK ...|BLK  ...", in
+ * its buffer of 100 bytes (cut at 99), padded to the widest yet: perf
+ * keeps that width from sample to sample */
+static void print_data_src(struct prof_script *sc, uint64_t v, FILE *out)
+{
+	static const struct {
+		const char *label;
+		enum data_src_part part;
+	} parts[] = {
+		{ "|OP ", DATA_SRC_PART_OP },    { "|LVL ", DATA_SRC_PART_MEM },	{ "|SNP ", DATA_SRC_PART_SNOOP },
+		{ "|TLB ", DATA_SRC_PART_TLB },  { "|LCK ", DATA_SRC_PART_LOCK }, { "|BLK  ", DATA_SRC_PART_BLOCKED },
+	};
+	struct strbuf sb = STRBUF_INIT;
+	int len;
+
+	strbuf_addf(&sb, "%16llx ", (unsigned long long)v);
+	for (size_t i = 0; i < ARRAY_SIZE(parts); i++) {
+		strbuf_addstr(&sb, parts[i].label);
+		data_src_name(&sb, v, parts[i].part);
+	}
+	len = sb.len > 99 ? 99 : (int)sb.len;
+	sc->data_src_width = len > sc->data_src_width ? len : sc->data_src_width;
+	fprintf(out, "%-*.*s", sc->data_src_width, len, strbuf_str(&sb));
+	strbuf_release(&sb);
+}
+
+/* a PERF_TYPE_RAW event's fields before its frames, as perf script's
+ * defaults for that type print them */
+static void print_memory(struct prof_script *sc, const struct prof_script_sample *e, FILE *out)
+{
+	if (e->fields & SAMPLE_F_ADDR)
+		fprintf(out, "%16llx", (unsigned long long)e->addr);
+	if (e->fields & SAMPLE_F_DATA_SRC)
+		print_data_src(sc, e->data_src, out);
+	if (e->fields & SAMPLE_F_WEIGHT)
+		fprintf(out, "%16llu", (unsigned long long)e->weight);
+	if (e->fields & SAMPLE_F_INS_LAT)
+		fprintf(out, "%16u", (unsigned)(uint16_t)e->ins_lat);
+}
+
 void prof_print_script(struct profile *p, FILE *out)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -242,7 +307,11 @@ void prof_print_script(struct profile *p, FILE *out)
 	for (size_t i = 0; i < p->script.n; i++) {
 		const struct prof_script_sample *e = &p->script.samples[i];
 
+		bool raw = e->evidx < p->n_ev && p->ev[e->evidx].raw;
+
 		print_start(p, e, out);
+		if (raw)
+			print_memory(&p->script, e, out);
 		if (e->payload) {
 			/* perf script's tracepoint line: the payload, then the
 			 * frames only of a call chain */
@@ -262,11 +331,12 @@ void prof_print_script(struct profile *p, FILE *out)
 
 			strbuf_reset(&sb);
 			frame_text(p, f, &sb);
-			fprintf(out, e->chain ? "\t%16llx %s\n" : " %16llx %s\n", (unsigned long long)ip,
+			fprintf(out, e->chain ? "\t%16llx %s\n" : " %16llx %s", (unsigned long long)ip,
 				strbuf_str(&sb));
 		}
-		if (e->chain)
-			fputc('\n', out);
+		if (raw && (e->fields & SAMPLE_F_PHYS_ADDR))
+			fprintf(out, "%16llx", (unsigned long long)e->phys_addr);
+		fputc('\n', out); /* the blank line after a call chain */
 	}
 	strbuf_release(&sb);
 }

@@ -170,3 +170,36 @@ for a, ws in sorted(rows.items()):
 		END { exit bad || n < 30 }'
 	[[ "$output" == *$'\tINS_LAT: 4\n'* ]]
 }
+
+# the samples' lines of perf script and of pfmon's script output, kernel
+# frames as one word (named from kallsyms, which a machine may hide)
+script_lines() {
+	sed -E 's/ffffffff[0-9a-f]{8} [^ ]+ \([^)]*\)/KERNEL/'
+}
+
+@test "script: a PERF_TYPE_RAW event's address, data source, weight and instruction latency, as perf 6.1 prints them" {
+	# the public corpus's Xeon cpu/mem-loads/pp file (tests/corpus): perf
+	# script shows these fields by default for a raw event alone
+	record "$W/pf.data"
+	for kind in weight struct; do
+		python3 "$TESTS_SRCDIR/bats/perfdata_mem.py" "$W/pf.data" "$W/mem.data" $kind >/dev/null
+		python3 "$TESTS_SRCDIR/bats/perfdata_corpus.py" "$W/mem.data" "$W/raw.data" raw >/dev/null
+		perf script -i "$W/raw.data" 2>/dev/null | script_lines >"$W/perf.txt"
+		grep -q ' |OP LOAD|LVL L1 hit|SNP None|TLB L1 or L2 hit|LCK N/A|BLK  N/A  *8 ' "$W/perf.txt"
+		"$PFMON" --report="$W/raw.data" --report-format=script 2>/dev/null | script_lines >"$W/pfmon.txt"
+		diff "$W/perf.txt" "$W/pfmon.txt"
+	done
+	# the software event itself: no memory fields, as perf prints it
+	perf script -i "$W/mem.data" 2>/dev/null | script_lines >"$W/perf.txt"
+	! grep -q '|OP ' "$W/perf.txt"
+	"$PFMON" --report="$W/mem.data" --report-format=script 2>/dev/null | script_lines | diff "$W/perf.txt" -
+}
+
+@test "script: a raw event's physical addresses after the frame, the kernel's own data sources" {
+	perf record -q -e page-faults -c 1 -d --phys-data -o "$W/phys.data" "$FIXTURES/touch_pages" 8 >/dev/null 2>&1 ||
+		skip "perf record cannot sample page faults here"
+	python3 "$TESTS_SRCDIR/bats/perfdata_corpus.py" "$W/phys.data" "$W/raw.data" raw >/dev/null
+	perf script -i "$W/raw.data" 2>/dev/null | script_lines >"$W/perf.txt"
+	grep -q ' |OP N/A|LVL N/A' "$W/perf.txt" || skip "the kernel gives page faults another data source"
+	"$PFMON" --report="$W/raw.data" --report-format=script 2>/dev/null | script_lines | diff "$W/perf.txt" -
+}

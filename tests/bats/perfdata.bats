@@ -529,3 +529,19 @@ PY
 	run -2 --separate-stderr "$PFMON" --merge "$W/a.data" "$W/c.pfs"
 	[ "$stderr" = "error: '$W/a.data' and '$W/c.pfs' are of different jobs ('(perf.data files)' and 'none'): merge one job at a time" ]
 }
+
+@test "--report-format=script: a call chain's frame in [stack] at its address, as perf shows it" {
+	# frame-pointer walks of the public corpus (tests/corpus) ran into the
+	# stack: perf maps [stack], [heap] and anonymous memory to themselves
+	perf record -q -e page-faults -c 1 -d -g -o "$W/pf.data" "$FIXTURES/touch_pages" 8 >/dev/null 2>&1 ||
+		skip "perf record cannot sample page faults here"
+	stack=$(perf script -i "$W/pf.data" --show-mmap-events 2>/dev/null |
+		sed -n 's/.*PERF_RECORD_MMAP2.*\[0x\([0-9a-f]*\)(.*\[stack\]$/\1/p' | head -1)
+	[ -n "$stack" ] || skip "perf recorded no [stack] mapping"
+	n=$(python3 "$TESTS_SRCDIR/bats/perfdata_corpus.py" "$W/pf.data" "$W/st.data" stack "$stack")
+	[ "$n" -ge 1 ]
+	perf script -i "$W/st.data" 2>/dev/null | sed -E 's/ffffffff[0-9a-f]{8} [^ ]+ \([^)]*\)/KERNEL/' >"$W/perf.txt"
+	grep -q "^	 *${stack%???}088 \[unknown\] (\[stack\])$" "$W/perf.txt"
+	"$PFMON" --report="$W/st.data" --report-format=script 2>/dev/null |
+		sed -E 's/ffffffff[0-9a-f]{8} [^ ]+ \([^)]*\)/KERNEL/' | diff "$W/perf.txt" -
+}
