@@ -455,3 +455,11 @@ other_kernel_notes() {
 	run -2 --separate-stderr "$PFMON" --report="$f" --smpl-module=btb
 	one_error_line "module needs an Itanium 2 dump"
 }
+
+@test "a report by source line loads libelf and libdwarf when it names its first address" {
+	run -0 "$PFMON" -e cpu-clock --long-smpl-periods=500000 --smpl-outfile="$BATS_TEST_TMPDIR/h.pfs" "$FIXTURES/hotspot" 100
+	run -0 --separate-stderr env LD_DEBUG=files "$PFMON" --report="$BATS_TEST_TMPDIR/h.pfs" --report-sort=line
+	[[ "$output" =~ hotspot\.c: ]]
+	[[ "$stderr" =~ file=libelf\.so ]]
+	[[ "$stderr" =~ file=libdwarf\.so ]]
+}
