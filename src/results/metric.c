@@ -220,25 +220,28 @@ int metric_list_add_text(struct metric_list *l, const char *text, const char *or
 {
 	struct def_parser p = { .l = l, .origin = origin, .err = err };
 	const char *s = text;
+	/* one buffer for every line: a copy each was a malloc and a free per
+	 * line of the built-in list, read at every count's start */
+	char *line = xmalloc(DEF_MAX_LINE + 1);
+	int rc = 0;
 
-	while (*s) {
+	while (!rc && *s) {
 		size_t len = strcspn(s, "\n");
-		char *line;
-		int rc;
 
 		p.line++;
-		if (len > DEF_MAX_LINE)
-			return def_fail(&p, "line longer than %d bytes", DEF_MAX_LINE);
-		line = xstrndup(s, len);
+		if (len > DEF_MAX_LINE) {
+			rc = def_fail(&p, "line longer than %d bytes", DEF_MAX_LINE);
+			break;
+		}
+		memcpy(line, s, len);
+		line[len] = '\0';
 		if (len && line[len - 1] == '\r')
 			line[len - 1] = '\0';
 		rc = def_line(&p, line);
-		free(line);
-		if (rc)
-			return -1;
 		s += len + (s[len] == '\n');
 	}
-	return finish_block(&p);
+	free(line);
+	return rc ? -1 : finish_block(&p);
 }
 
 int metric_list_add_file(struct metric_list *l, const char *path, struct pf_error *err)
