@@ -2,7 +2,8 @@
 /*
  * The sampling floor of bench/sampling: cpu-clock at a frequency on a
  * command, its ring drained into a file with no decoding and no naming,
- * the least any sampler does.  sampler FREQ OUT COMMAND [ARG...]
+ * the least any sampler does, on the rings pfmon opens (one per CPU, 128
+ * pages, woken at a quarter full).  sampler FREQ OUT COMMAND [ARG...]
  */
 #include <fcntl.h>
 #include <linux/perf_event.h>
@@ -66,7 +67,8 @@ int main(int argc, char **argv)
 	a.mmap = 1;
 	a.comm = 1;
 	a.task = 1;
-	a.wakeup_events = 64;
+	a.watermark = 1; /* woken at a quarter of the ring, as pfmon is */
+	a.wakeup_watermark = size / 4;
 	/* an inherited event is per CPU (the kernel maps no per-task inherited
 	 * ring), as perf record's are: a ring per CPU */
 	for (long cpu = 0; cpu < n; cpu++) {
