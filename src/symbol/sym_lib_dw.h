@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * libdw, loaded on first use (common/dynlib.h) for libdwfl, the unwinder of --call-graph=dwarf stacks:
- * a run that reads none (a count, a recording) does not pay its loading
- * and relocations at start.  Include it after <elfutils/libdwfl.h>: each function of
- * the library pfmon calls is a macro naming its entry in the table, so
- * callers keep the library's own names and prototypes; call
- * sym_libdw_load() before the first (where a handle is made).
+ * libdw, loaded on first use (common/dynlib.h) for libdwfl, the unwinder of
+ * --call-graph=dwarf stacks: a run that needs none (a count names no address)
+ * does not pay its loading and relocations at start.  Include it after
+ * <elfutils/libdwfl.h>: each function of the library pfmon calls is a macro
+ * naming its entry in the table, so callers keep the library's own names and
+ * prototypes; call sym_libdw_load() before the first (where a handle is
+ * made).
  */
 #ifndef PFMON_SYMBOL_SYM_LIB_DW_H
 #define PFMON_SYMBOL_SYM_LIB_DW_H

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * libdwarf, loaded on first use (common/dynlib.h) for DWARF line tables (reports by line, --annotate):
- * a run that reads none (a count, a recording) does not pay its loading
- * and relocations at start.  Include it after <libdwarf.h>: each function of
- * the library pfmon calls is a macro naming its entry in the table, so
- * callers keep the library's own names and prototypes; call
- * sym_libdwarf_load() before the first (where a handle is made).
+ * libdwarf, loaded on first use (common/dynlib.h) for DWARF line tables
+ * (reports by line, --annotate): a run that needs none (a count names no
+ * address) does not pay its loading and relocations at start.  Include it
+ * after <libdwarf.h>: each function of the library pfmon calls is a macro
+ * naming its entry in the table, so callers keep the library's own names and
+ * prototypes; call sym_libdwarf_load() before the first (where a handle is
+ * made).
  */
 #ifndef PFMON_SYMBOL_SYM_LIB_DWARF_H
 #define PFMON_SYMBOL_SYM_LIB_DWARF_H
