@@ -21,6 +21,7 @@
 
 #include "common/util.h"
 #include "symbol/sym_internal.h"
+#include "symbol/sym_lib_dwarf.h"
 
 #define LINE_END UINT32_MAX /* file index of an end_sequence row */
 
@@ -541,6 +542,10 @@ struct sym_dwarf *sym_dwarf_open(Elf *elf, struct sym_strset *strings)
 
 	if (!sections)
 		return NULL;
+	if (sym_libdwarf_load(NULL) != 0) { /* no lines, as without DWARF */
+		sym_dwsec_free(sections);
+		return NULL;
+	}
 	/* libdwarf by default records every allocation in a search tree so
 	 * dwarf_finish can free what callers forget; we free everything we
 	 * are given, and the tree costs a third of line-table decoding. */

@@ -43,6 +43,7 @@
 #include <libdeflate.h>
 #include <libdwarf.h>
 
+#include "common/dynlib.h"
 #include "common/util.h"
 #include "symbol/sym_internal.h"
 
@@ -232,6 +233,28 @@ static Dwarf_Unsigned get_section_count(void *obj)
 	return ((const struct sym_dwsec *)obj)->nr;
 }
 
+/* libdeflate, loaded when a compressed section is first read: most runs
+ * read none */
+static struct {
+	__typeof__(libdeflate_alloc_decompressor) *alloc_decompressor;
+	__typeof__(libdeflate_zlib_decompress) *zlib_decompress;
+	__typeof__(libdeflate_free_decompressor) *free_decompressor;
+} deflate;
+
+#define ENTRY(field) DYNLIB_SYMBOL(__typeof__(deflate), field, "libdeflate_" #field)
+static const struct dynlib_symbol deflate_symbols[] = {
+	ENTRY(alloc_decompressor), ENTRY(zlib_decompress), ENTRY(free_decompressor),
+};
+#undef ENTRY
+
+static int deflate_load(void)
+{
+	static struct dynlib_once once;
+
+	return dynlib_open_once(&once, "libdeflate", LIBDEFLATE_SONAME, deflate_symbols, ARRAY_SIZE(deflate_symbols),
+				&deflate, NULL);
+}
+
 /* Whole-buffer inflation into a buffer of exactly the promised size:
  * libdeflate fails on a stream that is longer, shorter or corrupt (its
  * zlib wrapper checks the Adler-32 too). */
@@ -241,12 +264,12 @@ static int inflate_section(struct sym_dwsec *d, struct dwsec *s)
 
 	if (!s->zdata)
 		return DW_DLE_ZDEBUG_INPUT_FORMAT_ODD;
-	if (!d->inflater && !(d->inflater = libdeflate_alloc_decompressor()))
+	if (!d->inflater && (deflate_load() != 0 || !(d->inflater = deflate.alloc_decompressor())))
 		return DW_DLE_ALLOC_FAIL;
 	s->data = malloc(s->size);
 	if (!s->data)
 		return DW_DLE_ALLOC_FAIL;
-	r = libdeflate_zlib_decompress(d->inflater, s->zdata, s->zsize, s->data, s->size, NULL);
+	r = deflate.zlib_decompress(d->inflater, s->zdata, s->zsize, s->data, s->size, NULL);
 	if (r != LIBDEFLATE_SUCCESS) {
 		free(s->data);
 		s->data = NULL;
@@ -388,6 +411,6 @@ void sym_dwsec_free(struct sym_dwsec *d)
 			free(d->secs[i].data);
 	free(d->secs);
 	if (d->inflater)
-		libdeflate_free_decompressor(d->inflater);
+		deflate.free_decompressor(d->inflater);
 	free(d);
 }

@@ -61,6 +61,8 @@ int sym_elf_open(const char *path, struct sym_elf *e, struct pf_error *err)
 	e->fd = -1;
 	e->mem = NULL;
 	e->elf = NULL;
+	if (sym_libelf_load(err) != 0)
+		return -1;
 	if (elf_version(EV_CURRENT) == EV_NONE)
 		return pf_error_set(err, PF_E_SYMBOL, path, "libelf is out of date");
 	if (sym_open_regular(path, &e->fd, NULL, err) != 0)
@@ -87,6 +89,9 @@ int sym_elf_memory(const char *name, const void *image, size_t size, struct sym_
 {
 	e->fd = -1;
 	e->elf = NULL;
+	e->mem = NULL;
+	if (sym_libelf_load(err) != 0)
+		return -1;
 	if (elf_version(EV_CURRENT) == EV_NONE)
 		return pf_error_set(err, PF_E_SYMBOL, name, "libelf is out of date");
 	/* A copy: elf_memory may convert data in place, and the names point

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "common/hashtab.h"
+#include "symbol/sym_lib_elf.h"
 #include "symbol/symbol.h"
 
 /* A set of strings, each stored once; pointers stay valid until freed.

@@ -40,6 +40,7 @@
 #include "common/u64set.h"
 #include "common/util.h"
 #include "symbol/sym_internal.h"
+#include "symbol/sym_lib_dw.h"
 
 /* perf's x86-64 register numbers (PERF_REG_X86_*) as DWARF's; -1: none */
 #define PERF_X86_64_REGS 24
@@ -233,6 +234,9 @@ static struct proc_dwfl *proc_get(struct sym_unwinder *u, uint32_t pid)
 		p = oldest;
 		proc_drop(p);
 		p->pid = pid;
+		/* without libdw (or libelf) no stack is unwound: unknown */
+		if (!u->arch || sym_libdw_load(NULL) != 0)
+			return NULL;
 		p->dwfl = dwfl_begin(&dwfl_callbacks);
 		if (p->dwfl && !dwfl_attach_state(p->dwfl, u->arch, (pid_t)pid, &thread_callbacks, u)) {
 			dwfl_end(p->dwfl);
@@ -461,6 +465,8 @@ struct sym_unwinder *sym_unwinder_new(struct sym_resolver *r)
 
 	u->r = r;
 	memcpy(u->arch_image, &eh, sizeof(eh));
+	if (sym_libelf_load(NULL) != 0)
+		return u; /* no arch: nothing is unwound */
 	elf_version(EV_CURRENT);
 	u->arch = elf_memory((char *)u->arch_image, sizeof(u->arch_image));
 	return u;

@@ -334,3 +334,11 @@ libraries_loaded() {
 	[ "$status" -eq 1 ]
 	one_error_line "^error: cannot load libpfm4: .*libpfm\.so\.4: .*$"
 }
+
+# the symbol layer's libraries are loaded on first use (symbol/sym_lib_*.h):
+# a count names no address, so the dynamic loader never maps them
+@test "a count loads none of the symbol libraries (libelf, libdw, libdwarf, libdeflate)" {
+	run -0 --separate-stderr env LD_DEBUG=files "$PFMON" -e task-clock true
+	[[ "$stderr" =~ file=libc\.so ]] # the loader's trace is there
+	! grep -E 'file=lib(elf|dw|dwarf|deflate)\.so' <<<"$stderr" || false
+}
