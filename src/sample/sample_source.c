@@ -60,6 +60,11 @@ void sample_source_warn(const char *file, const struct smpl_status *st)
 			"features %s are lost\n", (unsigned long long)st->features_cut_at, strbuf_str(&sb));
 	}
 	strbuf_release(&sb);
+	if (st->aux_note[0]) {
+		fputs("note: '", stderr);
+		fput_escaped(stderr, file);
+		fprintf(stderr, "': %s\n", st->aux_note);
+	}
 }
 
 #define MAX_READ_THREADS 64

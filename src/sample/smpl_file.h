@@ -105,6 +105,8 @@ struct smpl_status {
 	 * perf_data_feature_name()) lie past the end, at cut_at */
 	uint64_t features_lost[4];
 	uint64_t features_cut_at;
+	/* perf.data's AUX trace pfmon did not decode, in words ("" if none) */
+	char aux_note[320];
 	bool complete;           /* the end record was read */
 	struct sample_totals end;     /* from the end record, when complete */
 	struct sample_totals counted; /* what was read so far */
@@ -118,6 +120,8 @@ const struct smpl_header *smpl_reader_header(const struct smpl_reader *r);
 /* a perf.data file (or stream) read as a sample file: never an Itanium 2
  * dump's, and its records are indexed at the first read */
 bool smpl_reader_is_perf_data(const struct smpl_reader *r);
+/* a perf.data file's AUX trace to out, packet by packet (perf_data.h) */
+int smpl_reader_dump_aux(struct smpl_reader *r, FILE *out, struct pf_error *err);
 /*
  * 1: *out holds the next record (its pointers valid until the next call);
  * 0: clean end -- check smpl_reader_status() for truncation or a missing end
