@@ -177,3 +177,39 @@ pfmon_mem_keys() {
 	run -0 "$PFMON" --report="$W/plain.data" --report-sort=weight
 	[[ "$output" == *"# event memory: 34 samples"* ]]
 }
+
+# a copy of sysfs's arm_spe_0 (the terms of drivers/perf/arm_spe_pmu.c),
+# for this machine has none; type 1 so that nothing else could refuse it
+fake_spe_pmu() {
+	local d="$W/pmus/arm_spe_0" f
+	mkdir -p "$d/format"
+	echo 1 >"$d/type"
+	for f in ts_enable:config:0 pa_enable:config:1 pct_enable:config:2 jitter:config:16 \
+		branch_filter:config:32 load_filter:config:33 store_filter:config:34 \
+		event_filter:config1:0-63 min_latency:config2:0-11; do
+		echo "${f#*:}" >"$d/format/${f%%:*}"
+	done
+	export PFMON_TEST_SYSFS_PMUS="$W/pmus"
+}
+
+@test "Arm SPE recording: arm_spe// names arm_spe_0, its filters set their bits; a run refuses in one line" {
+	# no SPE PMU (this machine's sysfs, or an empty copy): what is missing
+	mkdir -p "$W/none"
+	PFMON_TEST_SYSFS_PMUS="$W/none" run -2 --separate-stderr "$PFMON" -e arm_spe// true
+	one_error_line "^error: invalid event 'arm_spe//': no PMU 'arm_spe' in .*: Arm SPE needs an arm64 CPU with the Statistical Profiling Extension and the kernel's arm_spe_pmu driver$"
+	fake_spe_pmu
+	run -0 --separate-stderr "$PFMON" --check -v \
+		-e arm_spe/ts_enable=1,pa_enable=1,jitter=1,load_filter=1,store_filter=1,branch_filter=1,min_latency=20,event_filter=0x22/
+	# bits 0, 1, 16, 32, 33, 34; the event filter in config1, the latency in config2
+	printf '%s\n' "$output" | grep -q ' type=0x1 config=0x700010003 '
+	printf '%s\n' "$output" | grep -q 'config1=0x22 config2=0x14 '
+	run -0 --separate-stderr "$PFMON" --check -v -e arm_spe_0/ts_enable=1/
+	printf '%s\n' "$output" | grep -q ' config=0x1 '
+	run -2 --separate-stderr "$PFMON" -e arm_spe/min_latency=4096/ true
+	one_error_line "does not fit its 12 bits"
+	# counting or sampling: pfmon maps no AUX buffer, and says so
+	for mode in "" "--long-smpl-periods=4096 --smpl-outfile=$W/x.smpl"; do
+		run -1 --separate-stderr "$PFMON" -e arm_spe// $mode true
+		one_error_line "^error: cannot count 'arm_spe//': its samples are an AUX trace \(Arm SPE\), which pfmon does not map: record with perf record -e arm_spe// and read the perf.data with pfmon --report$"
+	done
+}
