@@ -177,6 +177,8 @@ static int report(const struct pf_config *cfg, struct pf_error *err)
 				  " (its samples, PMD registers, have no perf.data form)");
 	else if (rc > 0 && first.type == SREC_IA64_CONFIG)
 		rc = dump_report_opts(cfg, &dump, err) ? -1 : ia64_dump_report_file(&dump, r, &first, err);
+	else if (rc >= 0 && cfg->dump_aux)
+		rc = smpl_reader_dump_aux(r, stdout, err);
 	else if (rc >= 0 && cfg->export_perf_data)
 		rc = export_perf_data(cfg, r, rc > 0 ? &first : NULL, err);
 	else if (rc >= 0 && host_module_wanted(cfg))

@@ -128,6 +128,7 @@ struct pf_config {
 	const char *smpl_format; /* pfmon (NULL) or perf: the sample file written */
 	uint64_t compression_level; /* -z: perf.data's records compressed (zstd level), 0: not */
 	const char *export_perf_data; /* --report: write the file read as perf.data */
+	bool dump_aux;           /* --dump-aux: a perf.data file's AUX trace, packet by packet */
 	uint64_t smpl_entries;
 	bool resolve_addresses;
 	uint64_t smpl_freq; /* frequency mode, Hz */

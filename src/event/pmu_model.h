@@ -67,6 +67,7 @@ struct counter_prog {
 	char *cpus;
 	bool per_pkg;  /* one count a package: read on one CPU of each (sysfs .per-pkg) */
 	bool snapshot; /* a reading is a value, not a running count: intervals show it (.snapshot) */
+	bool aux_trace; /* its samples are an AUX trace (Arm SPE): pfmon maps no AUX buffer */
 
 	/* modelled PMU */
 	struct reg_value ctl; /* the register that configures the counter, its value as listed */

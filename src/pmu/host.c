@@ -452,6 +452,7 @@ static int encode_sysfs(const char *text, unsigned plm, struct counter_prog *out
 	out->cpus = ev.cpus ? xstrdup(ev.cpus) : NULL;
 	out->per_pkg = ev.per_pkg;
 	out->snapshot = ev.snapshot;
+	out->aux_trace = ev.aux_trace;
 	if (ev.levels_given) {
 		out->plm = ev.plm;
 		out->levels_given = true;

@@ -321,17 +321,44 @@ static int apply_modifiers(struct parse *p, const char *mods)
 	return 0;
 }
 
+/* perf's PMU name without its instance number: "arm_spe" is the first
+ * "arm_spe_N" of the directory (NULL if none) */
+static char *pmu_instance(const char *name)
+{
+	size_t n, len = strlen(name);
+	char **names = dir_names_sorted(sysfs_pmu_root(), &n), *found = NULL;
+
+	for (size_t i = 0; i < n && !found; i++) {
+		const char *rest = names[i] + len;
+
+		if (!strncmp(names[i], name, len) && rest[0] == '_' && rest[1] &&
+		    strspn(rest + 1, "0123456789") == strlen(rest + 1))
+			found = xstrdup(names[i]);
+	}
+	str_vec_free(names);
+	return found;
+}
+
 static int pmu_type(struct parse *p)
 {
-	char *type = read_attr(p->ev->pmu, "type");
+	char *type = read_attr(p->ev->pmu, "type"), *inst;
 	uint64_t v;
-	bool ok = type && parse_u64(type, &v) && v <= UINT32_MAX;
+	bool ok;
 
+	if (!type && (inst = pmu_instance(p->ev->pmu)) != NULL) {
+		free(p->ev->pmu);
+		p->ev->pmu = inst;
+		type = read_attr(p->ev->pmu, "type");
+	}
+	ok = type && parse_u64(type, &v) && v <= UINT32_MAX;
 	free(type);
 	/* AMD's IBS, the D-EAR's heir: say what it takes, not just that it is absent */
 	if (!ok && (!strcmp(p->ev->pmu, "ibs_op") || !strcmp(p->ev->pmu, "ibs_fetch")))
 		return fail(p, "no PMU '%s' in %s: AMD IBS needs an AMD CPU with IBS and a kernel that exposes it "
 			    "(virtual machines seldom do)", p->ev->pmu, sysfs_pmu_root());
+	if (!ok && !strncmp(p->ev->pmu, "arm_spe", 7))
+		return fail(p, "no PMU '%s' in %s: Arm SPE needs an arm64 CPU with the Statistical Profiling "
+			    "Extension and the kernel's arm_spe_pmu driver", p->ev->pmu, sysfs_pmu_root());
 	if (!ok)
 		return fail(p, "no PMU '%s' in %s (see 'pfmon -l')", p->ev->pmu, sysfs_pmu_root());
 	p->ev->attr.type = (uint32_t)v;
@@ -357,6 +384,7 @@ int sysfs_pmu_encode(const char *text, struct sysfs_pmu_event *ev, struct pf_err
 		return fail(&p, "'%s' is not a PMU name", ev->pmu);
 	if (pmu_type(&p))
 		return -1;
+	ev->aux_trace = !strncmp(ev->pmu, "arm_spe", 7);
 	/* uncore and RAPL PMUs count on one CPU of each package (cpumask),
 	 * hybrid cores' PMUs on theirs (cpus) */
 	ev->cpus = read_attr(ev->pmu, "cpumask");

@@ -31,6 +31,7 @@ struct sysfs_pmu_event {
 	char *cpus; /* the PMU's cpumask (or cpus) file: the CPUs it counts on, or NULL for all */
 	bool per_pkg;  /* the event's .per-pkg: one count a package, whichever CPU reads it */
 	bool snapshot; /* the event's .snapshot: a reading is a value, not a running count */
+	bool aux_trace; /* an Arm SPE PMU (arm_spe_N): it writes an AUX trace, counts nothing */
 	bool levels_given; /* modifiers chose the levels (attr's exclude_* bits) */
 	unsigned plm; /* the levels modifiers chose (PF_PLM_*), 0 if none */
 };

@@ -55,6 +55,10 @@ int perf_data_reader_next(struct perf_data_reader *r, struct sample_record *out,
 			  struct pf_error *err);
 const struct smpl_status *perf_data_reader_status(const struct perf_data_reader *r);
 uint64_t perf_data_reader_tell(const struct perf_data_reader *r);
+/* The AUX trace records in file order, to out: an Arm SPE trace packet by
+ * packet (offset, bytes, meaning: perf report -D's lines); then one note
+ * line on stderr of what was not decoded.  0, or -1 for a malformed file. */
+int perf_data_reader_dump_aux(struct perf_data_reader *r, FILE *out, struct pf_error *err);
 void perf_data_reader_close(struct perf_data_reader *r);
 
 /* writing */

@@ -66,8 +66,10 @@ enum {
 #define PD_RECORD_HEADER_TRACING_DATA 66 /* header, u32 size, u32 pad; size bytes follow */
 #define PD_RECORD_HEADER_BUILD_ID 67     /* as a build-id section's record */
 #define PD_RECORD_FINISHED_ROUND 68
+#define PD_RECORD_AUXTRACE_INFO 70     /* header, u32 type, u32 reserved, u64 priv[] */
 #define PD_RECORD_AUXTRACE 71
 #define PD_AUXTRACE_FIXED (8 + 8 * 3 + 4 * 4) /* header, size, offset, reference, idx, tid, cpu, reserved */
+#define PD_RECORD_TIME_CONV 79          /* header, u64 time_shift, time_mult, time_zero, ... */
 #define PD_RECORD_HEADER_FEATURE 80      /* pipe mode: header, u64 feature, its section's bytes */
 #define PD_RECORD_COMPRESSED 81          /* header, zstd bytes to header.size */
 #define PD_RECORD_COMPRESSED2 83         /* header, u64 size, zstd bytes, padding */

@@ -46,6 +46,7 @@
 #include "sample/ibs.h"
 #include "sample/perf_data.h"
 #include "sample/perf_data_format.h"
+#include "sample/perf_data_spe.h"
 #include "sample/perf_record.h"
 #include "sample/read_fail.h"
 #include "sample/zstd_stream.h"
@@ -83,7 +84,9 @@ struct perf_data_reader {
 	bool indexed;                /* the records' order is known */
 	/* a mapped file of plain records is ordered a round at a time */
 	bool by_rounds;
-	bool saw_compressed;         /* a round's pass met one: the whole is indexed */
+	/* a round's pass met a compressed record or SPE trace: the whole is
+	 * indexed (their records, samples, are in no round) */
+	bool index_whole;
 	uint64_t *round_ends;        /* the offset after each FINISHED_ROUND */
 	size_t n_rounds, cap_rounds, round;
 	uint64_t round_from;         /* where the next round to order starts */
@@ -124,7 +127,19 @@ struct perf_data_reader {
 	uint32_t ibs_op_type, ibs_fetch_type;
 	bool have_ibs_op, have_ibs_fetch;
 	struct read_fail fail; /* the first failure, answered to every later call */
+	/* AUX trace: Arm SPE's decoded into samples (perf_data_spe.h) */
+	uint32_t spe_pmu_type;       /* PMU_MAPPINGS' arm_spe_N, 0: none */
+	uint64_t midr;               /* HEADER_CPUID's, 0: none */
+	bool have_conv;              /* TIME_CONV */
+	uint64_t conv_shift, conv_mult, conv_zero;
+	uint32_t aux_type;           /* AUXTRACE_INFO's, 0: none yet */
+	uint64_t aux_info_pmu;       /* its priv[0] (SPE: the PMU type) */
+	struct pd_spe *spe;          /* events and samples of an SPE trace */
+	uint64_t aux_skipped, aux_skipped_bytes; /* AUXTRACE records not decoded */
 };
+
+/* an order entry of a synthesized SPE sample rather than a file offset */
+#define PD_SPE_REF (1ull << 63)
 
 /* the reader's shorthand for read_fail_bad_file() */
 #define bad(r, err, ...) read_fail_bad_file(&(r)->fail, (r)->name, (err), __VA_ARGS__)
@@ -358,7 +373,8 @@ static const char *parse_event_desc(struct perf_data_reader *r, const unsigned c
 }
 
 /* "AuthenticAMD,25,1,1": vendor, family, model, stepping (perf's x86
- * cpuid string); the family and model name the IBS errata */
+ * cpuid string); the family and model name the IBS errata.  On arm64 the
+ * string is the MIDR, which names SPE's data-source encoding. */
 static const char *parse_cpuid(struct perf_data_reader *r, const unsigned char *p, const unsigned char *end)
 {
 	char *s = NULL, *comma;
@@ -368,6 +384,7 @@ static const char *parse_cpuid(struct perf_data_reader *r, const unsigned char *
 
 	if (why)
 		return why;
+	r->midr = spe_midr_parse(s); /* an arm64 recording's MIDR, for SPE's data sources */
 	comma = strchr(s, ',');
 	if (comma) {
 		fam = strtoul(comma + 1, &e, 10);
@@ -384,7 +401,8 @@ static const char *parse_cpuid(struct perf_data_reader *r, const unsigned char *
 }
 
 /* u32 nr, then nr times u32 type and a string: the PMUs of the recording
- * machine; the IBS PMUs' types say which events are IBS's, as for perf */
+ * machine; the IBS PMUs' types say which events are IBS's, as for perf,
+ * and an Arm SPE unit's (arm_spe_0, ...) which AUX trace is SPE's */
 static const char *parse_pmu_mappings(struct perf_data_reader *r, const unsigned char *p,
 				      const unsigned char *end)
 {
@@ -414,6 +432,8 @@ static const char *parse_pmu_mappings(struct perf_data_reader *r, const unsigned
 		} else if (!strcmp(name, "ibs_fetch")) {
 			r->ibs_fetch_type = type;
 			r->have_ibs_fetch = true;
+		} else if (!strncmp(name, "arm_spe", 7) && type) {
+			r->spe_pmu_type = type;
 		}
 		free(name);
 	}
@@ -593,6 +613,59 @@ static int add_attr(struct perf_data_reader *r, const unsigned char *p, size_t h
 		r->ids[r->n_ids++] = (struct pd_id){ pd_u64(ids + j * 8), i };
 	qsort(r->ids, r->n_ids, sizeof(*r->ids), cmp_id);
 	return 0;
+}
+
+/* the fields of the samples perf synthesizes from SPE records: its own,
+ * and of the SPE event's time, cpu and physical address */
+static uint32_t spe_fields(uint64_t spe_sample_type)
+{
+	uint32_t f = SAMPLE_F_IP | SAMPLE_F_TID | SAMPLE_F_PERIOD | SAMPLE_F_ADDR | SAMPLE_F_WEIGHT |
+		     SAMPLE_F_DATA_SRC;
+
+	return f | (perf_sample_fields(spe_sample_type) & (SAMPLE_F_TIME | SAMPLE_F_CPU | SAMPLE_F_PHYS_ADDR));
+}
+
+/*
+ * An Arm SPE event (its type the arm_spe_N of PMU_MAPPINGS) samples
+ * nothing itself: its trace becomes the samples of the events perf
+ * synthesizes, appended after the file's (l1d-miss .. instructions).  The
+ * SPE event is then read as a counting event, as the dummy is.
+ */
+static void spe_add_events(struct perf_data_reader *r)
+{
+	uint32_t ev = 0, first = r->h.nr_events;
+	uint64_t st;
+
+	if (r->spe || !r->spe_pmu_type)
+		return;
+	while (ev < first && r->h.events[ev].attr_type != r->spe_pmu_type)
+		ev++;
+	if (ev == first || first + SPE_S_COUNT > SMPL_MAX_EVENTS)
+		return;
+	st = r->h.events[ev].sample_type;
+	r->h.events = xrealloc(r->h.events, (first + SPE_S_COUNT + 1) * sizeof(*r->h.events));
+	memset(&r->h.events[first], 0, (SPE_S_COUNT + 1) * sizeof(*r->h.events));
+	r->layouts = xrealloc(r->layouts, (first + SPE_S_COUNT) * sizeof(*r->layouts));
+	memset(&r->layouts[first], 0, SPE_S_COUNT * sizeof(*r->layouts));
+	r->h.events[ev].counting = true;
+	for (unsigned k = 0; k < SPE_S_COUNT; k++) {
+		struct smpl_event *e = &r->h.events[first + k];
+
+		e->name = xstrdup(spe_synth_name(k));
+		e->fields = spe_fields(st);
+		e->attr_type = PERF_TYPE_HARDWARE;
+		e->attr_config = k == SPE_S_INSTRUCTIONS ? PERF_COUNT_HW_INSTRUCTIONS : 0;
+		e->sample_type = (st & (PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_PHYS_ADDR)) | PERF_SAMPLE_IP |
+				 PERF_SAMPLE_TID | PERF_SAMPLE_PERIOD | PERF_SAMPLE_ADDR | PERF_SAMPLE_WEIGHT |
+				 PERF_SAMPLE_DATA_SRC;
+		e->period = 1;
+		perf_layout_from_attr(&r->layouts[first + k], &(struct perf_event_attr){ .sample_type = e->sample_type },
+				      first + k);
+	}
+	r->h.nr_events = first + SPE_S_COUNT;
+	r->spe = pd_spe_new(first, spe_fields(st), r->midr);
+	if (r->have_conv)
+		pd_spe_time_conv(r->spe, r->conv_shift, r->conv_mult, r->conv_zero);
 }
 
 static int parse_attrs(struct perf_data_reader *r, const unsigned char *hdr, struct pf_error *err)
@@ -782,6 +855,20 @@ static uint64_t record_time(struct perf_data_reader *r, const struct perf_event_
 	return t;
 }
 
+/* what the SPE samples take from the kernel's records: the process of a
+ * thread (COMM: pid, tid; FORK: pid, ppid, tid), the AUX buffers lost */
+static void spe_side_band(struct perf_data_reader *r, const struct perf_event_header *rec)
+{
+	const unsigned char *p = (const unsigned char *)rec;
+
+	if (rec->type == PERF_RECORD_COMM && rec->size >= 16)
+		pd_spe_thread(r->spe, pd_u32(p + 8), pd_u32(p + 12));
+	else if (rec->type == PERF_RECORD_FORK && rec->size >= 24)
+		pd_spe_thread(r->spe, pd_u32(p + 8), pd_u32(p + 16));
+	else if (rec->type == PERF_RECORD_AUX && rec->size >= 32)
+		pd_spe_aux_flags(r->spe, pd_u64(p + 24));
+}
+
 /* a record the kernel wrote: its time, and the kernel's place */
 static int index_kernel_record(struct perf_data_reader *r, uint64_t off, struct pf_error *err)
 {
@@ -795,6 +882,8 @@ static int index_kernel_record(struct perf_data_reader *r, uint64_t off, struct 
 	l = layout_of(r, rec);
 	if (rec->type == PERF_RECORD_MMAP || rec->type == PERF_RECORD_MMAP2)
 		note_kernel_map(r, rec, l);
+	if (r->spe)
+		spe_side_band(r, rec);
 	if (r->by_rounds) /* ordered when its round is read */
 		return 0;
 	t = record_time(r, rec, l, r->last_time);
@@ -815,7 +904,7 @@ static int index_compressed(struct perf_data_reader *r, uint64_t off, const unsi
 	const char *why;
 
 	if (r->by_rounds) { /* its records are in no round: the file is indexed whole */
-		r->saw_compressed = true;
+		r->index_whole = true;
 		return 1;
 	}
 	if (off >= r->size)
@@ -895,6 +984,66 @@ static uint64_t payload_after(const unsigned char *p, uint32_t type, uint16_t si
 	return 0;
 }
 
+/* perf's names of the AUX trace types (tools/perf/util/auxtrace.h) */
+static const char *aux_type_name(uint32_t type)
+{
+	static const char *const names[] = {
+		[1] = "Intel PT", [2] = "Intel BTS", [3] = "CoreSight ETM", [4] = "Arm SPE",
+		[5] = "S390 CPUMSF", [6] = "HiSilicon PTT",
+	};
+
+	return type < ARRAY_SIZE(names) && names[type] ? names[type] : "unknown";
+}
+
+/* AUXTRACE_INFO: the kind of the AUX trace that follows */
+static int index_auxtrace_info(struct perf_data_reader *r, uint64_t off, const unsigned char *p, uint16_t size,
+			       struct pf_error *err)
+{
+	char buf[96];
+
+	if (size < 16)
+		return bad(r, err, "AUXTRACE_INFO record at %s of the impossible size %u", where(r, off, buf, sizeof(buf)),
+			   size);
+	r->aux_type = pd_u32(p + 8);
+	if (r->aux_type == SPE_AUXTRACE_TYPE && size >= 16 + 8 * SPE_PRIV_MIN) {
+		r->aux_info_pmu = pd_u64(p + 16 + 8 * SPE_PRIV_PMU_TYPE);
+		if (!r->spe_pmu_type) /* a stream says it only here */
+			r->spe_pmu_type = (uint32_t)r->aux_info_pmu;
+		if (r->pipe)
+			spe_add_events(r);
+	}
+	return 0;
+}
+
+/* order entries for the SPE samples of an AUXTRACE record */
+static void order_spe(void *ctx, uint64_t time, size_t i)
+{
+	struct perf_data_reader *r = ctx;
+
+	push_ref(&r->order, &r->n_order, &r->cap_order, time, PD_SPE_REF | i);
+	r->unsorted = true; /* among the file's records by their times */
+}
+
+/* AUXTRACE: its trace, payload bytes after the record, into samples when
+ * it is Arm SPE's; any other is counted (said in the file's note) */
+static int index_auxtrace(struct perf_data_reader *r, const unsigned char *p, uint16_t size, uint64_t payload)
+{
+	if (size < PD_AUXTRACE_FIXED)
+		return 0;
+	if (r->aux_type != SPE_AUXTRACE_TYPE || !r->spe) {
+		r->aux_skipped++;
+		r->aux_skipped_bytes += payload;
+		return 0;
+	}
+	if (r->by_rounds) { /* its samples are in no round */
+		r->index_whole = true;
+		return 1;
+	}
+	pd_spe_trace(r->spe, p + size, payload, pd_u64(p + 16), pd_u32(p + 32), pd_u32(p + 36), pd_u32(p + 40),
+		     r->last_time, order_spe, r);
+	return 0;
+}
+
 /*
  * Index the record at off, left bytes before its region (the file's data,
  * the decoded records) ends: 0 and its length in *skip, 1 when the region
@@ -928,12 +1077,26 @@ static int index_record(struct perf_data_reader *r, uint64_t off, uint64_t left,
 		if (payload > left - size)
 			return 1;
 		*skip += payload;
+		if (type == PD_RECORD_AUXTRACE)
+			return index_auxtrace(r, p, size, payload);
 		if (type == PD_RECORD_HEADER_TRACING_DATA && r->pipe) {
 			r->h.tracing_data = p + size;
 			r->h.tracing_size = payload;
 		}
 		return 0;
 	}
+	case PD_RECORD_AUXTRACE_INFO:
+		return index_auxtrace_info(r, off, p, size, err);
+	case PD_RECORD_TIME_CONV:
+		if (size >= 32) {
+			r->have_conv = true;
+			r->conv_shift = pd_u64(p + 8);
+			r->conv_mult = pd_u64(p + 16);
+			r->conv_zero = pd_u64(p + 24);
+			if (r->spe)
+				pd_spe_time_conv(r->spe, r->conv_shift, r->conv_mult, r->conv_zero);
+		}
+		return 0;
 	case PD_RECORD_FINISHED_ROUND:
 		if (r->by_rounds)
 			push_u64(&r->round_ends, &r->n_rounds, &r->cap_rounds, off + size);
@@ -963,7 +1126,7 @@ static int index_pass(struct perf_data_reader *r, struct pf_error *err)
 
 		if (rc < 0)
 			return -1;
-		if (rc > 0 && r->saw_compressed)
+		if (rc > 0 && r->index_whole)
 			return 0;
 		if (rc > 0) {
 			r->st.truncated = true;
@@ -975,6 +1138,24 @@ static int index_pass(struct perf_data_reader *r, struct pf_error *err)
 	}
 	r->data_stop = off;
 	return 0;
+}
+
+/* the one note of the AUX trace not decoded, in the status */
+static void aux_note(struct perf_data_reader *r)
+{
+	char spe[256] = "";
+	size_t n = sizeof(r->st.aux_note);
+	int k = 0;
+
+	if (r->spe)
+		pd_spe_note(r->spe, spe, sizeof(spe));
+	if (spe[0])
+		k = snprintf(r->st.aux_note, n, "Arm SPE trace not decoded: %s", spe);
+	if (r->aux_skipped && k >= 0 && (size_t)k < n)
+		snprintf(r->st.aux_note + k, n - (size_t)k, "%s%" PRIu64 " AUX trace buffer%s of %s (%" PRIu64
+			 " bytes) not decoded%s", k ? "; " : "", r->aux_skipped, r->aux_skipped == 1 ? "" : "s",
+			 aux_type_name(r->aux_type), r->aux_skipped_bytes,
+			 r->aux_type == SPE_AUXTRACE_TYPE ? " (no event of its PMU: no arm_spe in PMU_MAPPINGS)" : "");
 }
 
 /*
@@ -992,16 +1173,22 @@ static int index_records(struct perf_data_reader *r, struct pf_error *err)
 	r->by_rounds = r->mapped && !r->pipe;
 	if (index_pass(r, err))
 		return -1;
-	if (r->saw_compressed) { /* again, every record this time */
+	if (r->index_whole) { /* again, every record this time */
 		while (r->n_binaries > header_binaries) /* build-id records: read again */
 			free(r->binaries[--r->n_binaries].path);
 		r->by_rounds = false;
 		r->n_rounds = 0;
 		r->released = r->furthest = 0;
 		r->last_time = 0;
+		r->aux_skipped = r->aux_skipped_bytes = 0;
+		if (r->spe)
+			pd_spe_reset(r->spe);
 		if (index_pass(r, err))
 			return -1;
 	}
+	if (r->spe)
+		pd_spe_finish(r->spe);
+	aux_note(r);
 	if (!r->st.truncated && r->decoded_indexed < r->decoded.len) {
 		/* the compressed data ends inside a record */
 		r->st.truncated = true;
@@ -1095,8 +1282,12 @@ struct perf_data_reader *perf_data_reader_fopen(FILE *f, const void *head, size_
 
 	r->f = f;
 	r->name = xstrdup(name);
-	if (load_file(r, head, head_len, err) || parse_header(r, err) ||
-	    (r->pipe && index_once(r, err))) {
+	if (load_file(r, head, head_len, err) || parse_header(r, err)) {
+		perf_data_reader_close(r);
+		return NULL;
+	}
+	spe_add_events(r); /* a stream's: at its AUXTRACE_INFO */
+	if (r->pipe && index_once(r, err)) {
 		perf_data_reader_close(r);
 		return NULL;
 	}
@@ -1242,6 +1433,13 @@ static int next_record(struct perf_data_reader *r, struct sample_record *out, st
 
 		char buf[96];
 
+		if (off & PD_SPE_REF) {
+			memset(out, 0, sizeof(*out));
+			out->type = SREC_SAMPLE;
+			pd_spe_sample(r->spe, off & ~PD_SPE_REF, &out->sample);
+			sample_totals_add(&r->st.counted, out);
+			return 1;
+		}
 		rec = aligned(r, off);
 		l = layout_of(r, rec);
 		if (!l && rec->type == PERF_RECORD_SAMPLE)
@@ -1270,6 +1468,70 @@ static int next_record(struct perf_data_reader *r, struct sample_record *out, st
 	return 0;
 }
 
+/* one AUX record of the file, as perf report -D heads it */
+static void dump_aux_record(struct perf_data_reader *r, FILE *out, const unsigned char *p, uint32_t type,
+			    uint16_t size, uint64_t payload, struct spe_unknown *u)
+{
+	if (type == PD_RECORD_AUXTRACE_INFO && size >= 16) {
+		r->aux_type = pd_u32(p + 8);
+		fprintf(out, "AUXTRACE_INFO type: %u (%s)\n", r->aux_type, aux_type_name(r->aux_type));
+		if (r->aux_type == SPE_AUXTRACE_TYPE && size >= 16 + 8 * SPE_PRIV_MIN)
+			fprintf(out, "  PMU Type           %" PRId64 "\n", (int64_t)pd_u64(p + 16));
+		return;
+	}
+	if (type != PD_RECORD_AUXTRACE || size < PD_AUXTRACE_FIXED)
+		return;
+	fprintf(out, "AUXTRACE size: %#" PRIx64 "  offset: %#" PRIx64 "  ref: %#" PRIx64 "  idx: %u  tid: %d  cpu: %d\n",
+		payload, pd_u64(p + 16), pd_u64(p + 24), pd_u32(p + 32), (int32_t)pd_u32(p + 36),
+		(int32_t)pd_u32(p + 40));
+	if (r->aux_type == SPE_AUXTRACE_TYPE) {
+		spe_dump(out, p + size, payload, pd_u64(p + 16), u);
+	} else {
+		r->aux_skipped++;
+		r->aux_skipped_bytes += payload;
+	}
+}
+
+int perf_data_reader_dump_aux(struct perf_data_reader *r, FILE *out, struct pf_error *err)
+{
+	struct spe_unknown u = { 0 };
+	char note[256];
+	uint64_t off = r->data_off;
+
+	if (read_fail_again(&r->fail, err))
+		return -1;
+	r->aux_type = 0;
+	r->aux_skipped = r->aux_skipped_bytes = 0;
+	while (off < r->data_end && r->data_end - off >= 8) {
+		const unsigned char *p = r->buf + off;
+		uint32_t type = pd_u32(p);
+		uint16_t size = pd_u16(p + 6);
+		uint64_t payload = payload_after(p, type, size);
+
+		if (size < 8)
+			return bad(r, err, "record at offset %" PRIu64 " has the impossible size %u", off, size);
+		if (size > r->data_end - off || payload > r->data_end - off - size)
+			break; /* cut: said below */
+		if (type == PD_RECORD_COMPRESSED || type == PD_RECORD_COMPRESSED2)
+			return bad(r, err, "compressed records (perf record -z): --dump-aux reads plain records only");
+		dump_aux_record(r, out, p, type, size, payload, &u);
+		if (type == PERF_RECORD_AUX && size >= 32 && (pd_u64(p + 24) & (PERF_AUX_FLAG_TRUNCATED | PERF_AUX_FLAG_PARTIAL)))
+			u.lost_aux++;
+		off += size + payload;
+	}
+	if (off < r->data_end)
+		fprintf(stderr, "warning: '%s' is truncated at offset %" PRIu64 ": the AUX trace after it is lost\n",
+			r->name, off);
+	spe_unknown_note(&u, note, sizeof(note));
+	if (note[0])
+		fprintf(stderr, "note: '%s': Arm SPE trace not decoded: %s\n", r->name, note);
+	if (r->aux_skipped)
+		fprintf(stderr, "note: '%s': %" PRIu64 " AUX trace buffer%s of %s (%" PRIu64 " bytes) not decoded\n",
+			r->name, r->aux_skipped, r->aux_skipped == 1 ? "" : "s", aux_type_name(r->aux_type),
+			r->aux_skipped_bytes);
+	return 0;
+}
+
 void perf_data_reader_close(struct perf_data_reader *r)
 {
 	if (!r)
@@ -1293,6 +1555,7 @@ void perf_data_reader_close(struct perf_data_reader *r)
 	free(r->pending);
 	free(r->round_ends);
 	zstd_stream_free(r->zstd);
+	pd_spe_free(r->spe);
 	free(r->decoded.buf);
 	free(r->name);
 	free(r);

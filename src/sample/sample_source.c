@@ -68,6 +68,11 @@ void sample_source_warn(const char *file, const struct smpl_status *st)
 		fprintf(stderr, "note: %llu IBS samples hold what pfmon does not decode: %s\n",
 			(unsigned long long)st->ibs_undecoded, strbuf_str(&sb));
 	strbuf_release(&sb);
+	if (st->aux_note[0]) {
+		fputs("note: '", stderr);
+		fput_escaped(stderr, file);
+		fprintf(stderr, "': %s\n", st->aux_note);
+	}
 }
 
 #define MAX_READ_THREADS 64

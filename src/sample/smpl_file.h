@@ -116,6 +116,8 @@ struct smpl_status {
 	 * (bit i: ibs_undecoded_name(i)) */
 	uint64_t ibs_undecoded;
 	uint32_t ibs_undecoded_what;
+	/* perf.data's AUX trace pfmon did not decode, in words ("" if none) */
+	char aux_note[320];
 	bool complete;           /* the end record was read */
 	struct sample_totals end;     /* from the end record, when complete */
 	struct sample_totals counted; /* what was read so far */
@@ -129,6 +131,8 @@ const struct smpl_header *smpl_reader_header(const struct smpl_reader *r);
 /* a perf.data file (or stream) read as a sample file: never an Itanium 2
  * dump's, and its records are indexed at the first read */
 bool smpl_reader_is_perf_data(const struct smpl_reader *r);
+/* a perf.data file's AUX trace to out, packet by packet (perf_data.h) */
+int smpl_reader_dump_aux(struct smpl_reader *r, FILE *out, struct pf_error *err);
 /*
  * 1: *out holds the next record (its pointers valid until the next call);
  * 0: clean end -- check smpl_reader_status() for truncation or a missing end

@@ -320,6 +320,13 @@ bool smpl_reader_is_perf_data(const struct smpl_reader *r)
 	return r->perf != NULL;
 }
 
+int smpl_reader_dump_aux(struct smpl_reader *r, FILE *out, struct pf_error *err)
+{
+	if (!r->perf)
+		return pf_error_set(err, PF_E_OPTION_APPLIES, "--dump-aux", "perf.data files");
+	return perf_data_reader_dump_aux(r->perf, out, err);
+}
+
 uint64_t smpl_reader_tell(const struct smpl_reader *r)
 {
 	return r->perf ? perf_data_reader_tell(r->perf) : r->tell;

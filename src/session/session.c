@@ -229,6 +229,16 @@ static bool task_gone(int e)
 
 /* One group per set on one task (or the cpu_index-th CPU): the set's first
  * event that opens leads it. */
+/* An Arm SPE event's samples are packets in an AUX buffer, a second
+ * mapping of its ring that pfmon does not make: said rather than opened
+ * to count or sample nothing. */
+static int refuse_aux(const struct counter_prog *c, struct pf_error *err)
+{
+	return pf_error_set(err, PF_E_NOT_SUPPORTED, c->name,
+			    "its samples are an AUX trace (Arm SPE), which pfmon does not map: record with perf "
+			    "record -e arm_spe// and read the perf.data with pfmon --report");
+}
+
 static int open_counting_on(struct session *s, pid_t tid, int cpu, size_t cpu_index, bool first_task,
 			    struct pf_error *err)
 {
@@ -248,6 +258,8 @@ static int open_counting_on(struct session *s, pid_t tid, int cpu, size_t cpu_in
 			continue; /* refused on the first task already */
 		if (launch_interrupted())
 			return pf_error_set(err, PF_E_INTERRUPTED);
+		if (c->aux_trace)
+			return refuse_aux(c, err);
 		set_counting_disabled(s, k, leader < 0);
 		fd = kperf_open(&c->attr, c->name, tid, cpu, leader);
 		if (fd < 0) {
@@ -356,7 +368,11 @@ static int open_sampling_event(struct session *s, size_t e, pid_t tid, int cpu, 
 {
 	struct counter_prog *c = s->events[e];
 	struct session_fd *f;
-	int fd = kperf_open(&c->attr, c->name, tid, cpu, -1);
+	int fd;
+
+	if (c->aux_trace)
+		return refuse_aux(c, err);
+	fd = kperf_open(&c->attr, c->name, tid, cpu, -1);
 
 	if (fd == -EINVAL && !s->n_fds && (c->attr.read_format & PERF_FORMAT_LOST)) {
 		strip_format_lost(s); /* before Linux 6.0 */

@@ -174,6 +174,8 @@ if command -v perf >/dev/null; then
 		printf '\0' >>"$d/perf-record-tracepoints"
 	done
 fi
+# an Arm SPE recording (AUXTRACE_INFO, AUXTRACE with SPE packets), odd packets too
+python3 "$src/tests/bats/perfdata_spe.py" "$d/perf-spe" /bin/true odd >/dev/null
 cd - >/dev/null
 
 # ---- metrics: metric definition files (--metrics-file), small ----
