@@ -36,7 +36,7 @@
 struct libdw {
 	__typeof__(dwarf_begin) *begin;
 	__typeof__(dwarf_getelf) *getelf;
-	__typeof__(elf_cntl) *elf_cntl;
+	int (*elf_ctl)(Elf *, Elf_Cmd); /* its namespace's libelf's elf_cntl */
 	__typeof__(free) *free; /* its namespace's: dwarf_getscopes' array */
 	__typeof__(dwarf_end) *end;
 	__typeof__(dwarf_addrdie) *addrdie;
@@ -68,7 +68,7 @@ struct libdw {
 
 #define ENTRY(field) DYNLIB_SYMBOL(struct libdw, field, "dwarf_" #field)
 static const struct dynlib_symbol libdw_symbols[] = {
-	ENTRY(begin), ENTRY(getelf), DYNLIB_SYMBOL(struct libdw, elf_cntl, "elf_cntl"),
+	ENTRY(begin), ENTRY(getelf), DYNLIB_SYMBOL(struct libdw, elf_ctl, "elf_cntl"),
 	DYNLIB_SYMBOL(struct libdw, free, "free"),   ENTRY(end),	       ENTRY(addrdie),		ENTRY(getscopes),  ENTRY(child),
 	ENTRY(siblingof),   ENTRY(tag),	       ENTRY(diename),		ENTRY(attr),	   ENTRY(attr_integrate),
 	ENTRY(formref_die), ENTRY(formudata),  ENTRY(getlocation),	ENTRY(getlocation_addr),
@@ -139,7 +139,7 @@ static struct sym_dtype_dwarf *dso_dwarf(struct sym_dso *dso)
 	d->dw = libdw()->begin(fd, DWARF_C_READ);
 	/* libelf mapped the file: no descriptor is kept (sym_elf_open's way) */
 	if (d->dw)
-		libdw()->elf_cntl(libdw()->getelf(d->dw), ELF_C_FDREAD);
+		libdw()->elf_ctl(libdw()->getelf(d->dw), ELF_C_FDREAD);
 	close(fd);
 	return d->dw ? d : NULL;
 }
