@@ -170,6 +170,39 @@ label_line() {
 	[[ "$output" == *"loop4 (branchloop)"* ]]
 }
 
+@test "--export-perf-data writes the branch stacks: perf script -F brstack the same, filter and hw_idx kept" {
+	for k in lbr lbr-nohw amd; do
+		"$PFMON" --report="$T/$k.data" --export-perf-data="$W/$k.data"
+		perf script -i "$T/$k.data" -F brstack 2>/dev/null >"$W/want"
+		perf script -i "$W/$k.data" -F brstack 2>/dev/null >"$W/got"
+		[ "$(wc -l <"$W/want")" = "$(cat "$T/$k.n")" ]
+		cmp "$W/want" "$W/got"
+		perf evlist -v -i "$T/$k.data" 2>/dev/null | grep -o 'branch_sample_type: [A-Z_|]*' >"$W/want"
+		perf evlist -v -i "$W/$k.data" 2>/dev/null | grep -o 'branch_sample_type: [A-Z_|]*' >"$W/got"
+		[ -s "$W/want" ]
+		cmp "$W/want" "$W/got"
+	done
+}
+
+# a branch report's rows "key... count mispredicted with_cycles", from its JSON
+branch_rows() {
+	jq -r '[.[] | arrays][0][] | ([to_entries[] | select(.value | type == "string") | .value] | join(" "))
+		+ " \(.count) \(.mispredicted // 0) \(.with_cycles)"'
+}
+
+@test "--merge with a branch sort: each row the sum of the files' rows (pairs, lines, blocks, mispredicted)" {
+	for s in symbol_from,symbol_to srcline_from,srcline_to block mispredict; do
+		for k in lbr lbr-nohw amd; do
+			"$PFMON" --report-sort=$s --report-format=json --report="$T/$k.data" | branch_rows
+		done | awk '{ c = $(NF - 2); m = $(NF - 1); y = $NF; NF -= 3; n[$0] += c; mp[$0] += m; wc[$0] += y }
+			END { for (k in n) print k, n[k], mp[k], wc[k] }' | sort >"$W/want"
+		"$PFMON" --report-sort=$s --report-format=json --merge "$T/lbr.data" "$T/lbr-nohw.data" "$T/amd.data" |
+			branch_rows | sort >"$W/got"
+		[ "$(wc -l <"$W/want")" -ge 1 ]
+		diff "$W/want" "$W/got"
+	done
+}
+
 @test "a file without branch stacks: an empty branch report, said so" {
 	run -0 --separate-stderr "$PFMON" --report="$T/rec.data" --report-sort=symbol_from,symbol_to
 	[ "${lines[1]}" = "# 0 samples with a branch stack, 0 taken branches (0 with cycles), 0 blocks" ]
