@@ -1166,7 +1166,8 @@ static const struct opt_def options[] = {
 	  "(mem, snoop, tlb, lock, blocked, weight): a comma-separated list; or branch stacks alone "
 	  "(perf's symbol_from,symbol_to or srcline_from,srcline_to, block, mispredict)", M_PROFILE | M_MERGE },
 	{ "report-format", NULL, ARG_REQUIRED, "FMT", G_SMPL, ONE_OF(report_format),
-	  "profile as text (default), json, folded stacks, svg, script, pprof or one html page; branch stacks as BOLT's fdata too",
+	  "profile as text (default), json, folded stacks, svg, script, pprof or one html page; branch stacks as BOLT's fdata "
+	  "or perf script -F brstack too",
 	  M_PROFILE | M_MERGE },
 	{ "annotate", NULL, ARG_OPTIONAL, "FUNCTION", G_SMPL, CALL(opt_annotate),
 	  "annotate the hottest functions (3, or --smpl-show-top's N), or FUNCTION: source lines and instructions "

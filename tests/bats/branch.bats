@@ -19,6 +19,7 @@ setup_file() {
 	for k in lbr lbr-nohw amd reserved; do
 		python3 "$TESTS_SRCDIR/bats/perfdata_brstack.py" "$T/rec.data" "$T/$k.data" "$k" "$T/labels" >"$T/$k.n"
 	done
+	python3 "$TESTS_SRCDIR/bats/perfdata_brbe.py" "$T/rec.data" "$T/brbe.data" "$T/labels" >"$T/brbe.n"
 }
 
 setup() {
@@ -201,6 +202,19 @@ branch_rows() {
 		[ "$(wc -l <"$W/want")" -ge 1 ]
 		diff "$W/want" "$W/got"
 	done
+}
+
+@test "--report-format=brstack: each sample's stack as perf script -F brstack prints it (LBR, AMD, Arm BRBE)" {
+	perf report --header-only -i "$T/brbe.data" 2>/dev/null | grep -qx '# arch : aarch64'
+	for k in lbr lbr-nohw amd brbe; do
+		perf script -i "$T/$k.data" -F brstack 2>/dev/null >"$W/want"
+		"$PFMON" --report="$T/$k.data" --report-format=brstack >"$W/got"
+		[ "$(wc -l <"$W/want")" = "$(cat "$T/$k.n")" ]
+		cmp "$W/want" "$W/got"
+	done
+	# BRBE's stack names every branch type, the new types of EXTEND_ABI too,
+	# with spec and priv set in its entries (perf 6.1 prints neither)
+	[ "$(head -1 "$W/got" | tr -s ' ' '\n' | awk -F/ 'NF == 7 && $7 != "" { print $7 }' | sort -u | wc -l)" = 22 ]
 }
 
 @test "a file without branch stacks: an empty branch report, said so" {
