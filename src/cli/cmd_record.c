@@ -98,10 +98,11 @@ static void fill_header(struct record_run *rr, int argc, char **argv)
 			.name = p->events[i]->name,
 			/* a sample's period: the kernel's in frequency mode,
 			 * else pfmon's own, which the session puts in it */
-			.fields = perf_sample_fields(a->sample_type) | (p->counting[i] ? 0 : SAMPLE_F_PERIOD),
+			.fields = perf_attr_fields(a) | (p->counting[i] ? 0 : SAMPLE_F_PERIOD),
 			.attr_type = a->type,
 			.attr_config = a->config,
 			.sample_type = a->sample_type,
+			.branch_sample_type = a->branch_sample_type,
 			.freq = a->freq,
 			/* the base period, not the first random one */
 			.period = a->freq ? a->sample_freq : p->random[i].base,

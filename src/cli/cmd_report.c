@@ -65,7 +65,7 @@ static int read_into(struct profile *p, const struct pf_config *cfg, enum profil
 	uint64_t count;
 	int rc;
 
-	if (threads && format != PROFILE_SCRIPT && stat(path, &sb) == 0 && S_ISREG(sb.st_mode))
+	if (threads && !profile_format_each_sample(format) && stat(path, &sb) == 0 && S_ISREG(sb.st_mode))
 		src.ra = smpl_readahead_start(&path, 1, 1, true);
 	if (!src.ra && first)
 		profile_add(p, first);

@@ -86,6 +86,7 @@ void config_record_opts(const struct pf_config *cfg, struct record_opts *o)
 		.mmap_pages = cfg->mmap_pages,
 		.callchain = cfg->callchain,
 		.callchain_dwarf = cfg->callchain_dwarf,
+		.callchain_lbr = cfg->callchain_lbr,
 		.stack_dump_size = cfg->stack_dump_size,
 	};
 }

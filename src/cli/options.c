@@ -580,7 +580,7 @@ static int opt_annotate(struct cli_state *st, const struct opt_def *o, const cha
 #define STACK_DUMP_DEFAULT 8192
 #define STACK_DUMP_MAX 65528
 
-/* --call-graph=fp or dwarf[,SIZE] (perf record's option); -g is fp */
+/* --call-graph=fp, dwarf[,SIZE] or lbr (perf record's option); -g is fp */
 static int opt_call_graph(struct cli_state *st, const struct opt_def *o, const char *arg, struct pf_error *err)
 {
 	struct pf_config *cfg = st->cfg;
@@ -589,13 +589,16 @@ static int opt_call_graph(struct cli_state *st, const struct opt_def *o, const c
 	uint64_t size = STACK_DUMP_DEFAULT;
 	const char *why;
 
-	if (mode_len == 2 && !strncmp(arg, "fp", 2) && !comma) {
+	cfg->callchain_dwarf = cfg->callchain_lbr = false;
+	if (!comma && (!strcmp(arg, "fp") || !strcmp(arg, "lbr"))) {
 		cfg->callchain = true;
-		cfg->callchain_dwarf = false;
+		cfg->callchain_lbr = arg[0] == 'l';
 		return 0;
 	}
 	if (mode_len != 5 || strncmp(arg, "dwarf", 5))
-		return bad_value(o, arg, "call graph modes are fp (frame pointers, as -g) and dwarf[,SIZE]", err);
+		return bad_value(o, arg,
+				 "call graph modes are fp (frame pointers, as -g), dwarf[,SIZE] and lbr (Intel LBR call stacks)",
+				 err);
 	if (comma) {
 		why = parse_u64_why(comma + 1, &size);
 		if (why || size < 8 || size > STACK_DUMP_MAX || size % 8)
@@ -1103,8 +1106,9 @@ static const struct opt_def options[] = {
 	{ "smpl-freq", "F", ARG_REQUIRED, "HZ", G_SMPL, CALL(opt_smpl_freq),
 	  "sample at HZ samples per second (frequency mode)", M_SAMPLE },
 	{ "callchain", "g", ARG_NONE, NULL, G_SMPL, BOOL(callchain), "record call chains (frame pointers)", M_SAMPLE },
-	{ "call-graph", NULL, ARG_REQUIRED, "fp|dwarf[,SIZE]", G_SMPL, CALL(opt_call_graph),
-	  "call chains from frame pointers (as -g) or unwound from SIZE bytes of user stack (default 8192)",
+	{ "call-graph", NULL, ARG_REQUIRED, "fp|dwarf[,SIZE]|lbr", G_SMPL, CALL(opt_call_graph),
+	  "call chains from frame pointers (as -g), unwound from SIZE bytes of user stack (default 8192), or "
+	  "user call stacks from the LBR",
 	  M_SAMPLE },
 	{ "smpl-outfile", NULL, ARG_REQUIRED, "FILE", G_SMPL, STR(smpl_outfile),
 	  "write the samples to FILE (see pfmon-smpl(5); the escapes of --outfile); with --report, an Itanium 2 dump's",
@@ -1165,7 +1169,8 @@ static const struct opt_def options[] = {
 	  "(mem, snoop, tlb, lock, blocked, weight): a comma-separated list; or branch stacks alone "
 	  "(perf's symbol_from,symbol_to or srcline_from,srcline_to, block, mispredict)", M_PROFILE | M_MERGE },
 	{ "report-format", NULL, ARG_REQUIRED, "FMT", G_SMPL, ONE_OF(report_format),
-	  "profile as text (default), json, folded stacks, svg, script, pprof or one html page; branch stacks as BOLT's fdata too",
+	  "profile as text (default), json, folded stacks, svg, script, pprof or one html page; branch stacks as BOLT's fdata "
+	  "or perf script -F brstack too",
 	  M_PROFILE | M_MERGE },
 	{ "annotate", NULL, ARG_OPTIONAL, "FUNCTION", G_SMPL, CALL(opt_annotate),
 	  "annotate the hottest functions (3, or --smpl-show-top's N), or FUNCTION: source lines and instructions "

@@ -318,6 +318,9 @@ static int check_smpl_options(const struct pf_config *cfg, struct pf_error *err)
 	if (cfg->demangle_java && (cfg->smpl_module || cfg->smpl_compact))
 		return pf_error_set(err, PF_E_OPTION_NOT_USED, "--demangle-java", "with a sampling module",
 				    " (Itanium 2 dumps have no JIT)");
+	if (cfg->callchain_lbr && cfg->smpl_branch_stack)
+		return pf_error_set(err, PF_E_OPTIONS_EXCLUDE, "--call-graph=lbr", "-b/--branch-filter",
+				    " (the LBR holds the call stack or the branches, not both)");
 	if (cfg->smpl_raw && !cfg->smpl_outfile)
 		return pf_error_set(err, PF_E_OPTION_NEEDS, raw, "--smpl-outfile",
 				    " (the samples go there, instead of the profile)");

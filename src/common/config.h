@@ -134,6 +134,7 @@ struct pf_config {
 	uint64_t smpl_freq; /* frequency mode, Hz */
 	bool callchain;     /* -g, --call-graph: record call chains */
 	bool callchain_dwarf; /* --call-graph=dwarf: user stacks copied, unwound at report time */
+	bool callchain_lbr;   /* --call-graph=lbr: user call stacks from the LBR (perf's attr) */
 	uint32_t stack_dump_size; /* --call-graph=dwarf,SIZE: bytes of user stack per sample */
 	bool smpl_data_addr, smpl_weight, smpl_data_src, smpl_branch_stack;
 	uint64_t branch_filter; /* perf record -j (--branch-filter), -b: branch_sample_type; 0 = pfmon's */

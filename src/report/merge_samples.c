@@ -322,7 +322,7 @@ int sample_merge_read(const struct merge_samples_opts *o, const char *const *pat
 		if (o->ranks)
 			profile_set_sources(m->p, n);
 		/* perf script's sample by sample is the one profile that sees each */
-		rc = add_files(m->p, &m->b, m->in, n, o->profile.format != PROFILE_SCRIPT, err);
+		rc = add_files(m->p, &m->b, m->in, n, !profile_format_each_sample(o->profile.format), err);
 	}
 	if (rc) {
 		sample_merge_free(m);

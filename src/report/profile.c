@@ -26,7 +26,8 @@ static const struct {
 	{ "block", PROFILE_BY_BLOCK },                  { "mispredict", PROFILE_BY_MISPREDICT },
 };
 /* and of --report-format, in enum order */
-static const char *const format_names[] = { "text", "json", "folded", "svg", "script", "pprof", "fdata", "html" };
+static const char *const format_names[] = { "text", "json", "folded", "svg", "script", "pprof", "fdata", "html",
+							    "brstack" };
 
 static int name_index(const char *const *names, size_t n, const char *name)
 {
@@ -683,6 +684,9 @@ static void print_branches(struct profile *p, FILE *out)
 		return;
 	case PROFILE_FDATA:
 		prof_print_fdata(p, out);
+		return;
+	case PROFILE_BRSTACK:
+		fputs(strbuf_str((struct strbuf *)&p->br.brstack), out);
 		return;
 	default:
 		prof_print_branches_text(p, out);

@@ -60,6 +60,7 @@ enum profile_format {
 	PROFILE_PPROF,  /* pprof's profile.proto, gzip-compressed: binary */
 	PROFILE_FDATA,  /* the taken branches as BOLT's fdata (perf2bolt's output) */
 	PROFILE_HTML,   /* one self-contained page: summary, tables, flame graph, annotation */
+	PROFILE_BRSTACK, /* each sample's branch stack, as perf script -F brstack prints it */
 };
 
 struct profile_opts {
@@ -87,7 +88,14 @@ struct profile_opts {
 /* a report of branch stacks rather than of samples: a branch sort, or fdata */
 static inline bool profile_branch_view(const struct profile_opts *o)
 {
-	return profile_sort_branches(o->sort) || o->format == PROFILE_FDATA;
+	return profile_sort_branches(o->sort) || o->format == PROFILE_FDATA || o->format == PROFILE_BRSTACK;
+}
+
+/* perf script's formats print each sample in file order: no reader may
+ * fold identical samples into one count */
+static inline bool profile_format_each_sample(enum profile_format f)
+{
+	return f == PROFILE_SCRIPT || f == PROFILE_BRSTACK;
 }
 
 struct profile;

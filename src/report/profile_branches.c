@@ -13,6 +13,7 @@
 #include <config.h>
 
 #include <inttypes.h>
+#include <linux/perf_event.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -80,11 +81,48 @@ static void add_branch(struct profile *p, uint32_t pid, const struct branch *b, 
 		br->broken += count;
 }
 
+/* perf 6.1's names of a branch type (util/branch.c; new types as its
+ * builds for other machines than arm64 name them, whatever the file's
+ * machine), "" when not recorded */
+static const char *brstack_type_name(const struct branch *b)
+{
+	static const char *const types[] = { "", "COND", "UNCOND", "IND", "CALL", "IND_CALL", "RET",
+					     "SYSCALL", "SYSRET", "COND_CALL", "COND_RET", "ERET", "IRQ",
+					     "SERROR", "NO_TX" };
+	static const char *const new_types[] = { "FAULT_ALGN", "FAULT_DATA", "FAULT_INST", "ARCH_1",
+						 "ARCH_2", "ARCH_3", "ARCH_4", "ARCH_5" };
+
+	if (b->type == PERF_BR_EXTEND_ABI)
+		return b->new_type < ARRAY_SIZE(new_types) ? new_types[b->new_type] : "";
+	return b->type < ARRAY_SIZE(types) ? types[b->type] : "";
+}
+
+/* --report-format=brstack: the sample's line as perf script -F brstack
+ * prints it: " from/to/M|P|-/X|-/A|-/cycles/type " per entry, newest
+ * first (perf 6.1 shows neither spec nor priv) */
+static void add_brstack_line(struct strbuf *sb, const struct sample *s)
+{
+	struct branch b;
+
+	for (uint32_t i = 0; i < s->branch_nr; i++) {
+		branch_decode(&s->branches[i], &b);
+		strbuf_addf(sb, " 0x%" PRIx64 "/0x%" PRIx64 "/%c/%c/%c/%u/%s ", b.from, b.to,
+			    b.mispred ? 'M' : b.predicted ? 'P' : '-', b.in_tx ? 'X' : '-', b.abort ? 'A' : '-',
+			    b.cycles, brstack_type_name(&b));
+	}
+	strbuf_addch(sb, '\n');
+}
+
 void prof_add_branches(struct profile *p, const struct sample *s, uint64_t count)
 {
 	struct prof_branches *br = &p->br;
 	struct branch b, older = { 0 };
 
+	if (p->opts.format == PROFILE_BRSTACK) {
+		if (s->fields & SAMPLE_F_BRANCH)
+			add_brstack_line(&br->brstack, s);
+		return;
+	}
 	if (!(s->fields & SAMPLE_F_BRANCH) || !s->branch_nr)
 		return;
 	br->samples += count;
@@ -213,6 +251,7 @@ void prof_name_branches(struct profile *p)
 
 void prof_release_branches(struct prof_branches *br)
 {
+	strbuf_release(&br->brstack);
 	for (size_t i = 0; i < br->n_rows; i++) {
 		free(br->rows[i].from);
 		free(br->rows[i].to);

@@ -206,6 +206,7 @@ struct prof_branches {
 	size_t n_rows;
 	struct strmap row_index;   /* "from\nto" -> index + 1 in rows */
 	uint64_t total;            /* of the rows' counts */
+	struct strbuf brstack;     /* --report-format=brstack: the lines, in sample order */
 };
 
 /* the HTML report's parts besides the profile by function */

@@ -576,7 +576,8 @@ static void add_event(struct perf_data_reader *r, uint32_t i, const struct perf_
 
 	perf_layout_from_attr(&r->layouts[i], a, i);
 	e->name = attr_name(a);
-	e->fields = perf_sample_fields(a->sample_type) & ~SAMPLE_F_READ;
+	e->fields = perf_attr_fields(a) & ~SAMPLE_F_READ;
+	e->branch_sample_type = a->branch_sample_type;
 	e->attr_type = a->type;
 	e->attr_config = a->config;
 	e->sample_type = a->sample_type;

@@ -37,6 +37,7 @@
 #include "common/util.h"
 #include "sample/perf_data.h"
 #include "sample/perf_data_format.h"
+#include "sample/perf_record.h"
 #include "sample/zstd_stream.h"
 #include "sample/smpl_codec.h"
 
@@ -97,7 +98,7 @@ static uint64_t sample_type_of(uint32_t fields)
 		{ SAMPLE_F_TIME, PERF_SAMPLE_TIME },   { SAMPLE_F_CPU, PERF_SAMPLE_CPU },
 		{ SAMPLE_F_PERIOD, PERF_SAMPLE_PERIOD }, { SAMPLE_F_ADDR, PERF_SAMPLE_ADDR },
 		{ SAMPLE_F_CALLCHAIN, PERF_SAMPLE_CALLCHAIN }, { SAMPLE_F_DATA_SRC, PERF_SAMPLE_DATA_SRC },
-		{ SAMPLE_F_PHYS_ADDR, PERF_SAMPLE_PHYS_ADDR },
+		{ SAMPLE_F_PHYS_ADDR, PERF_SAMPLE_PHYS_ADDR }, { SAMPLE_F_BRANCH, PERF_SAMPLE_BRANCH_STACK },
 	};
 	uint64_t t = PERF_SAMPLE_IDENTIFIER;
 
@@ -185,6 +186,15 @@ static void fill_attr(struct pd_event *e, const struct smpl_event *se, bool firs
 	a->sample_type = e->sample_type;
 	a->freq = se->freq;
 	a->sample_period = se->period; /* sample_freq when freq: a union */
+	/* the recording's branch filter (no branch counters: not kept), with
+	 * hw_idx exactly when the samples have one; a file that did not keep
+	 * its filter (before 1.6) had any branch */
+	if (e->sample_type & PERF_SAMPLE_BRANCH_STACK) {
+		a->branch_sample_type = se->branch_sample_type ? se->branch_sample_type : PERF_SAMPLE_BRANCH_ANY;
+		a->branch_sample_type &= ~(uint64_t)(PERF_SAMPLE_BRANCH_COUNTERS | PERF_SAMPLE_BRANCH_HW_INDEX);
+		if (se->fields & SAMPLE_F_BRANCH_HW_IDX)
+			a->branch_sample_type |= PERF_SAMPLE_BRANCH_HW_INDEX;
+	}
 	a->sample_id_all = 1;
 	if (e->sample_type & PERF_SAMPLE_REGS_USER) {
 		/* the registers pfmon records; the stack size is the largest a
@@ -406,6 +416,24 @@ static void put_stack_user(struct obuf *o, const struct sample *s, size_t room)
 	ob_u64(o, used);
 }
 
+/* the branch stack: nr, hw_idx when the attr says so, the entries (at most
+ * room of them, the newest) */
+static void put_branch_stack(struct obuf *o, const struct pd_event *e, const struct sample *s, size_t room)
+{
+	uint64_t nr = (s->fields & SAMPLE_F_BRANCH) && s->branches ? s->branch_nr : 0;
+
+	if (nr > room / sizeof(struct sample_branch))
+		nr = room / sizeof(struct sample_branch);
+	ob_u64(o, nr);
+	if (e->attr.branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX)
+		ob_u64(o, (s->fields & SAMPLE_F_BRANCH_HW_IDX) ? s->branch_hw_idx : UINT64_MAX);
+	for (uint64_t i = 0; i < nr; i++) {
+		ob_u64(o, s->branches[i].from);
+		ob_u64(o, s->branches[i].to);
+		ob_u64(o, s->branches[i].flags);
+	}
+}
+
 static int write_sample(struct perf_data_writer *w, const struct sample *s, struct pf_error *err)
 {
 	uint64_t t;
@@ -442,6 +470,12 @@ static int write_sample(struct perf_data_writer *w, const struct sample *s, stru
 	if (t & PERF_SAMPLE_CALLCHAIN) {
 		ob_u64(&w->buf, nr);
 		ob_bytes(&w->buf, s->callchain, (size_t)nr * 8);
+	}
+	if (t & PERF_SAMPLE_BRANCH_STACK) {
+		/* room for the fields after it but the stack copy, cut to fit */
+		size_t taken = w->buf.len - at + 16 + 8 * SAMPLE_MAX_REGS + 64;
+
+		put_branch_stack(&w->buf, &w->ev[s->evidx], s, taken < PD_RECORD_MAX ? PD_RECORD_MAX - taken : 0);
 	}
 	if (t & PERF_SAMPLE_REGS_USER)
 		put_regs_user(&w->buf, s);

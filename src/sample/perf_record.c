@@ -245,6 +245,15 @@ static int decode_callchain(struct cursor *c, struct sample *s)
 	return 0;
 }
 
+uint32_t perf_attr_fields(const struct perf_event_attr *attr)
+{
+	uint32_t f = perf_sample_fields(attr->sample_type);
+
+	if ((f & SAMPLE_F_BRANCH) && (attr->branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX))
+		f |= SAMPLE_F_BRANCH_HW_IDX;
+	return f;
+}
+
 static int decode_branch_stack(struct cursor *c, const struct perf_layout *l, struct sample *s)
 {
 	uint64_t nr, hw_idx;
@@ -253,6 +262,10 @@ static int decode_branch_stack(struct cursor *c, const struct perf_layout *l, st
 		return -1;
 	if ((l->branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX) && cur_u64(c, &hw_idx))
 		return -1;
+	if (l->branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX) {
+		s->fields |= SAMPLE_F_BRANCH_HW_IDX;
+		s->branch_hw_idx = hw_idx;
+	}
 	if (nr > cur_left(c) / sizeof(struct sample_branch))
 		return -1;
 	s->branch_nr = (uint32_t)nr;

@@ -37,6 +37,8 @@ void perf_layout_from_attr(struct perf_layout *l, const struct perf_event_attr *
 
 /* The SAMPLE_F_* fields a sample of this sample_type carries. */
 uint32_t perf_sample_fields(uint64_t sample_type);
+/* ... and those of an attr: with the branch stack's hw_idx when it has one */
+uint32_t perf_attr_fields(const struct perf_event_attr *attr);
 
 /*
  * Decode rec (8-byte aligned, rec->size bytes readable) into out.

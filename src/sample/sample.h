@@ -39,7 +39,8 @@
 #define SAMPLE_F_PHYS_ADDR (1u << 13)
 #define SAMPLE_F_READ      (1u << 14) /* counts of the events recorded in each sample */
 #define SAMPLE_F_USER_STACK (1u << 15) /* user registers and stack, unwound at report time */
-#define SAMPLE_F_ALL       ((1u << 16) - 1)
+#define SAMPLE_F_BRANCH_HW_IDX (1u << 16) /* the branch stack's hw_idx (PERF_SAMPLE_BRANCH_HW_INDEX) */
+#define SAMPLE_F_ALL       ((1u << 17) - 1)
 
 /* at most this many counts recorded in one sample (SAMPLE_F_READ) */
 #define SAMPLE_MAX_READ 16
@@ -99,6 +100,9 @@ struct sample {
 	const uint64_t *callchain; /* may hold PERF_CONTEXT_* markers */
 	uint32_t branch_nr;
 	const struct sample_branch *branches; /* most recent first */
+	/* SAMPLE_F_BRANCH_HW_IDX: the LBR's index of the newest entry (perf's
+	 * hw_idx; --stitch-lbr finds where two call stacks overlap by it) */
+	uint64_t branch_hw_idx;
 	uint32_t raw_size;
 	const void *raw; /* PERF_SAMPLE_RAW: a tracepoint's record, an IBS dump */
 	/* pfmon 3.x's non-sampling events: their running counts when the

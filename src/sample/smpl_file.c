@@ -121,6 +121,10 @@ static void encode_header(struct obuf *o, const struct smpl_header *h)
 		ob_str(o, h->job_id ? h->job_id : "");
 		ob_str(o, h->launcher ? h->launcher : "");
 	}
+	/* minor version 6: the branch stacks' */
+	for (i = 0; i < h->nr_events; i++)
+		ob_varint(o, h->events[i].branch_sample_type);
+	ob_varint(o, h->max_branches);
 	put_le32(o->b + size_at, (uint32_t)(o->len + 4));
 	ob_u32(o, crc32_buf(o->b, o->len));
 }
@@ -340,6 +344,8 @@ static void encode_sample(struct smpl_writer *w, const struct sample *s, uint32_
 			ob_varint(o, s->read[i]);
 	if (f & SAMPLE_F_USER_STACK)
 		smpl_encode_user_stack(o, d->stacks, s);
+	if (f & SAMPLE_F_BRANCH_HW_IDX)
+		ob_varint(o, s->branch_hw_idx);
 }
 
 int smpl_write_sample(struct smpl_writer *w, const struct sample *s, struct pf_error *err)

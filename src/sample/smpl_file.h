@@ -21,8 +21,10 @@
  * 1.2: chunk sequence numbers, binary identities;
  * 1.3: Itanium 2 dumps (configuration and PMD sample records);
  * 1.4: the job (rank, size, host, job id, launcher) in the header, the end time in the end record;
- * 1.5: user registers and stacks (the USER_STACK field, --call-graph=dwarf) */
-#define SMPL_VERSION_MINOR 5
+ * 1.5: user registers and stacks (the USER_STACK field, --call-graph=dwarf);
+ * 1.6: branch_sample_type of each event and the branch stack's depth in the
+ *      header, the BRANCH_HW_IDX field (--call-graph=lbr, --stitch-lbr) */
+#define SMPL_VERSION_MINOR 6
 
 #define SMPL_FIXED_HEADER_SIZE 48
 #define SMPL_HEADER_MAX (16u << 20)
@@ -41,6 +43,7 @@ struct smpl_event {
 	uint32_t attr_type;    /* perf_event_attr.type, .config: for reference */
 	uint64_t attr_config;
 	uint64_t sample_type;  /* perf_event_attr.sample_type */
+	uint64_t branch_sample_type; /* 1.6: perf_event_attr.branch_sample_type; 0: none or unknown */
 	bool freq;             /* period is a frequency, in Hz */
 	uint64_t period;
 	uint64_t random_mask;  /* --smpl-periods-random: periods are period + (random & mask); 0: fixed */
@@ -78,6 +81,9 @@ struct smpl_header {
 	/* the family and model of the CPU that took the samples (perf.data's
 	 * cpuid header), for the IBS errata; 0: unknown */
 	uint32_t cpu_family, cpu_model;
+	/* 1.6: the branch stack's depth (perf.data's CPU_PMU_CAPS branches=,
+	 * for --stitch-lbr); 0: unknown */
+	uint32_t max_branches;
 };
 
 /* writing */

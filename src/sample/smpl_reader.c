@@ -175,6 +175,12 @@ static int parse_header_vars(struct smpl_reader *r, const unsigned char *b, size
 			return -1;
 	if (r->h.version_minor >= 4 && parse_job(r, &ib, err))
 		return -1;
+	/* minor version 6: each event's branch_sample_type, the branch stack's depth */
+	for (i = 0; r->h.version_minor >= 6 && i < r->h.nr_events; i++)
+		if (ib_varint(&ib, &r->h.events[i].branch_sample_type))
+			return bad(r, err, "corrupted header: branch sample types overrun the header");
+	if (r->h.version_minor >= 6 && ib_varint32(&ib, &r->h.max_branches))
+		return bad(r, err, "corrupted header: bad branch stack depth");
 	/* bytes after these are a later minor version's: skipped */
 	return 0;
 }
@@ -561,8 +567,10 @@ static const char *decode_sample(struct smpl_reader *r, struct ibuf *ib, struct 
 			if (ib_varint(ib, &s->read[i]))
 				return "bad read count";
 	}
-	if (f & SAMPLE_F_USER_STACK)
-		return smpl_decode_user_stack(ib, r->d.stacks, s);
+	if ((f & SAMPLE_F_USER_STACK) && (why = smpl_decode_user_stack(ib, r->d.stacks, s)))
+		return why;
+	if ((f & SAMPLE_F_BRANCH_HW_IDX) && ib_varint(ib, &s->branch_hw_idx))
+		return "bad branch hw_idx";
 	return NULL;
 }
 

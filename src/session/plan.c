@@ -191,7 +191,7 @@ static uint64_t wanted_sample_type(const struct record_opts *o, const struct cou
 		st |= PERF_SAMPLE_WEIGHT;
 	if (o->data_src)
 		st |= PERF_SAMPLE_DATA_SRC;
-	if (o->branch_stack)
+	if (o->branch_stack || o->callchain_lbr)
 		st |= PERF_SAMPLE_BRANCH_STACK;
 	if (o->callchain)
 		st |= PERF_SAMPLE_CALLCHAIN;
@@ -224,6 +224,13 @@ static const struct {
 	{ "hw_index", PERF_SAMPLE_BRANCH_HW_INDEX },
 	{ "priv", PERF_SAMPLE_BRANCH_PRIV_SAVE },
 };
+
+/* perf 6.1's --call-graph lbr: the user call stack, without the flags and
+ * cycles a call stack does not need, and the LBR's index of its newest
+ * entry (for --stitch-lbr) */
+#define PERF_SAMPLE_BRANCH_LBR_CALL_STACK                                                            \
+	(PERF_SAMPLE_BRANCH_USER | PERF_SAMPLE_BRANCH_CALL_STACK | PERF_SAMPLE_BRANCH_NO_FLAGS |     \
+	 PERF_SAMPLE_BRANCH_NO_CYCLES | PERF_SAMPLE_BRANCH_HW_INDEX)
 
 #define BRANCH_PLM (PERF_SAMPLE_BRANCH_USER | PERF_SAMPLE_BRANCH_KERNEL | PERF_SAMPLE_BRANCH_HV)
 
@@ -311,6 +318,12 @@ static void setup_sampling_event(const struct record_plan *p, const struct recor
 	if (o->branch_stack) /* perf's -j/-b filter, else any branch at user level */
 		a->branch_sample_type = o->branch_filter ? o->branch_filter
 							 : PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_USER;
+	/* perf record --call-graph lbr's attr (perf 6.1, evsel.c); an event
+	 * without user level has frame pointers' kernel chains, as perf's */
+	if (o->callchain_lbr && !a->exclude_user)
+		a->branch_sample_type = PERF_SAMPLE_BRANCH_LBR_CALL_STACK;
+	else if (o->callchain_lbr)
+		a->sample_type &= ~(uint64_t)PERF_SAMPLE_BRANCH_STACK;
 	if (st & PERF_SAMPLE_STACK_USER) {
 		/* user frames come from unwinding the stack copy; the kernel's
 		 * call chain gives the kernel frames only (as perf record) */

@@ -47,6 +47,7 @@ struct record_opts {
 	uint64_t mmap_pages;    /* perf record -m: data pages of each CPU's ring; 0 = from the rates */
 	bool callchain;        /* -g: the kernel's call chains */
 	bool callchain_dwarf;  /* --call-graph=dwarf: user stacks copied */
+	bool callchain_lbr;    /* --call-graph=lbr: user call stacks from the LBR */
 	uint32_t stack_dump_size; /* bytes of user stack per sample */
 };
 

@@ -296,6 +296,10 @@ static int branch_stack_error(const struct counter_prog *c, struct pf_error *err
 {
 	uint32_t t = c->attr.type;
 
+	if ((c->attr.branch_sample_type & PERF_SAMPLE_BRANCH_CALL_STACK) && !kperf_hw_counting_works())
+		return pf_error_set(err, PF_E_CANNOT_SAMPLE, c->name,
+				    "--call-graph=lbr needs LBR call stacks (Intel, Haswell or later), and this "
+				    "machine has no hardware PMU (as in most VMs)");
 	if (!kperf_hw_counting_works())
 		return pf_error_set(err, PF_E_CANNOT_SAMPLE, c->name,
 				    "branch stacks need a branch-stack PMU (Intel LBR, AMD LBR v2, Arm BRBE), and "
@@ -303,6 +307,10 @@ static int branch_stack_error(const struct counter_prog *c, struct pf_error *err
 	if (t == PERF_TYPE_SOFTWARE || t == PERF_TYPE_TRACEPOINT || t == PERF_TYPE_BREAKPOINT)
 		return pf_error_set(err, PF_E_CANNOT_SAMPLE, c->name,
 				    "a software event has no branch stack: sample a hardware event (-e cycles) for one");
+	if (c->attr.branch_sample_type & PERF_SAMPLE_BRANCH_CALL_STACK)
+		return pf_error_set(err, PF_E_CANNOT_SAMPLE, c->name,
+				    "this machine's PMU records no LBR call stacks (Intel, Haswell or later; "
+				    "use --call-graph=fp or dwarf)");
 	return pf_error_set(err, PF_E_CANNOT_SAMPLE, c->name,
 			    "this machine's PMU records no branch stacks for it (no Intel LBR, AMD LBR v2 or Arm "
 			    "BRBE, or not with this branch filter)");

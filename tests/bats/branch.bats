@@ -19,6 +19,7 @@ setup_file() {
 	for k in lbr lbr-nohw amd reserved; do
 		python3 "$TESTS_SRCDIR/bats/perfdata_brstack.py" "$T/rec.data" "$T/$k.data" "$k" "$T/labels" >"$T/$k.n"
 	done
+	python3 "$TESTS_SRCDIR/bats/perfdata_brbe.py" "$T/rec.data" "$T/brbe.data" "$T/labels" >"$T/brbe.n"
 }
 
 setup() {
@@ -170,6 +171,52 @@ label_line() {
 	[[ "$output" == *"loop4 (branchloop)"* ]]
 }
 
+@test "--export-perf-data writes the branch stacks: perf script -F brstack the same, filter and hw_idx kept" {
+	for k in lbr lbr-nohw amd; do
+		"$PFMON" --report="$T/$k.data" --export-perf-data="$W/$k.data"
+		perf script -i "$T/$k.data" -F brstack 2>/dev/null >"$W/want"
+		perf script -i "$W/$k.data" -F brstack 2>/dev/null >"$W/got"
+		[ "$(wc -l <"$W/want")" = "$(cat "$T/$k.n")" ]
+		cmp "$W/want" "$W/got"
+		perf evlist -v -i "$T/$k.data" 2>/dev/null | grep -o 'branch_sample_type: [A-Z_|]*' >"$W/want"
+		perf evlist -v -i "$W/$k.data" 2>/dev/null | grep -o 'branch_sample_type: [A-Z_|]*' >"$W/got"
+		[ -s "$W/want" ]
+		cmp "$W/want" "$W/got"
+	done
+}
+
+# a branch report's rows "key... count mispredicted with_cycles", from its JSON
+branch_rows() {
+	jq -r '[.[] | arrays][0][] | ([to_entries[] | select(.value | type == "string") | .value] | join(" "))
+		+ " \(.count) \(.mispredicted // 0) \(.with_cycles)"'
+}
+
+@test "--merge with a branch sort: each row the sum of the files' rows (pairs, lines, blocks, mispredicted)" {
+	for s in symbol_from,symbol_to srcline_from,srcline_to block mispredict; do
+		for k in lbr lbr-nohw amd; do
+			"$PFMON" --report-sort=$s --report-format=json --report="$T/$k.data" | branch_rows
+		done | awk '{ c = $(NF - 2); m = $(NF - 1); y = $NF; NF -= 3; n[$0] += c; mp[$0] += m; wc[$0] += y }
+			END { for (k in n) print k, n[k], mp[k], wc[k] }' | sort >"$W/want"
+		"$PFMON" --report-sort=$s --report-format=json --merge "$T/lbr.data" "$T/lbr-nohw.data" "$T/amd.data" |
+			branch_rows | sort >"$W/got"
+		[ "$(wc -l <"$W/want")" -ge 1 ]
+		diff "$W/want" "$W/got"
+	done
+}
+
+@test "--report-format=brstack: each sample's stack as perf script -F brstack prints it (LBR, AMD, Arm BRBE)" {
+	perf report --header-only -i "$T/brbe.data" 2>/dev/null | grep -qx '# arch : aarch64'
+	for k in lbr lbr-nohw amd brbe; do
+		perf script -i "$T/$k.data" -F brstack 2>/dev/null >"$W/want"
+		"$PFMON" --report="$T/$k.data" --report-format=brstack >"$W/got"
+		[ "$(wc -l <"$W/want")" = "$(cat "$T/$k.n")" ]
+		cmp "$W/want" "$W/got"
+	done
+	# BRBE's stack names every branch type, the new types of EXTEND_ABI too,
+	# with spec and priv set in its entries (perf 6.1 prints neither)
+	[ "$(head -1 "$W/got" | tr -s ' ' '\n' | awk -F/ 'NF == 7 && $7 != "" { print $7 }' | sort -u | wc -l)" = 22 ]
+}
+
 @test "a file without branch stacks: an empty branch report, said so" {
 	run -0 --separate-stderr "$PFMON" --report="$T/rec.data" --report-sort=symbol_from,symbol_to
 	[ "${lines[1]}" = "# 0 samples with a branch stack, 0 taken branches (0 with cycles), 0 blocks" ]
@@ -200,4 +247,53 @@ label_line() {
 	# pfmon 3.x's btb module is a report's when reading a file, and needs samples
 	run -2 --separate-stderr "$PFMON" --smpl-module=btb -e task-clock true
 	one_error_line "^error: option '--smpl-module' is not used when counting \(it is for sampling and --report\)$"
+}
+
+# perf -vv's attr field NAME as bits: the names of perf's sample_type and
+# branch_sample_type (perf 6.1, util/perf_event_attr_fprintf.c)
+perf_attr_bits() {
+	local v=0 b
+	for b in $(awk -v k="$1" '$1 == k { print $2; exit }' "$2" | tr '|' ' '); do
+		case $b in
+		IP) v=$((v | 0x1)) ;; TID) v=$((v | 0x2)) ;; TIME) v=$((v | 0x4)) ;; ADDR) v=$((v | 0x8)) ;;
+		READ) v=$((v | 0x10)) ;; CALLCHAIN) v=$((v | 0x20)) ;; ID) v=$((v | 0x40)) ;; CPU) v=$((v | 0x80)) ;;
+		PERIOD) v=$((v | 0x100)) ;; BRANCH_STACK) v=$((v | 0x800)) ;; IDENTIFIER) v=$((v | 0x10000)) ;;
+		USER) v=$((v | 0x1)) ;; KERNEL) v=$((v | 0x2)) ;; HV) v=$((v | 0x4)) ;; ANY) v=$((v | 0x8)) ;;
+		CALL_STACK) v=$((v | 0x800)) ;; NO_FLAGS) v=$((v | 0x4000)) ;; NO_CYCLES) v=$((v | 0x8000)) ;;
+		HW_INDEX) v=$((v | 0x20000)) ;; *) echo "unknown bit $b" >&2; return 1 ;;
+		esac
+	done
+	echo $v
+}
+
+@test "recording: --call-graph=lbr encodes perf record --call-graph lbr's attr, refused in one line without an LBR" {
+	PFMON_DUMP_ATTR="$W/attrs" run --separate-stderr "$PFMON" --call-graph=lbr -e task-clock \
+		--smpl-outfile="$W/s.pfs" true
+	[ "$status" = 1 ] # a software event has no LBR, whatever the machine
+	if hw_pmu_present; then
+		one_error_line "^error: cannot sample 'task-clock': a software event has no branch stack: sample a hardware event \(-e cycles\) for one$"
+	else
+		one_error_line "^error: cannot sample 'task-clock': --call-graph=lbr needs LBR call stacks \(Intel, Haswell or later\), and this machine has no hardware PMU \(as in most VMs\)$"
+	fi
+	st=$(grep -o 'sample_type=0x[0-9a-f]*' "$W/attrs" | head -1 | cut -d= -f2)
+	bt=$(grep -o 'branch_sample_type=0x[0-9a-f]*' "$W/attrs" | head -1 | cut -d= -f2)
+	# CALLCHAIN | BRANCH_STACK; USER | CALL_STACK | NO_FLAGS | NO_CYCLES | HW_INDEX
+	[ $((st & 0x820)) = $((0x820)) ]
+	[ $((bt)) = $((0x2c801)) ]
+	command -v perf >/dev/null || skip "perf is not installed: no attr of perf's to compare"
+	perf record -e task-clock --call-graph lbr -vv -o "$W/p.data" true >"$W/perf.txt" 2>&1 || true
+	grep -q '^  branch_sample_type ' "$W/perf.txt" || skip "perf printed no attr"
+	[ "$(perf_attr_bits branch_sample_type "$W/perf.txt")" = $((bt)) ]
+	pst=$(perf_attr_bits sample_type "$W/perf.txt")
+	[ $((pst & 0x820)) = $((0x820)) ]
+	[ $((pst & ~st)) = 0 ] # perf's fields are pfmon's (pfmon adds IDENTIFIER and CPU)
+	# an event without user level: frame pointers' chains, as perf falls back to
+	PFMON_DUMP_ATTR="$W/k" run -0 --separate-stderr "$PFMON" --call-graph=lbr -e task-clock:k \
+		--smpl-outfile="$W/k.pfs" true
+	grep -q 'branch_sample_type=0 ' "$W/k"
+	kst=$(grep -o 'sample_type=0x[0-9a-f]*' "$W/k" | head -1 | cut -d= -f2)
+	[ $((kst & 0x820)) = $((0x20)) ]
+	# with -b: refused (perf falls back to frame pointers, silently to a script)
+	run -2 --separate-stderr "$PFMON" --call-graph=lbr -b --smpl-outfile="$W/s.pfs" true
+	one_error_line "^error: options '--call-graph=lbr' and '-b/--branch-filter' cannot be combined \(the LBR holds the call stack or the branches, not both\)$"
 }

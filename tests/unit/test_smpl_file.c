@@ -33,7 +33,7 @@ static struct smpl_event events0[] = {
 	{ .name = "cpu-clock", .fields = F_BASIC, .attr_type = 1, .attr_config = 0,
 	  .sample_type = 0x187, .period = 1000000, .random_mask = 0xffff },
 	{ .name = "MEM_LOAD_RETIRED.L3_MISS", .fields = SAMPLE_F_ALL, .attr_type = 4,
-	  .attr_config = 0x1d3, .sample_type = 0x1f7ff, .freq = true, .period = 4000,
+	  .attr_config = 0x1d3, .sample_type = 0x1f7ff, .branch_sample_type = 0x2c801, .freq = true, .period = 4000,
 	  .n_reads = 2, .reads = { 0, 2 } },
 	{ .name = "page-faults", .attr_type = 1, .attr_config = 2, .counting = true },
 };
@@ -54,6 +54,7 @@ static void test_header(struct smpl_header *h)
 	h->host = (char *)"node017";
 	h->job_id = (char *)"424242";
 	h->launcher = (char *)"slurm";
+	h->max_branches = 32; /* minor version 6 */
 }
 
 /* --- the records of the round trip --- */
@@ -146,6 +147,7 @@ static void full_sample(uint32_t nchain, uint32_t nbr)
 	s->callchain = nchain ? chain : NULL;
 	s->branch_nr = nbr;
 	s->branches = nbr ? branches : NULL;
+	s->branch_hw_idx = nbr ? 29 : UINT64_MAX;
 	user_context(s, nchain);
 }
 
@@ -220,7 +222,7 @@ static int same_sample(const struct sample *g, const struct sample *w)
 	SAME(fields); SAME(evidx); SAME(cpumode); SAME(exact_ip); SAME(ip); SAME(pid); SAME(tid);
 	SAME(time); SAME(cpu); SAME(period); SAME(id); SAME(stream_id); SAME(addr);
 	SAME(weight); SAME(ins_lat); SAME(data_src); SAME(phys_addr);
-	SAME(callchain_nr); SAME(branch_nr); SAME(read_nr);
+	SAME(callchain_nr); SAME(branch_nr); SAME(branch_hw_idx); SAME(read_nr);
 	if (memcmp(g->read, w->read, g->read_nr * 8))
 		return diff("read counts");
 	if (g->callchain_nr && memcmp(g->callchain, w->callchain, g->callchain_nr * 8))
@@ -463,6 +465,8 @@ static void test_round_trip(void)
 	ok(h->has_job && h->rank == 5 && h->size == 64 && !strcmp(h->host, "node017") &&
 	   !strcmp(h->job_id, "424242") && !strcmp(h->launcher, "slurm"),
 	   "header job: rank, size, host, job id, launcher (minor version 4)");
+	ok(h->events[1].branch_sample_type == 0x2c801 && h->events[0].branch_sample_type == 0 && h->max_branches == 32,
+	   "header branch sample types and branch stack depth (minor version 6)");
 	while ((rc = smpl_reader_next(r, &out, &err)) == 1 && out.type != SREC_END) {
 		ok(n < nrecs && same_record(&out, &recs[n]), "record %zu (type %d) round trip", n, (int)out.type);
 		n++;
