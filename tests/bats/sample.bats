@@ -579,6 +579,8 @@ live_and_report() {
 	run -2 --separate-stderr "$PFMON" -e task-clock --long-smpl-periods=1000000 --smpl-module=detailed \
 		--report-format=svg true
 	one_error_line "^error: options '--report-format' and '--smpl-module' cannot be combined: a sampling module prints text$"
+}
+
 @test "a report by source line loads libelf and libdwarf when it names its first address" {
 	run -0 "$PFMON" -e cpu-clock --long-smpl-periods=500000 --smpl-outfile="$BATS_TEST_TMPDIR/h.pfs" "$FIXTURES/hotspot" 100
 	run -0 --separate-stderr env LD_DEBUG=files "$PFMON" --report="$BATS_TEST_TMPDIR/h.pfs" --report-sort=line
