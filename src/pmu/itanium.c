@@ -27,7 +27,7 @@ struct ita_set_thres {
 	unsigned v[ITA_THRES_ENTRIES];
 	bool given[ITA_THRES_ENTRIES]; /* an empty entry keeps the event's thres= */
 	size_t n;
-	const char *text; /* the option's value, for messages */
+	char *text; /* the option's value (a copy: the caller's may not last), for messages */
 };
 
 struct ita_options {
@@ -67,8 +67,11 @@ static void ita_options_free(void *opts)
 {
 	struct ita_options *o = opts;
 
-	if (o)
-		free(o->thres);
+	if (!o)
+		return;
+	for (size_t i = 0; i < o->n_sets; i++)
+		free(o->thres[i].text);
+	free(o->thres);
 	free(o);
 }
 
@@ -298,8 +301,9 @@ static int opt_thresholds(void *opts, size_t set, const char *arg, struct pf_err
 	char **v = str_split(arg, ',', &n);
 	int rc = n > ITA_THRES_ENTRIES ? bad("event-thresholds", arg, "too many thresholds specified", err) : 0;
 
+	free(t->text);
 	memset(t, 0, sizeof(*t));
-	t->text = arg;
+	t->text = xstrdup(arg);
 	for (size_t i = 0; !rc && i < n; i++) {
 		uint64_t x;
 

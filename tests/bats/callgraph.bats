@@ -72,8 +72,8 @@ START="_start;__libc_start_main@@GLIBC_2.34;__libc_start_call_main"
 	[ "$(stat -c %s "$TMP/dwarf.smpl")" -gt "$(stat -c %s "$TMP/fp.smpl")" ]
 }
 
-@test "--call-graph values are checked" {
-	for bad in lbr dwarf,12 dwarf,0 dwarf,65536 dwarf,x fp,8 dwarf, ''; do
+@test "--call-graph values are checked (lbr is one: see branch.bats)" {
+	for bad in dwarf,12 dwarf,0 dwarf,65536 dwarf,x fp,8 dwarf, ''; do
 		run -2 --separate-stderr "$PFMON" -e cpu-clock --smpl-freq=100 --call-graph="$bad" true
 		one_error_line "^error: invalid value '$bad' for option '--call-graph': "
 	done

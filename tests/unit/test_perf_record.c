@@ -209,7 +209,8 @@ static void test_full_sample(void)
 	ok(s->fields == (SAMPLE_F_IP | SAMPLE_F_TID | SAMPLE_F_TIME | SAMPLE_F_CPU | SAMPLE_F_PERIOD |
 			 SAMPLE_F_ADDR | SAMPLE_F_ID | SAMPLE_F_STREAM_ID | SAMPLE_F_CALLCHAIN |
 			 SAMPLE_F_BRANCH | SAMPLE_F_WEIGHT | SAMPLE_F_INS_LAT | SAMPLE_F_DATA_SRC |
-			 SAMPLE_F_PHYS_ADDR | SAMPLE_F_READ | SAMPLE_F_USER_STACK), "field mask of the full sample");
+			 SAMPLE_F_PHYS_ADDR | SAMPLE_F_READ | SAMPLE_F_USER_STACK | SAMPLE_F_BRANCH_HW_IDX),
+	   "field mask of the full sample");
 	ok(s->regs_abi == 2 && s->regs_mask == 0x7 && s->regs[0] == 1 && s->regs[2] == 3,
 	   "user registers kept: abi, mask, values");
 	ok(s->stack_size == 16 && s->stack[0] == 0xaa && s->stack[8] == 0xbb, "user stack kept: dyn_size bytes");
