@@ -148,12 +148,16 @@ for line in sys.stdin:
 	echo "perf: $theirs; pfmon: $ours" >&2
 	# value,unit,event,variance%,runtime,pcnt,metric,metric-unit
 	[ "$(awk -F, '{ print NF, $2, $3, ($4 ~ /%$/) }' <<<"$ours")" = "$(awk -F, '{ print NF, $2, $3, ($4 ~ /%$/) }' <<<"$theirs")" ]
-	# the two means differ by less than three standard errors of their difference (and a page)
+	# the two means differ by less than three standard errors of their
+	# difference, and two pages: the kernel moves each exec's stack top
+	# down by a random 0-8 KiB, so a series' pages can sit up to two pages
+	# from another series' (perf against itself here: 551, 551, 551 and
+	# pfmon 550, 552, 551, each series of 5 with a standard error of ~0.3)
 	awk -F, -v a="$ours" -v b="$theirs" 'BEGIN {
 		split(a, x, ","); split(b, y, ",")
 		ex = x[1] * x[4] / 100; ey = y[1] * y[4] / 100
 		d = x[1] - y[1]; if (d < 0) d = -d
-		exit !(d <= 3 * sqrt(ex * ex + ey * ey) + 1) }'
+		exit !(d <= 3 * sqrt(ex * ex + ey * ey) + 2) }'
 }
 
 @test "-r N: a run whose command fails stops the series, its status is pfmon's; -r with per-task results is refused" {

@@ -71,8 +71,9 @@ samples_of() {
 	# this fixture's hot, one row: a system-wide profile also sees whatever
 	# else the machine runs, another build's hotspot included
 	bin=$(readlink -f "$FIXTURES/hotspot")
-	[ "$(jq --arg bin "$bin" '[.events[0].entries[] | select(.symbol == "hot" and .binary == $bin)]
-		| length' <<<"$output")" -eq 1 ]
+	hot=$(jq -c --arg bin "$bin" '[.events[0].entries[] | select(.symbol == "hot" and .binary == $bin)]' <<<"$output")
+	[ "$(jq length <<<"$hot")" -eq 1 ] ||
+		{ echo "rows of hot in $bin: $hot"; jq -c '.events[0].entries[] | select(.symbol == "hot")' <<<"$output"; false; }
 }
 
 @test "--smpl-ignore-pids: one row for every process's samples of a function" {
