@@ -83,7 +83,7 @@ static const struct libdw *libdw(void)
 	static struct libdw dw;
 	static struct dynlib_once once;
 
-	return dynlib_open_isolated_once(&once, "libdw", "libdw.so.1", libdw_symbols, ARRAY_SIZE(libdw_symbols), &dw, NULL)
+	return dynlib_open_isolated_once(&once, "libdw", LIBDW_SONAME, libdw_symbols, ARRAY_SIZE(libdw_symbols), &dw, NULL)
 		       ? NULL
 		       : &dw;
 }
