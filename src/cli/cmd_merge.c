@@ -29,12 +29,12 @@
 
 struct name_list {
 	char **v;
-	size_t n;
+	size_t n, cap;
 };
 
 static void add_name(struct name_list *l, char *path)
 {
-	l->v = xrealloc(l->v, (l->n + 1) * sizeof(*l->v));
+	XGROW(l->v, l->cap, l->n);
 	l->v[l->n++] = path;
 }
 

@@ -44,6 +44,22 @@ void *xrealloc(void *p, size_t n)
 	return q;
 }
 
+void *xgrow(void *p, size_t *cap, size_t n, size_t size)
+{
+	size_t want = *cap ? *cap : 8;
+
+	if (n < *cap)
+		return p;
+	while (want <= n) {
+		if (want > SIZE_MAX / 2 / size)
+			out_of_memory(SIZE_MAX);
+		want *= 2;
+	}
+	p = xrealloc(p, want * size);
+	*cap = want;
+	return p;
+}
+
 char *xstrdup(const char *s)
 {
 	return xstrndup(s, strlen(s));

@@ -16,6 +16,12 @@
 void *xmalloc(size_t n);
 void *xcalloc(size_t nmemb, size_t size);
 void *xrealloc(void *p, size_t n);
+/* An array p of *cap elements of size bytes, with room made for element
+ * n: the capacity doubles, so n appends cost O(n) copies in all where
+ * growing by one element each time costs O(n^2) (the sanitizer's realloc
+ * always copies).  XGROW(arr, cap, n) assigns the result to arr. */
+void *xgrow(void *p, size_t *cap, size_t n, size_t size);
+#define XGROW(arr, cap, n) ((arr) = xgrow((arr), &(cap), (n), sizeof(*(arr))))
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

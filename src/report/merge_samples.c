@@ -117,7 +117,7 @@ static int read_headers(struct sample_input *in, size_t n, struct smpl_header *f
 struct binaries {
 	struct strmap index; /* build-id -> 1 + position in paths */
 	char **paths;
-	size_t n;
+	size_t n, cap;
 };
 
 static const char *canonical_path(struct binaries *b, const struct sample_binary *bin)
@@ -132,7 +132,7 @@ static const char *canonical_path(struct binaries *b, const struct sample_binary
 	at = strmap_get(&b->index, hex);
 	if (at)
 		return b->paths[at - 1];
-	b->paths = xrealloc(b->paths, (b->n + 1) * sizeof(*b->paths));
+	XGROW(b->paths, b->cap, b->n);
 	b->paths[b->n++] = xstrdup(bin->path);
 	strmap_add(&b->index, hex, b->n);
 	return bin->path;

@@ -226,10 +226,7 @@ void profile_free(struct profile *p)
 		free(p->ev[i].name);
 		strmap_release(&p->ev[i].keys);
 		strmap_release(&p->ev[i].key_index);
-		free(p->ev[i].key_frames);
-		free(p->ev[i].key_counts);
-		free(p->ev[i].key_pids);
-		free(p->ev[i].key_mem);
+		free(p->ev[i].key_fields);
 		for (size_t j = 0; j < SAMPLE_MAX_READ; j++)
 			strmap_release(&p->ev[i].read_sums[j]);
 		prof_keymap_release(&p->ev[i].counted);

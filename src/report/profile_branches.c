@@ -196,7 +196,7 @@ static struct prof_branch_row *row_of(struct prof_branches *br, const char *from
 	strbuf_addf(&key, "%s\n%s", from, to);
 	at = strmap_get(&br->row_index, strbuf_str(&key));
 	if (!at) {
-		br->rows = xrealloc(br->rows, (br->n_rows + 1) * sizeof(*br->rows));
+		XGROW(br->rows, br->cap_rows, br->n_rows);
 		br->rows[br->n_rows] = (struct prof_branch_row){ .from = xstrdup(from), .to = xstrdup(to) };
 		at = ++br->n_rows;
 		strmap_add(&br->row_index, strbuf_str(&key), at);

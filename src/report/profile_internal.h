@@ -69,6 +69,15 @@ struct prof_frame {
 	uint64_t addr;       /* 0 when the key does not show it */
 };
 
+/* JSON: the frames a named key's separate fields are taken from, of the
+ * entry with the most samples among those the name covers */
+struct prof_key_fields {
+	struct prof_frame code;
+	uint64_t count; /* of the entry the frames are from */
+	uint32_t pid;   /* by process: the key's pid */
+	struct prof_frame mem[PROFILE_MAX_KEYS]; /* unused ones: FRAME_NO_DATA */
+};
+
 /* one key and what was counted under it */
 struct prof_entry {
 	struct prof_frame *frames; /* NULL: empty slot */
@@ -104,15 +113,10 @@ struct event_hist {
 	/* named when finished, for the printers: */
 	struct strmap keys;
 	struct strmap read_sums[SAMPLE_MAX_READ]; /* per key: the counts' increases */
-	/* JSON: each named key's first frame, for its separate fields */
-	struct strmap key_index; /* name -> index + 1 in key_frames */
-	struct prof_frame *key_frames;
-	uint64_t *key_counts; /* of the entry each key frame is from */
-	uint32_t *key_pids; /* by process: each named key's pid, parallel to key_frames */
-	/* and each named key's memory frames, PROFILE_MAX_KEYS a key (the
-	 * unused ones of kind FRAME_NO_DATA) */
-	struct prof_frame *key_mem;
-	size_t n_key_frames;
+	/* JSON: each named key's frames, for its separate fields */
+	struct strmap key_index; /* name -> index + 1 in key_fields */
+	struct prof_key_fields *key_fields;
+	size_t n_key_fields, cap_key_fields;
 	/* a merge of several files (pfmon --merge): each source's own counts,
 	 * typed as they come, named when finished */
 	struct prof_keymap *source_counted;
@@ -203,7 +207,7 @@ struct prof_branches {
 	uint64_t reserved_bits;    /* perf flag bits no known kernel defines, ORed */
 	uint64_t reserved_entries; /* and the branches that had any */
 	struct prof_branch_row *rows;
-	size_t n_rows;
+	size_t n_rows, cap_rows;
 	struct strmap row_index;   /* "from\nto" -> index + 1 in rows */
 	uint64_t total;            /* of the rows' counts */
 	struct strbuf brstack;     /* --report-format=brstack: the lines, in sample order */
@@ -225,10 +229,10 @@ struct profile {
 	struct strmap folded;      /* and named when finished: folded stacks */
 	struct strmap stack_index; /* JSON: name -> index + 1 in stack_reps */
 	struct prof_stack *stack_reps;
-	size_t n_stack_reps;
+	size_t n_stack_reps, cap_stack_reps;
 	struct flame *flame;       /* SVG: the flame graph's tree instead */
 	char **comms;              /* the process names seen, each once */
-	size_t n_comms;
+	size_t n_comms, cap_comms;
 	struct strmap comm_ids;    /* a name's index in comms + 1 */
 	struct u64set task_comm;   /* a thread's id -> the index of its name */
 	/* pid 0 is the idle task, and in a file recorded inside a pid

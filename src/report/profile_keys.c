@@ -487,23 +487,23 @@ static void keep_key_frame(struct event_hist *h, const char *name, const struct 
 	/* by process the first frame is the process's */
 	uint32_t pid = e->n > 1 && e->frames[0].kind == FRAME_PID ? (uint32_t)e->frames[0].addr : 0;
 	size_t at = strmap_get(&h->key_index, name);
+	struct prof_key_fields *k;
 
 	if (!code) /* memory keys alone */
 		code = &none;
 	if (!at) {
-		h->key_frames = xrealloc(h->key_frames, (h->n_key_frames + 1) * sizeof(*h->key_frames));
-		h->key_counts = xrealloc(h->key_counts, (h->n_key_frames + 1) * sizeof(*h->key_counts));
-		h->key_pids = xrealloc(h->key_pids, (h->n_key_frames + 1) * sizeof(*h->key_pids));
-		h->key_mem = xrealloc(h->key_mem, (h->n_key_frames + 1) * PROFILE_MAX_KEYS * sizeof(*h->key_mem));
-		at = ++h->n_key_frames;
+		XGROW(h->key_fields, h->cap_key_fields, h->n_key_fields);
+		at = ++h->n_key_fields;
 		strmap_add(&h->key_index, name, at);
-	} else if (!prof_stands_first(code, 1, e->count, &h->key_frames[at - 1], 1, h->key_counts[at - 1])) {
+	} else if (!prof_stands_first(code, 1, e->count, &h->key_fields[at - 1].code, 1,
+				      h->key_fields[at - 1].count)) {
 		return;
 	}
-	h->key_frames[at - 1] = *code;
-	h->key_counts[at - 1] = e->count;
-	h->key_pids[at - 1] = pid;
-	memcpy(&h->key_mem[(at - 1) * PROFILE_MAX_KEYS], mem, sizeof(mem));
+	k = &h->key_fields[at - 1];
+	k->code = *code;
+	k->count = e->count;
+	k->pid = pid;
+	memcpy(k->mem, mem, sizeof(mem));
 }
 
 void prof_name_keys(struct profile *p, struct event_hist *h)

@@ -297,6 +297,7 @@ static void json_entry(const struct profile *p, const struct event_hist *h, cons
 		       struct json_writer *w)
 {
 	uint64_t idx = strmap_get(&h->key_index, v->key);
+	const struct prof_key_fields *f = idx ? &h->key_fields[idx - 1] : NULL;
 
 	json_begin_object(w);
 	json_key(w, "name");
@@ -305,12 +306,12 @@ static void json_entry(const struct profile *p, const struct event_hist *h, cons
 	json_uint(w, v->value);
 	json_key(w, "percent");
 	json_double(w, h->samples ? 100.0 * (double)v->value / (double)h->samples : 0.0, 2);
-	if (idx && p->opts.by_process)
-		json_process_fields(p, h->key_pids[idx - 1], w);
-	if (idx)
-		json_frame_fields(p, &h->key_frames[idx - 1], false, w);
-	for (uint32_t k = 0; idx && k < PROFILE_MAX_KEYS; k++)
-		json_mem_field(&h->key_mem[(idx - 1) * PROFILE_MAX_KEYS + k], w);
+	if (f && p->opts.by_process)
+		json_process_fields(p, f->pid, w);
+	if (f)
+		json_frame_fields(p, &f->code, false, w);
+	for (uint32_t k = 0; f && k < PROFILE_MAX_KEYS; k++)
+		json_mem_field(&f->mem[k], w);
 	json_reads(p, h, v->key, w);
 	json_end_object(w);
 }

@@ -27,7 +27,7 @@ static uint32_t comm_index(struct profile *p, const char *name)
 
 	if (id)
 		return (uint32_t)(id - 1);
-	p->comms = xrealloc(p->comms, (p->n_comms + 1) * sizeof(*p->comms));
+	XGROW(p->comms, p->cap_comms, p->n_comms);
 	p->comms[p->n_comms++] = xstrdup(name);
 	strmap_add(&p->comm_ids, name, p->n_comms); /* index + 1: 0 is absent */
 	return (uint32_t)(p->n_comms - 1);
@@ -302,7 +302,7 @@ static void keep_stack_rep(struct profile *p, const char *name, struct prof_entr
 	struct prof_stack *rep;
 
 	if (!at) {
-		p->stack_reps = xrealloc(p->stack_reps, (p->n_stack_reps + 1) * sizeof(*p->stack_reps));
+		XGROW(p->stack_reps, p->cap_stack_reps, p->n_stack_reps);
 		at = ++p->n_stack_reps;
 		strmap_add(&p->stack_index, name, at);
 		p->stack_reps[at - 1] = (struct prof_stack){ 0 };

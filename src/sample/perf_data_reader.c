@@ -101,7 +101,7 @@ struct perf_data_reader {
 	struct smpl_header h;
 	struct perf_layout *layouts; /* one per attr, evidx its index */
 	struct pd_id *ids;           /* sorted by id */
-	size_t n_ids;
+	size_t n_ids, cap_ids;
 	bool identifier;             /* every attr has PERF_SAMPLE_IDENTIFIER */
 	uint64_t data_off, data_end;
 	bool pipe;                   /* perf record -o -: no sections, all records */
@@ -116,7 +116,7 @@ struct perf_data_reader {
 	bool have_kernel;
 	struct sample_kernel kernel;
 	struct pd_binary *binaries;
-	size_t n_binaries;
+	size_t n_binaries, cap_binaries;
 	size_t synth;                /* synthetic records given: kernel, then binaries */
 	uint64_t bounce[65536 / 8];  /* a record at an offset not 8-byte aligned */
 	uint64_t lbr_chain[65536 / 8 + 2]; /* a call chain with its LBR call stack */
@@ -256,7 +256,7 @@ static void keep_build_id(struct perf_data_reader *r, uint16_t misc, const char 
 	 * processes; pfmon's file keeps only those */
 	if (cpumode != PERF_RECORD_MISC_USER || path[0] != '/')
 		return;
-	r->binaries = xrealloc(r->binaries, (r->n_binaries + 1) * sizeof(*r->binaries));
+	XGROW(r->binaries, r->cap_binaries, r->n_binaries);
 	r->binaries[r->n_binaries].path = xstrdup(path);
 	r->binaries[r->n_binaries].len = len;
 	memcpy(r->binaries[r->n_binaries].id, id, len);
@@ -609,7 +609,7 @@ static int add_attr(struct perf_data_reader *r, const unsigned char *p, size_t h
 	if (i && (a.sample_type != r->layouts[0].sample_type || a.sample_id_all != r->layouts[0].sample_id_all) &&
 	    !r->identifier)
 		return bad(r, err, "events of different sample layouts without PERF_SAMPLE_IDENTIFIER");
-	r->ids = xrealloc(r->ids, (r->n_ids + n_ids + 1) * sizeof(*r->ids));
+	r->ids = xgrow(r->ids, &r->cap_ids, r->n_ids + n_ids, sizeof(*r->ids));
 	for (uint64_t j = 0; j < n_ids; j++)
 		r->ids[r->n_ids++] = (struct pd_id){ pd_u64(ids + j * 8), i };
 	qsort(r->ids, r->n_ids, sizeof(*r->ids), cmp_id);

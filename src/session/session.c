@@ -486,8 +486,8 @@ static void watch_process(struct session *s, pid_t pid)
 
 	if (fd < 0 && errno != ESRCH)
 		return;
-	s->pidfds = xrealloc(s->pidfds, (s->n_pidfds + 1) * sizeof(*s->pidfds));
-	s->pid_ended = xrealloc(s->pid_ended, (s->n_pidfds + 1) * sizeof(*s->pid_ended));
+	XGROW(s->pidfds, s->cap_pidfds, s->n_pidfds);
+	XGROW(s->pid_ended, s->cap_pid_ended, s->n_pidfds);
 	s->pid_ended[s->n_pidfds] = fd < 0;
 	s->pidfds[s->n_pidfds++] = fd;
 }

@@ -100,7 +100,7 @@ struct session {
 	bool have_child;
 	struct child child;
 	int *pidfds; /* attached processes (or the command): readable when they end */
-	size_t n_pidfds;
+	size_t n_pidfds, cap_pidfds, cap_pid_ended;
 	bool *pid_ended;
 	/* mappings of attached processes, and of the command's when a trigger
 	 * or a delay starts sampling (their MMAP records went by disabled) */
@@ -114,10 +114,10 @@ struct session {
 
 	/* per-task results (session_tasks.c) */
 	struct sess_task *tasks;
-	size_t n_tasks;
+	size_t n_tasks, cap_tasks;
 	struct u64set task_of; /* tid -> index into tasks */
 	struct session_task_result *results;
-	size_t n_results;
+	size_t n_results, cap_results;
 	/* following with ptrace */
 	regex_t exec_re, exclude_re;
 	bool have_exec_re, have_exclude_re;

@@ -82,7 +82,7 @@ void sess_task_add(struct session *s, pid_t tid, size_t fd_first)
 	struct sess_task *t;
 	pid_t tgid = tid;
 
-	s->tasks = xrealloc(s->tasks, (s->n_tasks + 1) * sizeof(*s->tasks));
+	XGROW(s->tasks, s->cap_tasks, s->n_tasks);
 	t = &s->tasks[s->n_tasks];
 	memset(t, 0, sizeof(*t));
 	procfs_tgid(tid, &tgid);
@@ -118,7 +118,7 @@ static int take_result(struct session *s, struct sess_task *t, struct pf_error *
 		free(counts);
 		return -1;
 	}
-	s->results = xrealloc(s->results, (s->n_results + 1) * sizeof(*s->results));
+	XGROW(s->results, s->cap_results, s->n_results);
 	r = &s->results[s->n_results++];
 	*r = (struct session_task_result){ .pid = t->pid, .tid = t->tid, .ppid = t->ppid,
 					   .exec_no = t->exec_no, .counts = counts };

@@ -122,9 +122,9 @@ struct trig_state {
 	struct trig_space *spaces;
 	size_t n_spaces;
 	struct trig_thread *threads;
-	size_t n_threads;
+	size_t n_threads, cap_threads;
 	pid_t *born;          /* new tasks stopped before their parent's event */
-	size_t n_born;
+	size_t n_born, cap_born;
 	bool resolved;        /* the entry point was reached */
 	pid_t command;
 	/* data triggers: slot i of the debug registers */
@@ -253,7 +253,7 @@ static struct trig_thread *add_thread(struct trig_state *t, pid_t tid, size_t sp
 {
 	struct trig_thread *th;
 
-	t->threads = xrealloc(t->threads, (t->n_threads + 1) * sizeof(*t->threads));
+	XGROW(t->threads, t->cap_threads, t->n_threads);
 	th = &t->threads[t->n_threads++];
 	*th = (struct trig_thread){ .tid = tid, .space = space, .acts = acts, .stepping = NO_BP };
 	return th;
@@ -888,7 +888,7 @@ bool sess_trig_hold_birth(struct session *s, pid_t tid)
 
 	if (!t || thread_of(t, tid))
 		return false;
-	t->born = xrealloc(t->born, (t->n_born + 1) * sizeof(*t->born));
+	XGROW(t->born, t->cap_born, t->n_born);
 	t->born[t->n_born++] = tid;
 	return true;
 }

@@ -62,15 +62,25 @@ samples_of() {
 	for k in pid comm; do
 		grep -qE "fB$k\\\\f" <<<"$section" || { echo "key $k is not documented"; false; }
 	done
-	# merged: no process, no pid or comm
+	# merged: no process, no pid or comm.  Rows are merged by name, and a
+	# system-wide profile sees whatever else the machine runs (another
+	# build's hotspot would share "hot (hotspot)"): the merged processes
+	# run a copy under a name of this test's own
+	kill "$a" "$b"
+	bin=$BATS_TEST_TMPDIR/swmerge$$
+	cp "$FIXTURES/hotspot" "$bin"
+	"$bin" 600000 & # until teardown kills it
+	a=$!
+	"$bin" 600000 & # until teardown kills it
+	b=$!
+	wait_running "$a" "${bin##*/}"
+	wait_running "$b" "${bin##*/}"
 	run --separate-stderr "$PFMON" -a -e cpu-clock --long-smpl-periods=1000000 --smpl-ignore-pids \
 		--report-format=json sleep 1
 	# a system-wide run names whatever the machine runs: say what failed
 	[ "$status" -eq 0 ] || { printf '%s\n' "$stderr" | grep -v '^note: ' | tail -40; false; }
 	[ "$(jq '[.events[0].entries[] | select(has("pid") or has("comm"))] | length' <<<"$output")" -eq 0 ]
-	# this fixture's hot, one row: a system-wide profile also sees whatever
-	# else the machine runs, another build's hotspot included
-	bin=$(readlink -f "$FIXTURES/hotspot")
+	# the two processes' hot, one row
 	hot=$(jq -c --arg bin "$bin" '[.events[0].entries[] | select(.symbol == "hot" and .binary == $bin)]' <<<"$output")
 	[ "$(jq length <<<"$hot")" -eq 1 ] ||
 		{ echo "rows of hot in $bin: $hot"; jq -c '.events[0].entries[] | select(.symbol == "hot")' <<<"$output"; false; }
