@@ -18,7 +18,9 @@
 #include "kernel/perf.h"
 #include "report/ia64_report.h"
 #include "report/profile.h"
+#include "pmu/sysfs_pmu.h"
 #include "report/record_kernel.h"
+#include "sample/lbr_stack.h"
 #include "sample/perf_record.h"
 #include "sample/sample_out.h"
 #include "sample/smpl_file.h"
@@ -37,6 +39,7 @@ struct record_run {
 	struct profile *profile;
 	struct ia64_report *module; /* --smpl-module: it prints, not the profile */
 	struct smpl_header header;
+	struct lbr_stacks *lbr; /* the profile's LBR call stacks (the file keeps the records) */
 	bool file_failed; /* the sample file was given up (write_failed) */
 	char levels_note[512]; /* lower_default_levels' note, said once the counters are open */
 };
@@ -66,7 +69,14 @@ static int take_record(const struct sample_record *rec, void *arg, struct pf_err
 	if (rr->writer && sample_out_record(rr->writer, rec, &why))
 		write_failed(rr, &why);
 	/* the profile still names the kernel symbols and binaries the file keeps */
-	profile_add(rr->profile, rec);
+	if (rec->type == SREC_SAMPLE || rec->type == SREC_FORK) {
+		struct sample_record stack = *rec;
+
+		lbr_stacks_apply(rr->lbr, &stack);
+		profile_add(rr->profile, &stack);
+	} else {
+		profile_add(rr->profile, rec);
+	}
 	return rr->module ? ia64_report_host_record(rr->module, &rr->header, rec, err) : 0;
 }
 
@@ -89,6 +99,8 @@ static void fill_header(struct record_run *rr, int argc, char **argv)
 		h->job_id = (char *)rr->cfg->job.job_id;
 		h->launcher = (char *)rr->cfg->job.launcher;
 	}
+	/* the LBR's depth, for --stitch-lbr, as perf record keeps it */
+	h->max_branches = sysfs_pmu_lbr_depth();
 	h->nr_events = (uint32_t)p->n_events;
 	h->events = xcalloc(p->n_events + 1, sizeof(*h->events));
 	for (size_t i = 0; i < p->n_events; i++) {
@@ -126,6 +138,7 @@ static void run_release(struct record_run *rr)
 	free(rr->sets);
 	profile_free(rr->profile);
 	ia64_report_free(rr->module);
+	lbr_stacks_free(rr->lbr);
 }
 
 /* kernel software events, breakpoints and tracepoints never record a
@@ -295,8 +308,11 @@ int cmd_record(const struct pf_config *cfg, const struct pmu_model *m, struct pf
 	if (!rc) {
 		fill_header(&rr, argc, cfg->command);
 		rr.profile = profile_new(&po, &rr.header);
+		rr.lbr = lbr_stacks_new(&rr.header, cfg->stitch_lbr);
 		rc = open_module(&rr, err);
 	}
+	if (!rc && cfg->stitch_lbr && !rr.header.max_branches)
+		rc = pf_error_set(err, PF_E_STITCH_LBR_HOST, sysfs_pmu_root());
 	if (!rc) {
 		if (cfg->smpl_outfile) {
 			struct sample_out_opts so = { smpl_format(cfg), (int)cfg->compression_level };

@@ -14,6 +14,7 @@
 #include "report/kernel_check.h"
 #include "report/profile.h"
 #include "results/output.h"
+#include "sample/lbr_stack.h"
 #include "sample/sample_out.h"
 #include "sample/sample_source.h"
 #include "sample/smpl_file.h"
@@ -66,7 +67,7 @@ static int read_into(struct profile *p, const struct pf_config *cfg, enum profil
 	int rc;
 
 	if (threads && !profile_format_each_sample(format) && stat(path, &sb) == 0 && S_ISREG(sb.st_mode))
-		src.ra = smpl_readahead_start(&path, 1, 1, true);
+		src.ra = smpl_readahead_start(&path, 1, 1, true, &(struct smpl_read_opts){ true, cfg->stitch_lbr });
 	if (!src.ra && first)
 		profile_add(p, first);
 	while ((rc = sample_source_next(&src, &rec, &count, err)) > 0)
@@ -156,6 +157,25 @@ static int export_perf_data(const struct pf_config *cfg, struct smpl_reader *r,
 	return rc < 0 ? -1 : 0;
 }
 
+/* The reader's options: a report's samples of LBR call stacks with their
+ * user stacks (an exported file keeps the records as they are), stitched
+ * with --stitch-lbr: for the profile, of a file whose LBR call stacks say
+ * where they overlap.  Set before the first record. */
+static int read_setup(const struct pf_config *cfg, struct smpl_reader *r, struct pf_error *err)
+{
+	struct smpl_read_opts ro = { .lbr_call_stacks = !cfg->export_perf_data, .stitch_lbr = cfg->stitch_lbr };
+	const char *why;
+
+	if (cfg->stitch_lbr && (cfg->export_perf_data || cfg->dump_aux || host_module_wanted(cfg)))
+		return pf_error_set(err, PF_E_OPTION_APPLIES, "--stitch-lbr",
+				    "the profile's call stacks (not --export-perf-data, --dump-aux or a sampling module)");
+	why = cfg->stitch_lbr ? lbr_stitch_unable(smpl_reader_header(r)) : NULL;
+	if (why)
+		return pf_error_set(err, PF_E_STITCH_LBR_FILE, cfg->report_file, why);
+	smpl_reader_set_opts(r, &ro);
+	return 0;
+}
+
 static int report(const struct pf_config *cfg, struct pf_error *err)
 {
 	struct ia64_dump_report_opts dump;
@@ -164,11 +184,17 @@ static int report(const struct pf_config *cfg, struct pf_error *err)
 	int rc;
 
 	/* with the Itanium 2 model the file is a PMD dump */
+	if (pmu_model_reads_dumps(cfg->pmu) && cfg->stitch_lbr)
+		return pf_error_set(err, PF_E_OPTION_APPLIES, "--stitch-lbr", "host samples' LBR call stacks, not Itanium 2 dumps");
 	if (pmu_model_reads_dumps(cfg->pmu))
 		return dump_report_opts(cfg, &dump, err) ? -1 : ia64_dump_report(&dump, err);
 	r = smpl_reader_open(cfg->report_file, err);
 	if (!r)
 		return -1;
+	if (read_setup(cfg, r, err)) {
+		smpl_reader_close(r);
+		return -1;
+	}
 	/* a dump's sample file (1.3) starts with its Itanium 2 configuration;
 	 * a perf.data file is not read here: a reading thread may read it */
 	rc = smpl_reader_is_perf_data(r) ? 0 : smpl_reader_next(r, &first, err);

@@ -1182,6 +1182,9 @@ static const struct opt_def options[] = {
 	  "show C++ and Rust names mangled, as in the symbol table", M_PROFILE | M_MERGE },
 	{ "demangle-cpp", NULL, ARG_NONE, NULL, G_SMPL, CALL(opt_demangle),
 	  "demangle C++ and Rust names (the default; pfmon 3.x name)", M_PROFILE | M_MERGE },
+	{ "stitch-lbr", NULL, ARG_NONE, NULL, G_SMPL, BOOL(stitch_lbr),
+	  "perf report --stitch-lbr: LBR call stacks deeper than the LBR, each thread's samples stitched to the "
+	  "previous one's where their stacks overlap", M_PROFILE },
 	{ "demangle-java", NULL, ARG_NONE, NULL, G_SMPL, BOOL(demangle_java),
 	  "name a JIT's code from its perf map, /tmp/perf-PID.map, as perf does", M_PROFILE },
 	/* pfmon 3.x's sampling modules: a live run's samples, a sample file's,

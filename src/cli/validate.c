@@ -305,7 +305,7 @@ static int check_smpl_options(const struct pf_config *cfg, struct pf_error *err)
 {
 	static const char *const profile_options[] = { "report-format", "report-sort", "smpl-show-top",
 						       "smpl-cum-threshold", "resolve-addresses", "smpl-per-function",
-						       "demangle-java", "annotate" };
+						       "demangle-java", "annotate", "stitch-lbr" };
 	static const char *const module_options[] = { "smpl-module", "smpl-compact", "smpl-print-counts",
 						      "print-syms" };
 	const char *raw = given(cfg, "smpl-raw") ? "--smpl-raw" : "--smpl-save-raw";
@@ -318,6 +318,9 @@ static int check_smpl_options(const struct pf_config *cfg, struct pf_error *err)
 	if (cfg->demangle_java && (cfg->smpl_module || cfg->smpl_compact))
 		return pf_error_set(err, PF_E_OPTION_NOT_USED, "--demangle-java", "with a sampling module",
 				    " (Itanium 2 dumps have no JIT)");
+	if (cfg->stitch_lbr && !cfg->report_file && !cfg->callchain_lbr)
+		return pf_error_set(err, PF_E_OPTION_NEEDS, "--stitch-lbr", "--call-graph=lbr",
+				    " (it stitches LBR call stacks)");
 	if (cfg->callchain_lbr && cfg->smpl_branch_stack)
 		return pf_error_set(err, PF_E_OPTIONS_EXCLUDE, "--call-graph=lbr", "-b/--branch-filter",
 				    " (the LBR holds the call stack or the branches, not both)");

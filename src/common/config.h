@@ -135,6 +135,7 @@ struct pf_config {
 	bool callchain;     /* -g, --call-graph: record call chains */
 	bool callchain_dwarf; /* --call-graph=dwarf: user stacks copied, unwound at report time */
 	bool callchain_lbr;   /* --call-graph=lbr: user call stacks from the LBR (perf's attr) */
+	bool stitch_lbr;      /* --stitch-lbr: LBR call stacks deeper than the LBR, stitched as perf does */
 	uint32_t stack_dump_size; /* --call-graph=dwarf,SIZE: bytes of user stack per sample */
 	bool smpl_data_addr, smpl_weight, smpl_data_src, smpl_branch_stack;
 	uint64_t branch_filter; /* perf record -j (--branch-filter), -b: branch_sample_type; 0 = pfmon's */

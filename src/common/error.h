@@ -98,6 +98,8 @@
 	X(OUTPUT,           PF_EXIT_ERROR, "cannot write '%s': %s") \
 	X(INPUT,            PF_EXIT_ERROR, "cannot read '%s': %s") \
 	X(BAD_FILE,         PF_EXIT_ERROR, "'%s': %s") \
+	X(STITCH_LBR_FILE,  PF_EXIT_ERROR, "option '--stitch-lbr' cannot act on '%s': %s") \
+	X(STITCH_LBR_HOST,  PF_EXIT_ERROR, "option '--stitch-lbr' cannot act on this machine: its cpu PMU names no LBR depth (%s/cpu/caps/branches): it records no LBR call stacks") \
 	X(SYMBOL,           PF_EXIT_ERROR, "'%s': %s") \
 	X(ANNOTATE_NONE,    PF_EXIT_ERROR, "--annotate=%s: no sampled function has that name%s") \
 	X(DUMP_LINE,        PF_EXIT_ERROR, "'%s' line %d: %s '%s'") \

@@ -43,6 +43,22 @@ static char *read_attr(const char *pmu, const char *rel)
 	return line;
 }
 
+unsigned sysfs_pmu_lbr_depth(void)
+{
+	static const char *const pmus[] = { "cpu", "cpu_core" };
+	unsigned depth = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(pmus) && !depth; i++) {
+		char *line = read_attr(pmus[i], "caps/branches");
+		uint64_t v;
+
+		if (line && parse_u64(line, &v) && v <= UINT32_MAX)
+			depth = (unsigned)v;
+		free(line);
+	}
+	return depth;
+}
+
 /* ----- formats: which bits of which config word a term sets ----- */
 
 struct field {

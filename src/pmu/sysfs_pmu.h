@@ -49,6 +49,10 @@ void sysfs_pmu_event_release(struct sysfs_pmu_event *ev);
  * term as PMU/TERM=N/), PMUs and events in name order; non-zero from cb stops */
 int sysfs_pmu_list(bool long_names, event_name_cb cb, void *arg);
 
+/* the LBR's depth, the cpu PMU's caps/branches (cpu_core's on a hybrid
+ * machine), as perf record writes it to CPU_PMU_CAPS; 0: none (no LBR) */
+unsigned sysfs_pmu_lbr_depth(void);
+
 /* the lines -i prints for a PMU/EVENT/ name: its PMU, type, terms, scale, unit */
 int sysfs_pmu_info(const char *text, struct event_info *out, struct pf_error *err);
 

@@ -155,6 +155,8 @@ static int add_file(struct profile *p, struct binaries *b, const char *path, str
 
 	if (!src->ra && !(src->r = smpl_reader_open(path, err)))
 		return -1;
+	if (!src->ra)
+		smpl_reader_set_opts(src->r, &(struct smpl_read_opts){ .lbr_call_stacks = true });
 	while ((rc = sample_source_next(src, &rec, &count, err)) > 0) {
 		if (held_name && rec->type == SREC_BINARY && !strcmp(rec->binary.path, held_name)) {
 			const char *canon = canonical_path(b, &rec->binary);
@@ -254,7 +256,7 @@ static int add_files(struct profile *p, struct binaries *b, const struct sample_
 	for (size_t i = 0; i < n; i++)
 		paths[i] = in[i].path;
 	if (!rc && threads && n > 1)
-		src.ra = smpl_readahead_start(paths, n, threads, fold);
+		src.ra = smpl_readahead_start(paths, n, threads, fold, &(struct smpl_read_opts){ .lbr_call_stacks = true });
 	for (size_t i = 0; i < n && !rc; i++) {
 		profile_begin_source(p, i);
 		src.i = i;

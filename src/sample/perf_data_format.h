@@ -47,6 +47,8 @@ enum {
 	PD_FEAT_EVENT_DESC = 12,
 	PD_FEAT_PMU_MAPPINGS = 16,
 	PD_FEAT_COMPRESSED = 27,
+	/* u32 count, then each capability's name and value strings */
+	PD_FEAT_CPU_PMU_CAPS = 28,
 };
 
 /* strings of the header features: u32 length (a multiple of 64, the NUL

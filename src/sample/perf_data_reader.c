@@ -119,7 +119,6 @@ struct perf_data_reader {
 	size_t n_binaries, cap_binaries;
 	size_t synth;                /* synthetic records given: kernel, then binaries */
 	uint64_t bounce[65536 / 8];  /* a record at an offset not 8-byte aligned */
-	uint64_t lbr_chain[65536 / 8 + 2]; /* a call chain with its LBR call stack */
 	uint64_t tell;
 	struct smpl_status st;
 	/* the attr types of the IBS PMUs (HEADER_PMU_MAPPINGS); have_ibs_*
@@ -452,6 +451,37 @@ static const char *parse_pmu_mappings(struct perf_data_reader *r, const unsigned
 	return NULL;
 }
 
+/* The cpu PMU's capabilities (perf 6.1's header.c, __process_pmu_caps):
+ * u32 nr, then nr pairs of strings, a name and its value.  branches= is
+ * the LBR's depth, which --stitch-lbr needs; the others are not used. */
+static const char *parse_cpu_pmu_caps(struct perf_data_reader *r, const unsigned char *p,
+				      const unsigned char *end)
+{
+	uint32_t nr;
+
+	if (end - p < 4)
+		return "corrupted cpu pmu capabilities section";
+	nr = pd_u32(p);
+	p += 4;
+	if (nr > (size_t)(end - p) / 8)
+		return "corrupted cpu pmu capabilities section (impossible count)";
+	for (uint32_t i = 0; i < nr; i++) {
+		char *name = NULL, *value = NULL;
+		const char *why = get_string(&p, end, &name);
+		uint64_t v;
+
+		if (!why)
+			why = get_string(&p, end, &value);
+		if (!why && !strcmp(name, "branches") && parse_u64(value, &v) && v <= UINT32_MAX)
+			r->h.max_branches = (uint32_t)v;
+		free(name);
+		free(value);
+		if (why)
+			return why;
+	}
+	return NULL;
+}
+
 static const char *parse_feature(struct perf_data_reader *r, unsigned feat, const unsigned char *p,
 				 const unsigned char *end)
 {
@@ -479,6 +509,8 @@ static const char *parse_feature(struct perf_data_reader *r, unsigned feat, cons
 		return parse_cpuid(r, p, end);
 	case PD_FEAT_PMU_MAPPINGS:
 		return parse_pmu_mappings(r, p, end);
+	case PD_FEAT_CPU_PMU_CAPS:
+		return parse_cpu_pmu_caps(r, p, end);
 	default:
 		return NULL;
 	}
@@ -1341,36 +1373,6 @@ static bool next_synthetic(struct perf_data_reader *r, struct sample_record *out
 	return false;
 }
 
-/*
- * perf record --call-graph lbr: the branch stack holds the user call stack
- * (entry k's from is a call site, entry 0's to the current function), the
- * kernel's call chain the kernel frames and, walking frame pointers that
- * code built without them does not keep, a user part of a frame or two.
- * The chain perf 6.1 resolves: the kernel part up to PERF_CONTEXT_USER, the
- * to of entry 0, then each entry's from (checked with perf script on the
- * same bytes).  A sample without a user part keeps its chain, and so does
- * one with an empty branch stack (perf 6.1 reads an entry 0 past it).
- */
-static void lbr_call_stack(struct perf_data_reader *r, const struct perf_layout *l, struct sample *s)
-{
-	uint32_t user = 0, n;
-
-	if (!(l->branch_sample_type & PERF_SAMPLE_BRANCH_CALL_STACK) || !s->branch_nr)
-		return;
-	while (user < s->callchain_nr && s->callchain[user] != (uint64_t)PERF_CONTEXT_USER)
-		user++;
-	if (user == s->callchain_nr)
-		return;
-	/* no longer than the record: the chain and the branches are in it */
-	memcpy(r->lbr_chain, s->callchain, (user + 1) * sizeof(uint64_t));
-	n = user + 1;
-	r->lbr_chain[n++] = s->branches[0].to;
-	for (uint32_t k = 0; k < s->branch_nr; k++)
-		r->lbr_chain[n++] = s->branches[k].from;
-	s->callchain = r->lbr_chain;
-	s->callchain_nr = n;
-}
-
 /* without PERF_SAMPLE_IDENTIFIER every event's records decode alike: the
  * event is then the one of the record's id */
 static void fix_event(struct perf_data_reader *r, struct sample_record *out)
@@ -1457,7 +1459,6 @@ static int next_record(struct perf_data_reader *r, struct sample_record *out, st
 		}
 		fix_event(r, out);
 		if (out->type == SREC_SAMPLE) {
-			lbr_call_stack(r, l ? l : &r->layouts[0], &out->sample);
 			ibs_sample(r, &out->sample);
 		}
 		if (off < r->size)

@@ -25,6 +25,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -76,6 +77,7 @@ struct perf_data_writer {
 	size_t n_bids;
 	char release[SAMPLE_KERNEL_RELEASE_MAX + 1];
 	char **argv;
+	uint32_t max_branches; /* the LBR's depth: CPU_PMU_CAPS branches=, 0: not written */
 	uint32_t argc;
 	/* perf record -z's compression: each flush's records as one flushed
 	 * piece of a zstd stream, in COMPRESSED records */
@@ -289,6 +291,7 @@ struct perf_data_writer *perf_data_writer_open(const char *path, const struct sm
 		fill_attr(&w->ev[i], &h->events[i], i == 0);
 	}
 	/* HEADER_CMDLINE: who recorded, as perf record writes its own */
+	w->max_branches = h->max_branches;
 	w->argc = h->recorder_argc ? h->recorder_argc : h->argc;
 	w->argv = xcalloc(w->argc + 1, sizeof(*w->argv));
 	for (uint32_t i = 0; i < w->argc; i++) {
@@ -797,6 +800,17 @@ static void write_feature(const struct perf_data_writer *w, unsigned feat, struc
 	case PD_FEAT_EVENT_DESC:
 		feat_event_desc(w, o);
 		break;
+	case PD_FEAT_CPU_PMU_CAPS: {
+		/* perf 6.1 reads the LBR's depth (for --stitch-lbr) from here:
+		 * u32 count, then a name and a value string each */
+		char depth[16];
+
+		snprintf(depth, sizeof(depth), "%" PRIu32, w->max_branches);
+		ob_u32(o, 1);
+		put_string(o, "branches");
+		put_string(o, depth);
+		break;
+	}
 	case PD_FEAT_COMPRESSED: {
 		/* version, zstd, the level, the ratio, the decoding buffer's size
 		 * (a multiple of 4 KiB that holds the largest chunk) */
@@ -816,16 +830,21 @@ static void write_feature(const struct perf_data_writer *w, unsigned feat, struc
  * contents, right after the data */
 static int write_features(struct perf_data_writer *w, uint64_t *bitmap, struct pf_error *err)
 {
-	static const unsigned feats[] = { PD_FEAT_BUILD_ID, PD_FEAT_HOSTNAME, PD_FEAT_OSRELEASE, PD_FEAT_VERSION,
-					  PD_FEAT_ARCH,     PD_FEAT_NRCPUS,   PD_FEAT_CMDLINE,   PD_FEAT_EVENT_DESC,
-					  PD_FEAT_COMPRESSED };
-	/* the compression feature only in a compressed file: in bit order, last */
-	size_t n = ARRAY_SIZE(feats) - !w->zstd;
+	unsigned feats[] = { PD_FEAT_BUILD_ID, PD_FEAT_HOSTNAME, PD_FEAT_OSRELEASE, PD_FEAT_VERSION,
+			     PD_FEAT_ARCH,     PD_FEAT_NRCPUS,   PD_FEAT_CMDLINE,   PD_FEAT_EVENT_DESC,
+			     0,                0 };
+	size_t n = 8;
 	uint64_t base = w->data_off + w->data_size;
 	struct obuf o = { 0 };
 	struct utsname u;
 	int rc;
 
+	/* in bit order: the compression feature only in a compressed file,
+	 * the LBR's depth when known */
+	if (w->zstd)
+		feats[n++] = PD_FEAT_COMPRESSED;
+	if (w->max_branches)
+		feats[n++] = PD_FEAT_CPU_PMU_CAPS;
 	if (uname(&u))
 		memset(&u, 0, sizeof(u));
 	ob_reserve(&o, n * PD_SECTION_SIZE);

@@ -148,6 +148,16 @@ int smpl_reader_next(struct smpl_reader *r, struct sample_record *out, struct pf
 const struct smpl_status *smpl_reader_status(const struct smpl_reader *r);
 /* file offset just past the last record returned (the header size at first) */
 uint64_t smpl_reader_tell(const struct smpl_reader *r);
+/* What a reader makes of the records it decodes (none by default: the
+ * records as written).  Set before the first record is read. */
+struct smpl_read_opts {
+	/* the samples of LBR call stacks come with their user call stack as
+	 * their chain, as perf resolves it (sample/lbr_stack.h) */
+	bool lbr_call_stacks;
+	/* and stitched as perf --stitch-lbr does */
+	bool stitch_lbr;
+};
+void smpl_reader_set_opts(struct smpl_reader *r, const struct smpl_read_opts *o);
 void smpl_reader_close(struct smpl_reader *r);
 
 #endif

@@ -40,6 +40,7 @@ struct smpl_readahead {
 	size_t ahead;     /* workers take files before consuming + ahead */
 	bool stop;
 	bool fold; /* the workers' batches fold samples */
+	struct smpl_read_opts opts; /* each reader's */
 	pthread_mutex_t lock;
 	pthread_cond_t workers_wake, consumer_wake;
 	pthread_t *threads;
@@ -126,6 +127,7 @@ static void read_file(struct smpl_readahead *ra, size_t i)
 		finish_file(ra, i, -1, NULL, &err);
 		return;
 	}
+	smpl_reader_set_opts(r, &ra->opts);
 	b = new_batch(ra);
 	while ((rc = smpl_reader_next(r, smpl_batch_slot(b), &err)) > 0) {
 		smpl_batch_commit(b);
@@ -171,11 +173,13 @@ static void *worker(void *arg)
 	return NULL;
 }
 
-struct smpl_readahead *smpl_readahead_start(const char *const *paths, size_t n, unsigned workers, bool fold)
+struct smpl_readahead *smpl_readahead_start(const char *const *paths, size_t n, unsigned workers, bool fold,
+					    const struct smpl_read_opts *opts)
 {
 	struct smpl_readahead *ra = xcalloc(1, sizeof(*ra));
 
 	ra->fold = fold;
+	ra->opts = *opts;
 	ra->paths = paths;
 	ra->n = n;
 	ra->files = xcalloc(n + 1, sizeof(*ra->files));

@@ -22,9 +22,11 @@
 
 struct smpl_readahead;
 
-/* workers >= 1 threads reading paths[0..n) (which must outlive it),
- * folding samples if fold; NULL when no thread could be started */
-struct smpl_readahead *smpl_readahead_start(const char *const *paths, size_t n, unsigned workers, bool fold);
+/* workers >= 1 threads reading paths[0..n) (which must outlive it) with
+ * the readers' opts, folding samples if fold; NULL when no thread could be
+ * started */
+struct smpl_readahead *smpl_readahead_start(const char *const *paths, size_t n, unsigned workers, bool fold,
+					    const struct smpl_read_opts *opts);
 /*
  * The next record of file i, as smpl_reader_next() would return it (it
  * and its pointers valid until the next call), and *count, the samples

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "common/util.h"
+#include "sample/lbr_stack.h"
 #include "sample/perf_data.h"
 #include "sample/read_fail.h"
 #include "sample/smpl_codec.h"
@@ -43,6 +44,7 @@ struct smpl_reader {
 	struct smpl_status st;
 	/* a perf.data file: everything is its reader's */
 	struct perf_data_reader *perf;
+	struct lbr_stacks *lbr; /* the LBR call stacks of either kind of file */
 	unsigned char perf_head[SMPL_FIXED_HEADER_SIZE];
 	size_t perf_head_len;
 	/* storage behind the pointers of the last record */
@@ -261,6 +263,7 @@ static void reader_free(struct smpl_reader *r)
 	if (r->f && r->f != stdin)
 		fclose(r->f);
 	perf_data_reader_close(r->perf);
+	lbr_stacks_free(r->lbr);
 	for (i = 0; r->h.argv && i < r->h.argc; i++)
 		free(r->h.argv[i]);
 	free(r->h.argv);
@@ -303,6 +306,12 @@ struct smpl_reader *smpl_reader_fopen(FILE *f, const char *name, struct pf_error
 	r->d.period = xcalloc(r->h.nr_events + 1, sizeof(*r->d.period));
 	r->d.stacks = smpl_stacks_new();
 	return r;
+}
+
+void smpl_reader_set_opts(struct smpl_reader *r, const struct smpl_read_opts *o)
+{
+	lbr_stacks_free(r->lbr);
+	r->lbr = o->lbr_call_stacks ? lbr_stacks_new(smpl_reader_header(r), o->stitch_lbr) : NULL;
 }
 
 struct smpl_reader *smpl_reader_open(const char *path, struct pf_error *err)
@@ -940,10 +949,20 @@ static int check_ia64_order(struct smpl_reader *r, const struct sample_record *o
 	return 0;
 }
 
+static int next_decoded(struct smpl_reader *r, struct sample_record *out, struct pf_error *err);
+
 int smpl_reader_next(struct smpl_reader *r, struct sample_record *out, struct pf_error *err)
 {
-	if (r->perf)
-		return perf_data_reader_next(r->perf, out, err);
+	int rc = r->perf ? perf_data_reader_next(r->perf, out, err) : next_decoded(r, out, err);
+
+	if (rc > 0 && r->lbr)
+		lbr_stacks_apply(r->lbr, out);
+	return rc;
+}
+
+/* the next record of pfmon's own file */
+static int next_decoded(struct smpl_reader *r, struct sample_record *out, struct pf_error *err)
+{
 	for (;;) {
 		int rc;
 
