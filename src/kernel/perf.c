@@ -123,21 +123,6 @@ int kperf_open(const struct perf_event_attr *attr, const char *name, pid_t pid, 
 	return (int)fd;
 }
 
-int kperf_read(int fd, struct kperf_count *out)
-{
-	uint64_t buf[4];
-	ssize_t n = read(fd, buf, sizeof(buf));
-
-	if (n < (ssize_t)(3 * sizeof(uint64_t)))
-		return n < 0 ? -errno : -EIO;
-	out->value = buf[0];
-	out->enabled = buf[1];
-	out->running = buf[2];
-	pf_debug(2, "read fd %d: value=%llu enabled=%llu running=%llu", fd, (unsigned long long)out->value,
-		 (unsigned long long)out->enabled, (unsigned long long)out->running);
-	return 0;
-}
-
 /* where fd's own value is in a group read (nr, the times, then {value,
  * [id], [lost]} per event from first): the entry whose id is id, else the
  * leader's, the first; 0 when the read holds no entry */

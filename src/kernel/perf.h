@@ -26,8 +26,6 @@ struct kperf_count {
 
 /* Returns the fd, or -errno. */
 int kperf_open(const struct perf_event_attr *attr, const char *name, pid_t pid, int cpu, int group_fd);
-/* attr.read_format must be TOTAL_TIME_ENABLED | TOTAL_TIME_RUNNING (with optional ID) */
-int kperf_read(int fd, struct kperf_count *out);
 /*
  * fd's own count whatever read_format (the event's) holds: in a group read
  * (PERF_FORMAT_GROUP) the entry whose id is id, else the leader's; the
