@@ -16,7 +16,6 @@
 #include "commands.h"
 #include "common/util.h"
 #include "kernel/perf.h"
-#include "report/ia64_report.h"
 #include "report/profile.h"
 #include "pmu/sysfs_pmu.h"
 #include "report/record_kernel.h"
@@ -24,24 +23,39 @@
 #include "sample/perf_record.h"
 #include "sample/sample_out.h"
 #include "sample/smpl_file.h"
+#include "symbol/symbol.h"
 #include "session/plan.h"
 #include "session/session.h"
+#include "count_rows.h"
+#include "record_modules.h"
 #include "report_setup.h"
+#include "results_setup.h"
 #include "session_setup.h"
+
+static uint64_t clock_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
 
 struct record_run {
 	const struct pf_config *cfg;
+	const struct metric_run *metrics; /* --smpl-print-counts: the counts' shadow metrics */
 	struct set_prog *sets;
 	size_t n_sets;
 	struct record_plan plan;
 	struct session *session;
 	struct sample_out *writer;
 	struct profile *profile;
-	struct ia64_report *module; /* --smpl-module: it prints, not the profile */
+	struct record_modules *module; /* --smpl-module: it prints, not the profile */
+	struct sym_symfile *kernel_syms; /* the profile's --symbol-file / --sysmap-file */
 	struct smpl_header header;
 	struct lbr_stacks *lbr; /* the profile's LBR call stacks (the file keeps the records) */
 	bool file_failed; /* the sample file was given up (write_failed) */
 	char levels_note[512]; /* lower_default_levels' note, said once the counters are open */
+	uint64_t start_ns, duration_ns; /* the run's, CLOCK_MONOTONIC: the counts' rates */
 };
 
 /*
@@ -77,7 +91,7 @@ static int take_record(const struct sample_record *rec, void *arg, struct pf_err
 	} else {
 		profile_add(rr->profile, rec);
 	}
-	return rr->module ? ia64_report_host_record(rr->module, &rr->header, rec, err) : 0;
+	return rr->module ? record_modules_record(rr->module, &rr->header, rec, err) : 0;
 }
 
 static void fill_header(struct record_run *rr, int argc, char **argv)
@@ -137,8 +151,9 @@ static void run_release(struct record_run *rr)
 		set_prog_release(&rr->sets[i]);
 	free(rr->sets);
 	profile_free(rr->profile);
-	ia64_report_free(rr->module);
+	record_modules_free(rr->module);
 	lbr_stacks_free(rr->lbr);
+	sym_symfile_free(rr->kernel_syms);
 }
 
 /* kernel software events, breakpoints and tracepoints never record a
@@ -234,6 +249,32 @@ static bool sample_stream_on_stdout(const struct pf_config *cfg)
 }
 
 /*
+ * --smpl-print-counts: the events' final counts after the samples, as
+ * pfmon 3.x printed them: what a counting run prints for these events
+ * (its layout, scaling, <not counted>), a CPU's each system-wide unless
+ * --aggregate-results.
+ */
+static int print_counts(struct record_run *rr, FILE *out, struct pf_error *err)
+{
+	const struct pf_config *cfg = rr->cfg;
+	const struct count_print_opts po = count_print_opts_from_config(cfg);
+	struct count_blocks cb;
+	int rc;
+
+	if (!cfg->smpl_print_counts)
+		return 0;
+	if (cfg->system_wide && !cfg->aggregate)
+		rc = count_blocks_cpus(rr->session, NULL, rr->metrics, rr->duration_ns, &cb, err);
+	else
+		rc = count_blocks_run(rr->session, rr->metrics, rr->duration_ns, &cb, err);
+	if (!rc)
+		rc = count_results_print(out, &(struct count_results){ .blocks = cb.blocks, .n_blocks = cb.n }, &po,
+					 err);
+	count_blocks_release(&cb);
+	return rc;
+}
+
+/*
  * The profile goes to stdout, or to stderr when stdout carries the sample
  * file (--smpl-outfile=-).  When stdout cannot take it (a full disk, a
  * closed descriptor, a reader gone), stderr gets it and one error says why.
@@ -244,7 +285,7 @@ static int print_profile(struct record_run *rr, struct pf_error *err)
 	int failed, e;
 
 	kperf_test_pause("PFMON_TEST_REPORT_DELAY");
-	if (rr->module && ia64_report_finish(rr->module, err))
+	if (rr->module && (record_modules_finish(rr->module, err) || print_counts(rr, out, err)))
 		return -1;
 	if (!rr->cfg->smpl_raw && !rr->module) /* --smpl-raw: the samples went to their file alone */
 		profile_print(rr->profile, out);
@@ -264,11 +305,22 @@ static int print_profile(struct record_run *rr, struct pf_error *err)
 	return profile_print_status(rr->profile, err);
 }
 
-static int run_session(struct record_run *rr, int *status, struct pf_error *err)
+/* the session, and with --smpl-module (or --smpl-compact) the module a
+ * report of the sample file would use (cmd_report.c), fed the same records
+ * as they are drained, a CPU's each system-wide; its symbols loaded, and
+ * listed with --print-syms, before the sample file is created */
+static int new_session(struct record_run *rr, struct pf_error *err)
 {
 	struct session_opts so = session_opts_from_config(rr->cfg);
 
 	rr->session = session_new(rr->sets, rr->n_sets, &rr->plan, &so);
+	return record_modules_open(rr->cfg, rr->session, sample_stream_on_stdout(rr->cfg) ? stderr : stdout,
+				   &rr->module, err);
+}
+
+static int run_session(struct record_run *rr, int *status, struct pf_error *err)
+{
+	rr->start_ns = clock_ns();
 	if (session_open_target(rr->session, rr->cfg, err))
 		return -1;
 	fputs(rr->levels_note, stderr);
@@ -276,40 +328,31 @@ static int run_session(struct record_run *rr, int *status, struct pf_error *err)
 			status, err))
 		return -1;
 	session_note_end(rr->session, rr->cfg);
+	rr->duration_ns = clock_ns() - rr->start_ns;
 	return 0;
 }
 
-/*
- * --smpl-module (or --smpl-compact): the module a report of the sample
- * file would use (cmd_report.c), fed the same records as they are drained;
- * its symbols loaded, and listed with --print-syms, before the run.
- */
-static int open_module(struct record_run *rr, struct pf_error *err)
-{
-	struct ia64_report_opts ro;
 
-	if (!host_module_wanted(rr->cfg))
-		return 0;
-	if (host_module_options(rr->cfg, &ro, err))
-		return -1;
-	rr->module = ia64_report_host_new(&ro, sample_stream_on_stdout(rr->cfg) ? stderr : stdout, err);
-	return rr->module ? 0 : -1;
-}
-
-int cmd_record(const struct pf_config *cfg, const struct pmu_model *m, struct pf_error *err)
+int cmd_record(const struct pf_config *cfg, const struct pmu_model *m, const struct metric_run *run,
+	       struct pf_error *err)
 {
-	struct record_run rr = { .cfg = cfg };
+	struct record_run rr = { .cfg = cfg, .metrics = run };
 	struct profile_opts po = profile_opts_from_config(cfg);
 	int status = 0, rc, argc = 0;
 
 	while (cfg->command && cfg->command[argc])
 		argc++;
 	rc = plan_run(&rr, m, err);
+	/* the profile's kernel symbols, listed before the command starts (a
+	 * module reads its own: new_session) */
+	if (!rc && !host_module_wanted(cfg))
+		rc = profile_symbol_file(cfg, sample_stream_on_stdout(cfg) ? stderr : stdout, &rr.kernel_syms, err);
+	po.kernel_symbols = rr.kernel_syms;
 	if (!rc) {
 		fill_header(&rr, argc, cfg->command);
 		rr.profile = profile_new(&po, &rr.header);
 		rr.lbr = lbr_stacks_new(&rr.header, cfg->stitch_lbr);
-		rc = open_module(&rr, err);
+		rc = new_session(&rr, err);
 	}
 	if (!rc && cfg->stitch_lbr && !rr.header.max_branches)
 		rc = pf_error_set(err, PF_E_STITCH_LBR_HOST, sysfs_pmu_root());

@@ -18,6 +18,7 @@
 #include "sample/sample_out.h"
 #include "sample/sample_source.h"
 #include "sample/smpl_file.h"
+#include "symbol/symbol.h"
 
 /* --smpl-module on pfmon's own sample file: its samples one by one (the
  * first record already read, unless first is NULL), as a live run feeds
@@ -46,6 +47,10 @@ static int report_module(const struct pf_config *cfg, struct smpl_reader *rd,
 	ia64_report_free(r);
 	if (rc == 0)
 		sample_source_warn(cfg->report_file, smpl_reader_status(rd));
+	/* a live run prints the events' counts: its sample file keeps none */
+	if (rc == 0 && cfg->smpl_print_counts)
+		fprintf(stderr, "note: '%s' keeps no counts: --smpl-print-counts gives the number of its samples "
+			"and the sum of their periods\n", cfg->report_file);
 	return rc < 0 ? -1 : 0;
 }
 
@@ -95,6 +100,8 @@ static int report_profile(const struct pf_config *cfg, struct smpl_reader *r,
 	if (sample_read_threads(&threads, err))
 		return -1;
 	po = profile_opts_from_config(cfg);
+	if (profile_symbol_file(cfg, stdout, &po.kernel_symbols, err))
+		return -1;
 	p = profile_new(&po, smpl_reader_header(r));
 	rc = read_into(p, cfg, po.format, threads, r, first, &st, err);
 	/* a corrupted file still shows what came before the damage */
@@ -109,6 +116,7 @@ static int report_profile(const struct pf_config *cfg, struct smpl_reader *r,
 	if (rc == 0)
 		sample_source_warn(cfg->report_file, &st);
 	profile_free(p);
+	sym_symfile_free(po.kernel_symbols);
 	return rc < 0 ? -1 : 0;
 }
 
@@ -198,7 +206,11 @@ static int report(const struct pf_config *cfg, struct pf_error *err)
 	/* a dump's sample file (1.3) starts with its Itanium 2 configuration;
 	 * a perf.data file is not read here: a reading thread may read it */
 	rc = smpl_reader_is_perf_data(r) ? 0 : smpl_reader_next(r, &first, err);
-	if (rc > 0 && first.type == SREC_IA64_CONFIG && cfg->export_perf_data)
+	if (rc >= 0 && (cfg->export_perf_data || cfg->dump_aux) && (cfg->symbol_file || cfg->sysmap_file))
+		rc = pf_error_set(err, PF_E_OPTION_NOT_USED, cfg->symbol_file ? "--symbol-file" : "--sysmap-file",
+				  cfg->export_perf_data ? "with --export-perf-data" : "with --dump-aux",
+				  " (it names addresses in a report)");
+	else if (rc > 0 && first.type == SREC_IA64_CONFIG && cfg->export_perf_data)
 		rc = pf_error_set(err, PF_E_OPTION_NOT_USED, "--export-perf-data", "with an Itanium 2 dump",
 				  " (its samples, PMD registers, have no perf.data form)");
 	else if (rc > 0 && first.type == SREC_IA64_CONFIG)
@@ -209,9 +221,6 @@ static int report(const struct pf_config *cfg, struct pf_error *err)
 		rc = export_perf_data(cfg, r, rc > 0 ? &first : NULL, err);
 	else if (rc >= 0 && host_module_wanted(cfg))
 		rc = report_module(cfg, r, rc > 0 ? &first : NULL, err);
-	else if (cfg->symbol_file || cfg->sysmap_file)
-		rc = pf_error_set(err, PF_E_OPTION_APPLIES, cfg->symbol_file ? "--symbol-file" : "--sysmap-file",
-				  SYMFILE_APPLIES);
 	else if (!host_module_wanted(cfg))
 		/* even after an error at the first record: the profile says
 		 * what came before the damage (nothing), then the error */

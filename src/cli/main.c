@@ -305,7 +305,7 @@ static int run_describe(struct cmd_ctx *c, struct pf_error *err)
 
 static int run_record(struct cmd_ctx *c, struct pf_error *err)
 {
-	return cmd_record(c->cfg, c->m, err);
+	return cmd_record(c->cfg, c->m, &c->run, err);
 }
 
 static int run_count(struct cmd_ctx *c, struct pf_error *err)

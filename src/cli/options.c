@@ -1014,7 +1014,7 @@ static const struct opt_def options[] = {
 	{ "exec-split-results", NULL, ARG_NONE, NULL, G_TASK, BOOL(exec_split),
 	  "one result per program a task runs (needs --follow-exec)", M_COUNT },
 	{ "aggregate-results", NULL, ARG_NONE, NULL, G_TASK, BOOL(aggregate),
-	  "sum the results of every followed task into one", M_COUNT },
+	  "sum the results of every followed task (or CPU) into one; a system-wide sampling module's too", M_RUN },
 	{ "per-thread", NULL, ARG_NONE, NULL, G_TASK, BOOL(per_thread),
 	  "results per thread (a command: every task it creates is followed)", M_COUNT },
 	{ "show-time", NULL, ARG_NONE, NULL, G_TASK, BOOL(show_time),

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cli/report_setup.h"
+#include "symbol/symbol.h"
 
 struct profile_opts profile_opts_from_config(const struct pf_config *cfg)
 {
@@ -72,6 +73,23 @@ int smpl_module_options(const struct pf_config *cfg, struct ia64_report_opts *ro
 	ro->annotate = cfg->annotate;
 	ro->annotate_function = cfg->annotate_function;
 	ro->source_root = cfg->source_root;
+	return 0;
+}
+
+int profile_symbol_file(const struct pf_config *cfg, FILE *out, struct sym_symfile **syms,
+			   struct pf_error *err)
+{
+	const char *path = cfg->symbol_file ? cfg->symbol_file : cfg->sysmap_file;
+
+	*syms = NULL;
+	if (cfg->symbol_file && cfg->sysmap_file)
+		return pf_error_set(err, PF_E_OPTIONS_EXCLUDE, "--symbol-file", "--sysmap-file", "");
+	if (cfg->symbol_file && sym_symfile_open_elf(cfg->symbol_file, NULL, syms, err))
+		return -1;
+	if (cfg->sysmap_file && sym_symfile_open_sysmap(cfg->sysmap_file, syms, err))
+		return -1;
+	if (*syms && cfg->print_syms)
+		report_print_symfile(out, *syms, path);
 	return 0;
 }
 

@@ -9,13 +9,18 @@
 #include "report/ia64_report.h"
 #include "report/profile.h"
 
-/* what --symbol-file and --sysmap-file, and --smpl-print-counts, name in
- * their refusals: live runs and reports refuse them alike */
-#define SYMFILE_APPLIES "Itanium 2 samples or a sampling module's output (--smpl-module=NAME)"
+/* what --smpl-print-counts and the dear-hist views name in their
+ * refusals: live runs and reports refuse them alike */
 #define MODULE_APPLIES "a sampling module (--smpl-module=NAME)"
 
 /* a profile's options: recording, reporting and merging */
 struct profile_opts profile_opts_from_config(const struct pf_config *cfg);
+/* --symbol-file / --sysmap-file for a profile (its kernel addresses):
+ * loaded into *syms (NULL when neither is given, else the caller frees
+ * it with sym_symfile_free after the profile), the table printed into out
+ * with --print-syms; -1 with err when the file is bad */
+int profile_symbol_file(const struct pf_config *cfg, FILE *out, struct sym_symfile **syms,
+			   struct pf_error *err);
 /* --smpl-module and its options into the report's options; -1 with err
  * when they do not go together */
 int smpl_module_options(const struct pf_config *cfg, struct ia64_report_opts *ro, struct pf_error *err);

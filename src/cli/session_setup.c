@@ -208,7 +208,8 @@ int check_task_options(const struct pf_config *cfg, struct pf_error *err)
 				    "are always counted)");
 	if (follows(cfg) && cfg->no_inherit)
 		return pf_error_set(err, PF_E_OPTIONS_EXCLUDE, "--no-inherit", follow_name(cfg), "");
-	if ((follows(cfg) || cfg->per_thread || cfg->aggregate) && sampling)
+	/* a system-wide sampling module's output is a CPU's each, or one (cli/validate.c) */
+	if ((follows(cfg) || cfg->per_thread || (cfg->aggregate && !cfg->system_wide)) && sampling)
 		return pf_error_set(err, PF_E_NOT_IMPLEMENTED,
 				    follows(cfg) ? follow_name(cfg) : cfg->per_thread ? "--per-thread" : "--aggregate-results",
 				    "with sampling", " (samples record each task's pid and tid)");

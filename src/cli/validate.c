@@ -291,12 +291,13 @@ static int check_live_module(const struct pf_config *cfg, struct pf_error *err)
 {
 	if (cfg->report_file || host_module_wanted(cfg))
 		return 0;
-	if (cfg->symbol_file || cfg->sysmap_file)
-		return pf_error_set(err, PF_E_OPTION_APPLIES, cfg->symbol_file ? "--symbol-file" : "--sysmap-file",
-				    SYMFILE_APPLIES);
 	if (cfg->smpl_print_counts || cfg->smpl_view_given || cfg->smpl_sort_given)
 		return pf_error_set(err, PF_E_OPTION_APPLIES, cfg->smpl_print_counts ? "--smpl-print-counts"
 				    : cfg->smpl_view_given ? "--smpl-*-view" : "--smpl-sort-*", MODULE_APPLIES);
+	/* the profile of a system-wide run is one already (per process) */
+	if (cfg->aggregate && pf_config_is_sampling(cfg))
+		return pf_error_set(err, PF_E_OPTION_APPLIES, "--aggregate-results",
+				    "a system-wide sampling module's output (--smpl-module=NAME) when sampling");
 	return 0;
 }
 

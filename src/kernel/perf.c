@@ -123,16 +123,41 @@ int kperf_open(const struct perf_event_attr *attr, const char *name, pid_t pid, 
 	return (int)fd;
 }
 
-int kperf_read(int fd, struct kperf_count *out)
+/* where fd's own value is in a group read (nr, the times, then {value,
+ * [id], [lost]} per event from first): the entry whose id is id, else the
+ * leader's, the first; 0 when the read holds no entry */
+static size_t group_entry(const uint64_t *buf, size_t n, size_t first, uint64_t rf, uint64_t id)
 {
-	uint64_t buf[4];
-	ssize_t n = read(fd, buf, sizeof(buf));
+	size_t per = 1 + !!(rf & PERF_FORMAT_ID) + !!(rf & PERF_FORMAT_LOST);
+	uint64_t nr = buf[0];
 
-	if (n < (ssize_t)(3 * sizeof(uint64_t)))
-		return n < 0 ? -errno : -EIO;
-	out->value = buf[0];
-	out->enabled = buf[1];
-	out->running = buf[2];
+	if (nr == 0 || nr > (n - first) / per)
+		return 0;
+	for (uint64_t i = 0; (rf & PERF_FORMAT_ID) && i < nr; i++)
+		if (buf[first + i * per + 1] == id)
+			return first + i * per;
+	return first;
+}
+
+int kperf_read_format(int fd, uint64_t rf, uint64_t id, struct kperf_count *out)
+{
+	uint64_t buf[3 + 3 * (SAMPLE_READ_MAX + 1)];
+	size_t n, times, value = 0, at = 1; /* the times follow nr, or the value */
+	ssize_t got = read(fd, buf, sizeof(buf));
+
+	if (got < 0)
+		return -errno;
+	n = (size_t)got / sizeof(uint64_t);
+	times = !!(rf & PERF_FORMAT_TOTAL_TIME_ENABLED) + !!(rf & PERF_FORMAT_TOTAL_TIME_RUNNING);
+	if (n < 1 + times + !!(rf & PERF_FORMAT_GROUP))
+		return -EIO;
+	if ((rf & PERF_FORMAT_GROUP) && !(value = group_entry(buf, n, 1 + times, rf, id)))
+		return -EIO;
+	*out = (struct kperf_count){ .value = buf[value] };
+	if (rf & PERF_FORMAT_TOTAL_TIME_ENABLED)
+		out->enabled = buf[at++];
+	if (rf & PERF_FORMAT_TOTAL_TIME_RUNNING)
+		out->running = buf[at];
 	pf_debug(2, "read fd %d: value=%llu enabled=%llu running=%llu", fd, (unsigned long long)out->value,
 		 (unsigned long long)out->enabled, (unsigned long long)out->running);
 	return 0;

@@ -26,8 +26,12 @@ struct kperf_count {
 
 /* Returns the fd, or -errno. */
 int kperf_open(const struct perf_event_attr *attr, const char *name, pid_t pid, int cpu, int group_fd);
-/* attr.read_format must be TOTAL_TIME_ENABLED | TOTAL_TIME_RUNNING (with optional ID) */
-int kperf_read(int fd, struct kperf_count *out);
+/*
+ * fd's own count whatever read_format (the event's) holds: in a group read
+ * (PERF_FORMAT_GROUP) the entry whose id is id, else the leader's; the
+ * times are 0 when read_format lacks them
+ */
+int kperf_read_format(int fd, uint64_t read_format, uint64_t id, struct kperf_count *out);
 /*
  * The samples the kernel could not write for fd's event (PERF_FORMAT_LOST,
  * Linux 6.0), inherited children's included: read_format is the event's;

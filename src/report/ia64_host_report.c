@@ -228,6 +228,9 @@ struct ia64_report *ia64_report_host_new(const struct ia64_report_opts *opts, FI
 		ia64_report_free(r);
 		return NULL;
 	}
+	/* inst-hist says it in its own header, after the samples */
+	if (opts->per_cpu && opts->module != IA64_MOD_INST_HIST)
+		fprintf(out, "# results for CPU%d\n", opts->cpu);
 	return r;
 }
 

@@ -145,7 +145,6 @@ struct ia64_report *ia64_report_new(const struct ia64_report_opts *opts, FILE *o
 int ia64_report_load_symbols(struct ia64_report *r, struct pf_error *err)
 {
 	const struct ia64_report_opts *o = &r->opts;
-	size_t n;
 
 	if (o->symbol_file && sym_symfile_open_elf(o->symbol_file, o->debug_root, &r->symfile, err))
 		return -1;
@@ -155,21 +154,34 @@ int ia64_report_load_symbols(struct ia64_report *r, struct pf_error *err)
 		return 0;
 	if (!r->symfile)
 		return pf_error_set(err, PF_E_OPTION_NEEDS, "--print-syms", "--symbol-file or --sysmap-file", "");
-	n = sym_symfile_count(r->symfile);
-	fprintf(r->out, "# symbols: %zu (%s)\n# start              end                kind name\n", n,
-		o->symbol_file ? o->symbol_file : o->sysmap_file);
+	ia64_report_print_syms(r, r->out);
+	return 0;
+}
+
+void ia64_report_print_syms(const struct ia64_report *r, FILE *out)
+{
+	const struct ia64_report_opts *o = &r->opts;
+
+	if (r->symfile)
+		report_print_symfile(out, r->symfile, o->symbol_file ? o->symbol_file : o->sysmap_file);
+}
+
+void report_print_symfile(FILE *out, struct sym_symfile *s, const char *path)
+{
+	size_t n = sym_symfile_count(s);
+
+	fprintf(out, "# symbols: %zu (%s)\n# start              end                kind name\n", n, path);
 	for (size_t i = 0; i < n; i++) {
 		struct sym_symfile_entry e;
 
-		sym_symfile_get(r->symfile, i, &e);
-		put_hex16(r->out, e.addr);
-		putc_unlocked(' ', r->out);
-		put_hex16(r->out, e.end);
-		put_str(r->out, e.data ? " data " : " code ");
-		fput_escaped(r->out, e.name);
-		putc_unlocked('\n', r->out);
+		sym_symfile_get(s, i, &e);
+		put_hex16(out, e.addr);
+		putc_unlocked(' ', out);
+		put_hex16(out, e.end);
+		put_str(out, e.data ? " data " : " code ");
+		fput_escaped(out, e.name);
+		putc_unlocked('\n', out);
 	}
-	return 0;
 }
 
 void ia64_report_free(struct ia64_report *r)
@@ -704,7 +716,12 @@ static void print_inst_hist(struct ia64_report *r)
 	size_t shown = ia64_hist_shown(&r->hist, order, r->opts.top, r->opts.cum_threshold);
 	uint64_t cum = 0;
 
-	fprintf(r->out, "# aggregated results\n# total samples          : %" PRIu64 "\n"
+	/* pfmon 3.x: a system-wide run's histogram a CPU, unless --aggregate-results */
+	if (r->opts.per_cpu)
+		fprintf(r->out, "# results for CPU%d\n", r->opts.cpu);
+	else
+		fputs("# aggregated results\n", r->out);
+	fprintf(r->out, "# total samples          : %" PRIu64 "\n"
 			"# #count    %%self    %%cum          code addr symbol\n", r->hist.total);
 	for (size_t i = 0; i < shown; i++) {
 		const struct ia64_hist_row *row = &r->hist.rows[order[i]];

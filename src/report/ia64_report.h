@@ -63,6 +63,8 @@ struct ia64_report_opts {
 	const char *symbol_file; /* --symbol-file: an ELF naming addresses no map covers */
 	const char *sysmap_file; /* --sysmap-file: a System.map doing the same */
 	bool print_syms;        /* --print-syms: the table of those first */
+	bool per_cpu;           /* host samples of one CPU of a system-wide run: cpu's section */
+	int cpu;
 	bool no_demangle;       /* C++ names as in the symbol table */
 	bool annotate;          /* --annotate: the samples' functions annotated instead */
 	const char *annotate_function, *source_root;
@@ -74,6 +76,11 @@ struct ia64_report *ia64_report_new(const struct ia64_report_opts *opts, FILE *o
 /* --symbol-file / --sysmap-file read, and with --print-syms printed: -1
  * with err when a file cannot be read or a System.map line is malformed */
 int ia64_report_load_symbols(struct ia64_report *r, struct pf_error *err);
+/* --print-syms' table of the symbols loaded (nothing without them) */
+void ia64_report_print_syms(const struct ia64_report *r, FILE *out);
+/* the same table of symbols read from path (a profile's, report_setup.c) */
+struct sym_symfile;
+void report_print_symfile(FILE *out, struct sym_symfile *s, const char *path);
 /* which units the samples hold, before the first sample; -1 when the
  * module needs a unit the configuration does not use */
 int ia64_report_config(struct ia64_report *r, const struct ia64_dump_config *c,
@@ -84,7 +91,8 @@ void ia64_report_sample(struct ia64_report *r, const struct ia64_dump_sample *s)
 /* The module for host samples (a live run's or a sample file's, the same
  * code for both): its checks, then ia64_report_new and, with --symbol-file
  * or --sysmap-file, the symbols loaded (printed with --print-syms); NULL
- * with err when the module needs an Itanium 2 dump or a file is bad */
+ * with err when the module needs an Itanium 2 dump or a file is bad.  A
+ * CPU's section (per_cpu) starts with "# results for CPUn" */
 struct ia64_report *ia64_report_host_new(const struct ia64_report_opts *opts, FILE *out, struct pf_error *err);
 /* A record of pfmon's own sample file (live host samples): detailed,
  * compact and inst-hist only; -1 with err for the other modules */

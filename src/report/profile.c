@@ -135,6 +135,21 @@ bool profile_format_from_name(const char *name, enum profile_format *out)
 	return i >= 0;
 }
 
+/* --symbol-file / --sysmap-file: the kernel "[kernel]" from its code
+ * symbols, as pfmon 3.x named every address from them */
+static void add_given_kernel_symbols(struct sym_resolver *res, struct sym_symfile *given)
+{
+	size_t n = sym_symfile_count(given);
+
+	for (size_t i = 0; i < n; i++) {
+		struct sym_symfile_entry e;
+
+		sym_symfile_get(given, i, &e);
+		if (!e.data)
+			sym_resolver_add_kernel_symbol(res, &(struct sym_kernel_symbol){ e.addr, e.end, e.name, NULL });
+	}
+}
+
 static struct profile *new_profile(const struct profile_opts *given, const struct smpl_header *h,
 				   struct sym_resolver *shared)
 {
@@ -166,7 +181,11 @@ static struct profile *new_profile(const struct profile_opts *given, const struc
 						    opts->sort == PROFILE_BY_BLOCK || given->format == PROFILE_HTML);
 		sym_resolver_demangle(p->res, !opts->no_demangle);
 		sym_resolver_use_perf_maps(p->res, opts->perf_maps);
+		if (opts->kernel_symbols)
+			add_given_kernel_symbols(p->res, opts->kernel_symbols);
 	}
+	/* the user's kernel symbols name kernel addresses, whichever kernel ran */
+	p->kernel_given = p->kernel_recorded = opts->kernel_symbols != NULL;
 	p->n_ev = h->nr_events;
 	p->ev = xcalloc(p->n_ev ? p->n_ev : 1, sizeof(*p->ev));
 	for (size_t i = 0; i < p->n_ev; i++) {
@@ -206,6 +225,8 @@ static struct profile *new_profile(const struct profile_opts *given, const struc
 		prof_html_init(p, given, h);
 	return p;
 }
+
+
 
 struct profile *profile_new(const struct profile_opts *opts, const struct smpl_header *h)
 {
@@ -436,7 +457,7 @@ static void use_perf_kallsyms(struct profile *p, const struct sample_kernel *k)
 {
 	char *path;
 
-	if (!k->text_addr || k->boot_id[0])
+	if (!k->text_addr || k->boot_id[0] || p->kernel_given)
 		return;
 	path = sym_perf_kallsyms_copy(k->build_id, k->build_id_size, k->text_addr);
 	if (!path)
@@ -501,6 +522,8 @@ static void add_record(struct profile *p, const struct sample_record *rec, uint6
 	case SREC_KSYM: {
 		struct sym_kernel_symbol ks = { rec->ksym.addr, rec->ksym.end, rec->ksym.name, rec->ksym.module };
 
+		if (p->kernel_given)
+			break;
 		if (!p->res_shared)
 			sym_resolver_add_kernel_symbol(p->res, &ks);
 		p->kernel_recorded = true;

@@ -83,6 +83,10 @@ struct profile_opts {
 	const char *annotate_function; /* NULL: the top ones (top, else 3) */
 	const char *source_root;       /* --source-root */
 	bool perf_maps;   /* a JIT's code named from /tmp/perf-PID.map (--demangle-java) */
+	/* --symbol-file / --sysmap-file (the caller's, loaded): kernel
+	 * addresses named from its code symbols, instead of kallsyms or the
+	 * symbols a sample file keeps, whichever kernel took the samples */
+	struct sym_symfile *kernel_symbols;
 };
 
 /* a report of branch stacks rather than of samples: a branch sort, or fdata */

@@ -246,7 +246,8 @@ struct profile {
 	bool have_status;
 	struct kernel_check kernel; /* may the running kernel's symbols be used? */
 	struct u64set kernel_ips;   /* every host kernel address sampled, call chains too */
-	bool kernel_recorded;       /* the file keeps the kernel symbols (SREC_KSYM) */
+	bool kernel_recorded;       /* the file keeps the kernel symbols (SREC_KSYM), or the user gave them */
+	bool kernel_given;          /* --symbol-file / --sysmap-file: the file's own are not used */
 	bool kernel_named;          /* finished: kernel frames have names, not a lump */
 	bool finished;
 	size_t n_sources, source; /* a merge: how many files, the one being added */

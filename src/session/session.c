@@ -69,13 +69,17 @@ static void setup_counting_attrs(struct session *s)
 /*
  * Sampling events also read how many samples the kernel dropped
  * (PERF_FORMAT_LOST): a LOST record only reaches the ring when there is
- * room again, so losses at the very end would go unreported.
+ * room again, so losses at the very end would go unreported.  Every event
+ * reads its times, so that its final count (session_read_counts) is
+ * scaled as a counting run's is.
  */
 static void setup_sampling_attrs(struct session *s)
 {
-	for (size_t k = 0; k < s->n_events; k++)
+	for (size_t k = 0; k < s->n_events; k++) {
+		s->events[k]->attr.read_format |= PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
 		if (!s->plan->counting[k])
 			s->events[k]->attr.read_format |= PERF_FORMAT_LOST;
+	}
 }
 
 /* a kernel without PERF_FORMAT_LOST: the LOST records are all there is */
@@ -789,18 +793,29 @@ void sess_counts_clear(const struct session *s, struct session_count *counts)
 		counts[k] = (struct session_count){ .open_errno = s->open_errno[k] };
 }
 
+/* one fd's count; 1 when it is closed (its task's result was taken) */
+static int read_fd(const struct session *s, const struct session_fd *f, struct kperf_count *kc,
+		   struct pf_error *err)
+{
+	int rc;
+
+	if (f->fd < 0)
+		return 1;
+	rc = kperf_read_format(f->fd, s->events[f->evidx]->attr.read_format, f->id, kc);
+	if (rc)
+		return pf_error_set(err, PF_E_READ, s->events[f->evidx]->name, strerror(-rc));
+	return 0;
+}
+
 int sess_count_fd(const struct session *s, const struct session_fd *f, struct session_count *counts,
 		  struct pf_error *err)
 {
 	struct session_count *c = &counts[f->evidx];
 	struct kperf_count kc;
-	int rc;
+	int rc = read_fd(s, f, &kc, err);
 
-	if (f->fd < 0)
-		return 0; /* closed: its task's result was taken */
-	rc = kperf_read(f->fd, &kc);
 	if (rc)
-		return pf_error_set(err, PF_E_READ, s->events[f->evidx]->name, strerror(-rc));
+		return rc < 0 ? -1 : 0;
 	c->opened = true;
 	c->value += kc.value;
 	c->enabled += kc.enabled;
@@ -1127,14 +1142,66 @@ static int sum_task_results(struct session *s, struct session_count *counts, str
 	return 0;
 }
 
+/*
+ * A sampling session opens each event on a task once per CPU: the task's
+ * counters are enabled together, each for the task's whole time, but each
+ * runs only while the task is on its CPU.  The event's count on a task is
+ * the sum of its CPUs' values and running times over that time, enabled
+ * once (the longest of its CPUs', which differ by how apart they were
+ * enabled); counters of CPUs (system-wide) are each their own.
+ */
+static int read_sampling_counts(struct session *s, struct session_count *counts, struct pf_error *err)
+{
+	struct u64set slot_of; /* (task, event) -> its slot in longest */
+	uint64_t *longest = xcalloc(s->n_fds + 1, sizeof(*longest));
+	uint32_t *event_of = xcalloc(s->n_fds + 1, sizeof(*event_of));
+	size_t n_slots = 0;
+	int rc = 0;
+
+	u64set_init(&slot_of);
+	for (size_t i = 0; i < s->n_fds && rc >= 0; i++) {
+		const struct session_fd *f = &s->fds[i];
+		uint64_t key = ((uint64_t)(uint32_t)f->tid << 32) | f->evidx, slot;
+		struct kperf_count kc;
+
+		if (f->tid <= 0) { /* a CPU's counter */
+			rc = sess_count_fd(s, f, counts, err);
+			continue;
+		}
+		if ((rc = read_fd(s, f, &kc, err)))
+			continue;
+		counts[f->evidx].opened = true;
+		counts[f->evidx].value += kc.value;
+		counts[f->evidx].running += kc.running;
+		if (!u64set_get(&slot_of, key, &slot)) {
+			slot = n_slots++;
+			u64set_put(&slot_of, key, slot);
+			event_of[slot] = f->evidx;
+		}
+		if (kc.enabled > longest[slot])
+			longest[slot] = kc.enabled;
+	}
+	for (size_t k = 0; k < n_slots; k++)
+		counts[event_of[k]].enabled += longest[k];
+	u64set_release(&slot_of);
+	free(longest);
+	free(event_of);
+	return rc < 0 ? -1 : 0;
+}
+
 int session_read_counts(struct session *s, struct session_count *counts, struct pf_error *err)
 {
 	if (s->opts.per_task && !s->plan)
 		return sum_task_results(s, counts, err);
 	sess_counts_clear(s, counts);
-	for (size_t i = 0; i < s->n_fds; i++)
-		if (sess_count_fd(s, &s->fds[i], counts, err))
+	if (s->plan) {
+		if (read_sampling_counts(s, counts, err))
 			return -1;
+	} else {
+		for (size_t i = 0; i < s->n_fds; i++)
+			if (sess_count_fd(s, &s->fds[i], counts, err))
+				return -1;
+	}
 	sess_trig_fix_counts(s, counts);
 	sess_rotation_scale(s, counts);
 	return 0;

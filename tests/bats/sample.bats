@@ -477,16 +477,19 @@ live_and_report() {
 	[ "$live" = "$output" ]
 	n=$(grep -c '^entry ' <<<"$output")
 	[ "$n" -gt 0 ]
-	# one row per sample, then the totals (--smpl-print-counts)
+	# one row per sample, then the totals (--smpl-print-counts): the live
+	# run's are the event's count, the file's the samples and their periods
 	MOD=(--smpl-module=compact --smpl-print-counts)
 	live_and_report "$f" "$FIXTURES/hotspot" 100
-	[ "$live" = "$output" ]
+	[ "${live%$'\n'*}" = "$(head -n -3 <<<"$output")" ]
+	[[ "${live##*$'\n'}" =~ ^\ *[1-9][0-9]*" task-clock" ]]
 	n=$(grep -cvE '^#|^ ' <<<"$output")
 	[ "$n" -gt 0 ]
 	[ "${lines[-4]}" = "# total samples $n" ]
 	[ "${lines[-3]}" = "# counts" ]
 	[[ "${lines[-2]}" =~ ^\ +$n" samples"$ ]]
 	[[ "${lines[-1]}" =~ ^\ +$((n * 1000000))" sum of the sample periods" ]]
+	[ "$stderr" = "note: '$f' keeps no counts: --smpl-print-counts gives the number of its samples and the sum of their periods" ]
 	# pfmon 3.9's --smpl-compact: the default inst-hist one row per sample
 	MOD=(--smpl-compact)
 	live_and_report "$f" "$FIXTURES/hotspot" 100
@@ -495,8 +498,8 @@ live_and_report() {
 	# the histogram, named through the live run's own mappings
 	MOD=(--smpl-module=inst-hist --smpl-print-counts)
 	live_and_report "$f" "$FIXTURES/hotspot" 100
-	[ "$live" = "$output" ]
-	[ "${lines[0]}" = "# aggregated results" ] || [[ "${lines[0]}" == "# results for "* ]]
+	[ "${live%$'\n'*}" = "$(head -n -3 <<<"$output")" ]
+	[ "${lines[0]}" = "# aggregated results" ]
 	[[ "$output" == *" hot+0x"* ]]
 	[ "${lines[-3]}" = "# counts" ]
 	# page faults, each one a sample: their data addresses in detailed
@@ -531,7 +534,8 @@ live_and_report() {
 	[ "$(grep -v '^note: ' "$BATS_TEST_TMPDIR/err")" = "$output" ]
 	[[ "${lines[-1]}" =~ ^"# total samples "[1-9] ]]
 	[ "$(id -u)" -eq 0 ] || skip "system-wide monitoring needs root here"
-	RUN=(--system-wide -e task-clock --long-smpl-periods=1000000)
+	# the CPUs' samples as one histogram, as the report of the file has them
+	RUN=(--system-wide --aggregate-results -e task-clock --long-smpl-periods=1000000)
 	MOD=(--smpl-module=inst-hist --smpl-show-top=3)
 	live_and_report "$f" "$FIXTURES/hotspot" 50
 	[ "$live" = "$output" ]
@@ -557,10 +561,7 @@ live_and_report() {
 	if grep -q 'IIP:0xffff' <<<"$output"; then
 		! grep 'IIP:0xffff' <<<"$output" | grep -qv '<kernel_half+0x' || false
 	fi
-	# a live run refuses them without a module, and a bad file before the command runs
-	run -2 --separate-stderr "$PFMON" -e task-clock --long-smpl-periods=1000000 \
-		--sysmap-file="$BATS_TEST_TMPDIR/System.map" true
-	one_error_line "^error: option '--sysmap-file' applies to Itanium 2 samples or a sampling module's output \(--smpl-module=NAME\)$"
+	# a bad file is refused before the command runs
 	printf 'zz T x\n' > "$BATS_TEST_TMPDIR/bad.map"
 	run -1 --separate-stderr "$PFMON" -e task-clock --long-smpl-periods=1000000 --smpl-module=detailed \
 		--sysmap-file="$BATS_TEST_TMPDIR/bad.map" touch "$BATS_TEST_TMPDIR/ran"
@@ -587,4 +588,184 @@ live_and_report() {
 	[[ "$output" =~ hotspot\.c: ]]
 	[[ "$stderr" =~ file=libelf\.so ]]
 	[[ "$stderr" =~ file=libdwarf\.so ]]
+}
+
+@test "--smpl-print-counts in a live run: each event's final count, as a counting run prints it (pfmon 3.x)" {
+	# every page fault a sample (period 1): the count read at the end is the
+	# number of samples the run took, and what a counting run of the same
+	# command counts, give or take the pages an exec's random stack offset moves
+	run -0 --separate-stderr "$PFMON" -e page-faults --long-smpl-periods=1 --smpl-module=compact \
+		--smpl-print-counts "$FIXTURES/touch_pages" 512
+	[[ "${lines[-2]}" =~ ^"# total samples "([0-9]+)$ ]]
+	n=${BASH_REMATCH[1]}
+	[[ "${lines[-1]}" =~ ^\ *([0-9]+)" page-faults"$ ]]
+	c=${BASH_REMATCH[1]}
+	sampled_line=${lines[-1]}
+	[ "$c" -eq "$n" ]
+	[ "$c" -ge 512 ]
+	run -0 --separate-stderr "$PFMON" -e page-faults "$FIXTURES/touch_pages" 512
+	[[ "$output" =~ ^\ *([0-9]+)" page-faults"$ ]]
+	k=${BASH_REMATCH[1]}
+	[ $((c * 100)) -ge $((k * 95)) ]
+	[ $((c * 100)) -le $((k * 105)) ]
+	# the same layout: only the digits differ
+	[ "$(sed 's/[0-9]/9/g; s/^ *//' <<<"$sampled_line")" = "$(sed 's/[0-9]/9/g; s/^ *//' <<<"$output")" ]
+	# the count, not the samples' periods: task-clock sampled every ms reads
+	# at least the periods of its samples, and less than one more period a CPU
+	run -0 --separate-stderr "$PFMON" -e task-clock --long-smpl-periods=1000000 --smpl-module=inst-hist \
+		--smpl-print-counts "$FIXTURES/hotspot" 100
+	[[ "${lines[1]}" =~ ^"# total samples          : "([0-9]+)$ ]]
+	n=${BASH_REMATCH[1]}
+	[[ "${lines[-1]}" =~ ^\ *([0-9]+)" task-clock " ]]
+	c=${BASH_REMATCH[1]}
+	[ "$c" -ge $((n * 1000000)) ]
+	[ "$c" -lt $(((n + $(getconf _NPROCESSORS_ONLN)) * 1000000)) ]
+}
+
+@test "--smpl-print-counts attached: the counts of the attached process, <not counted> when it never ran" {
+	"$FIXTURES/hotspot" 60000 &
+	pid=$!
+	wait_running $pid hotspot
+	run -0 --separate-stderr "$PFMON" --attach-task=$pid -t 1 -e task-clock --long-smpl-periods=1000000 \
+		--smpl-module=compact --smpl-print-counts
+	kill $pid
+	[[ "${lines[-2]}" =~ ^"# total samples "([0-9]+)$ ]]
+	n=${BASH_REMATCH[1]}
+	[ "$n" -gt 0 ]
+	[[ "${lines[-1]}" =~ ^\ *([0-9]+)" task-clock " ]]
+	c=${BASH_REMATCH[1]}
+	[ "$c" -ge $((n * 1000000)) ]
+	[ "$c" -lt $(((n + $(getconf _NPROCESSORS_ONLN)) * 1000000)) ]
+	# a process that sleeps throughout: nothing counted, said as counting says it
+	sleep 60 &
+	pid=$!
+	until [ "$(basename "$(readlink "/proc/$pid/exe")")" = sleep ]; do sleep 0.01; done
+	run -0 --separate-stderr "$PFMON" --attach-task=$pid -t 0.3 -e task-clock,page-faults \
+		--long-smpl-periods=1000000 --smpl-module=compact --smpl-print-counts
+	sampled="$output"
+	run -0 --separate-stderr "$PFMON" --attach-task=$pid -t 0.3 -e task-clock,page-faults
+	kill $pid
+	[ "$output" = $'<not counted> task-clock\n<not counted> page-faults' ]
+	[ "$sampled" = $'# total samples 0\n'"$output" ]
+}
+
+@test "system-wide sampling modules: one output a CPU (pfmon 3.x), summing to the aggregated one" {
+	[ "$(id -u)" -eq 0 ] || skip "system-wide monitoring needs root here"
+	f="$BATS_TEST_TMPDIR/w.pfs"
+	ncpu=$(getconf _NPROCESSORS_ONLN)
+	run -0 --separate-stderr "$PFMON" --system-wide -e task-clock --long-smpl-periods=1000000 \
+		--smpl-module=inst-hist --smpl-print-counts --smpl-outfile="$f" "$FIXTURES/hotspot" 50
+	live="$output"
+	# a section a CPU, in CPU order, each its own histogram
+	[ "$(grep -c '^# results for CPU' <<<"$live")" -eq "$ncpu" ]
+	[ "$(grep '^# results for CPU' <<<"$live")" = "$(grep '^# results for CPU' <<<"$live" | sort -t U -k2 -n)" ]
+	! grep -q '^# aggregated results' <<<"$live"
+	# each CPU's count after the sections, as counting -a prints them: at
+	# least its samples' periods (an idle CPU's clock runs on between its
+	# timer's samples), and of their order
+	[ "$(grep -cE '^CPU[0-9]+ +[0-9]+ task-clock ' <<<"$live")" -eq "$ncpu" ]
+	awk '/^# results for CPU/ { cpu = substr($4, 4) } /^# total samples/ { n[cpu] = $5 }
+	     /^CPU[0-9]+ / { c = substr($1, 4); if (!(c in n) || n[c] * 1000000 > $2 + 1000000 || $2 > (2 * n[c] + 2) * 1000000) bad = 1 }
+	     END { exit bad }' <<<"$live"
+	# the rows of every CPU summed: the aggregated histogram of the same samples
+	sum_rows() { awk '$2 ~ /%$/ && $1 ~ /^[0-9]+$/ { $2 = $3 = ""; k = $0; sub(/^[0-9]+ +/, "", k); s[k] += $1 }
+			  END { for (k in s) print s[k], k }' | sort; }
+	run -0 --separate-stderr "$PFMON" --report="$f" --smpl-module=inst-hist
+	[ "${lines[0]}" = "# aggregated results" ]
+	[ "$(sum_rows <<<"$live")" = "$(sum_rows <<<"$output")" ]
+	total=$(awk '/^# total samples/ { t += $5 } END { print t }' <<<"$live")
+	[ "${lines[1]}" = "# total samples          : $total" ]
+	[ "$total" -gt 0 ]
+	# --aggregate-results: one output, the report's, and the counts summed
+	run -0 --separate-stderr "$PFMON" --system-wide --aggregate-results -e task-clock --long-smpl-periods=1000000 \
+		--smpl-module=compact --smpl-print-counts --smpl-outfile="$f" "$FIXTURES/hotspot" 50
+	[[ "${lines[-1]}" =~ ^\ *[0-9]+" task-clock " ]]
+	! grep -q '^# results for CPU' <<<"$output"
+	live="${output%$'\n'*}"
+	run -0 --separate-stderr "$PFMON" --report="$f" --smpl-module=compact
+	[ "$live" = "$output" ]
+	# without -a, or without a module, it is refused
+	run -2 --separate-stderr "$PFMON" --aggregate-results -e task-clock --long-smpl-periods=1000000 \
+		--smpl-module=compact true
+	one_error_line "^error: option '--aggregate-results' needs --follow-\* or --per-thread"
+	run -2 --separate-stderr "$PFMON" --system-wide --aggregate-results -e task-clock --long-smpl-periods=1000000 true
+	one_error_line "^error: option '--aggregate-results' applies to a system-wide sampling module's output"
+}
+
+# a System.map of the running kernel's code symbols, each renamed pfmap_NAME:
+# names from it prove which source named an address
+renamed_sysmap() {
+	awk 'NF == 3 && $2 ~ /^[tTwW]$/ && $1 !~ /^0+$/ { print $1, $2, "pfmap_" $3 }' /proc/kallsyms > "$1"
+	[ -s "$1" ]
+}
+
+@test "--symbol-file and --sysmap-file name the profile's kernel addresses, live and in reports (pfmon 3.x)" {
+	f="$BATS_TEST_TMPDIR/k.pfs"
+	map="$BATS_TEST_TMPDIR/System.map"
+	renamed_sysmap "$map" || skip "kallsyms hides the kernel's addresses here"
+	run -0 --separate-stderr "$PFMON" -e cpu-clock --long-smpl-periods=100000 --smpl-outfile="$f" \
+		"$FIXTURES/kloop" write 100
+	grep -q ' \[kernel\] [a-z_]' <<<"$output" || skip "no kernel sample named from kallsyms here"
+	# the file's own kernel names (kallsyms'), then the map's: the same rows,
+	# every kernel name the map's, none of the other
+	run -0 --separate-stderr "$PFMON" --report="$f"
+	plain="$output"
+	! grep -q 'pfmap_' <<<"$plain"
+	run -0 --separate-stderr "$PFMON" --report="$f" --sysmap-file="$map"
+	[ "$(grep -c ' \[kernel\] pfmap_' <<<"$output")" -gt 0 ]
+	! grep ' \[kernel\] ' <<<"$output" | grep -qv ' \[kernel\] \(pfmap_\|0x\)'
+	[ "$(grep -v ' \[kernel\] ' <<<"$output")" = "$(grep -v ' \[kernel\] ' <<<"$plain")" ]
+	[ "$(grep -c ' \[kernel\] ' <<<"$output")" -le "$(grep -c ' \[kernel\] ' <<<"$plain")" ]
+	# a function kallsyms named has the map's name and the same samples
+	row=$(grep -m1 ' \[kernel\] [a-z_]' <<<"$plain" | awk '{ print $1, $NF }')
+	grep -q "^ *${row% *} .* \[kernel\] pfmap_${row#* }$" <<<"$output"
+	# folded stacks and JSON name them the same way
+	run -0 --separate-stderr "$PFMON" --report="$f" --sysmap-file="$map" --report-format=folded
+	grep -q ';pfmap_' <<<"$output"
+	run -0 --separate-stderr "$PFMON" --report="$f" --sysmap-file="$map" --report-format=json
+	grep -q '"pfmap_' <<<"$output"
+	# a live run: the table first with --print-syms, then the profile
+	run -0 --separate-stderr "$PFMON" -e cpu-clock --long-smpl-periods=100000 --sysmap-file="$map" --print-syms \
+		"$FIXTURES/kloop" write 100
+	[[ "${lines[0]}" =~ ^"# symbols: "[1-9][0-9]*" ($map)"$ ]]
+	grep -q ' code pfmap_' <<<"$output"
+	grep -q ' \[kernel\] pfmap_' <<<"$output"
+	# an ELF symbol table: two functions at kernel addresses (as a vmlinux has them)
+	command -v as >/dev/null && command -v ld >/dev/null || skip "no assembler and linker to build an ELF here"
+	a=$(awk '$3 == "vfs_write" { print $1; exit }' /proc/kallsyms)
+	b=$(awk '$3 == "fdget_pos" { print $1; exit }' /proc/kallsyms)
+	[ -n "$a" ] && [ -n "$b" ] && [ $((0x$b)) -gt $((0x$a)) ] || skip "no vfs_write before fdget_pos in kallsyms"
+	printf '.text\n.globl elf_vfs_write\n.type elf_vfs_write,@function\nelf_vfs_write: .skip 0x%x\n.size elf_vfs_write,.-elf_vfs_write\n.globl elf_fdget_pos\n.type elf_fdget_pos,@function\nelf_fdget_pos: .skip 256\n.size elf_fdget_pos,256\n' \
+		$((0x$b - 0x$a)) > "$BATS_TEST_TMPDIR/k.s"
+	as "$BATS_TEST_TMPDIR/k.s" -o "$BATS_TEST_TMPDIR/k.o"
+	ld -Ttext=0x$a -e elf_vfs_write -o "$BATS_TEST_TMPDIR/k.elf" "$BATS_TEST_TMPDIR/k.o"
+	run -0 --separate-stderr "$PFMON" --report="$f" --symbol-file="$BATS_TEST_TMPDIR/k.elf"
+	! grep ' \[kernel\] ' <<<"$output" | grep -qv ' \[kernel\] \(elf_\|0x\)'
+	if grep -q ' \[kernel\] fdget_pos$' <<<"$plain"; then
+		n=$(awk '$NF == "fdget_pos" { print $1 }' <<<"$plain")
+		grep -q "^ *$n .* \[kernel\] elf_fdget_pos$" <<<"$output"
+	fi
+}
+
+@test "--symbol-file and --sysmap-file with the profile: a bad file is one error line, before the command runs" {
+	printf 'zz T x\n' > "$BATS_TEST_TMPDIR/bad.map"
+	run -1 --separate-stderr "$PFMON" -e cpu-clock --long-smpl-periods=100000 \
+		--sysmap-file="$BATS_TEST_TMPDIR/bad.map" touch "$BATS_TEST_TMPDIR/ran"
+	one_error_line "^error: '$BATS_TEST_TMPDIR/bad.map': line 1: bad address$"
+	[ ! -e "$BATS_TEST_TMPDIR/ran" ]
+	run -1 --separate-stderr "$PFMON" -e cpu-clock --long-smpl-periods=100000 \
+		--symbol-file="$BATS_TEST_TMPDIR/nosuch" touch "$BATS_TEST_TMPDIR/ran"
+	[ "${#stderr_lines[@]}" -eq 1 ]
+	[[ "$stderr" == "error: "*"nosuch"* ]]
+	[ ! -e "$BATS_TEST_TMPDIR/ran" ]
+	f="$BATS_TEST_TMPDIR/s.pfs"
+	"$PFMON" -e cpu-clock --long-smpl-periods=1000000 --smpl-outfile="$f" "$FIXTURES/hotspot" 20 >/dev/null 2>&1
+	run -1 --separate-stderr "$PFMON" --report="$f" --sysmap-file="$BATS_TEST_TMPDIR/bad.map"
+	one_error_line "bad.map': line 1: bad address$"
+	[ -z "$output" ]
+	run -2 --separate-stderr "$PFMON" --report="$f" --sysmap-file="$BATS_TEST_TMPDIR/bad.map" --symbol-file="$f"
+	one_error_line "^error: options '--symbol-file' and '--sysmap-file' cannot be combined$"
+	run -2 --separate-stderr "$PFMON" --report="$f" --sysmap-file="$BATS_TEST_TMPDIR/bad.map" \
+		--export-perf-data="$BATS_TEST_TMPDIR/p.data"
+	one_error_line "^error: option '--sysmap-file' is not used with --export-perf-data"
 }

@@ -4,6 +4,8 @@
  * bounce-buffer path, deterministically, including 64-bit counter wrap and
  * malformed headers), then live: a cpu-clock sampling event on this very
  * process, read through ring_map() and decoded with perf_record_decode().
+ * And kperf_read_format: a counter's own count out of every read_format
+ * layout, from reads written into a pipe the way the kernel lays them out.
  */
 #include <config.h>
 
@@ -18,6 +20,7 @@
 #include <unistd.h>
 
 #include "common/util.h"
+#include "kernel/perf.h"
 #include "kernel/ring.h"
 #include "sample/perf_record.h"
 #include "tap.h"
@@ -331,8 +334,56 @@ static void test_live_wrap(void)
 	close(fd);
 }
 
+
+/* --- kperf_read_format: the layouts of read(2) on a counter --- */
+
+/* what read() of a counter returns, from a pipe */
+static int read_layout(const uint64_t *v, size_t n, uint64_t rf, uint64_t id, struct kperf_count *c)
+{
+	int p[2], rc;
+
+	if (pipe(p))
+		return -errno;
+	if (write(p[1], v, n * sizeof(*v)) != (ssize_t)(n * sizeof(*v)))
+		rc = -EIO;
+	else
+		rc = kperf_read_format(p[0], rf, id, c);
+	close(p[0]);
+	close(p[1]);
+	return rc;
+}
+
+static void test_read_format(void)
+{
+	const uint64_t times = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+	/* a group: nr, enabled, running, then {value, id, lost} of each */
+	const uint64_t group[] = { 3, 1000, 500, 11, 71, 0, 22, 72, 1, 33, 73, 2 };
+	/* one event: value, enabled, running, id, lost */
+	const uint64_t single[] = { 44, 900, 300, 74, 5 };
+	struct kperf_count c = { 0 };
+
+	int rc = read_layout(group, 12, PERF_FORMAT_GROUP | PERF_FORMAT_ID | PERF_FORMAT_LOST | times, 72, &c);
+
+	ok(rc == 0 && c.value == 22 && c.enabled == 1000 && c.running == 500,
+	   "a group read: the entry of the fd's id, the group's times (%llu %llu %llu)", (unsigned long long)c.value,
+	   (unsigned long long)c.enabled, (unsigned long long)c.running);
+	ok(read_layout(group, 12, PERF_FORMAT_GROUP | PERF_FORMAT_ID | PERF_FORMAT_LOST | times, 99, &c) == 0 &&
+		   c.value == 11,
+	   "an id not in the group: the leader's value");
+	ok(read_layout(single, 5, PERF_FORMAT_ID | PERF_FORMAT_LOST | times, 0, &c) == 0 && c.value == 44 &&
+		   c.enabled == 900 && c.running == 300,
+	   "one event: its value and times before its id and lost");
+	ok(read_layout(single, 1, 0, 0, &c) == 0 && c.value == 44 && c.enabled == 0 && c.running == 0,
+	   "no times asked for: 0");
+	ok(read_layout(group, 2, PERF_FORMAT_GROUP | PERF_FORMAT_ID | times, 72, &c) == -EIO,
+	   "a group read cut before its first entry: -EIO");
+	ok(read_layout((const uint64_t[]){ 0, 1, 1 }, 3, PERF_FORMAT_GROUP | times, 0, &c) == -EIO,
+	   "a group of no event: -EIO");
+}
+
 int main(void)
 {
+	test_read_format();
 	test_fake_basic();
 	test_fake_stream(0, "counters from 0");
 	test_fake_stream((uint64_t)-4096, "counters wrapping 2^64");
