@@ -108,10 +108,10 @@ struct sym_kallsyms {
 	bool *used;          /* named a looked-up address: kept in sample files */
 	size_t nr;
 	struct sym_strset modules;
-	/* A table mapped from the kallsyms cache (sym_kcache.c): addrs point
-	 * into the mapping, syms are filled as lookups reach them (their
-	 * zeroed pages cost no memory until then), and it covers only the
-	 * kernel image: an address it misses needs the whole kallsyms. */
+	/* A table from the kallsyms cache (sym_kcache.c): addrs are its
+	 * index, syms are filled (their names read) as lookups reach them,
+	 * their zeroed pages costing no memory until then, and it covers only
+	 * the kernel image: an address it misses needs the whole kallsyms. */
 	struct sym_kcache_map *cached;
 };
 
@@ -142,7 +142,7 @@ struct sym_kallsyms *sym_kallsyms_from_table(const struct sym_kernel_symbol *t, 
 /*
  * The kallsyms cache: the kernel image's text symbols of the running
  * kernel, by build-id and boot, under $XDG_CACHE_HOME/pfmon (else
- * ~/.cache/pfmon), mapped instead of reading the ~120,000 lines of
+ * ~/.cache/pfmon), read instead of the ~120,000 lines of
  * /proc/kallsyms.  sym_kcache_load: 0 and *out (a table with cached set),
  * or -1: no cache for this kernel, or /proc/kallsyms hides addresses now.
  * sym_kcache_store: the image's part of a full table read from
@@ -150,10 +150,10 @@ struct sym_kallsyms *sym_kallsyms_from_table(const struct sym_kernel_symbol *t, 
  */
 int sym_kcache_load(struct sym_kallsyms **out);
 void sym_kcache_store(const struct sym_kallsyms *full);
-/* symbol i of a cached table, filled on its first use (NULL: a damaged
- * name offset) */
+/* symbol i of a cached table, filled on its first use (NULL: the file is
+ * damaged there); and the cache's file, index and names released */
 const struct sym_ksym *sym_kcache_fill(const struct sym_kallsyms *ks, size_t i);
-void sym_kcache_unmap(struct sym_kcache_map *m);
+void sym_kcache_close(struct sym_kcache_map *m);
 
 struct sym_dso {
 	char *path;

@@ -398,12 +398,13 @@ void sym_kallsyms_free(struct sym_kallsyms *ks)
 	if (!ks)
 		return;
 	free(ks->text);
-	free(ks->syms);
-	if (ks->cached)
-		sym_kcache_unmap(ks->cached); /* the addresses are in the mapping */
-	else
+	if (ks->cached) { /* addresses, symbols and marks are the cache's */
+		sym_kcache_close(ks->cached);
+	} else {
+		free(ks->syms);
 		free(ks->addrs);
-	free(ks->used);
+		free(ks->used);
+	}
 	sym_strset_free(&ks->modules);
 	free(ks);
 }

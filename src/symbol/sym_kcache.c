@@ -9,8 +9,9 @@
  *
  *   $XDG_CACHE_HOME/pfmon/kallsyms-BUILDID-BOOTID   (else ~/.cache/pfmon)
  *
- * written after a whole /proc/kallsyms was read, and mapped by the next
- * runs: a lookup touches a few of its pages, never the whole.
+ * written after a whole /proc/kallsyms was read, and read by the next
+ * runs: its addresses at once (12 bytes a symbol), a name when a lookup
+ * needs it.
  *
  * Naming stays exactly that of /proc/kallsyms.  The file holds the sorted
  * run of kernel-image symbols (no module, BPF or trampoline symbol, which
@@ -57,21 +58,36 @@ struct kcache_header {
 	char boot_id[SYM_KERNEL_BOOT_ID_MAX + 4];
 };
 
-struct sym_kcache_map {
-	void *base;
-	size_t len;
-	const uint32_t *name_at;
-	const char *names;
-	size_t names_len;
+/* names are read one at a time into blocks of this size (a name is at
+ * most KSYM_NAME_LEN, 512 bytes) */
+#define NAME_BLOCK 16384u
+#define NAME_MAX_LEN 512u
+
+struct name_block {
+	struct name_block *next;
+	size_t used;
+	char text[NAME_BLOCK];
 };
 
-/* a cache only for the running kernel's own kallsyms, never for a file
- * given by --kallsyms or $PFMON_KALLSYMS */
+struct sym_kcache_map {
+	int fd;
+	uint64_t *index;          /* addrs[nr] then name_at[nr], read at once */
+	const uint32_t *name_at;
+	off_t names_at;           /* where the names start in the file */
+	size_t names_len;
+	void *lazy;               /* the table's syms and used: anonymous, zero until touched */
+	size_t lazy_len;
+	struct name_block *names; /* the names read so far */
+};
+
+/* a cache only for the running kernel's own kallsyms and identity, never
+ * for a file given by --kallsyms or $PFMON_KALLSYMS, nor under the notes of
+ * $PFMON_KERNEL_NOTES (another build's name for this kernel's symbols) */
 static bool running_kallsyms(void)
 {
-	const char *env = getenv(SYM_KALLSYMS_ENV);
+	const char *ks = getenv(SYM_KALLSYMS_ENV), *notes = getenv(SYM_KERNEL_NOTES_ENV);
 
-	return !env || !*env;
+	return (!ks || !*ks) && (!notes || !*notes);
 }
 
 /* the cache file of this kernel and boot, or NULL (no id, no directory) */
@@ -109,28 +125,65 @@ static bool header_matches(const struct kcache_header *h, const struct sym_kerne
 	return file_len == sizeof(*h) + body;
 }
 
-/* the addresses ascend (the search needs it); the names end in a NUL (a
- * name cannot run off the mapping); each offset is checked when used */
-static bool body_sane(const uint64_t *addrs, size_t nr, const char *names, size_t names_len)
+static bool read_at(int fd, void *buf, size_t len, off_t off)
+{
+	char *p = buf;
+
+	while (len) {
+		ssize_t k = pread(fd, p, len, off);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return false;
+		p += k;
+		len -= (size_t)k;
+		off += k;
+	}
+	return true;
+}
+
+/* the addresses ascend: the search needs it (a name's offset is checked
+ * when the name is read) */
+static bool ascending(const uint64_t *addrs, size_t nr)
 {
 	for (size_t i = 1; i < nr; i++)
 		if (addrs[i] <= addrs[i - 1])
 			return false;
-	return names[names_len - 1] == '\0';
+	return true;
 }
 
-static struct sym_kallsyms *table_from_map(struct sym_kcache_map *m, const struct kcache_header *h)
+/*
+ * The table over the cache.  The addresses and name offsets (12 bytes a
+ * symbol) are read; the names (most of the file) only when a lookup needs
+ * one: the file is read, not mapped, since a mapping's faults may bring
+ * in whole large folios of it.  The syms and used arrays are an anonymous
+ * mapping whose pages stay unallocated until a lookup fills an entry
+ * (calloc may hand back, and clear, 4 MB of the heap).
+ */
+static struct sym_kallsyms *table_from_file(struct sym_kcache_map *m, const struct kcache_header *h)
 {
-	struct sym_kallsyms *ks = xcalloc(1, sizeof(*ks));
-	size_t nr = (size_t)h->nr;
+	struct sym_kallsyms *ks;
+	size_t nr = (size_t)h->nr, syms_len = nr * sizeof(*ks->syms);
 
-	ks->addrs = (uint64_t *)((char *)m->base + sizeof(*h));
-	m->name_at = (const uint32_t *)(ks->addrs + nr);
-	m->names = (const char *)(m->name_at + nr);
+	m->index = xmalloc(nr * (sizeof(uint64_t) + sizeof(uint32_t)));
+	if (!read_at(m->fd, m->index, nr * (sizeof(uint64_t) + sizeof(uint32_t)), (off_t)sizeof(*h)) ||
+	    !ascending(m->index, nr))
+		return NULL;
+	m->name_at = (const uint32_t *)(m->index + nr);
+	m->names_at = (off_t)(sizeof(*h) + nr * (sizeof(uint64_t) + sizeof(uint32_t)));
 	m->names_len = (size_t)h->names_len;
+	m->lazy_len = syms_len + nr * sizeof(*ks->used);
+	m->lazy = mmap(NULL, m->lazy_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (m->lazy == MAP_FAILED) {
+		m->lazy = NULL;
+		return NULL;
+	}
+	ks = xcalloc(1, sizeof(*ks));
+	ks->addrs = m->index;
 	ks->nr = nr - 1; /* the last symbol only ends the one before it */
-	ks->syms = xcalloc(nr, sizeof(*ks->syms));
-	ks->used = xcalloc(nr, sizeof(*ks->used));
+	ks->syms = m->lazy;
+	ks->used = (bool *)((char *)m->lazy + syms_len);
 	ks->cached = m;
 	return ks;
 }
@@ -156,47 +209,71 @@ int sym_kcache_load(struct sym_kallsyms **out)
 	if (fd < 0)
 		return -1;
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || (size_t)st.st_size < sizeof(h) ||
-	    pread(fd, &h, sizeof(h), 0) != (ssize_t)sizeof(h) || !header_matches(&h, &id, text, (size_t)st.st_size)) {
+	    !read_at(fd, &h, sizeof(h), 0) || !header_matches(&h, &id, text, (size_t)st.st_size)) {
 		close(fd);
 		return -1;
 	}
 	m = xcalloc(1, sizeof(*m));
-	m->len = (size_t)st.st_size;
-	m->base = mmap(NULL, m->len, PROT_READ, MAP_PRIVATE, fd, 0);
-	close(fd);
-	if (m->base == MAP_FAILED) {
-		free(m);
-		return -1;
-	}
-	*out = table_from_map(m, &h);
-	if (!body_sane((*out)->addrs, (size_t)h.nr, m->names, m->names_len)) {
-		sym_kallsyms_free(*out);
-		*out = NULL;
+	m->fd = fd;
+	*out = table_from_file(m, &h);
+	if (!*out) {
+		sym_kcache_close(m);
 		return -1;
 	}
 	return 0;
 }
 
+/* name i, read into the blocks: NULL when the file is damaged there */
+static const char *read_name(struct sym_kcache_map *m, size_t i)
+{
+	uint32_t at = m->name_at[i];
+	size_t len = m->names_len - at < NAME_MAX_LEN ? m->names_len - at : NAME_MAX_LEN;
+	struct name_block *b = m->names;
+	char *name, *nul;
+
+	if (at >= m->names_len)
+		return NULL;
+	if (!b || NAME_BLOCK - b->used < len) {
+		b = xmalloc(sizeof(*b));
+		b->next = m->names;
+		b->used = 0;
+		m->names = b;
+	}
+	name = b->text + b->used;
+	if (!read_at(m->fd, name, len, m->names_at + (off_t)at) || !(nul = memchr(name, '\0', len)))
+		return NULL;
+	b->used += (size_t)(nul - name) + 1;
+	return name;
+}
+
 const struct sym_ksym *sym_kcache_fill(const struct sym_kallsyms *ks, size_t i)
 {
-	const struct sym_kcache_map *m = ks->cached;
 	struct sym_ksym *k = &ks->syms[i];
 
 	if (!k->name) {
-		uint32_t at = m->name_at[i];
+		const char *name = read_name(ks->cached, i);
 
-		if (at >= m->names_len) /* a damaged file: as if it missed */
+		if (!name) /* a damaged file: as if it missed */
 			return NULL;
-		*k = (struct sym_ksym){ ks->addrs[i], ks->addrs[i + 1], m->names + at, NULL };
+		*k = (struct sym_ksym){ ks->addrs[i], ks->addrs[i + 1], name, NULL };
 	}
 	return k;
 }
 
-void sym_kcache_unmap(struct sym_kcache_map *m)
+void sym_kcache_close(struct sym_kcache_map *m)
 {
 	if (!m)
 		return;
-	munmap(m->base, m->len);
+	close(m->fd);
+	free(m->index);
+	if (m->lazy)
+		munmap(m->lazy, m->lazy_len);
+	while (m->names) {
+		struct name_block *b = m->names;
+
+		m->names = b->next;
+		free(b);
+	}
 	free(m);
 }
 
