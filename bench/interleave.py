@@ -13,7 +13,7 @@ where a RATIO is  OURS/PEER<=TARGET  (NAMEs).  With --bare NAME, that
 command's time is taken off both sides first (the time a tool *adds* to a
 workload).  Commands are split on spaces (no shell); their output is
 discarded.  Prints a line per command and per ratio, in CPU and wall time;
-with --rss, in peak resident memory too (wait4's ru_maxrss, GNU time's %M:
+with --rss, in peak resident memory too (GNU time's %M, /usr/bin/time:
 the largest of a round's runs; the targets then apply to it, never taking
 off the bare command).  The exit status is 0 whether targets are met or
 not (a benchmark, not a test).
@@ -21,12 +21,21 @@ not (a benchmark, not a test).
 import os
 import statistics
 import sys
+import tempfile
 import time
 
 
-def run(argv):
-    """CPU (user + sys, with children) and wall seconds, peak RSS in KiB"""
+def run(argv, rss=False):
+    """CPU (user + sys, with children) and wall seconds, peak RSS in KiB.
+
+    The peak is GNU time's %M: wait4's own ru_maxrss of a child spawned
+    from Python starts at Python's size (the child runs in the parent's
+    memory until it execs), where GNU time's is a small C program's."""
     devnull = os.open(os.devnull, os.O_RDWR)
+    if rss:
+        fd, out = tempfile.mkstemp(prefix="interleave-rss-")
+        os.close(fd)
+        argv = ["/usr/bin/time", "-f", "%M", "-o", out] + argv
     start = time.monotonic()
     pid = os.posix_spawnp(argv[0], argv, os.environ,
                           file_actions=[(os.POSIX_SPAWN_DUP2, devnull, 1),
@@ -36,7 +45,12 @@ def run(argv):
     os.close(devnull)
     if os.waitstatus_to_exitcode(status) != 0:
         sys.exit(f"interleave: '{' '.join(argv)}' failed (status {status})")
-    return ru.ru_utime + ru.ru_stime, wall, ru.ru_maxrss
+    peak = 0
+    if rss:
+        with open(out) as f:
+            peak = int(f.read().split()[-1])
+        os.unlink(out)
+    return ru.ru_utime + ru.ru_stime, wall, peak
 
 
 def main(args):
@@ -68,7 +82,7 @@ def main(args):
         tot = {n: [0.0, 0.0, 0] for n in cmds}
         for _ in range(runs):
             for n, argv in cmds.items():
-                c, w, m = run(argv)
+                c, w, m = run(argv, rss)
                 tot[n][0] += c
                 tot[n][1] += w
                 tot[n][2] = max(tot[n][2], m)
