@@ -457,6 +457,7 @@ void sym_dso_close(struct sym_dso *dso)
 	sym_strset_free(&dso->strings);
 	free_table(&dso->funcs);
 	free_table(&dso->data);
+	sym_kallsyms_free(dso->kallsyms_retired);
 	sym_kallsyms_free(dso->kallsyms);
 	free(dso->segs);
 	free(dso->why_no_symbols);
@@ -527,11 +528,40 @@ const struct sym_func *sym_find_func(const struct sym_table *t, uint64_t addr)
 	return NULL;
 }
 
+/* the whole kallsyms in place of a cached table (the kernel image's)
+ * that missed: once; the addresses named so far stay marked */
+static void kernel_load_whole(struct sym_dso *dso)
+{
+	struct sym_kallsyms *cached = dso->kallsyms, *whole;
+	struct pf_error err;
+
+	if (!cached || !cached->cached || dso->kallsyms_retired)
+		return;
+	dso->kallsyms_retired = cached; /* tried once, and its names stay valid */
+	if (sym_kallsyms_load_whole(&whole, &err)) {
+		dso->kallsyms = NULL; /* as the prefetch would have found it */
+		dso->source = SYM_SRC_NONE;
+		dso->why_no_symbols = xstrdup(err.msg);
+		return;
+	}
+	for (size_t i = 0; i < cached->nr; i++) {
+		const struct sym_ksym *k = cached->used[i] ? sym_kallsyms_find(whole, cached->addrs[i]) : NULL;
+
+		if (k)
+			whole->used[k - whole->syms] = true;
+	}
+	dso->kallsyms = whole;
+}
+
 /* The kernel: a kallsyms symbol and its module; no lines (no vmlinux). */
 static void kernel_lookup(struct sym_dso *dso, uint64_t addr, struct sym_result *res)
 {
 	const struct sym_ksym *k = dso->kallsyms ? sym_kallsyms_find(dso->kallsyms, addr) : NULL;
 
+	if (!k && dso->kallsyms && dso->kallsyms->cached) {
+		kernel_load_whole(dso);
+		k = dso->kallsyms ? sym_kallsyms_find(dso->kallsyms, addr) : NULL;
+	}
 	if (k) {
 		dso->kallsyms->used[k - dso->kallsyms->syms] = true;
 		res->func = k->name;
@@ -596,9 +626,9 @@ int sym_dso_find_func(const struct sym_dso *dso, const char *name, uint64_t *add
 		      uint64_t *size)
 {
 	for (size_t i = 0; dso->kallsyms && i < dso->kallsyms->nr; i++) {
-		const struct sym_ksym *k = &dso->kallsyms->syms[i];
+		const struct sym_ksym *k = sym_kallsyms_at(dso->kallsyms, i);
 
-		if (strcmp(k->name, name) == 0) {
+		if (k && strcmp(k->name, name) == 0) {
 			*addr = k->addr;
 			*size = k->end - k->addr;
 			return 0;

@@ -108,7 +108,16 @@ struct sym_kallsyms {
 	bool *used;          /* named a looked-up address: kept in sample files */
 	size_t nr;
 	struct sym_strset modules;
+	/* A table from the kallsyms cache (sym_kcache.c): addrs are its
+	 * index, syms are filled (their names read) as lookups reach them,
+	 * their zeroed pages costing no memory until then, and it covers only
+	 * the kernel image: an address it misses needs the whole kallsyms. */
+	struct sym_kcache_map *cached;
 };
+
+/* the symbol at index i (a cached table's filled on the first use; NULL
+ * if its file is damaged there) */
+const struct sym_ksym *sym_kallsyms_at(const struct sym_kallsyms *ks, size_t i);
 
 /* 0 and *out, or -1: unreadable, malformed, or every address zero */
 int sym_kallsyms_load(const char *path, struct sym_kallsyms **out, struct pf_error *err);
@@ -119,12 +128,32 @@ int sym_kallsyms_load_kind(const char *path, bool data, struct sym_kallsyms **ou
 void sym_kallsyms_free(struct sym_kallsyms *ks);
 /* the symbol covering addr, or NULL */
 const struct sym_ksym *sym_kallsyms_find(const struct sym_kallsyms *ks, uint64_t addr);
-/* path NULL: $PFMON_KALLSYMS, else /proc/kallsyms */
+/* path NULL: $PFMON_KALLSYMS, else the kallsyms cache of the running
+ * kernel if there is one (a table of the kernel image only: ks->cached),
+ * else /proc/kallsyms */
 int sym_kallsyms_load_default(const char *path, struct sym_kallsyms **out, struct pf_error *err);
+/* the whole of $PFMON_KALLSYMS, else /proc/kallsyms (the cache written) */
+int sym_kallsyms_load_whole(struct sym_kallsyms **out, struct pf_error *err);
 /* "[kernel]" owning ks, or without symbols (ks NULL) for the reason why_not */
 struct sym_dso *sym_dso_kernel_loaded(struct sym_kallsyms *ks, const char *why_not);
 /* a table of symbols kept with samples (a sample file's), in any order */
 struct sym_kallsyms *sym_kallsyms_from_table(const struct sym_kernel_symbol *t, size_t n);
+
+/*
+ * The kallsyms cache: the kernel image's text symbols of the running
+ * kernel, by build-id and boot, under $XDG_CACHE_HOME/pfmon (else
+ * ~/.cache/pfmon), read instead of the ~120,000 lines of
+ * /proc/kallsyms.  sym_kcache_load: 0 and *out (a table with cached set),
+ * or -1: no cache for this kernel, or /proc/kallsyms hides addresses now.
+ * sym_kcache_store: the image's part of a full table read from
+ * /proc/kallsyms, written whole or not at all (best effort, silent).
+ */
+int sym_kcache_load(struct sym_kallsyms **out);
+void sym_kcache_store(const struct sym_kallsyms *full);
+/* symbol i of a cached table, filled on its first use (NULL: the file is
+ * damaged there); and the cache's file, index and names released */
+const struct sym_ksym *sym_kcache_fill(const struct sym_kallsyms *ks, size_t i);
+void sym_kcache_close(struct sym_kcache_map *m);
 
 struct sym_dso {
 	char *path;
@@ -134,6 +163,9 @@ struct sym_dso {
 	char *open_error;
 	char *why_no_symbols;  /* the kernel's: kallsyms unreadable or hidden */
 	struct sym_kallsyms *kallsyms; /* SYM_DSO_KERNEL with symbols */
+	/* the cached table kallsyms replaced on its first miss: names it gave
+	 * out point into it until the dso is freed */
+	struct sym_kallsyms *kallsyms_retired;
 	struct sym_elf main;   /* the file itself (fd -1 for a stub) */
 	struct sym_elf debug;  /* the separate debug file, fd -1 if none */
 	uint16_t machine;

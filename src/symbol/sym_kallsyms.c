@@ -398,9 +398,13 @@ void sym_kallsyms_free(struct sym_kallsyms *ks)
 	if (!ks)
 		return;
 	free(ks->text);
-	free(ks->syms);
-	free(ks->addrs);
-	free(ks->used);
+	if (ks->cached) { /* addresses, symbols and marks are the cache's */
+		sym_kcache_close(ks->cached);
+	} else {
+		free(ks->syms);
+		free(ks->addrs);
+		free(ks->used);
+	}
 	sym_strset_free(&ks->modules);
 	free(ks);
 }
@@ -408,10 +412,14 @@ void sym_kallsyms_free(struct sym_kallsyms *ks)
 const struct sym_ksym *sym_kallsyms_find(const struct sym_kallsyms *ks, uint64_t addr)
 {
 	size_t i = sym_upper_bound(ks->addrs, ks->nr, addr);
+	const struct sym_ksym *k = i ? sym_kallsyms_at(ks, i - 1) : NULL;
 
-	if (i == 0 || addr >= ks->syms[i - 1].end)
-		return NULL;
-	return &ks->syms[i - 1];
+	return k && addr < k->end ? k : NULL;
+}
+
+const struct sym_ksym *sym_kallsyms_at(const struct sym_kallsyms *ks, size_t i)
+{
+	return ks->cached ? sym_kcache_fill(ks, i) : &ks->syms[i];
 }
 
 static const char *kallsyms_path(const char *path)
@@ -508,9 +516,22 @@ struct sym_dso *sym_dso_kernel_loaded(struct sym_kallsyms *ks, const char *why_n
 	return dso;
 }
 
+int sym_kallsyms_load_whole(struct sym_kallsyms **out, struct pf_error *err)
+{
+	int rc = sym_kallsyms_load(kallsyms_path(NULL), out, err);
+
+	if (rc == 0)
+		sym_kcache_store(*out);
+	return rc;
+}
+
 int sym_kallsyms_load_default(const char *path, struct sym_kallsyms **out, struct pf_error *err)
 {
-	return sym_kallsyms_load(kallsyms_path(path), out, err);
+	if (path)
+		return sym_kallsyms_load(path, out, err);
+	if (sym_kcache_load(out) == 0)
+		return 0;
+	return sym_kallsyms_load_whole(out, err);
 }
 
 struct sym_dso *sym_dso_kernel(const char *kallsyms)

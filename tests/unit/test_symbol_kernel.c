@@ -8,6 +8,7 @@
  */
 #include <config.h>
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -471,6 +472,139 @@ static void test_memory_image(void)
 	   "not ELF: %s", err.msg);
 }
 
+/* the cache file written in dir/pfmon (one per kernel and boot), or NULL */
+static char *cache_file(const char *dir)
+{
+	char *sub = xasprintf("%s/pfmon", dir), *path = NULL;
+	DIR *d = opendir(sub);
+	struct dirent *e;
+
+	while (d && (e = readdir(d)))
+		if (!strncmp(e->d_name, "kallsyms-", 9))
+			path = xasprintf("%s/%s", sub, e->d_name);
+	if (d)
+		closedir(d);
+	free(sub);
+	return path;
+}
+
+/* addresses of the kernel image named from the cache as from the whole
+ * kallsyms: each symbol's start, middle and last byte */
+static size_t cache_mismatches(const struct sym_kallsyms *whole, const struct sym_kallsyms *cached,
+			       size_t *checked)
+{
+	size_t bad = 0;
+
+	*checked = 0;
+	for (size_t i = 0; i + 1 < whole->nr && !whole->syms[i + 1].module; i++) {
+		const struct sym_ksym *s = &whole->syms[i];
+		uint64_t probe[3] = { s->addr, s->addr + (s->end - s->addr) / 2, s->end - 1 };
+
+		for (int j = 0; j < 3; j++) {
+			const struct sym_ksym *w = sym_kallsyms_find(whole, probe[j]);
+			const struct sym_ksym *c = sym_kallsyms_find(cached, probe[j]);
+
+			(*checked)++;
+			if (!w || !c || w->addr != c->addr || w->end != c->end || strcmp(w->name, c->name) ||
+			    c->module)
+				bad++;
+		}
+	}
+	return bad;
+}
+
+/* the first address past the kernel image's symbols the whole table
+ * names (a module's, BPF's, a trampoline's), else one below the image */
+static uint64_t past_image(const struct sym_kallsyms *whole)
+{
+	for (size_t i = 0; i < whole->nr; i++)
+		if (whole->syms[i].module)
+			return whole->syms[i].addr;
+	return whole->syms[0].addr - 1;
+}
+
+/* a copy of the cache file with one change: bytes at off, or cut at len */
+static void damage(const char *path, size_t off, const void *bytes, size_t n, off_t len)
+{
+	int fd = open(path, O_WRONLY);
+
+	if (fd < 0 || (n && pwrite(fd, bytes, n, (off_t)off) != (ssize_t)n) || (len >= 0 && ftruncate(fd, len)))
+		printf("# cannot damage %s\n", path);
+	if (fd >= 0)
+		close(fd);
+}
+
+/*
+ * The kallsyms cache ($XDG_CACHE_HOME/pfmon) of the running kernel: what
+ * it names is what the whole /proc/kallsyms names; an address past the
+ * kernel image reads the whole file (the names used so far kept); a
+ * damaged file is not used.
+ */
+static void test_kallsyms_cache(void)
+{
+	char dir[] = "/tmp/pfmon-kcache-XXXXXX", *file;
+	struct sym_kallsyms *whole = NULL, *cached = NULL;
+	struct sym_kernel_symbol *used = NULL;
+	struct sym_kernel_id id;
+	struct sym_resolver *r;
+	const struct sym_result *a, *b;
+	const struct sym_ksym *w;
+	struct pf_error err = { 0 };
+	size_t checked, n;
+	uint64_t image_addr, outside;
+
+	unsetenv(SYM_KALLSYMS_ENV);
+	sym_kernel_id_running(&id);
+	if (!id.build_id_len || !id.boot_id[0] || !sym_kernel_text_address() ||
+	    sym_kallsyms_load(SYM_DEFAULT_KALLSYMS, &whole, &err) || !mkdtemp(dir)) {
+		ok(1, "# SKIP the running kernel's build-id, boot id or kallsyms addresses are not readable");
+		sym_kallsyms_free(whole);
+		return;
+	}
+	setenv("XDG_CACHE_HOME", dir, 1);
+	ok(sym_kcache_load(&cached) == -1 && !cached, "no cache before a whole kallsyms was read");
+	sym_kallsyms_free(whole);
+	ok(sym_kallsyms_load_whole(&whole, &err) == 0 && (file = cache_file(dir)) != NULL,
+	   "reading the whole kallsyms writes the cache %s", err.msg);
+	ok(sym_kcache_load(&cached) == 0 && cached && cached->cached, "the cache is used by the next run");
+	is_u64(cache_mismatches(whole, cached, &checked), 0, "%zu addresses of the kernel image named alike", checked);
+	ok(checked > 1000, "the image has its symbols (%zu addresses)", checked);
+	outside = past_image(whole);
+	ok(!sym_kallsyms_find(cached, outside), "past the image the cache misses (0x%llx)",
+	   (unsigned long long)outside);
+
+	/* through the resolver: the cache, then the whole file for the miss */
+	w = sym_kallsyms_find(whole, outside);
+	image_addr = whole->syms[1].addr + 1;
+	r = sym_resolver_new(NULL);
+	a = sym_resolve_kernel(r, image_addr);
+	ok(a->func && !strcmp(a->func, whole->syms[1].name) && a->offset == 1, "an image address from the cache: %s",
+	   a->func ? a->func : "-");
+	b = sym_resolve_kernel(r, outside);
+	ok(w ? b->func && !strcmp(b->func, w->name) && b->module && !strcmp(b->module, w->module) : !b->func,
+	   "past the image named from the whole kallsyms: %s [%s]", b->func ? b->func : "-",
+	   b->module ? b->module : "");
+	ok(a->func && !strcmp(a->func, whole->syms[1].name), "the name from the cache outlives the switch");
+	n = sym_resolver_kernel_symbols_used(r, &used);
+	ok(n == (w ? 2u : 1u) && used[0].addr == whole->syms[1].addr, "the symbols used, both tables' (%zu)", n);
+	free(used);
+	sym_resolver_free(r);
+	sym_kallsyms_free(cached);
+	sym_kallsyms_free(whole);
+
+	damage(file, 0, "X", 1, -1);
+	ok(sym_kcache_load(&cached) == -1, "a cache of another format is not used");
+	damage(file, 0, "P", 1, 100);
+	ok(sym_kcache_load(&cached) == -1, "a cut cache is not used");
+	unlink(file);
+	free(file);
+	file = xasprintf("%s/pfmon", dir);
+	rmdir(file);
+	free(file);
+	rmdir(dir);
+	unsetenv("XDG_CACHE_HOME");
+}
+
 int main(void)
 {
 	test_kallsyms_lookup();
@@ -479,6 +613,7 @@ int main(void)
 	test_resolver_kernel();
 	test_kept_symbols();
 	test_prefetch();
+	test_kallsyms_cache();
 	test_kernel_id();
 	test_kernel_match();
 	test_vdso();
