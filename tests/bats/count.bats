@@ -335,9 +335,11 @@ libraries_loaded() {
 	one_error_line "^error: cannot load libpfm4: .*libpfm\.so\.4: .*$"
 }
 
-# jansson reads JSON (--metrics-from, --merge) and is loaded on first use (results/json_lib.h)
-@test "jansson is loaded only to read JSON, and a missing jansson is named" {
-	! libraries_loaded -e task-clock,page-faults true | grep -q libjansson
+# jansson reads JSON (--metrics-from, --merge), protobuf-c packs pprof
+# profiles (pprof.bats): both are loaded on first use (results/json_lib.h,
+# report/protobuf_lib.h)
+@test "jansson and protobuf-c are loaded only to read JSON or write pprof, and a missing jansson is named" {
+	! libraries_loaded -e task-clock,page-faults true | grep -q 'libjansson\|libprotobuf-c'
 	run -0 "$PFMON" --json -e task-clock -o "$tmp/c.json" true
 	libraries_loaded --metrics-from="$tmp/c.json" | grep -q '^libjansson\.so'
 	run -0 --separate-stderr "$PFMON" --metrics-from="$tmp/c.json"
