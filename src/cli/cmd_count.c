@@ -316,7 +316,7 @@ static int run_repeats(const struct pf_config *cfg, const struct pmu_model *m, s
 	return rc;
 }
 
-int cmd_count(const struct pf_config *cfg, const struct pmu_model *m, const struct metric_run *run,
+int cmd_count(const struct pf_config *cfg, const struct pmu_model *m, struct metric_run *run,
 	      struct pf_error *err)
 {
 	struct set_prog *sets = NULL;
@@ -328,6 +328,8 @@ int cmd_count(const struct pf_config *cfg, const struct pmu_model *m, const stru
 	char levels_note[512] = "";
 
 	rc = config_encode_sets(cfg, m, &sets, &n_sets, err);
+	if (!rc)
+		rc = metrics_add_shadows(run, sets, n_sets, err);
 	if (!rc) {
 		lower_default_levels(cfg, sets, n_sets, levels_note, sizeof(levels_note));
 		rc = open_output(cfg, &out, &out_path, err);

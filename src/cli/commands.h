@@ -12,8 +12,9 @@
 #include "event/pmu_model.h"
 
 struct metric_run;
-/* counting; run: the metrics to print (requested, and the model's shadow metrics) */
-int cmd_count(const struct pf_config *cfg, const struct pmu_model *m, const struct metric_run *run,
+/* counting; run: the metrics to print (requested, and the model's shadow metrics, parsed
+ * here for the encoded events when metrics_prepare_deferred left them waiting) */
+int cmd_count(const struct pf_config *cfg, const struct pmu_model *m, struct metric_run *run,
 	      struct pf_error *err);
 /* --metrics-from: the metrics of counts saved earlier */
 int cmd_metrics_from(const struct pf_config *cfg, const struct pmu_model *m, struct pf_error *err);

@@ -362,13 +362,14 @@ static const struct cmd_struct commands[] = {
 };
 
 /* the measurement's preparation: -M plans its event sets before the
- * default events are chosen (they replace them), then the checks */
+ * default events are chosen (they replace them), then the checks; without
+ * metrics asked for, the count parses only its events' shadow metrics */
 static int prepare_measure(struct cmd_ctx *c, struct pf_error *err)
 {
 	if (resolve_job(c->cfg, err))
 		return -1;
 	c->run_prepared = true;
-	if (metrics_prepare(c->cfg, c->m, &c->run, err))
+	if (metrics_prepare_deferred(c->cfg, c->m, &c->run, err))
 		return -1;
 	if (!c->cfg->null_run)
 		*c->no_hw_note = choose_default_events(c->cfg, c->m);

@@ -185,6 +185,49 @@ int metrics_load(const struct pf_config *cfg, const struct pmu_model *m, struct 
 	return 0;
 }
 
+/*
+ * A run that asks for no metric (no -M, no --metrics-file) and counts no
+ * libpfm4 event can show only the model's shadow metrics of its own
+ * events: their definitions wait for the encoded events' names.
+ */
+static bool shadows_only(const struct pf_config *cfg, const struct pmu_model *m)
+{
+	return !cfg->n_metric_args && !cfg->metrics_file && !cfg->show_metrics && !cfg->metrics_from &&
+	       !wants_family_metrics(cfg, m);
+}
+
+int metrics_prepare_deferred(struct pf_config *cfg, const struct pmu_model *m, struct metric_run *run,
+			     struct pf_error *err)
+{
+	if (!shadows_only(cfg, m))
+		return metrics_prepare(cfg, m, run, err);
+	memset(run, 0, sizeof(*run));
+	run->deferred = pmu_metric_definitions(m->name);
+	run->deferred_model = m->name;
+	return 0;
+}
+
+int metrics_add_shadows(struct metric_run *run, const struct set_prog *sets, size_t n_sets, struct pf_error *err)
+{
+	const char *text = run->deferred;
+	char **names = NULL, origin[64];
+	size_t n = 0;
+	int rc;
+
+	if (!text)
+		return 0;
+	run->deferred = NULL;
+	for (size_t s = 0; s < n_sets; s++) {
+		names = xrealloc(names, (n + sets[s].n_counters + 1) * sizeof(*names));
+		for (size_t k = 0; k < sets[s].n_counters; k++)
+			names[n++] = sets[s].counters[k].name;
+	}
+	snprintf(origin, sizeof(origin), "built-in %s metrics", run->deferred_model);
+	rc = metric_list_add_text_shown(&run->list, text, origin, names, n, err);
+	free(names);
+	return rc ? -1 : metric_list_resolve(&run->list, err);
+}
+
 int metrics_prepare(struct pf_config *cfg, const struct pmu_model *m, struct metric_run *run,
 		    struct pf_error *err)
 {

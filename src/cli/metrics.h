@@ -22,12 +22,23 @@ struct metric_run {
 	size_t n_want;
 	size_t first_set; /* the configuration's set of the plan's set 0 */
 	struct plan plan; /* one group per requested metric */
+	/* metrics_prepare_deferred: the model's definitions, not parsed until
+	 * metrics_add_shadows knows the events (NULL: nothing waits) */
+	const char *deferred, *deferred_model;
 };
 
 /* Load the definitions; with -M, plan their events and append the sets to
  * cfg (the first one replaces an empty default set).  0, or -1 with err. */
 int metrics_prepare(struct pf_config *cfg, const struct pmu_model *m, struct metric_run *run,
 		    struct pf_error *err);
+/* As metrics_prepare, for a count: when it asks for no metric, nothing is
+ * parsed yet (its shadows wait for metrics_add_shadows). */
+int metrics_prepare_deferred(struct pf_config *cfg, const struct pmu_model *m, struct metric_run *run,
+			     struct pf_error *err);
+/* The definitions of the shadow metrics these encoded sets' events show
+ * (count rows bear their names), when metrics_prepare_deferred left them
+ * waiting; else nothing.  0, or -1 with err. */
+int metrics_add_shadows(struct metric_run *run, const struct set_prog *sets, size_t n_sets, struct pf_error *err);
 void metrics_release(struct metric_run *run);
 /* the definitions and the -M requests alone: nothing planned (--metrics-from) */
 int metrics_load(const struct pf_config *cfg, const struct pmu_model *m, struct metric_run *run,

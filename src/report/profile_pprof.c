@@ -21,6 +21,7 @@
 #include <string.h>
 #include <zlib.h>
 
+#include "protobuf_lib.h" /* before profile.pb-c.h: see there */
 #include "profile.pb-c.h"
 #include "profile_internal.h"
 
@@ -51,6 +52,12 @@ static char *join_words(char **argv, uint32_t argc)
 
 void prof_pprof_init(struct profile *p, const struct smpl_header *h)
 {
+	struct pf_error err;
+
+	if (protobuf_lib_load(&err)) { /* before any sample is read: the profile could not be written */
+		fprintf(stderr, "error: %s\n", err.msg);
+		exit(pf_error_exit_status(err.code));
+	}
 	p->pprof.command = join_words(h->argv, h->argc);
 	p->pprof.recorder = join_words(h->recorder_argv, h->recorder_argc);
 	p->pprof.created_ns = h->created_ns;

@@ -4,7 +4,6 @@
 
 #include <ctype.h>
 #include <errno.h>
-#include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +13,7 @@
 #include "common/strmap.h"
 #include "common/userfile.h"
 #include "common/util.h"
+#include "json_lib.h"
 #include "count_parse.h"
 #include "counts_read.h"
 
@@ -448,13 +448,16 @@ static int json_block_key(struct reader *r, json_t *o, struct block_key *k, char
 static int json_line(struct reader *r, const char *line)
 {
 	json_error_t e;
-	json_t *o = json_loads(line, JSON_REJECT_DUPLICATES, &e);
+	json_t *o;
 	struct block_key k = { 0 };
 	char comm[64], num[32];
 	const char *val, *unit, *event;
 	json_t *rt, *pc, *cv;
 	int rc = -1;
 
+	if (json_lib_load(r->err)) /* jansson reads it: say it is missing, not that the line is wrong */
+		return -1;
+	o = json_loads(line, JSON_REJECT_DUPLICATES, &e);
 	if (!o)
 		return bad_line(r, "invalid JSON at column %d: %s", e.column, e.text);
 	if (!json_is_object(o)) {

@@ -237,32 +237,145 @@ static int def_line(struct def_parser *p, char *s)
 	return key_line(p, key, v);
 }
 
-int metric_list_add_text(struct metric_list *l, const char *text, const char *origin, struct pf_error *err)
+/* the lines from s up to end (or its NUL), p->line counting them; the
+ * block still open is left to finish_block */
+static int def_lines(struct def_parser *p, const char *s, const char *end)
 {
-	struct def_parser p = { .l = l, .origin = origin, .err = err };
-	const char *s = text;
 	/* one buffer for every line: a copy each was a malloc and a free per
 	 * line of the built-in list, read at every count's start */
 	char *line = xmalloc(DEF_MAX_LINE + 1);
 	int rc = 0;
 
-	while (!rc && *s) {
+	while (!rc && *s && s < end) {
 		size_t len = strcspn(s, "\n");
 
-		p.line++;
+		p->line++;
 		if (len > DEF_MAX_LINE) {
-			rc = def_fail(&p, "line longer than %d bytes", DEF_MAX_LINE);
+			rc = def_fail(p, "line longer than %d bytes", DEF_MAX_LINE);
 			break;
 		}
 		memcpy(line, s, len);
 		line[len] = '\0';
 		if (len && line[len - 1] == '\r')
 			line[len - 1] = '\0';
-		rc = def_line(&p, line);
+		rc = def_line(p, line);
 		s += len + (s[len] == '\n');
 	}
 	free(line);
-	return rc ? -1 : finish_block(&p);
+	return rc ? -1 : 0;
+}
+
+int metric_list_add_text(struct metric_list *l, const char *text, const char *origin, struct pf_error *err)
+{
+	struct def_parser p = { .l = l, .origin = origin, .err = err };
+
+	return def_lines(&p, text, text + strlen(text)) ? -1 : finish_block(&p);
+}
+
+/* ----- the definitions a count's events show ----- */
+
+/* one "metric NAME" block of a text, found without parsing it */
+struct def_block {
+	const char *start, *end; /* its lines */
+	int line; /* of its "metric NAME" line */
+	const char *name, *shown_on; /* spans in the text (shown_on NULL if none) */
+	size_t name_len, shown_on_len;
+	bool keep, parsed;
+};
+
+static const char *next_line(const char *s)
+{
+	s += strcspn(s, "\n");
+	return *s ? s + 1 : s;
+}
+
+/* a line's value after its key: blanks skipped, trailing blanks and CR dropped */
+static const char *key_value(const char *s, size_t *len)
+{
+	const char *v = s + strspn(s, " \t");
+	size_t n = strcspn(v, "\n");
+
+	while (n && (v[n - 1] == ' ' || v[n - 1] == '\t' || v[n - 1] == '\r'))
+		n--;
+	*len = n;
+	return v;
+}
+
+/* text's blocks, each with its name and shown-on value: a scan of the lines' first words */
+static struct def_block *def_blocks(const char *text, size_t *n)
+{
+	struct def_block *v = NULL;
+	size_t cap = 0;
+	int line = 0;
+
+	*n = 0;
+	for (const char *s = text; *s; s = next_line(s)) {
+		const char *w = s + strspn(s, " \t");
+
+		line++;
+		if (w == s && strncmp(s, "metric", 6) == 0 && (s[6] == ' ' || s[6] == '\t')) {
+			if (*n == cap) {
+				cap = cap ? 2 * cap : 64;
+				v = xrealloc(v, cap * sizeof(*v));
+			}
+			if (*n)
+				v[*n - 1].end = s;
+			v[*n] = (struct def_block){ .start = s, .line = line }; /* end NULL: the text's */
+			v[*n].name = key_value(s + 6, &v[*n].name_len);
+			++*n;
+		} else if (*n && w != s && strncmp(w, "shown-on", 8) == 0 && (w[8] == ' ' || w[8] == '\t')) {
+			v[*n - 1].shown_on = key_value(w + 8, &v[*n - 1].shown_on_len);
+		}
+	}
+	return v;
+}
+
+static bool span_is(const char *s, size_t len, const char *name, bool nocase)
+{
+	return (nocase ? strncasecmp(s, name, len) : strncmp(s, name, len)) == 0 && name[len] == '\0';
+}
+
+/* block b into l; the blocks its formula names become kept */
+static int parse_block(struct def_parser *p, struct def_block *blocks, size_t n_blocks, size_t b)
+{
+	const struct metric_def *d;
+
+	blocks[b].parsed = true;
+	p->line = blocks[b].line - 1;
+	if (def_lines(p, blocks[b].start, blocks[b].end ? blocks[b].end : blocks[b].start + strlen(blocks[b].start)) ||
+	    finish_block(p))
+		return -1;
+	d = &p->l->defs[p->l->n - 1];
+	for (size_t k = 0; k < d->expr.n_names; k++)
+		for (size_t j = 0; j < n_blocks; j++)
+			if (span_is(blocks[j].name, blocks[j].name_len, d->expr.names[k], false))
+				blocks[j].keep = true;
+	return 0;
+}
+
+int metric_list_add_text_shown(struct metric_list *l, const char *text, const char *origin,
+			       char *const *events, size_t n_events, struct pf_error *err)
+{
+	struct def_parser p = { .l = l, .origin = origin, .err = err };
+	size_t n;
+	struct def_block *blocks = def_blocks(text, &n);
+	bool more = true;
+	int rc = 0;
+
+	for (size_t b = 0; b < n; b++)
+		for (size_t e = 0; blocks[b].shown_on && e < n_events && !blocks[b].keep; e++)
+			blocks[b].keep = span_is(blocks[b].shown_on, blocks[b].shown_on_len, events[e], true);
+	while (more && !rc) { /* until the metrics they refer to are in too */
+		more = false;
+		for (size_t b = 0; b < n && !rc; b++) {
+			if (blocks[b].keep && !blocks[b].parsed) {
+				rc = parse_block(&p, blocks, n, b);
+				more = true;
+			}
+		}
+	}
+	free(blocks);
+	return rc;
 }
 
 int metric_list_add_file(struct metric_list *l, const char *path, struct pf_error *err)

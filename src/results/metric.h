@@ -53,6 +53,13 @@ struct metric_list {
  * and add them to l; a name defined twice is refused.  0, or -1 with err. */
 int metric_list_add_text(struct metric_list *l, const char *text, const char *origin, struct pf_error *err);
 int metric_list_add_file(struct metric_list *l, const char *path, struct pf_error *err);
+/* Of text (a built-in list), only the definitions shown on one of events
+ * (names as count rows spell them, case-insensitive) and those they refer
+ * to: the shadows a count of these events can print, the others unparsed
+ * (a count's start parsed every definition).  Their relative order is
+ * text's.  0, or -1 with err. */
+int metric_list_add_text_shown(struct metric_list *l, const char *text, const char *origin,
+			       char *const *events, size_t n_events, struct pf_error *err);
 /* Link references between metrics, refuse cycles.  0, or -1 with err. */
 int metric_list_resolve(struct metric_list *l, struct pf_error *err);
 void metric_list_release(struct metric_list *l);

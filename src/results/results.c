@@ -4,12 +4,12 @@
 #include <config.h>
 
 #include <inttypes.h>
-#include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/util.h"
 #include "counts_read.h"
+#include "json_lib.h"
 #include "results.h"
 
 bool results_count_add(struct count_row *sum, const struct count_row *part)
@@ -327,10 +327,15 @@ static int comment_line(struct reader *r, const char *line)
 static int header_hook(void *arg, const char *line, int line_no)
 {
 	struct reader *r = arg;
-	json_t *o = *line == '{' ? json_loads(line, JSON_REJECT_DUPLICATES, NULL) : NULL;
+	json_t *o;
 	int rc;
 
 	r->line = line_no;
+	if (*line == '{' && json_lib_load(r->err)) { /* jansson reads it: say it is missing */
+		r->header_failed = true;
+		return -1;
+	}
+	o = *line == '{' ? json_loads(line, JSON_REJECT_DUPLICATES, NULL) : NULL;
 	rc = o ? json_header(r, json_object_get(o, "pfmon-header")) : comment_line(r, line);
 	json_decref(o);
 	r->header_failed |= rc != 0;

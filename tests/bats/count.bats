@@ -335,6 +335,28 @@ libraries_loaded() {
 	one_error_line "^error: cannot load libpfm4: .*libpfm\.so\.4: .*$"
 }
 
+# jansson reads JSON (--metrics-from, --merge), protobuf-c packs pprof
+# profiles (pprof.bats): both are loaded on first use (results/json_lib.h,
+# report/protobuf_lib.h)
+@test "jansson and protobuf-c are loaded only to read JSON or write pprof, and a missing jansson is named" {
+	! libraries_loaded -e task-clock,page-faults true | grep -q 'libjansson\|libprotobuf-c'
+	run -0 "$PFMON" --json -e task-clock -o "$tmp/c.json" true
+	libraries_loaded --metrics-from="$tmp/c.json" | grep -q '^libjansson\.so'
+	run -0 --separate-stderr "$PFMON" --metrics-from="$tmp/c.json"
+	[[ "$output" =~ task-clock ]]
+	[ "$(id -u)" -eq 0 ] || skip "hiding a library needs a private mount namespace (root)"
+	command -v unshare >/dev/null || skip "unshare not installed"
+	lib=$(ldconfig -p | awk '$1 == "libjansson.so.4" { print $NF; exit }')
+	[ -n "$lib" ] || skip "libjansson.so.4 is not in the loader's cache"
+	lib=$(readlink -f "$lib")
+	why=$(unshare -m true 2>&1) || skip "no private mount namespace here (unshare -m: $why)"
+	hidden() { unshare -m sh -c 'mount --bind /dev/null "$1" && shift && exec "$@"' sh "$lib" "$@"; }
+	run -0 --separate-stderr hidden "$PFMON" -e task-clock true
+	run --separate-stderr hidden "$PFMON" --metrics-from="$tmp/c.json"
+	[ "$status" -eq 1 ]
+	one_error_line "^error: cannot load jansson: .*libjansson\.so\.4: .*$"
+}
+
 # the symbol layer's libraries are loaded on first use (symbol/sym_lib_*.h):
 # a count names no address, so the dynamic loader never maps them
 @test "a count loads none of the symbol libraries (libelf, libdw, libdwarf, libdeflate)" {

@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "common/util.h"
 #include "pmu/itanium.h"
@@ -188,6 +189,14 @@ static void test_definitions(void)
 	       "flag with a value");
 }
 
+static void load_text(struct metric_list *l, const char *text, const char *origin)
+{
+	struct pf_error err;
+
+	if (metric_list_add_text(l, text, origin, &err) || metric_list_resolve(l, &err))
+		ok(0, "%s definitions: %s", origin, err.msg);
+}
+
 static void test_builtin_lists(void)
 {
 	static const char *const models[] = { "host", "itanium2" };
@@ -206,6 +215,97 @@ static void test_builtin_lists(void)
 				ok(0, "%s: metric %s has a description, a unit and a group", models[i], l.defs[k].name);
 		metric_list_release(&l);
 	}
+}
+
+/* d and e: the same definition, read from the same line */
+static bool same_def(const struct metric_def *d, const struct metric_def *e)
+{
+	return strcmp(d->name, e->name) == 0 && strcmp(d->formula, e->formula) == 0 &&
+	       strcmp(d->origin, e->origin) == 0 && !d->unit == !e->unit && (!d->unit || !strcmp(d->unit, e->unit)) &&
+	       d->scale == e->scale && d->rate == e->rate && d->expr.n_names == e->expr.n_names;
+}
+
+/* the shadows of one event: each model's list, per shown-on event, against the whole list */
+static void test_shown_subset(void)
+{
+	static const char *const models[] = { "host", "itanium2" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(models); i++) {
+		const char *text = pmu_metric_definitions(models[i]);
+		struct metric_list all = { 0 };
+		struct pf_error err = { 0 };
+		size_t checked = 0, wrong = 0;
+
+		load_text(&all, text, models[i]);
+		for (size_t k = 0; k < all.n; k++) {
+			char *ev = all.defs[k].shown_on;
+			struct metric_list some = { 0 };
+			size_t shown = 0;
+
+			if (!ev)
+				continue;
+			checked++;
+			if (metric_list_add_text_shown(&some, text, models[i], &ev, 1, &err) ||
+			    metric_list_resolve(&some, &err)) {
+				ok(0, "%s: the definitions shown on %s: %s", models[i], ev, err.msg);
+				continue;
+			}
+			for (size_t j = 0; j < all.n; j++)
+				shown += all.defs[j].shown_on && strcasecmp(all.defs[j].shown_on, ev) == 0;
+			for (size_t j = 0; j < some.n; j++) {
+				long a = metric_list_find(&all, some.defs[j].name);
+
+				wrong += a < 0 || !same_def(&all.defs[a], &some.defs[j]);
+			}
+			/* every metric shown on ev, each as the whole list has it, and
+			 * nothing else but the metrics they refer to */
+			for (size_t j = 0; j < all.n; j++)
+				if (all.defs[j].shown_on && strcasecmp(all.defs[j].shown_on, ev) == 0)
+					wrong += metric_list_find(&some, all.defs[j].name) < 0;
+			wrong += some.n < shown;
+			metric_list_release(&some);
+		}
+		if (checked == 0 && all.n) { /* a list without shown-on keys: none is a shadow */
+			struct metric_list some = { 0 };
+
+			ok(metric_list_add_text_shown(&some, text, models[i], all.defs[0].expr.names, 1, &err) == 0 &&
+				   some.n == 0,
+			   "%s: no metric shown on a count line, none parsed for its events", models[i]);
+			metric_list_release(&some);
+		} else {
+			ok(wrong == 0, "%s: each shown-on event's definitions, as the whole list reads them (%zu events)",
+			   models[i], checked);
+		}
+		metric_list_release(&all);
+	}
+}
+
+static void test_shown_references(void)
+{
+	static const char text[] = "# refers back and forth\n"
+				   "metric BASE\n\tformula a / b\n"
+				   "metric SHOWN\n\tformula BASE * LATER\n\tshown-on Task-Clock\n"
+				   "metric OTHER\n\tformula c\n\tshown-on cycles\n"
+				   "metric LATER\n\tformula 2 * DEEP\n"
+				   "metric DEEP\n\tformula d\n";
+	char *ev[] = { "task-clock", "page-faults" }, *none[] = { "page-faults" };
+	struct metric_list l = { 0 };
+	struct pf_error err = { 0 };
+	int rc = metric_list_add_text_shown(&l, text, "t.def", ev, 2, &err);
+
+	if (!rc)
+		rc = metric_list_resolve(&l, &err);
+	ok(rc == 0 && l.n == 4 && metric_list_find(&l, "OTHER") < 0 && metric_list_find(&l, "BASE") >= 0 &&
+		   metric_list_find(&l, "LATER") >= 0 && metric_list_find(&l, "DEEP") >= 0,
+	   "shown on task-clock (any case): the metric and those it refers to, earlier, later and through another (%zu) %s",
+	   l.n, rc ? err.msg : "");
+	ok(l.n && strcmp(l.defs[0].name, "SHOWN") == 0 && strcmp(l.defs[0].origin, "t.def line 4") == 0,
+	   "its origin names its line in the whole text");
+	metric_list_release(&l);
+	memset(&l, 0, sizeof(l));
+	ok(metric_list_add_text_shown(&l, text, "t.def", none, 1, &err) == 0 && l.n == 0,
+	   "no metric shown on the events: none parsed");
+	metric_list_release(&l);
 }
 
 /* ----- evaluation on rows ----- */
@@ -440,6 +540,8 @@ int main(void)
 	test_syntax_errors();
 	test_definitions();
 	test_builtin_lists();
+	test_shown_subset();
+	test_shown_references();
 	test_evaluate();
 	test_plan_minimum();
 	test_plan_itanium2_metrics();
