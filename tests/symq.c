@@ -141,26 +141,30 @@ static int query(struct sym_resolver *r, struct out *o, const char *file, const 
 	return 0;
 }
 
-/* all of stdin at once, then one address per line */
+/* one address per line, read as it comes (as addr2line does): the input
+ * is never held whole, so memory does not grow with the number of lines */
 static int query_stdin(struct sym_resolver *r, struct out *o, const char *file, bool a2l)
 {
-	struct strbuf in = STRBUF_INIT;
-	char chunk[1 << 16], *line, *nl;
-	size_t n;
+	char line[256];
 	int status = 0;
 
-	while ((n = fread(chunk, 1, sizeof(chunk), stdin)) > 0)
-		strbuf_add(&in, chunk, n);
-	for (line = (char *)strbuf_str(&in); *line; line = nl + 1) {
-		nl = strchr(line, '\n');
-		if (!nl)
-			nl = line + strlen(line) - 1;
-		else
-			*nl = '\0';
+	while (fgets(line, sizeof(line), stdin)) {
+		size_t n = strlen(line);
+
+		if (n && line[n - 1] == '\n')
+			line[--n] = '\0';
+		else if (!feof(stdin)) { /* longer than any address: skip the rest */
+			int c;
+
+			while ((c = getchar()) != EOF && c != '\n')
+				;
+			fprintf(stderr, "symq: bad address '%.32s...'\n", line);
+			status = -1;
+			continue;
+		}
 		if (*line && query(r, o, file, line, a2l) != 0)
 			status = -1;
 	}
-	strbuf_release(&in);
 	return status;
 }
 

@@ -3,15 +3,13 @@
 #include <config.h>
 
 #include <dlfcn.h>
-#include <stdbool.h>
 
 #include "dynlib.h"
 
-static int open_lib(bool isolated, const char *what, const char *soname, const struct dynlib_symbol *syms, size_t n,
+static int open_lib(const char *what, const char *soname, const struct dynlib_symbol *syms, size_t n,
 		    void *table, struct pf_error *err)
 {
-	void *handle = isolated ? dlmopen(LM_ID_NEWLM, soname, RTLD_NOW | RTLD_LOCAL)
-				: dlopen(soname, RTLD_NOW | RTLD_LOCAL);
+	void *handle = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
 
 	if (!handle)
 		return pf_error_set(err, PF_E_LIBRARY, what, dlerror());
@@ -31,29 +29,17 @@ static int open_lib(bool isolated, const char *what, const char *soname, const s
 int dynlib_open(const char *what, const char *soname, const struct dynlib_symbol *syms, size_t n, void *table,
 		struct pf_error *err)
 {
-	return open_lib(false, what, soname, syms, n, table, err);
-}
-
-static int open_once(struct dynlib_once *once, bool isolated, const char *what, const char *soname,
-		     const struct dynlib_symbol *syms, size_t n, void *table, struct pf_error *err)
-{
-	if (!once->state)
-		once->state = open_lib(isolated, what, soname, syms, n, table, &once->failure) ? -1 : 1;
-	if (once->state > 0)
-		return 0;
-	if (err)
-		*err = once->failure;
-	return -1;
+	return open_lib(what, soname, syms, n, table, err);
 }
 
 int dynlib_open_once(struct dynlib_once *once, const char *what, const char *soname, const struct dynlib_symbol *syms,
 		     size_t n, void *table, struct pf_error *err)
 {
-	return open_once(once, false, what, soname, syms, n, table, err);
-}
-
-int dynlib_open_isolated_once(struct dynlib_once *once, const char *what, const char *soname,
-			      const struct dynlib_symbol *syms, size_t n, void *table, struct pf_error *err)
-{
-	return open_once(once, true, what, soname, syms, n, table, err);
+	if (!once->state)
+		once->state = open_lib(what, soname, syms, n, table, &once->failure) ? -1 : 1;
+	if (once->state > 0)
+		return 0;
+	if (err)
+		*err = once->failure;
+	return -1;
 }

@@ -40,16 +40,4 @@ struct dynlib_once {
 int dynlib_open_once(struct dynlib_once *once, const char *what, const char *soname, const struct dynlib_symbol *syms,
 		     size_t n, void *table, struct pf_error *err);
 
-/*
- * dynlib_open_once() into a link-map namespace of its own (dlmopen): the
- * library and its dependencies bind only to each other.  For a library
- * whose exported names another one of the process shares (libdw and
- * libdwarf both export dwarf_tag...), so that its calls to its own
- * functions stay its own.  Its memory comes from its namespace's libc:
- * what it allocates for the caller is freed by that libc's free (a
- * symbol of the table like the others: "free").
- */
-int dynlib_open_isolated_once(struct dynlib_once *once, const char *what, const char *soname,
-			      const struct dynlib_symbol *syms, size_t n, void *table, struct pf_error *err);
-
 #endif

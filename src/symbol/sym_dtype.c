@@ -11,14 +11,11 @@
  *    included, libdw) is the operand's base register, of pointer type: the
  *    pointed-to type, and the field at the operand's displacement.
  *
- * Anything else is unknown, never a guess.  libdw is loaded into a
- * link-map namespace of its own (common/dynlib.h, dlmopen) for a reason of
- * linking: libdwarf, which reads the line tables, exports 34 functions of
- * the same names (dwarf_tag, dwarf_child...) and is linked first, so our
- * calls would land in libdwarf, and so would libdw's own calls to its
- * exported dwarf_attr, dwarf_tag... (they go through its PLT): a
- * dwarf_getlocation_attr crashed in libdwarf.  In its namespace it opens
- * the file itself (dwarf_begin on a descriptor), with its own libelf.
+ * Anything else is unknown, never a guess.  libdw is the one the unwinder
+ * loads (sym_lib_dw.h); it opens the file itself (dwarf_begin on a
+ * descriptor).  libdwarf, which reads the line tables and exports functions
+ * of the same names (dwarf_tag, dwarf_child...), is loaded RTLD_LOCAL too,
+ * so neither library's calls can bind to the other's.
  */
 #include <config.h>
 
@@ -28,65 +25,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "common/dynlib.h"
 #include "common/u64set.h"
 #include "common/util.h"
 #include "sym_internal.h"
-
-struct libdw {
-	__typeof__(dwarf_begin) *begin;
-	__typeof__(dwarf_getelf) *getelf;
-	int (*elf_ctl)(Elf *, Elf_Cmd); /* its namespace's libelf's elf_cntl */
-	__typeof__(free) *free; /* its namespace's: dwarf_getscopes' array */
-	__typeof__(dwarf_end) *end;
-	__typeof__(dwarf_addrdie) *addrdie;
-	__typeof__(dwarf_getscopes) *getscopes;
-	__typeof__(dwarf_child) *child;
-	__typeof__(dwarf_siblingof) *siblingof;
-	__typeof__(dwarf_tag) *tag;
-	__typeof__(dwarf_diename) *diename;
-	__typeof__(dwarf_attr) *attr;
-	__typeof__(dwarf_attr_integrate) *attr_integrate;
-	__typeof__(dwarf_formref_die) *formref_die;
-	__typeof__(dwarf_formudata) *formudata;
-	__typeof__(dwarf_getlocation) *getlocation;
-	__typeof__(dwarf_getlocation_addr) *getlocation_addr;
-	__typeof__(dwarf_peel_type) *peel_type;
-	__typeof__(dwarf_aggregate_size) *aggregate_size;
-	__typeof__(dwarf_get_units) *get_units;
-	__typeof__(dwarf_offdie) *offdie;
-	__typeof__(dwarf_dieoffset) *dieoffset;
-	__typeof__(dwarf_haspc) *haspc;
-	__typeof__(dwarf_getlocation_attr) *getlocation_attr;
-	__typeof__(dwarf_formaddr) *formaddr;
-	__typeof__(dwarf_getcfi) *getcfi;
-	__typeof__(dwarf_getcfi_elf) *getcfi_elf;
-	__typeof__(dwarf_cfi_end) *cfi_end;
-	__typeof__(dwarf_cfi_addrframe) *cfi_addrframe;
-	__typeof__(dwarf_frame_cfa) *frame_cfa;
-};
-
-#define ENTRY(field) DYNLIB_SYMBOL(struct libdw, field, "dwarf_" #field)
-static const struct dynlib_symbol libdw_symbols[] = {
-	ENTRY(begin), ENTRY(getelf), DYNLIB_SYMBOL(struct libdw, elf_ctl, "elf_cntl"),
-	DYNLIB_SYMBOL(struct libdw, free, "free"),   ENTRY(end),	       ENTRY(addrdie),		ENTRY(getscopes),  ENTRY(child),
-	ENTRY(siblingof),   ENTRY(tag),	       ENTRY(diename),		ENTRY(attr),	   ENTRY(attr_integrate),
-	ENTRY(formref_die), ENTRY(formudata),  ENTRY(getlocation),	ENTRY(getlocation_addr),
-	ENTRY(peel_type),   ENTRY(aggregate_size), ENTRY(get_units), ENTRY(offdie),	   ENTRY(dieoffset),
-	ENTRY(haspc),	    ENTRY(getlocation_attr), ENTRY(formaddr),
-	ENTRY(getcfi),	    ENTRY(getcfi_elf), ENTRY(cfi_end),	ENTRY(cfi_addrframe), ENTRY(frame_cfa),
-};
-#undef ENTRY
-
-static const struct libdw *libdw(void)
-{
-	static struct libdw dw;
-	static struct dynlib_once once;
-
-	return dynlib_open_isolated_once(&once, "libdw", LIBDW_SONAME, libdw_symbols, ARRAY_SIZE(libdw_symbols), &dw, NULL)
-		       ? NULL
-		       : &dw;
-}
+#include "sym_lib_dw.h"
 
 /* a variable of static storage: where it is, how big, its type's DIE */
 struct dt_global {
@@ -95,7 +37,7 @@ struct dt_global {
 };
 
 struct sym_dtype_dwarf {
-	Dwarf *dw; /* with libdw's own libelf handle of the file */
+	Dwarf *dw; /* with its own libelf handle of the file (dwarf_begin) */
 	Dwarf_CFI *eh_cfi; /* .eh_frame's (ours to end), for the frame base of stack slots */
 	bool cfi_tried;
 	struct dt_global *globals; /* sorted by addr, read on the first data lookup */
@@ -113,9 +55,9 @@ void sym_dtype_dwarf_free(struct sym_dtype_dwarf *d)
 	if (!d)
 		return;
 	if (d->eh_cfi)
-		libdw()->cfi_end(d->eh_cfi);
+		dwarf_cfi_end(d->eh_cfi);
 	if (d->dw)
-		libdw()->end(d->dw);
+		dwarf_end(d->dw);
 	u64set_release(&d->by_pc);
 	u64set_release(&d->by_addr);
 	free(d->globals);
@@ -133,13 +75,13 @@ static struct sym_dtype_dwarf *dso_dwarf(struct sym_dso *dso)
 	if (dso->dtype)
 		return dso->dtype->dw ? dso->dtype : NULL;
 	d = dso->dtype = xcalloc(1, sizeof(*d));
-	if (dso->kind != SYM_DSO_FILE || dso->wrong_file || dso->open_error || !libdw() ||
+	if (dso->kind != SYM_DSO_FILE || dso->wrong_file || dso->open_error || sym_libdw_load(NULL) != 0 ||
 	    sym_open_regular(path, &fd, NULL, NULL) < 0)
 		return NULL;
-	d->dw = libdw()->begin(fd, DWARF_C_READ);
+	d->dw = dwarf_begin(fd, DWARF_C_READ);
 	/* libelf mapped the file: no descriptor is kept (sym_elf_open's way) */
 	if (d->dw)
-		libdw()->elf_ctl(libdw()->getelf(d->dw), ELF_C_FDREAD);
+		elf_cntl(dwarf_getelf(d->dw), ELF_C_FDREAD);
 	close(fd);
 	return d->dw ? d : NULL;
 }
@@ -150,23 +92,23 @@ static bool die_type(Dwarf_Die *die, Dwarf_Die *type)
 {
 	Dwarf_Attribute a;
 
-	return libdw()->attr_integrate(die, DW_AT_type, &a) && libdw()->formref_die(&a, type);
+	return dwarf_attr_integrate(die, DW_AT_type, &a) && dwarf_formref_die(&a, type);
 }
 
 static uint64_t die_size(Dwarf_Die *type)
 {
 	Dwarf_Word size = 0;
 
-	return libdw()->aggregate_size(type, &size) == 0 ? size : 0;
+	return dwarf_aggregate_size(type, &size) == 0 ? size : 0;
 }
 
 /* a type as C spells it: "struct foo", "int", "char *"; qualifiers dropped */
 static void type_name(Dwarf_Die *t, struct strbuf *sb, int depth)
 {
-	const char *name = libdw()->diename(t);
+	const char *name = dwarf_diename(t);
 	Dwarf_Die target;
 	bool has_target = die_type(t, &target);
-	int tag = libdw()->tag(t);
+	int tag = dwarf_tag(t);
 
 	if (depth > 8) { /* a cycle in hostile DWARF */
 		strbuf_addstr(sb, "?");
@@ -217,10 +159,10 @@ static uint64_t member_offset(Dwarf_Die *m)
 	Dwarf_Attribute a;
 	Dwarf_Word v = 0;
 
-	if (libdw()->attr(m, DW_AT_data_member_location, &a))
-		return libdw()->formudata(&a, &v) == 0 ? v : UINT64_MAX;
-	if (libdw()->attr(m, DW_AT_data_bit_offset, &a))
-		return libdw()->formudata(&a, &v) == 0 ? v / 8 : UINT64_MAX;
+	if (dwarf_attr(m, DW_AT_data_member_location, &a))
+		return dwarf_formudata(&a, &v) == 0 ? v : UINT64_MAX;
+	if (dwarf_attr(m, DW_AT_data_bit_offset, &a))
+		return dwarf_formudata(&a, &v) == 0 ? v / 8 : UINT64_MAX;
 	return 0;
 }
 
@@ -229,12 +171,12 @@ static bool member_at(Dwarf_Die *t, uint64_t off, Dwarf_Die *m, uint64_t *moff)
 {
 	Dwarf_Die mt;
 
-	if (libdw()->child(t, m) != 0)
+	if (dwarf_child(t, m) != 0)
 		return false;
 	do {
 		uint64_t at, size;
 
-		if (libdw()->tag(m) != DW_TAG_member && libdw()->tag(m) != DW_TAG_inheritance)
+		if (dwarf_tag(m) != DW_TAG_member && dwarf_tag(m) != DW_TAG_inheritance)
 			continue;
 		at = member_offset(m);
 		size = die_type(m, &mt) ? die_size(&mt) : 0;
@@ -242,7 +184,7 @@ static bool member_at(Dwarf_Die *t, uint64_t off, Dwarf_Die *m, uint64_t *moff)
 			*moff = at;
 			return true;
 		}
-	} while (libdw()->siblingof(m, m) == 0);
+	} while (dwarf_siblingof(m, m) == 0);
 	return false;
 }
 
@@ -254,16 +196,16 @@ static void field_path(Dwarf_Die *t, uint64_t off, struct strbuf *path, int dept
 	uint64_t moff, esize;
 	const char *name;
 
-	if (depth > 16 || libdw()->peel_type(t, &real) != 0)
+	if (depth > 16 || dwarf_peel_type(t, &real) != 0)
 		return;
-	switch (libdw()->tag(&real)) {
+	switch (dwarf_tag(&real)) {
 	case DW_TAG_structure_type:
 	case DW_TAG_union_type:
 	case DW_TAG_class_type:
 		if (!member_at(&real, off, &m, &moff) || !die_type(&m, &elem))
 			return;
 		/* an anonymous struct or union member adds no name */
-		if ((name = libdw()->diename(&m)) && libdw()->tag(&m) == DW_TAG_member)
+		if ((name = dwarf_diename(&m)) && dwarf_tag(&m) == DW_TAG_member)
 			strbuf_addf(path, "%s%s", strbuf_str(path)[0] ? "." : "", name);
 		field_path(&elem, off - moff, path, depth + 1);
 		return;
@@ -333,7 +275,7 @@ static bool static_address(Dwarf_Die *die, uint64_t *addr)
 	Dwarf_Op *expr;
 	size_t len;
 
-	if (!libdw()->attr(die, DW_AT_location, &a) || libdw()->getlocation(&a, &expr, &len) != 0)
+	if (!dwarf_attr(die, DW_AT_location, &a) || dwarf_getlocation(&a, &expr, &len) != 0)
 		return false;
 	if (len != 1)
 		return false;
@@ -344,7 +286,7 @@ static bool static_address(Dwarf_Die *die, uint64_t *addr)
 	/* DWARF 5 (clang's default): an index into .debug_addr */
 	if (expr[0].atom != DW_OP_addrx && expr[0].atom != DW_OP_GNU_addr_index)
 		return false;
-	return libdw()->getlocation_attr(&a, expr, &at) == 0 && libdw()->formaddr(&at, &v) == 0 && (*addr = v, true);
+	return dwarf_getlocation_attr(&a, expr, &at) == 0 && dwarf_formaddr(&at, &v) == 0 && (*addr = v, true);
 }
 
 static void add_global(struct sym_dtype_dwarf *d, Dwarf_Die *var, size_t *cap)
@@ -358,7 +300,7 @@ static void add_global(struct sym_dtype_dwarf *d, Dwarf_Die *var, size_t *cap)
 		*cap = *cap ? 2 * *cap : 64;
 		d->globals = xrealloc(d->globals, *cap * sizeof(*d->globals));
 	}
-	d->globals[d->nr_globals++] = (struct dt_global){ addr, size, libdw()->dieoffset(&type) };
+	d->globals[d->nr_globals++] = (struct dt_global){ addr, size, dwarf_dieoffset(&type) };
 }
 
 /* the variables under die: at the top, in functions and their blocks
@@ -367,10 +309,10 @@ static void scan_globals(struct sym_dtype_dwarf *d, Dwarf_Die *die, size_t *cap,
 {
 	Dwarf_Die c;
 
-	if (depth > 32 || libdw()->child(die, &c) != 0)
+	if (depth > 32 || dwarf_child(die, &c) != 0)
 		return;
 	do {
-		switch (libdw()->tag(&c)) {
+		switch (dwarf_tag(&c)) {
 		case DW_TAG_variable:
 			add_global(d, &c, cap);
 			break;
@@ -383,7 +325,7 @@ static void scan_globals(struct sym_dtype_dwarf *d, Dwarf_Die *die, size_t *cap,
 		default:
 			break;
 		}
-	} while (libdw()->siblingof(&c, &c) == 0);
+	} while (dwarf_siblingof(&c, &c) == 0);
 }
 
 static int cmp_global(const void *a, const void *b)
@@ -400,7 +342,7 @@ static void read_globals(struct sym_dtype_dwarf *d)
 	size_t cap = 0;
 
 	d->globals_read = true;
-	while (libdw()->get_units(d->dw, cu, &cu, NULL, NULL, &cudie, NULL) == 0)
+	while (dwarf_get_units(d->dw, cu, &cu, NULL, NULL, &cudie, NULL) == 0)
 		scan_globals(d, &cudie, &cap, 0);
 	if (d->nr_globals)
 		qsort(d->globals, d->nr_globals, sizeof(*d->globals), cmp_global);
@@ -409,16 +351,8 @@ static void read_globals(struct sym_dtype_dwarf *d)
 /* the variable holding addr: the last starting at or below it, if it reaches it */
 static const struct dt_global *find_global(const struct sym_dtype_dwarf *d, uint64_t addr)
 {
-	size_t lo = 0, hi = d->nr_globals;
+	size_t lo = SYM_UPPER_BOUND(d->globals, d->nr_globals, addr, addr);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (d->globals[mid].addr <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	if (lo && addr - d->globals[lo - 1].addr < d->globals[lo - 1].size)
 		return &d->globals[lo - 1];
 	return NULL;
@@ -431,7 +365,7 @@ static struct sym_dtype global_access(struct sym_dtype_dwarf *d, uint64_t addr, 
 
 	if (!d->globals_read)
 		read_globals(d);
-	if (!(g = find_global(d, addr)) || !libdw()->offdie(d->dw, g->type, &type))
+	if (!(g = find_global(d, addr)) || !dwarf_offdie(d->dw, g->type, &type))
 		return (struct sym_dtype){ NULL, NULL };
 	return name_access(&type, addr - g->addr, true, names);
 }
@@ -466,9 +400,9 @@ static bool var_in_register(Dwarf_Die *var, uint64_t pc, int reg, int64_t *k)
 	size_t lens[4];
 	int n;
 
-	if (!libdw()->attr(var, DW_AT_location, &a))
+	if (!dwarf_attr(var, DW_AT_location, &a))
 		return false;
-	n = libdw()->getlocation_addr(&a, pc, exprs, lens, 4);
+	n = dwarf_getlocation_addr(&a, pc, exprs, lens, 4);
 	for (int i = 0; i < n; i++)
 		if (in_register(exprs[i], lens[i], reg, k))
 			return true;
@@ -481,10 +415,10 @@ static bool unit_at(struct sym_dtype_dwarf *d, uint64_t pc, Dwarf_Die *cu)
 {
 	Dwarf_CU *u = NULL;
 
-	if (libdw()->addrdie(d->dw, pc, cu))
+	if (dwarf_addrdie(d->dw, pc, cu))
 		return true;
-	while (libdw()->get_units(d->dw, u, &u, NULL, NULL, cu, NULL) == 0)
-		if (libdw()->haspc(cu, pc) > 0)
+	while (dwarf_get_units(d->dw, u, &u, NULL, NULL, cu, NULL) == 0)
+		if (dwarf_haspc(cu, pc) > 0)
 			return true;
 	return false;
 }
@@ -496,7 +430,7 @@ static int scopes_at(struct sym_dtype_dwarf *d, uint64_t pc, Dwarf_Die **scopes)
 	int n;
 
 	*scopes = NULL;
-	if (!unit_at(d, pc, &cu) || (n = libdw()->getscopes(&cu, pc, scopes)) <= 0)
+	if (!unit_at(d, pc, &cu) || (n = dwarf_getscopes(&cu, pc, scopes)) <= 0)
 		return 0;
 	return n;
 }
@@ -506,14 +440,14 @@ static bool find_var(Dwarf_Die *scopes, int n, bool (*is)(Dwarf_Die *var, const 
 		     Dwarf_Die *var)
 {
 	for (int i = 0; i < n; i++) {
-		if (libdw()->child(&scopes[i], var) != 0)
+		if (dwarf_child(&scopes[i], var) != 0)
 			continue;
 		do {
-			int tag = libdw()->tag(var);
+			int tag = dwarf_tag(var);
 
 			if ((tag == DW_TAG_variable || tag == DW_TAG_formal_parameter) && is(var, arg))
 				return true;
-		} while (libdw()->siblingof(var, var) == 0);
+		} while (dwarf_siblingof(var, var) == 0);
 	}
 	return false;
 }
@@ -549,21 +483,21 @@ static bool cfa_at(struct sym_dtype_dwarf *d, uint64_t pc, int *reg, int64_t *of
 
 	if (!d->cfi_tried) {
 		d->cfi_tried = true;
-		d->eh_cfi = libdw()->getcfi_elf(libdw()->getelf(d->dw));
+		d->eh_cfi = dwarf_getcfi_elf(dwarf_getelf(d->dw));
 	}
 	/* .eh_frame, else .debug_frame */
-	if (d->eh_cfi && libdw()->cfi_addrframe(d->eh_cfi, pc, &frame) == 0)
+	if (d->eh_cfi && dwarf_cfi_addrframe(d->eh_cfi, pc, &frame) == 0)
 		cfi = d->eh_cfi;
-	else if ((cfi = libdw()->getcfi(d->dw)) && libdw()->cfi_addrframe(cfi, pc, &frame) != 0)
+	else if ((cfi = dwarf_getcfi(d->dw)) && dwarf_cfi_addrframe(cfi, pc, &frame) != 0)
 		return false;
 	/* libdw gives a register rule as DW_OP_bregx reg, offset */
-	if (cfi && libdw()->frame_cfa(frame, &ops, &nops) == 0 && nops == 1 && ops[0].atom == DW_OP_bregx &&
+	if (cfi && dwarf_frame_cfa(frame, &ops, &nops) == 0 && nops == 1 && ops[0].atom == DW_OP_bregx &&
 	    ops[0].number < 128) {
 		*reg = (int)ops[0].number;
 		*off = (int64_t)ops[0].number2;
 		ok = true;
 	}
-	libdw()->free(frame);
+	free(frame);
 	return ok;
 }
 
@@ -575,10 +509,10 @@ static bool frame_base(struct sym_dtype_dwarf *d, Dwarf_Die *scopes, int n, uint
 	size_t len[1];
 	int i = 0;
 
-	while (i < n && libdw()->tag(&scopes[i]) != DW_TAG_subprogram) /* inlined code: its caller's frame */
+	while (i < n && dwarf_tag(&scopes[i]) != DW_TAG_subprogram) /* inlined code: its caller's frame */
 		i++;
-	if (i == n || !libdw()->attr(&scopes[i], DW_AT_frame_base, &a) ||
-	    libdw()->getlocation_addr(&a, pc, e, len, 1) != 1 || len[0] != 1)
+	if (i == n || !dwarf_attr(&scopes[i], DW_AT_frame_base, &a) ||
+	    dwarf_getlocation_addr(&a, pc, e, len, 1) != 1 || len[0] != 1)
 		return false;
 	if (e[0][0].atom == DW_OP_call_frame_cfa)
 		return cfa_at(d, pc, reg, off);
@@ -603,7 +537,7 @@ static bool holds_slot(Dwarf_Die *var, const void *arg)
 	Dwarf_Die type;
 	int64_t at;
 
-	if (!libdw()->attr(var, DW_AT_location, &a) || libdw()->getlocation_addr(&a, q->pc, e, len, 1) != 1 ||
+	if (!dwarf_attr(var, DW_AT_location, &a) || dwarf_getlocation_addr(&a, q->pc, e, len, 1) != 1 ||
 	    len[0] != 1)
 		return false;
 	if (e[0][0].atom == DW_OP_fbreg && q->fb_known)
@@ -660,13 +594,13 @@ static struct sym_dtype register_access(struct sym_dso *dso, struct sym_dtype_dw
 	found = find_var(scopes, n, holds_register, &q, &var);
 	if (!found && op.index < 0) {
 		a = stack_access(d, scopes, n, pc, &op, names);
-		libdw()->free(scopes);
+		free(scopes);
 		return a;
 	}
-	libdw()->free(scopes);
-	if (!found || !die_type(&var, &ptr) || libdw()->peel_type(&ptr, &ptr) != 0 ||
-	    libdw()->tag(&ptr) != DW_TAG_pointer_type || !die_type(&ptr, &target) ||
-	    libdw()->peel_type(&target, &target) != 0)
+	free(scopes);
+	if (!found || !die_type(&var, &ptr) || dwarf_peel_type(&ptr, &ptr) != 0 ||
+	    dwarf_tag(&ptr) != DW_TAG_pointer_type || !die_type(&ptr, &target) ||
+	    dwarf_peel_type(&target, &target) != 0)
 		return (struct sym_dtype){ NULL, NULL };
 	off = op.disp - q.k;
 	size = die_size(&target);

@@ -490,16 +490,8 @@ out:
 
 static const struct cu_range *find_range(const struct sym_dwarf *dw, uint64_t addr)
 {
-	size_t lo = 0, hi = dw->nr_ranges;
+	size_t lo = SYM_UPPER_BOUND(dw->ranges, dw->nr_ranges, start, addr);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (dw->ranges[mid].start <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	for (size_t i = lo, steps = 0; i > 0 && steps < 8; i--, steps++)
 		if (addr < dw->ranges[i - 1].end)
 			return &dw->ranges[i - 1];

@@ -4,6 +4,7 @@
 #define PFMON_SYMBOL_SYM_INTERNAL_H
 
 #include <gelf.h>
+#include <stddef.h>
 #include <libelf.h>
 #include <sys/stat.h>
 
@@ -256,13 +257,16 @@ const char *sym_debug_root(const char *debug_root);
 const struct sym_func *sym_find_func(const struct sym_table *t, uint64_t addr);
 
 /*
- * How many of the sorted a[0..n) are <= key; the last entry at or below key
- * is then a[result - 1].  Branch-free (the compare feeds an add, which
+ * How many of n sorted records are <= key, comparing the uint64_t at byte
+ * offset field of each size-byte record; the last record at or below key
+ * is then record result - 1.  Branch-free (the compare feeds an add, which
  * compiles to cmov): with random addresses every branch of a classic binary
  * search is a coin toss, and mispredictions cost more than the loads.
  */
-static inline size_t sym_upper_bound(const uint64_t *a, size_t n, uint64_t key)
+static inline size_t sym_upper_bound_field(const void *base, size_t n, size_t size, size_t field,
+					   uint64_t key)
 {
+	const char *p = (const char *)base + field;
 	size_t lo = 0;
 
 	if (n == 0)
@@ -270,10 +274,20 @@ static inline size_t sym_upper_bound(const uint64_t *a, size_t n, uint64_t key)
 	while (n > 1) {
 		size_t half = n / 2;
 
-		lo += (size_t)(a[lo + half] <= key) * half;
+		lo += (size_t)(*(const uint64_t *)(p + (lo + half) * size) <= key) * half;
 		n -= half;
 	}
-	return lo + (a[lo] <= key);
+	return lo + (*(const uint64_t *)(p + lo * size) <= key);
 }
+
+/* sym_upper_bound_field over a plain sorted array of addresses */
+static inline size_t sym_upper_bound(const uint64_t *a, size_t n, uint64_t key)
+{
+	return sym_upper_bound_field(a, n, sizeof(*a), 0, key);
+}
+
+/* the same over an array of structs sorted by their uint64_t member */
+#define SYM_UPPER_BOUND(arr, n, member, key) \
+	sym_upper_bound_field((arr), (n), sizeof(*(arr)), offsetof(__typeof__(*(arr)), member), (key))
 
 #endif

@@ -382,6 +382,33 @@ static void test_upper_bound(void)
 	ok(good, "upper bound: every key and prefix length, duplicates counted");
 }
 
+/* the same search over records keyed by a member that is not their first
+ * (the CU ranges of sym_dwarf.c, the globals of sym_dtype.c) */
+static void test_upper_bound_field(void)
+{
+	static const struct rec {
+		uint32_t pad;
+		uint64_t start, end;
+	} r[] = { { 1, 10, 15 }, { 2, 20, 21 }, { 3, 20, 25 }, { 4, 20, 22 }, { 5, 30, 40 } };
+	bool good = true;
+
+	for (uint64_t key = 0; key < 40; key++) {
+		size_t want = 0;
+
+		while (want < ARRAY_SIZE(r) && r[want].start <= key)
+			want++;
+		for (size_t n = 0; n <= ARRAY_SIZE(r); n++) {
+			size_t w = want < n ? want : n, got = SYM_UPPER_BOUND(r, n, start, key);
+
+			if (got != w) {
+				printf("# key %llu n %zu: got %zu want %zu\n", (unsigned long long)key, n, got, w);
+				good = false;
+			}
+		}
+	}
+	ok(good, "upper bound by a struct member: every key and prefix length, duplicates counted");
+}
+
 /* a report that shows no lines never reads a line table, and says so */
 static void test_resolver_no_lines(void)
 {
@@ -411,6 +438,7 @@ static void test_resolver_no_lines(void)
 int main(void)
 {
 	test_upper_bound();
+	test_upper_bound_field();
 	test_maps();
 	test_maps_model();
 	test_maps_many();
