@@ -1187,7 +1187,7 @@ static const struct opt_def options[] = {
 	/* pfmon 3.x's sampling modules: a live run's samples, a sample file's,
 	 * Itanium 2 PMD dumps (--pmu=itanium2 --report=DUMP) */
 	{ "smpl-module", NULL, ARG_REQUIRED, "NAME", G_SMPL, STR(smpl_module),
-	  "pfmon 3.x's sampling module, instead of the profile: inst-hist, detailed, compact, dear-hist, btb",
+	  "pfmon 3.x's sampling module, instead of the profile: inst-hist, detailed, compact, dear-hist, btb, c2c",
 	  M_PROFILE },
 	{ "smpl-module-info", "S", ARG_REQUIRED, "NAME", G_SMPL, STR(smpl_module_info),
 	  "describe a sampling module and its options, and exit", M_ANY },

@@ -219,11 +219,13 @@ struct ia64_report *ia64_report_host_new(const struct ia64_report_opts *opts, FI
 			     "an Itanium 2 dump (--pmu=itanium2)", "sample files hold no EAR or BTB registers");
 		return NULL;
 	}
-	if (opts->json) {
+	if (opts->json && opts->module != IA64_MOD_C2C) {
 		pf_error_set(err, PF_E_OPTION_APPLIES, "--report-format=json", "Itanium 2 dumps with --smpl-module");
 		return NULL;
 	}
 	r = ia64_report_new(opts, out);
+	if (opts->module == IA64_MOD_C2C)
+		r->c2c = c2c_new(r->res, opts->json, opts->top);
 	if (ia64_report_load_symbols(r, err)) {
 		ia64_report_free(r);
 		return NULL;
@@ -250,6 +252,8 @@ int ia64_report_host_record(struct ia64_report *r, const struct smpl_header *h,
 		}
 		return 0;
 	case SREC_COMM:
+		if (r->c2c)
+			c2c_comm(r->c2c, rec->comm.tid, rec->comm.comm);
 		if (rec->comm.exec) {
 			ia64_names_clear(r);
 			sym_maps_clear(maps, rec->comm.pid);
@@ -275,6 +279,9 @@ int ia64_report_host_record(struct ia64_report *r, const struct smpl_header *h,
 		break;
 	case IA64_MOD_DEAR_HIST:
 		host_dear_count(r, s);
+		break;
+	case IA64_MOD_C2C:
+		c2c_sample(r->c2c, s);
 		break;
 	default:
 		return pf_error_set(err, PF_E_MODULE_NEEDS, ia64_smpl_module_name(r->opts.module),

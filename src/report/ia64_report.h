@@ -17,13 +17,14 @@
 
 #include "common/error.h"
 
-/* --smpl-module names, in pfmon 3.x's order */
+/* --smpl-module names, in pfmon 3.x's order, then pfmon's own */
 enum ia64_smpl_module {
 	IA64_MOD_INST_HIST,
 	IA64_MOD_DETAILED,
 	IA64_MOD_COMPACT,
 	IA64_MOD_DEAR_HIST,
 	IA64_MOD_BTB,
+	IA64_MOD_C2C, /* the false-sharing view of host samples (perf c2c report's) */
 	IA64_MOD_COUNT_,
 };
 
@@ -53,11 +54,11 @@ enum pf_smpl_sort {
 
 struct ia64_report_opts {
 	enum ia64_smpl_module module;
-	bool json;              /* --report-format=json: one object per sample per line */
+	bool json;              /* --report-format=json: one object per sample per line (c2c: one object) */
 	const char *debug_root; /* NULL: the default */
 	enum pf_smpl_view view; /* dear-hist */
 	enum pf_smpl_sort sort; /* dear-hist */
-	uint64_t top;           /* histograms: rows shown, 0 = all */
+	uint64_t top;           /* histograms: rows shown, 0 = all (c2c: cache lines) */
 	uint64_t cum_threshold; /* histograms: stop before the row crossing it (percent) */
 	bool print_counts;      /* --smpl-print-counts: the totals after the output */
 	const char *symbol_file; /* --symbol-file: an ELF naming addresses no map covers */

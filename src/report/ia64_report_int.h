@@ -14,6 +14,7 @@
 #include "common/json_writer.h"
 #include "common/u64set.h"
 #include "report/annotate.h"
+#include "report/c2c.h"
 #include "report/ia64_hist.h"
 #include "report/ia64_report.h"
 #include "sample/ia64_ear.h"
@@ -47,6 +48,7 @@ struct ia64_report {
 	struct address_names uncached; /* UINT64_MAX's */
 	struct sym_symfile *symfile;   /* --symbol-file / --sysmap-file, or NULL */
 	struct annotate *annotate;     /* --annotate: the samples counted there instead */
+	struct c2c_view *c2c;          /* the c2c module's lines */
 };
 
 /* dear-hist of host samples: the histogram (ia64_host_report.c) */
