@@ -616,7 +616,8 @@ static int opt_call_graph(struct cli_state *st, const struct opt_def *o, const c
 static int opt_smpl_view(struct cli_state *st, const struct opt_def *o, const char *arg,
 			 struct pf_error *err)
 {
-	static const char *const views[] = { "--smpl-inst-view", "--smpl-data-view", "--smpl-level-view" };
+	static const char *const views[] = { "--smpl-inst-view", "--smpl-data-view", "--smpl-level-view",
+					     "--smpl-object-view", "--smpl-type-view", "--smpl-line-view" };
 	struct pf_config *cfg = st->cfg;
 
 	for (size_t i = 0; i < ARRAY_SIZE(views); i++) {
@@ -1201,6 +1202,12 @@ static const struct opt_def options[] = {
 	  "dear-hist: a row per data address", M_PROFILE },
 	{ "smpl-level-view", NULL, ARG_NONE, NULL, G_SMPL, CALL(opt_smpl_view),
 	  "dear-hist: a row per latency (cycles) or TLB level", M_PROFILE },
+	{ "smpl-object-view", NULL, ARG_NONE, NULL, G_SMPL, CALL(opt_smpl_view),
+	  "dear-hist of host samples: a row per data object (perf's symbol_daddr)", M_PROFILE },
+	{ "smpl-type-view", NULL, ARG_NONE, NULL, G_SMPL, CALL(opt_smpl_view),
+	  "dear-hist of host samples: a row per data type (perf's type)", M_PROFILE },
+	{ "smpl-line-view", NULL, ARG_NONE, NULL, G_SMPL, CALL(opt_smpl_view),
+	  "dear-hist of host samples: a row per source line of the instruction", M_PROFILE },
 	{ "smpl-sort-byvalue", NULL, ARG_NONE, NULL, G_SMPL, CALL(opt_smpl_sort),
 	  "dear-hist: rows by address or level instead of by count", M_PROFILE },
 	{ "smpl-sort-bylevel", NULL, ARG_NONE, NULL, G_SMPL, CALL(opt_smpl_sort),

@@ -34,6 +34,9 @@ static const struct {
 	  "\t--smpl-inst-view\tinstruction address histogram (default)\n"
 	  "\t--smpl-data-view\tdata address histogram\n"
 	  "\t--smpl-level-view\tcache latency (cycles) or TLB level histogram\n"
+	  "\t--smpl-object-view\thost samples: data object (variable) histogram\n"
+	  "\t--smpl-type-view\thost samples: data type histogram\n"
+	  "\t--smpl-line-view\thost samples: source line histogram\n"
 	  "\t--smpl-sort-byvalue\trows by address or level, not by count\n"
 	  "\t--smpl-sort-bylevel\trows by estimated cycles lost (latency bucket x cost)\n"
 	  "\t--smpl-show-top=N\tshow only the top N rows\n"
@@ -134,6 +137,7 @@ struct ia64_report *ia64_report_new(const struct ia64_report_opts *opts, FILE *o
 	r->out = out;
 	r->res = sym_resolver_new(opts->debug_root);
 	sym_resolver_demangle(r->res, !opts->no_demangle);
+	strmap_init(&r->view_ids);
 	ia64_hist_init(&r->hist);
 	u64set_init(&r->code_names);
 	u64set_init(&r->data_names);
@@ -191,6 +195,10 @@ void ia64_report_free(struct ia64_report *r)
 	free(r->uncached.line);
 	annotate_free(r->annotate);
 	c2c_free(r->c2c);
+	strmap_release(&r->view_ids);
+	for (size_t i = 0; i < r->n_view_names; i++)
+		free(r->view_names[i]);
+	free(r->view_names);
 	sym_resolver_free(r->res);
 	free(r);
 }
@@ -208,6 +216,9 @@ int ia64_report_config(struct ia64_report *r, const struct ia64_dump_config *c,
 	if (r->opts.module == IA64_MOD_DEAR_HIST && r->dear == IA64_DEAR_OFF)
 		return pf_error_set(err, PF_E_MODULE_NEEDS, "dear-hist", "D-EAR samples",
 				    "the dump gives no pmc11= and no DATA_EAR_* event");
+	if (r->opts.module == IA64_MOD_DEAR_HIST && pf_smpl_view_named(r->opts.view))
+		return pf_error_set(err, PF_E_OPTION_NOT_USED, "--smpl-object-view, --smpl-type-view or --smpl-line-view",
+				    "with an Itanium 2 dump", " (host samples only)");
 	if (r->opts.module == IA64_MOD_DEAR_HIST && r->dear == IA64_DEAR_ALAT &&
 	    r->opts.view == PF_VIEW_DATA)
 		return pf_error_set(err, PF_E_OPTION_NOT_USED, "--smpl-data-view", "with a D-EAR in ALAT mode",

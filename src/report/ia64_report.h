@@ -38,12 +38,22 @@ bool ia64_smpl_module_for_host(enum ia64_smpl_module m);
 /* -S NAME: name, description, PMU models and options, as pfmon 3.x; -1 if unknown */
 int ia64_smpl_module_describe(const char *name, FILE *out, struct pf_error *err);
 
-/* dear-hist: what a row is (--smpl-inst-view, --smpl-data-view, --smpl-level-view) */
+/* dear-hist: what a row is (--smpl-inst-view, --smpl-data-view, --smpl-level-view;
+ * host samples also --smpl-object-view, --smpl-type-view, --smpl-line-view) */
 enum pf_smpl_view {
 	PF_VIEW_INST = 0,
 	PF_VIEW_DATA,
 	PF_VIEW_LEVEL,
+	PF_VIEW_OBJECT, /* the data object (perf's symbol_daddr): the variable */
+	PF_VIEW_TYPE,   /* the data type (perf's type) */
+	PF_VIEW_LINE,   /* the source line of the instruction */
 };
+
+/* a view whose rows are names, not numbers: host samples only */
+static inline bool pf_smpl_view_named(enum pf_smpl_view v)
+{
+	return v >= PF_VIEW_OBJECT;
+}
 
 /* dear-hist: row order (by count; --smpl-sort-byvalue; --smpl-sort-bylevel) */
 enum pf_smpl_sort {

@@ -203,3 +203,61 @@ script_lines() {
 	grep -q ' |OP N/A|LVL N/A' "$W/perf.txt" || skip "the kernel gives page faults another data source"
 	"$PFMON" --report="$W/raw.data" --report-format=script 2>/dev/null | script_lines | diff "$W/perf.txt" -
 }
+
+# dt_mem: the dtypes fixture's page faults recorded by perf, given PEBS-style
+# weights (8 to 104 cycles) and data sources: its heap nodes, its struct
+# types and the source lines writing them known
+dt_mem() {
+	perf record -q -e page-faults -c 1 -d -o "$W/dt.data" "$FIXTURES/dtypes" 24 >/dev/null 2>&1 ||
+		skip "perf record cannot sample page faults here"
+	python3 "$TESTS_SRCDIR/bats/perfdata_mem.py" "$W/dt.data" "$W/dtm.data" struct >/dev/null
+}
+
+# hist_rows WHO KIND: a report on stdin as dear-hist's rows (dear_hist_rows.py)
+hist_rows() {
+	python3 "$TESTS_SRCDIR/bats/dear_hist_rows.py" "$@"
+}
+
+@test "dear-hist per data object: latency buckets as perf 6.1's symbol_daddr and local_weight count them" {
+	dt_mem
+	perf report -i "$W/dtm.data" --mem-mode --sort dso_daddr,symbol_daddr,local_weight --stdio -n -t '|' 2>/dev/null |
+		hist_rows perf object >"$W/perf.txt"
+	"$PFMON" --report="$W/dtm.data" --smpl-module=dear-hist --smpl-object-view >"$W/out.txt"
+	hist_rows pfmon object <"$W/out.txt" >"$W/pfmon.txt"
+	grep -q '^# data object view$' "$W/out.txt"
+	# the heap nodes (an anonymous mapping: no symbol) are one object, in
+	# both, with the same buckets and average latency; perf names data
+	# addresses in code by its functions, pfmon by data symbols only, so
+	# the binaries' own rows are not compared
+	grep '(anon)|' "$W/perf.txt" >"$W/perf.anon"
+	[ "$(cut -d'|' -f2 "$W/perf.anon")" -ge 24 ]
+	grep '(anon)|' "$W/pfmon.txt" | diff "$W/perf.anon" -
+}
+
+@test "dear-hist per source line: the fixture's lines as perf 6.1's srcline and local_weight count them" {
+	dt_mem
+	perf report -i "$W/dtm.data" --sort srcline,local_weight --stdio -n -t '|' 2>/dev/null |
+		hist_rows perf line | grep '^dtypes\.c:' >"$W/perf.txt"
+	"$PFMON" --report="$W/dtm.data" --smpl-module=dear-hist --smpl-line-view | hist_rows pfmon line |
+		grep '^dtypes\.c:' >"$W/pfmon.txt"
+	# the node writer's line, each node once, and the others
+	[ "$(wc -l <"$W/perf.txt")" -ge 2 ]
+	grep -q '|24|' "$W/perf.txt"
+	diff "$W/perf.txt" "$W/pfmon.txt"
+}
+
+@test "dear-hist per data type: the type key's latencies, struct dt_node's buckets" {
+	dt_mem
+	"$PFMON" --report="$W/dtm.data" --report-sort=type,weight | hist_rows profile type >"$W/profile.txt"
+	"$PFMON" --report="$W/dtm.data" --smpl-module=dear-hist --smpl-type-view | hist_rows pfmon type >"$W/pfmon.txt"
+	grep -q '^struct dt_node|24|' "$W/pfmon.txt"
+	diff "$W/profile.txt" "$W/pfmon.txt"
+	# by name with --smpl-sort-byvalue, the top N; two views refused
+	run -0 "$PFMON" --report="$W/dtm.data" --smpl-module=dear-hist --smpl-type-view --smpl-sort-byvalue
+	printf '%s\n' "$output" | grep -v '^#' | awk '{ $1 = $2 = $3 = $4 = $5 = $6 = $7 = $8 = $9 = ""; print }' >"$W/names"
+	LC_ALL=C sort -c "$W/names"
+	run -0 "$PFMON" --report="$W/dtm.data" --smpl-module=dear-hist --smpl-type-view --smpl-show-top=1
+	[ "$(grep -vc '^#' <<<"$output")" -eq 1 ]
+	run -2 --separate-stderr "$PFMON" --smpl-type-view --smpl-line-view --report="$W/dtm.data" --smpl-module=dear-hist
+	[ "$(wc -l <<<"$stderr")" -eq 1 ]
+}
