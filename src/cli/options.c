@@ -1167,7 +1167,7 @@ static const struct opt_def options[] = {
 	{ "report", NULL, ARG_REQUIRED, "FILE", G_SMPL, STR(report_file), "report from a sample file and exit", M_REPORT },
 	{ "report-sort", NULL, ARG_REQUIRED, "KEYS", G_SMPL, CALL(opt_report_sort),
 	  "profile by function (default), line, binary, address or data address, and memory keys "
-	  "(mem, snoop, tlb, lock, blocked, weight): a comma-separated list; or branch stacks alone "
+	  "(mem, snoop, tlb, lock, blocked, weight, type, typeoff, p_stage_cyc): a comma-separated list; or branch stacks alone "
 	  "(perf's symbol_from,symbol_to or srcline_from,srcline_to, block, mispredict)", M_PROFILE | M_MERGE },
 	{ "report-format", NULL, ARG_REQUIRED, "FMT", G_SMPL, ONE_OF(report_format),
 	  "profile as text (default), json, folded stacks, svg, script, pprof or one html page; branch stacks as BOLT's fdata "

@@ -82,6 +82,8 @@ static void host_detailed(struct ia64_report *r, const struct smpl_header *h, co
 		fprintf(out, "\tWEIGHT: %" PRIu64 "\n", s->weight);
 	if (s->fields & SAMPLE_F_INS_LAT)
 		fprintf(out, "\tINS_LAT: %" PRIu32 "\n", s->ins_lat);
+	if (s->fields & SAMPLE_F_P_STAGE_CYC)
+		fprintf(out, "\tP_STAGE_CYC: %" PRIu16 "\n", s->p_stage_cyc);
 	if (s->fields & SAMPLE_F_DATA_SRC)
 		data_src_line(out, s->data_src);
 	for (uint32_t i = 0; i < s->read_nr; i++)

@@ -270,8 +270,8 @@ same_outputs() {
 			same_outputs --smpl-module=dear-hist --smpl-$view-view $sort
 		done
 	done
-	# the file is format 1.6 (1.3 added dumps); the PMCs are kept, not recomputed
-	[ "$(od -An -tu2 -j8 -N4 "$BATS_TEST_TMPDIR/saved.pfs" | tr -s ' ')" = " 1 6" ]
+	# the file is format 1.7 (1.3 added dumps); the PMCs are kept, not recomputed
+	[ "$(od -An -tu2 -j8 -N4 "$BATS_TEST_TMPDIR/saved.pfs" | tr -s ' ')" = " 1 7" ]
 }
 
 @test "--smpl-outfile: I-EAR and BTB detail dumps, events= and a map that cannot be opened" {
