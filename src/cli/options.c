@@ -616,7 +616,8 @@ static int opt_call_graph(struct cli_state *st, const struct opt_def *o, const c
 static int opt_smpl_view(struct cli_state *st, const struct opt_def *o, const char *arg,
 			 struct pf_error *err)
 {
-	static const char *const views[] = { "--smpl-inst-view", "--smpl-data-view", "--smpl-level-view" };
+	static const char *const views[] = { "--smpl-inst-view", "--smpl-data-view", "--smpl-level-view",
+					     "--smpl-object-view", "--smpl-type-view", "--smpl-line-view" };
 	struct pf_config *cfg = st->cfg;
 
 	for (size_t i = 0; i < ARRAY_SIZE(views); i++) {
@@ -1166,7 +1167,7 @@ static const struct opt_def options[] = {
 	{ "report", NULL, ARG_REQUIRED, "FILE", G_SMPL, STR(report_file), "report from a sample file and exit", M_REPORT },
 	{ "report-sort", NULL, ARG_REQUIRED, "KEYS", G_SMPL, CALL(opt_report_sort),
 	  "profile by function (default), line, binary, address or data address, and memory keys "
-	  "(mem, snoop, tlb, lock, blocked, weight): a comma-separated list; or branch stacks alone "
+	  "(mem, snoop, tlb, lock, blocked, weight, type, typeoff, p_stage_cyc): a comma-separated list; or branch stacks alone "
 	  "(perf's symbol_from,symbol_to or srcline_from,srcline_to, block, mispredict)", M_PROFILE | M_MERGE },
 	{ "report-format", NULL, ARG_REQUIRED, "FMT", G_SMPL, ONE_OF(report_format),
 	  "profile as text (default), json, folded stacks, svg, script, pprof or one html page; branch stacks as BOLT's fdata "
@@ -1190,7 +1191,7 @@ static const struct opt_def options[] = {
 	/* pfmon 3.x's sampling modules: a live run's samples, a sample file's,
 	 * Itanium 2 PMD dumps (--pmu=itanium2 --report=DUMP) */
 	{ "smpl-module", NULL, ARG_REQUIRED, "NAME", G_SMPL, STR(smpl_module),
-	  "pfmon 3.x's sampling module, instead of the profile: inst-hist, detailed, compact, dear-hist, btb",
+	  "pfmon 3.x's sampling module, instead of the profile: inst-hist, detailed, compact, dear-hist, btb, c2c",
 	  M_PROFILE },
 	{ "smpl-module-info", "S", ARG_REQUIRED, "NAME", G_SMPL, STR(smpl_module_info),
 	  "describe a sampling module and its options, and exit", M_ANY },
@@ -1204,6 +1205,12 @@ static const struct opt_def options[] = {
 	  "dear-hist: a row per data address", M_PROFILE },
 	{ "smpl-level-view", NULL, ARG_NONE, NULL, G_SMPL, CALL(opt_smpl_view),
 	  "dear-hist: a row per latency (cycles) or TLB level", M_PROFILE },
+	{ "smpl-object-view", NULL, ARG_NONE, NULL, G_SMPL, CALL(opt_smpl_view),
+	  "dear-hist of host samples: a row per data object (perf's symbol_daddr)", M_PROFILE },
+	{ "smpl-type-view", NULL, ARG_NONE, NULL, G_SMPL, CALL(opt_smpl_view),
+	  "dear-hist of host samples: a row per data type (perf's type)", M_PROFILE },
+	{ "smpl-line-view", NULL, ARG_NONE, NULL, G_SMPL, CALL(opt_smpl_view),
+	  "dear-hist of host samples: a row per source line of the instruction", M_PROFILE },
 	{ "smpl-sort-byvalue", NULL, ARG_NONE, NULL, G_SMPL, CALL(opt_smpl_sort),
 	  "dear-hist: rows by address or level instead of by count", M_PROFILE },
 	{ "smpl-sort-bylevel", NULL, ARG_NONE, NULL, G_SMPL, CALL(opt_smpl_sort),

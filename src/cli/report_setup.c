@@ -53,8 +53,8 @@ int smpl_module_options(const struct pf_config *cfg, struct ia64_report_opts *ro
 		return pf_error_set(err, PF_E_OPTION_APPLIES, cfg->smpl_view_given ? "--smpl-*-view" : "--smpl-sort-*",
 				    "the dear-hist module");
 	ro->json = cfg->report_format && !strcmp(cfg->report_format, "json");
-	if (ro->json && ro->module != IA64_MOD_DETAILED)
-		return pf_error_set(err, PF_E_OPTION_APPLIES, "--report-format=json", "the detailed module");
+	if (ro->json && ro->module != IA64_MOD_DETAILED && ro->module != IA64_MOD_C2C)
+		return pf_error_set(err, PF_E_OPTION_APPLIES, "--report-format=json", "the detailed and c2c modules");
 	ro->view = cfg->smpl_view;
 	ro->sort = cfg->smpl_sort;
 	ro->top = cfg->smpl_show_top;

@@ -7,7 +7,9 @@
 #include <config.h>
 
 #include <inttypes.h>
+#include <linux/perf_event.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "report/ia64_report_int.h"
 #include "sample/data_src.h"
@@ -80,6 +82,8 @@ static void host_detailed(struct ia64_report *r, const struct smpl_header *h, co
 		fprintf(out, "\tWEIGHT: %" PRIu64 "\n", s->weight);
 	if (s->fields & SAMPLE_F_INS_LAT)
 		fprintf(out, "\tINS_LAT: %" PRIu32 "\n", s->ins_lat);
+	if (s->fields & SAMPLE_F_P_STAGE_CYC)
+		fprintf(out, "\tP_STAGE_CYC: %" PRIu16 "\n", s->p_stage_cyc);
 	if (s->fields & SAMPLE_F_DATA_SRC)
 		data_src_line(out, s->data_src);
 	for (uint32_t i = 0; i < s->read_nr; i++)
@@ -139,35 +143,117 @@ static unsigned lat_bucket(uint64_t lat)
 	return b;
 }
 
-/* a sample into the histogram: rows by instruction or data address (of
- * one process: the same address is another object in another), or by
- * latency in the level view */
+static const char *base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
+
+/* A sample's row name in a named view, as the profile's keys name it:
+ * the variable and its binary (symbol_daddr), the type, or the source
+ * line (else the function); "[unknown]" when nothing tells */
+static void view_name(struct ia64_report *r, const struct sample *s, struct strbuf *sb)
+{
+	bool user = (s->cpumode & SAMPLE_CPUMODE_MASK) == PERF_RECORD_MISC_USER;
+	const struct sym_result *res = NULL;
+	struct sym_dtype t = { NULL, NULL };
+
+	switch (r->opts.view) {
+	case PF_VIEW_OBJECT:
+		res = sym_resolve_data(r->res, s->pid, s->addr);
+		if (res && res->func && res->binary)
+			strbuf_addf(sb, "%s (%s)", res->func, base_name(res->binary));
+		else if (res && res->binary)
+			strbuf_addf(sb, "[unknown] (%s)", base_name(res->binary));
+		break;
+	case PF_VIEW_TYPE:
+		if (user)
+			sym_resolve_dtype(r->res, s->pid, s->ip, s->addr, &t);
+		if (t.type)
+			strbuf_addstr(sb, t.type);
+		break;
+	default: /* the line */
+		res = user ? sym_resolve(r->res, s->pid, s->ip) : NULL;
+		if (res && res->file && res->line)
+			strbuf_addf(sb, "%s:%u", res->file, res->line);
+		else if (res && res->func && res->binary)
+			strbuf_addf(sb, "%s (%s)", res->func, base_name(res->binary));
+		break;
+	}
+	if (!sb->len)
+		strbuf_addstr(sb, "[unknown]");
+}
+
+/* the index of a row's name, given one the first time it comes */
+static uint64_t view_id(struct ia64_report *r, const char *name)
+{
+	uint64_t id = strmap_get(&r->view_ids, name);
+
+	if (id)
+		return id - 1;
+	if (r->n_view_names == r->cap_view_names) {
+		r->cap_view_names = r->cap_view_names ? 2 * r->cap_view_names : 64;
+		r->view_names = xrealloc(r->view_names, r->cap_view_names * sizeof(*r->view_names));
+	}
+	r->view_names[r->n_view_names] = xstrdup(name);
+	strmap_add(&r->view_ids, name, ++r->n_view_names);
+	return r->n_view_names - 1;
+}
+
+/* the row key of a sample: an address (of one process: the same address
+ * is another object in another), a latency, or a name's index */
+static struct ia64_hist_row *dear_row(struct ia64_report *r, const struct sample *s)
+{
+	struct strbuf sb = STRBUF_INIT;
+	uint64_t id;
+
+	switch (r->opts.view) {
+	case PF_VIEW_LEVEL:
+		return ia64_hist_count(&r->hist, s->weight, 0);
+	case PF_VIEW_INST:
+		return ia64_hist_count(&r->hist, s->ip, s->pid);
+	case PF_VIEW_DATA:
+		return ia64_hist_count(&r->hist, s->addr, s->pid);
+	default:
+		view_name(r, s, &sb);
+		id = view_id(r, strbuf_str(&sb));
+		strbuf_release(&sb);
+		return ia64_hist_count(&r->hist, id, 0);
+	}
+}
+
+/* the views that need a data address */
+static bool view_of_data(enum pf_smpl_view v)
+{
+	return v == PF_VIEW_DATA || v == PF_VIEW_OBJECT || v == PF_VIEW_TYPE;
+}
+
+/* a sample into the histogram, by its view's row */
 static void host_dear_count(struct ia64_report *r, const struct sample *s)
 {
 	struct ia64_hist_row *row;
 
 	r->host_dear = true;
-	if (!(s->fields & SAMPLE_F_WEIGHT) || (r->opts.view == PF_VIEW_DATA && !(s->fields & SAMPLE_F_ADDR))) {
+	if (!(s->fields & SAMPLE_F_WEIGHT) || (view_of_data(r->opts.view) && !(s->fields & SAMPLE_F_ADDR))) {
 		r->invalid++;
 		return;
 	}
-	if (r->opts.view == PF_VIEW_LEVEL)
-		row = ia64_hist_count(&r->hist, s->weight, 0);
-	else
-		row = ia64_hist_count(&r->hist, r->opts.view == PF_VIEW_DATA ? s->addr : s->ip, s->pid);
+	row = dear_row(r, s);
 	row->lat[lat_bucket(s->weight)]++;
 	row->weight += s->weight;
 }
 
 static void host_dear_header(struct ia64_report *r)
 {
-	static const char *const views[] = { "instruction addr", "data addr", "latency" };
+	static const char *const views[] = { "instruction addr", "data addr", "latency", "data object", "data type",
+					     "source line" };
 	static const char *const sorts[] = { "count", "value", "latency" };
 	FILE *out = r->out;
 
 	fprintf(out, "# total samples %" PRIu64 "\n", r->hist.total);
 	fprintf(out, "# samples without a latency%s (not counted) %" PRIu64 "\n",
-		r->opts.view == PF_VIEW_DATA ? " or a data address" : "", r->invalid);
+		view_of_data(r->opts.view) ? " or a data address" : "", r->invalid);
 	fprintf(out, "# %s view\n# sorted by %s\n", views[r->opts.view], sorts[r->opts.sort]);
 	if (r->opts.view == PF_VIEW_LEVEL) {
 		fputs("# #count    %self    %cum lat(cycles)\n", out);
@@ -183,14 +269,40 @@ static void host_dear_header(struct ia64_report *r)
 		views[r->opts.view]);
 }
 
+struct named_row {
+	const char *name;
+	size_t row;
+};
+
+static int cmp_named_rows(const void *a, const void *b)
+{
+	return strcmp(((const struct named_row *)a)->name, ((const struct named_row *)b)->name);
+}
+
+/* --smpl-sort-byvalue of a named view: the rows by name */
+static void order_by_name(struct ia64_report *r, size_t *order)
+{
+	struct named_row *v = xcalloc(r->hist.n ? r->hist.n : 1, sizeof(*v));
+
+	for (size_t i = 0; i < r->hist.n; i++)
+		v[i] = (struct named_row){ r->view_names[r->hist.rows[i].key], i };
+	qsort(v, r->hist.n, sizeof(*v), cmp_named_rows);
+	for (size_t i = 0; i < r->hist.n; i++)
+		order[i] = v[i].row;
+	free(v);
+}
+
 void ia64_host_dear_print(struct ia64_report *r)
 {
 	enum ia64_hist_order ord = r->opts.sort == PF_SORT_VALUE ? IA64_HIST_BY_VALUE :
 				   r->opts.sort == PF_SORT_LEVEL ? IA64_HIST_BY_WEIGHT : IA64_HIST_BY_COUNT;
 	size_t *order = ia64_hist_sorted(&r->hist, ord, NULL);
-	size_t shown = ia64_hist_shown(&r->hist, order, r->opts.top, r->opts.cum_threshold);
+	size_t shown;
 	uint64_t cum = 0;
 
+	if (pf_smpl_view_named(r->opts.view) && r->opts.sort == PF_SORT_VALUE)
+		order_by_name(r, order);
+	shown = ia64_hist_shown(&r->hist, order, r->opts.top, r->opts.cum_threshold);
 	host_dear_header(r);
 	for (size_t i = 0; i < shown; i++) {
 		const struct ia64_hist_row *row = &r->hist.rows[order[i]];
@@ -203,6 +315,10 @@ void ia64_host_dear_print(struct ia64_report *r)
 		for (unsigned b = 0; b < IA64_HIST_LAT_BUCKETS; b++)
 			fprintf(r->out, "%9.2f%% ", ia64_percent(row->lat[b], row->count));
 		fprintf(r->out, "%8.1f ", (double)row->weight / (double)row->count);
+		if (pf_smpl_view_named(r->opts.view)) {
+			fprintf(r->out, "%s\n", r->view_names[row->key]);
+			continue;
+		}
 		r->pid = (uint32_t)row->key2;
 		fprintf(r->out, "0x%016" PRIx64 " %s\n", row->key,
 			ia64_row_symbol(r, row->key, r->opts.view == PF_VIEW_DATA));
@@ -219,11 +335,13 @@ struct ia64_report *ia64_report_host_new(const struct ia64_report_opts *opts, FI
 			     "an Itanium 2 dump (--pmu=itanium2)", "sample files hold no EAR or BTB registers");
 		return NULL;
 	}
-	if (opts->json) {
+	if (opts->json && opts->module != IA64_MOD_C2C) {
 		pf_error_set(err, PF_E_OPTION_APPLIES, "--report-format=json", "Itanium 2 dumps with --smpl-module");
 		return NULL;
 	}
 	r = ia64_report_new(opts, out);
+	if (opts->module == IA64_MOD_C2C)
+		r->c2c = c2c_new(r->res, opts->json, opts->top);
 	if (ia64_report_load_symbols(r, err)) {
 		ia64_report_free(r);
 		return NULL;
@@ -253,6 +371,8 @@ int ia64_report_host_record(struct ia64_report *r, const struct smpl_header *h,
 		}
 		return 0;
 	case SREC_COMM:
+		if (r->c2c)
+			c2c_comm(r->c2c, rec->comm.tid, rec->comm.comm);
 		if (rec->comm.exec) {
 			ia64_names_clear(r);
 			sym_maps_clear(maps, rec->comm.pid);
@@ -278,6 +398,9 @@ int ia64_report_host_record(struct ia64_report *r, const struct smpl_header *h,
 		break;
 	case IA64_MOD_DEAR_HIST:
 		host_dear_count(r, s);
+		break;
+	case IA64_MOD_C2C:
+		c2c_sample(r->c2c, s);
 		break;
 	default:
 		return pf_error_set(err, PF_E_MODULE_NEEDS, ia64_smpl_module_name(r->opts.module),

@@ -34,6 +34,9 @@ static const struct {
 	  "\t--smpl-inst-view\tinstruction address histogram (default)\n"
 	  "\t--smpl-data-view\tdata address histogram\n"
 	  "\t--smpl-level-view\tcache latency (cycles) or TLB level histogram\n"
+	  "\t--smpl-object-view\thost samples: data object (variable) histogram\n"
+	  "\t--smpl-type-view\thost samples: data type histogram\n"
+	  "\t--smpl-line-view\thost samples: source line histogram\n"
 	  "\t--smpl-sort-byvalue\trows by address or level, not by count\n"
 	  "\t--smpl-sort-bylevel\trows by estimated cycles lost (latency bucket x cost)\n"
 	  "\t--smpl-show-top=N\tshow only the top N rows\n"
@@ -41,6 +44,11 @@ static const struct {
 	{ "btb", "branch trace buffer: one line per branch, then a branch pair histogram", false,
 	  "\t--smpl-show-top=N\tshow only the top N branch pairs\n"
 	  "\t--smpl-cum-threshold=PCT\tstop before the pair that crosses PCT % of the branches\n" },
+	/* pfmon's own (perf c2c report's view): host samples only */
+	{ "c2c", "false sharing: cache lines loaded with HITM or written and touched by several threads, "
+		 "their fields, threads and source lines", true,
+	  "\t--smpl-show-top=N\tshow only the N lines with the most HITM\n"
+	  "\t--report-format=json\tone JSON object instead of the text\n" },
 };
 
 /*
@@ -102,7 +110,7 @@ int ia64_smpl_module_describe(const char *name, FILE *out, struct pf_error *err)
 	if (ia64_smpl_module_lookup(name, &m, err))
 		return -1;
 	fprintf(out, "name        : %s\ndescription : %s\nPMU models  : %s\n", modules[m].name,
-		modules[m].description, modules[m].host ? "[host] [itanium2]" : "[itanium2]");
+		modules[m].description, m == IA64_MOD_C2C ? "[host]" : modules[m].host ? "[host] [itanium2]" : "[itanium2]");
 	if (modules[m].options)
 		fprintf(out, "options     :\n%s", modules[m].options);
 	return 0;
@@ -129,6 +137,7 @@ struct ia64_report *ia64_report_new(const struct ia64_report_opts *opts, FILE *o
 	r->out = out;
 	r->res = sym_resolver_new(opts->debug_root);
 	sym_resolver_demangle(r->res, !opts->no_demangle);
+	strmap_init(&r->view_ids);
 	ia64_hist_init(&r->hist);
 	u64set_init(&r->code_names);
 	u64set_init(&r->data_names);
@@ -197,6 +206,11 @@ void ia64_report_free(struct ia64_report *r)
 	free(r->uncached.sym);
 	free(r->uncached.line);
 	annotate_free(r->annotate);
+	c2c_free(r->c2c);
+	strmap_release(&r->view_ids);
+	for (size_t i = 0; i < r->n_view_names; i++)
+		free(r->view_names[i]);
+	free(r->view_names);
 	sym_resolver_free(r->res);
 	free(r);
 }
@@ -208,9 +222,15 @@ int ia64_report_config(struct ia64_report *r, const struct ia64_dump_config *c,
 	r->dear = c->has_pmc11 ? ia64_dear_mode_of(c->pmc11) : IA64_DEAR_OFF;
 	r->btb = c->has_pmc12;
 	r->btb_ds = c->has_pmc12 && ia64_btb_ds_of(c->pmc12);
+	if (r->opts.module == IA64_MOD_C2C)
+		return pf_error_set(err, PF_E_MODULE_NEEDS, "c2c", "host samples (perf.data or pfmon's sample file)",
+				    "a D-EAR sample names no thread and no load or store");
 	if (r->opts.module == IA64_MOD_DEAR_HIST && r->dear == IA64_DEAR_OFF)
 		return pf_error_set(err, PF_E_MODULE_NEEDS, "dear-hist", "D-EAR samples",
 				    "the dump gives no pmc11= and no DATA_EAR_* event");
+	if (r->opts.module == IA64_MOD_DEAR_HIST && pf_smpl_view_named(r->opts.view))
+		return pf_error_set(err, PF_E_OPTION_NOT_USED, "--smpl-object-view, --smpl-type-view or --smpl-line-view",
+				    "with an Itanium 2 dump", " (host samples only)");
 	if (r->opts.module == IA64_MOD_DEAR_HIST && r->dear == IA64_DEAR_ALAT &&
 	    r->opts.view == PF_VIEW_DATA)
 		return pf_error_set(err, PF_E_OPTION_NOT_USED, "--smpl-data-view", "with a D-EAR in ALAT mode",
@@ -829,6 +849,10 @@ int ia64_report_finish(struct ia64_report *r, struct pf_error *err)
 		break;
 	case IA64_MOD_BTB:
 		print_btb_pairs(r);
+		break;
+	case IA64_MOD_C2C:
+		if (r->c2c)
+			c2c_print(r->c2c, r->out);
 		break;
 	case IA64_MOD_COMPACT:
 		fprintf(r->out, "# total samples %" PRIu64 "\n", r->entry);

@@ -17,13 +17,14 @@
 
 #include "common/error.h"
 
-/* --smpl-module names, in pfmon 3.x's order */
+/* --smpl-module names, in pfmon 3.x's order, then pfmon's own */
 enum ia64_smpl_module {
 	IA64_MOD_INST_HIST,
 	IA64_MOD_DETAILED,
 	IA64_MOD_COMPACT,
 	IA64_MOD_DEAR_HIST,
 	IA64_MOD_BTB,
+	IA64_MOD_C2C, /* the false-sharing view of host samples (perf c2c report's) */
 	IA64_MOD_COUNT_,
 };
 
@@ -37,12 +38,22 @@ bool ia64_smpl_module_for_host(enum ia64_smpl_module m);
 /* -S NAME: name, description, PMU models and options, as pfmon 3.x; -1 if unknown */
 int ia64_smpl_module_describe(const char *name, FILE *out, struct pf_error *err);
 
-/* dear-hist: what a row is (--smpl-inst-view, --smpl-data-view, --smpl-level-view) */
+/* dear-hist: what a row is (--smpl-inst-view, --smpl-data-view, --smpl-level-view;
+ * host samples also --smpl-object-view, --smpl-type-view, --smpl-line-view) */
 enum pf_smpl_view {
 	PF_VIEW_INST = 0,
 	PF_VIEW_DATA,
 	PF_VIEW_LEVEL,
+	PF_VIEW_OBJECT, /* the data object (perf's symbol_daddr): the variable */
+	PF_VIEW_TYPE,   /* the data type (perf's type) */
+	PF_VIEW_LINE,   /* the source line of the instruction */
 };
+
+/* a view whose rows are names, not numbers: host samples only */
+static inline bool pf_smpl_view_named(enum pf_smpl_view v)
+{
+	return v >= PF_VIEW_OBJECT;
+}
 
 /* dear-hist: row order (by count; --smpl-sort-byvalue; --smpl-sort-bylevel) */
 enum pf_smpl_sort {
@@ -53,11 +64,11 @@ enum pf_smpl_sort {
 
 struct ia64_report_opts {
 	enum ia64_smpl_module module;
-	bool json;              /* --report-format=json: one object per sample per line */
+	bool json;              /* --report-format=json: one object per sample per line (c2c: one object) */
 	const char *debug_root; /* NULL: the default */
 	enum pf_smpl_view view; /* dear-hist */
 	enum pf_smpl_sort sort; /* dear-hist */
-	uint64_t top;           /* histograms: rows shown, 0 = all */
+	uint64_t top;           /* histograms: rows shown, 0 = all (c2c: cache lines) */
 	uint64_t cum_threshold; /* histograms: stop before the row crossing it (percent) */
 	bool print_counts;      /* --smpl-print-counts: the totals after the output */
 	const char *symbol_file; /* --symbol-file: an ELF naming addresses no map covers */

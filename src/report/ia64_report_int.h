@@ -12,8 +12,10 @@
 #include <stdio.h>
 
 #include "common/json_writer.h"
+#include "common/strmap.h"
 #include "common/u64set.h"
 #include "report/annotate.h"
+#include "report/c2c.h"
 #include "report/ia64_hist.h"
 #include "report/ia64_report.h"
 #include "sample/ia64_ear.h"
@@ -47,6 +49,13 @@ struct ia64_report {
 	struct address_names uncached; /* UINT64_MAX's */
 	struct sym_symfile *symfile;   /* --symbol-file / --sysmap-file, or NULL */
 	struct annotate *annotate;     /* --annotate: the samples counted there instead */
+	struct c2c_view *c2c;          /* the c2c module's lines */
+	/* dear-hist's named views: a row's key is its name's index here, in
+	 * the order names first came (so that rows of equal counts print in
+	 * the same order each run) */
+	struct strmap view_ids; /* name -> index + 1 */
+	char **view_names;
+	size_t n_view_names, cap_view_names;
 };
 
 /* dear-hist of host samples: the histogram (ia64_host_report.c) */

@@ -21,6 +21,9 @@ static const struct {
 	{ "tlb", PROFILE_BY_TLB },           { "lock", PROFILE_BY_LOCK },
 	{ "blocked", PROFILE_BY_BLOCKED },   { "weight", PROFILE_BY_WEIGHT },
 	{ "type", PROFILE_BY_TYPE },         { "typeoff", PROFILE_BY_TYPEOFF },
+	/* WEIGHT_STRUCT's var3_w per sample: perf 6.1's p_stage_cyc (its
+	 * local_p_stage_cyc too; newer perf calls the field retire_lat) */
+	{ "p_stage_cyc", PROFILE_BY_P_STAGE_CYC }, { "local_p_stage_cyc", PROFILE_BY_P_STAGE_CYC },
 	/* the branch sorts as perf report -b spells its keys, each alone */
 	{ "symbol_from,symbol_to", PROFILE_BY_BRANCH }, { "srcline_from,srcline_to", PROFILE_BY_BRANCH_LINE },
 	{ "block", PROFILE_BY_BLOCK },                  { "mispredict", PROFILE_BY_MISPREDICT },

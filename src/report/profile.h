@@ -35,6 +35,8 @@ enum profile_sort {
 	/* data-type profiling (perf's type, typeoff): what the access touched */
 	PROFILE_BY_TYPE,    /* "struct foo" */
 	PROFILE_BY_TYPEOFF, /* "struct foo +8 (field)" */
+	/* WEIGHT_STRUCT's third field (var3_w), as perf 6.1 names it */
+	PROFILE_BY_P_STAGE_CYC,
 	/* samples' branch stacks (LBR, BRBE, AMD LBR; IA-64 BTB dumps): */
 	PROFILE_BY_BRANCH,      /* taken branches by function: perf's symbol_from,symbol_to */
 	PROFILE_BY_BRANCH_LINE, /* by source line: srcline_from,srcline_to */

@@ -58,6 +58,8 @@ enum frame_kind {
 	/* the data-type keys: addr is the name (the resolver's string), 0 unknown */
 	FRAME_TYPE,
 	FRAME_TYPEOFF,
+	/* WEIGHT_STRUCT's var3_w: addr is its value */
+	FRAME_P_STAGE_CYC,
 };
 
 /* pid 0's root frame: its name is known only once every record is read */

@@ -179,11 +179,12 @@ static const struct {
 	{ PROFILE_BY_WEIGHT, FRAME_WEIGHT, DATA_SRC_PART_OP /* unused */ },
 	{ PROFILE_BY_TYPE, FRAME_TYPE, DATA_SRC_PART_OP /* unused */ },
 	{ PROFILE_BY_TYPEOFF, FRAME_TYPEOFF, DATA_SRC_PART_OP /* unused */ },
+	{ PROFILE_BY_P_STAGE_CYC, FRAME_P_STAGE_CYC, DATA_SRC_PART_OP /* unused */ },
 };
 
 bool prof_is_mem_frame(enum frame_kind k)
 {
-	return k >= FRAME_MEM && k <= FRAME_TYPEOFF;
+	return k >= FRAME_MEM && k <= FRAME_P_STAGE_CYC;
 }
 
 const char *prof_mem_frame_key(enum frame_kind k)
@@ -218,6 +219,9 @@ static struct prof_frame mem_frame(struct profile *p, enum profile_sort k, const
 			return (struct prof_frame){ mem_keys[i].kind, NULL, dtype_name(p, k, s) };
 		if (k == PROFILE_BY_WEIGHT)
 			return (struct prof_frame){ FRAME_WEIGHT, NULL, s->fields & SAMPLE_F_WEIGHT ? s->weight : 0 };
+		if (k == PROFILE_BY_P_STAGE_CYC) /* none is 0, as perf takes it */
+			return (struct prof_frame){ FRAME_P_STAGE_CYC, NULL,
+						    s->fields & SAMPLE_F_P_STAGE_CYC ? s->p_stage_cyc : 0 };
 		return (struct prof_frame){ mem_keys[i].kind, NULL, data_src_part(v, mem_keys[i].part) };
 	}
 	return (struct prof_frame){ FRAME_NO_DATA, NULL, 0 };
@@ -225,7 +229,7 @@ static struct prof_frame mem_frame(struct profile *p, enum profile_sort k, const
 
 void prof_mem_frame_name(const struct prof_frame *f, struct strbuf *sb)
 {
-	if (f->kind == FRAME_WEIGHT) {
+	if (f->kind == FRAME_WEIGHT || f->kind == FRAME_P_STAGE_CYC) {
 		strbuf_addf(sb, "%llu", (unsigned long long)f->addr);
 		return;
 	}
@@ -378,6 +382,7 @@ void prof_name_frame(struct profile *p, const struct prof_frame *f, enum profile
 	case FRAME_WEIGHT:
 	case FRAME_TYPE:
 	case FRAME_TYPEOFF:
+	case FRAME_P_STAGE_CYC:
 		prof_mem_frame_name(f, out);
 		return;
 	case FRAME_NO_DATA:

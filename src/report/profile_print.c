@@ -213,7 +213,7 @@ static void json_mem_field(const struct prof_frame *f, struct json_writer *w)
 	if (!prof_is_mem_frame(f->kind))
 		return;
 	json_key(w, prof_mem_frame_key(f->kind));
-	if (f->kind == FRAME_WEIGHT) {
+	if (f->kind == FRAME_WEIGHT || f->kind == FRAME_P_STAGE_CYC) {
 		json_uint(w, f->addr);
 		return;
 	}

@@ -237,7 +237,8 @@ static enum flame_kind name_frame(const struct profile *p, const struct prof_fra
 	case FRAME_BLOCKED:
 	case FRAME_WEIGHT:
 	case FRAME_TYPE:
-	case FRAME_TYPEOFF: {
+	case FRAME_TYPEOFF:
+	case FRAME_P_STAGE_CYC: {
 		struct strbuf name = STRBUF_INIT;
 
 		prof_mem_frame_name(f, &name);

@@ -109,7 +109,7 @@ static uint64_t sample_type_of(uint32_t fields)
 			t |= map[i].bit;
 	if (fields & SAMPLE_F_USER_STACK)
 		t |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
-	if (fields & SAMPLE_F_INS_LAT)
+	if (fields & (SAMPLE_F_INS_LAT | SAMPLE_F_P_STAGE_CYC))
 		t |= PERF_SAMPLE_WEIGHT_STRUCT;
 	else if (fields & SAMPLE_F_WEIGHT)
 		t |= PERF_SAMPLE_WEIGHT;
@@ -494,7 +494,7 @@ static int write_sample(struct perf_data_writer *w, const struct sample *s, stru
 	if (t & PERF_SAMPLE_WEIGHT_STRUCT) {
 		ob_u32(&w->buf, (uint32_t)s->weight);
 		ob_u16(&w->buf, (uint16_t)s->ins_lat);
-		ob_u16(&w->buf, 0);
+		ob_u16(&w->buf, s->p_stage_cyc);
 	}
 	if (t & PERF_SAMPLE_DATA_SRC)
 		ob_u64(&w->buf, s->data_src);

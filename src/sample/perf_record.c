@@ -131,7 +131,7 @@ uint32_t perf_sample_fields(uint64_t st)
 		{ PERF_SAMPLE_PERIOD, SAMPLE_F_PERIOD },
 		{ PERF_SAMPLE_ADDR, SAMPLE_F_ADDR },
 		{ PERF_SAMPLE_WEIGHT, SAMPLE_F_WEIGHT },
-		{ PERF_SAMPLE_WEIGHT_STRUCT, SAMPLE_F_WEIGHT | SAMPLE_F_INS_LAT },
+		{ PERF_SAMPLE_WEIGHT_STRUCT, SAMPLE_F_WEIGHT | SAMPLE_F_INS_LAT | SAMPLE_F_P_STAGE_CYC },
 		{ PERF_SAMPLE_DATA_SRC, SAMPLE_F_DATA_SRC },
 		{ PERF_SAMPLE_CALLCHAIN, SAMPLE_F_CALLCHAIN },
 		{ PERF_SAMPLE_BRANCH_STACK, SAMPLE_F_BRANCH },
@@ -326,9 +326,11 @@ static int decode_sample_tail(struct cursor *c, const struct perf_layout *l, str
 		if (cur_u64(c, &v))
 			return -1;
 		if (st & PERF_SAMPLE_WEIGHT_STRUCT) {
-			/* var1_dw: latency; var2_w: instruction latency */
+			/* var1_dw: latency; var2_w: instruction latency;
+			 * var3_w: perf 6.1's p_stage_cyc */
 			s->weight = v & 0xffffffffu;
 			s->ins_lat = (uint32_t)((v >> 32) & 0xffffu);
+			s->p_stage_cyc = (uint16_t)(v >> 48);
 		} else {
 			s->weight = v;
 		}

@@ -45,7 +45,7 @@ bool sample_fold_equal(const struct sample *a, const struct sample *b)
 	return a->fields == b->fields && a->evidx == b->evidx && a->cpumode == b->cpumode &&
 	       a->exact_ip == b->exact_ip && a->ip == b->ip && a->pid == b->pid && a->tid == b->tid &&
 	       a->period == b->period && a->addr == b->addr && a->weight == b->weight &&
-	       a->ins_lat == b->ins_lat && a->data_src == b->data_src && a->phys_addr == b->phys_addr &&
+	       a->ins_lat == b->ins_lat && a->p_stage_cyc == b->p_stage_cyc && a->data_src == b->data_src && a->phys_addr == b->phys_addr &&
 	       a->callchain_nr == b->callchain_nr && a->branch_nr == b->branch_nr &&
 	       (!a->callchain_nr || !memcmp(a->callchain, b->callchain, a->callchain_nr * sizeof(*a->callchain))) &&
 	       (!a->branch_nr || !memcmp(a->branches, b->branches, a->branch_nr * sizeof(*a->branches)));

@@ -40,7 +40,11 @@
 #define SAMPLE_F_READ      (1u << 14) /* counts of the events recorded in each sample */
 #define SAMPLE_F_USER_STACK (1u << 15) /* user registers and stack, unwound at report time */
 #define SAMPLE_F_BRANCH_HW_IDX (1u << 16) /* the branch stack's hw_idx (PERF_SAMPLE_BRANCH_HW_INDEX) */
-#define SAMPLE_F_ALL       ((1u << 17) - 1)
+/* PERF_SAMPLE_WEIGHT_STRUCT's third field, var3_w: perf 6.1's p_stage_cyc
+ * (pipeline stage cycles, POWER10's), later perf's retire_lat (Intel's
+ * retire latency) */
+#define SAMPLE_F_P_STAGE_CYC (1u << 17)
+#define SAMPLE_F_ALL       ((1u << 18) - 1)
 
 /* at most this many counts recorded in one sample (SAMPLE_F_READ) */
 #define SAMPLE_MAX_READ 16
@@ -94,6 +98,7 @@ struct sample {
 	uint64_t addr;      /* data address */
 	uint64_t weight;    /* latency, in cycles or the PMU's unit */
 	uint32_t ins_lat;   /* instruction latency (PERF_SAMPLE_WEIGHT_STRUCT) */
+	uint16_t p_stage_cyc; /* SAMPLE_F_P_STAGE_CYC: WEIGHT_STRUCT's var3_w */
 	uint64_t data_src;  /* PERF_MEM_* encoding */
 	uint64_t phys_addr;
 	uint32_t callchain_nr;

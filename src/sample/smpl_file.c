@@ -346,6 +346,8 @@ static void encode_sample(struct smpl_writer *w, const struct sample *s, uint32_
 		smpl_encode_user_stack(o, d->stacks, s);
 	if (f & SAMPLE_F_BRANCH_HW_IDX)
 		ob_varint(o, s->branch_hw_idx);
+	if (f & SAMPLE_F_P_STAGE_CYC)
+		ob_varint(o, s->p_stage_cyc);
 }
 
 int smpl_write_sample(struct smpl_writer *w, const struct sample *s, struct pf_error *err)

@@ -23,8 +23,9 @@
  * 1.4: the job (rank, size, host, job id, launcher) in the header, the end time in the end record;
  * 1.5: user registers and stacks (the USER_STACK field, --call-graph=dwarf);
  * 1.6: branch_sample_type of each event and the branch stack's depth in the
- *      header, the BRANCH_HW_IDX field (--call-graph=lbr, --stitch-lbr) */
-#define SMPL_VERSION_MINOR 6
+ *      header, the BRANCH_HW_IDX field (--call-graph=lbr, --stitch-lbr);
+ * 1.7: the P_STAGE_CYC field (WEIGHT_STRUCT's third field, var3_w) */
+#define SMPL_VERSION_MINOR 7
 
 #define SMPL_FIXED_HEADER_SIZE 48
 #define SMPL_HEADER_MAX (16u << 20)

@@ -580,6 +580,13 @@ static const char *decode_sample(struct smpl_reader *r, struct ibuf *ib, struct 
 		return why;
 	if ((f & SAMPLE_F_BRANCH_HW_IDX) && ib_varint(ib, &s->branch_hw_idx))
 		return "bad branch hw_idx";
+	if (f & SAMPLE_F_P_STAGE_CYC) {
+		uint32_t v;
+
+		if (ib_varint32(ib, &v) || v > UINT16_MAX)
+			return "bad pipeline stage cycles (p_stage_cyc)";
+		s->p_stage_cyc = (uint16_t)v;
+	}
 	return NULL;
 }
 

@@ -218,7 +218,7 @@ EOD
 	run -2 --separate-stderr "$PFMON" --pmu=itanium2 --report="$dump" --smpl-module=detailed --smpl-compact
 	one_error_line "applies to the inst-hist module"
 	run -2 --separate-stderr "$PFMON" --pmu=itanium2 --report="$dump" --smpl-module=btb --report-format=json
-	one_error_line "detailed module"
+	one_error_line "detailed and c2c modules"
 	run -2 --separate-stderr "$PFMON" --smpl-inst-view --smpl-data-view --pmu=itanium2 --report="$dump"
 	one_error_line "^error: options '--smpl-inst-view' and '--smpl-data-view' cannot be combined: give one view$"
 	run -2 --separate-stderr "$PFMON" --smpl-print-counts true
@@ -270,8 +270,8 @@ same_outputs() {
 			same_outputs --smpl-module=dear-hist --smpl-$view-view $sort
 		done
 	done
-	# the file is format 1.6 (1.3 added dumps); the PMCs are kept, not recomputed
-	[ "$(od -An -tu2 -j8 -N4 "$BATS_TEST_TMPDIR/saved.pfs" | tr -s ' ')" = " 1 6" ]
+	# the file is format 1.7 (1.3 added dumps); the PMCs are kept, not recomputed
+	[ "$(od -An -tu2 -j8 -N4 "$BATS_TEST_TMPDIR/saved.pfs" | tr -s ' ')" = " 1 7" ]
 }
 
 @test "--smpl-outfile: I-EAR and BTB detail dumps, events= and a map that cannot be opened" {

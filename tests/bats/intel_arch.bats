@@ -232,7 +232,7 @@ as_intel() {
 	fi
 	grep -q "^  itanium2  *dry run (--check)" <<<"$output"
 	grep -q "^  host  *live" <<<"$output"
-	[[ "$output" == *"supported sampling modules: [inst-hist] [detailed] [compact] [dear-hist] [btb]"* ]]
+	[[ "$output" == *"supported sampling modules: [inst-hist] [detailed] [compact] [dear-hist] [btb] [c2c]"* ]]
 	[[ "$output" == *"libpfm version: 4."* ]]
 	[[ "$output" == *"kernel perf_event: hardware PMU "* ]]
 	[[ "$output" == *"host kernel architecture: $(uname -m)"* ]]

@@ -2,13 +2,14 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Turn a perf record -d file (samples with PERF_SAMPLE_ADDR and
 PERF_SAMPLE_DATA_SRC, a software event's) into the file a PEBS load-latency
-recording writes: perfdata_mem.py IN OUT [weight|struct] [random]
+recording writes: perfdata_mem.py IN OUT [weight|struct] [random|c2c]
 
 Each event gets PERF_SAMPLE_WEIGHT (weight) or PERF_SAMPLE_WEIGHT_STRUCT
 (struct, the default), and each sample a weight and a data source: sample
 k takes row k of SOURCES (cycling), or with "random" a data source of
 random fields (random_src()) and weight k + 1 (the fields of union
-perf_mem_data_src as Linux 6.1 has them; hops 0-4: perf 6.1 reads past
+perf_mem_data_src as Linux 6.1 has them; with "c2c" row k of
+C2C_SOURCES, what perf c2c report counts; hops 0-4: perf 6.1 reads past
 its table for 5-7; seeded, so the same bytes each run).  Weights: the latency
 8 * (k % 13 + 1) (WEIGHT's u64, WEIGHT_STRUCT's var1_dw), var2_w (the
 instruction latency) k % 5, var3_w k % 3.  Fields laid out per include/uapi/linux/perf_event.h: the weight
@@ -58,6 +59,16 @@ SOURCES = [
     0,                                                                      # nothing at all
 ]
 
+# c2c: what perf c2c report counts, in turn: a load hitting a modified line
+# in this socket's cache (local HitM), a store, a load of a modified line
+# in the other socket's (remote HitM); three, so that two threads taking
+# turns each get all three
+C2C_SOURCES = [
+    src(LOAD, L3 | HIT, SNP_HITM, 0x1, TLB_L1 | TLB_L2 | TLB_HIT),
+    src(STORE, L1 | HIT, 0x1, 0x1, TLB_L1 | TLB_HIT),
+    src(LOAD, REM_CCE1 | HIT, SNP_HITM, 0x1, TLB_L1 | TLB_HIT, remote=1),
+]
+
 
 def random_src(rnd):
     """random fields; one legacy level at most: perf 6.1 overflows its
@@ -77,6 +88,8 @@ def patch(rec, kind, k, rnd, pick):
         w |= (k % 5) << 32 | (k % 3) << 48
     if pick == 'random':
         ds = random_src(rnd)
+    elif pick == 'c2c':
+        ds = C2C_SOURCES[k % len(C2C_SOURCES)]
     else:
         ds = SOURCES[k % len(SOURCES)]
     out = bytearray(body + struct.pack('<QQ', w, ds))

@@ -142,7 +142,7 @@ int main(void)
 		fclose(f);
 		ok(options_names_known(&unknown), "every list of accepted names is an option's that takes a value");
 		ok(!strstr(help, "list-opts") && !strstr(table, "list-opts"), "--list-opts is hidden");
-		ok(strstr(table, "\n--report-sort required function line binary address data symbol_daddr mem snoop tlb lock blocked weight type typeoff "
+		ok(strstr(table, "\n--report-sort required function line binary address data symbol_daddr mem snoop tlb lock blocked weight type typeoff p_stage_cyc local_p_stage_cyc "
 			   "symbol_from,symbol_to srcline_from,srcline_to block mispredict\n") != NULL,
 		   "--report-sort lists the names profile_sort_from_name accepts");
 		ok(strstr(table, "\n-e required @events\n--events required @events\n") != NULL,

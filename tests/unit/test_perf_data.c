@@ -29,7 +29,7 @@ static struct smpl_event events[2] = {
 					  SAMPLE_F_PERIOD | SAMPLE_F_CALLCHAIN,
 	  .attr_type = PERF_TYPE_SOFTWARE, .attr_config = PERF_COUNT_SW_TASK_CLOCK, .period = 100000 },
 	{ .name = "MEM_LOADS:lat=30", .fields = SAMPLE_F_IP | SAMPLE_F_TID | SAMPLE_F_TIME | SAMPLE_F_ADDR |
-						SAMPLE_F_WEIGHT | SAMPLE_F_INS_LAT | SAMPLE_F_DATA_SRC,
+						SAMPLE_F_WEIGHT | SAMPLE_F_INS_LAT | SAMPLE_F_P_STAGE_CYC | SAMPLE_F_DATA_SRC,
 	  .attr_type = PERF_TYPE_RAW, .attr_config = 0x1cd, .freq = true, .period = 4000 },
 };
 static char *argv_[] = { "./app", "--fast", NULL };
@@ -68,7 +68,8 @@ static int write_file(void)
 	recs[5].type = SREC_SAMPLE;
 	recs[5].sample = (struct sample){ .fields = events[1].fields, .evidx = 1, .cpumode = PERF_RECORD_MISC_USER,
 					  .exact_ip = true, .ip = 0x401300, .pid = 42, .tid = 42, .time = 21,
-					  .addr = 0x7ffd0000, .weight = 300, .ins_lat = 12, .data_src = 0x5080021 };
+					  .addr = 0x7ffd0000, .weight = 300, .ins_lat = 12, .p_stage_cyc = 5,
+					  .data_src = 0x5080021 };
 	recs[6].type = SREC_FORK;
 	recs[6].task = (struct sample_task){ .pid = 44, .ppid = 42, .tid = 44, .ptid = 42, .time = 22 };
 	recs[7].type = SREC_LOST;
@@ -147,7 +148,7 @@ static void check_records(struct smpl_reader *r)
 			} else {
 				seen |= 64;
 				ok(rec.sample.evidx == 1 && rec.sample.exact_ip && rec.sample.addr == 0x7ffd0000 &&
-					   rec.sample.weight == 300 && rec.sample.ins_lat == 12 &&
+					   rec.sample.weight == 300 && rec.sample.ins_lat == 12 && rec.sample.p_stage_cyc == 5 &&
 					   rec.sample.data_src == 0x5080021,
 				   "sample of event 1: exact ip, address, weight, latency, data source");
 			}

@@ -203,12 +203,13 @@ static void test_full_sample(void)
 	   s->callchain[2] == 0xffffffff81000010ull, "callchain after group read values");
 	ok(s->branch_nr == 2 && s->branches[0].from == 0x401100 && s->branches[1].to == 0x401090 &&
 	   s->branches[1].flags == 2, "branch stack after raw data and hw_idx");
-	ok(s->weight == 245 && s->ins_lat == 17, "weight struct: latency 245, instruction latency 17");
+	ok(s->weight == 245 && s->ins_lat == 17 && s->p_stage_cyc == 9,
+	   "weight struct: latency 245, instruction latency 17, var3_w (p_stage_cyc) 9");
 	ok(s->data_src == 0x68100142 && s->phys_addr == 0x12345000,
 	   "data source and physical address after user registers and stack");
 	ok(s->fields == (SAMPLE_F_IP | SAMPLE_F_TID | SAMPLE_F_TIME | SAMPLE_F_CPU | SAMPLE_F_PERIOD |
 			 SAMPLE_F_ADDR | SAMPLE_F_ID | SAMPLE_F_STREAM_ID | SAMPLE_F_CALLCHAIN |
-			 SAMPLE_F_BRANCH | SAMPLE_F_WEIGHT | SAMPLE_F_INS_LAT | SAMPLE_F_DATA_SRC |
+			 SAMPLE_F_BRANCH | SAMPLE_F_WEIGHT | SAMPLE_F_INS_LAT | SAMPLE_F_P_STAGE_CYC | SAMPLE_F_DATA_SRC |
 			 SAMPLE_F_PHYS_ADDR | SAMPLE_F_READ | SAMPLE_F_USER_STACK | SAMPLE_F_BRANCH_HW_IDX),
 	   "field mask of the full sample");
 	ok(s->regs_abi == 2 && s->regs_mask == 0x7 && s->regs[0] == 1 && s->regs[2] == 3,
@@ -487,7 +488,7 @@ static void test_ignored(void)
 	ok(perf_record_peek_id((struct perf_event_header *)b.w, true, &id) == -1,
 	   "and has no identifier to peek");
 	ok(perf_sample_fields(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_WEIGHT_STRUCT) ==
-	   (SAMPLE_F_ID | SAMPLE_F_WEIGHT | SAMPLE_F_INS_LAT), "perf_sample_fields mapping");
+	   (SAMPLE_F_ID | SAMPLE_F_WEIGHT | SAMPLE_F_INS_LAT | SAMPLE_F_P_STAGE_CYC), "perf_sample_fields mapping");
 	is_str(perf_record_type_name(PERF_RECORD_MMAP2), "PERF_RECORD_MMAP2", "type names");
 }
 

@@ -138,6 +138,7 @@ static void full_sample(uint32_t nchain, uint32_t nbr)
 	s->addr = 0x7ffd12345678ull;
 	s->weight = 245;
 	s->ins_lat = 17;
+	s->p_stage_cyc = 9;
 	s->data_src = 0x68100142ull;
 	s->phys_addr = 0x12345000ull;
 	s->read_nr = 2;
@@ -221,7 +222,7 @@ static int same_sample(const struct sample *g, const struct sample *w)
 {
 	SAME(fields); SAME(evidx); SAME(cpumode); SAME(exact_ip); SAME(ip); SAME(pid); SAME(tid);
 	SAME(time); SAME(cpu); SAME(period); SAME(id); SAME(stream_id); SAME(addr);
-	SAME(weight); SAME(ins_lat); SAME(data_src); SAME(phys_addr);
+	SAME(weight); SAME(ins_lat); SAME(p_stage_cyc); SAME(data_src); SAME(phys_addr);
 	SAME(callchain_nr); SAME(branch_nr); SAME(branch_hw_idx); SAME(read_nr);
 	if (memcmp(g->read, w->read, g->read_nr * 8))
 		return diff("read counts");
