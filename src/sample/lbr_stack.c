@@ -43,7 +43,7 @@ struct lbr_stacks {
 	bool stitch;
 	struct u64set index; /* tid -> position in threads */
 	struct lbr_thread *threads;
-	size_t n_threads;
+	size_t n_threads, cap_threads;
 	uint64_t *chain; /* the last chain rewritten */
 	size_t chain_cap;
 };
@@ -112,7 +112,7 @@ static struct lbr_thread *thread_of(struct lbr_stacks *ls, uint32_t tid)
 
 	if (u64set_get(&ls->index, tid, &at))
 		return &ls->threads[at];
-	ls->threads = xrealloc(ls->threads, (ls->n_threads + 1) * sizeof(*ls->threads));
+	XGROW(ls->threads, ls->cap_threads, ls->n_threads);
 	memset(&ls->threads[ls->n_threads], 0, sizeof(*ls->threads));
 	u64set_put(&ls->index, tid, ls->n_threads);
 	return &ls->threads[ls->n_threads++];
