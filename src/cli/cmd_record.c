@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "metrics.h"
 #include "common/util.h"
 #include "kernel/perf.h"
 #include "report/profile.h"
@@ -333,7 +334,7 @@ static int run_session(struct record_run *rr, int *status, struct pf_error *err)
 }
 
 
-int cmd_record(const struct pf_config *cfg, const struct pmu_model *m, const struct metric_run *run,
+int cmd_record(const struct pf_config *cfg, const struct pmu_model *m, struct metric_run *run,
 	       struct pf_error *err)
 {
 	struct record_run rr = { .cfg = cfg, .metrics = run };
@@ -343,6 +344,10 @@ int cmd_record(const struct pf_config *cfg, const struct pmu_model *m, const str
 	while (cfg->command && cfg->command[argc])
 		argc++;
 	rc = plan_run(&rr, m, err);
+	/* the counts --smpl-print-counts prints bear their shadow metrics, as
+	 * a counting run's do */
+	if (!rc && cfg->smpl_print_counts)
+		rc = metrics_add_shadows(run, rr.sets, rr.n_sets, err);
 	/* the profile's kernel symbols, listed before the command starts (a
 	 * module reads its own: new_session) */
 	if (!rc && !host_module_wanted(cfg))

@@ -33,8 +33,9 @@ int cmd_check(const struct pf_config *cfg, const struct pmu_model *m, struct pf_
 int cmd_dump_event_table(const struct pf_config *cfg, const struct pmu_model *m, struct pf_error *err);
 
 /* sampling: record to a file and report; report later from a file */
-/* run: the shadow metrics of --smpl-print-counts' counts */
-int cmd_record(const struct pf_config *cfg, const struct pmu_model *m, const struct metric_run *run,
+/* run: the shadow metrics of --smpl-print-counts' counts (those that wait
+ * for the encoded events, metrics_prepare_deferred, are added here) */
+int cmd_record(const struct pf_config *cfg, const struct pmu_model *m, struct metric_run *run,
 	       struct pf_error *err);
 int cmd_report(const struct pf_config *cfg, struct pf_error *err);
 
