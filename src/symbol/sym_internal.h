@@ -266,11 +266,12 @@ const struct sym_func *sym_find_func(const struct sym_table *t, uint64_t addr);
 static inline size_t sym_upper_bound_field(const void *base, size_t n, size_t size, size_t field,
 					   uint64_t key)
 {
-	const char *p = (const char *)base + field;
+	const char *p;
 	size_t lo = 0;
 
-	if (n == 0)
+	if (n == 0) /* base may be NULL then: no offset from it */
 		return 0;
+	p = (const char *)base + field;
 	while (n > 1) {
 		size_t half = n / 2;
 
