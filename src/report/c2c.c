@@ -248,10 +248,7 @@ void c2c_sample(struct c2c_view *v, const struct sample *s)
 	key.tid = s->tid;
 	slot = hashtab_insert(&v->index, &row_ops, row_key_hash(&key), &key, &added);
 	if (added) {
-		if (v->n_rows == v->cap_rows) {
-			v->cap_rows = v->cap_rows ? 2 * v->cap_rows : 64;
-			v->rows = xrealloc(v->rows, v->cap_rows * sizeof(*v->rows));
-		}
+		XGROW(v->rows, v->cap_rows, v->n_rows);
 		key.idx1 = (uint32_t)++v->n_rows;
 		*slot = key;
 		r = &v->rows[v->n_rows - 1];

@@ -192,10 +192,7 @@ static uint64_t view_id(struct ia64_report *r, const char *name)
 
 	if (id)
 		return id - 1;
-	if (r->n_view_names == r->cap_view_names) {
-		r->cap_view_names = r->cap_view_names ? 2 * r->cap_view_names : 64;
-		r->view_names = xrealloc(r->view_names, r->cap_view_names * sizeof(*r->view_names));
-	}
+	XGROW(r->view_names, r->cap_view_names, r->n_view_names);
 	r->view_names[r->n_view_names] = xstrdup(name);
 	strmap_add(&r->view_ids, name, ++r->n_view_names);
 	return r->n_view_names - 1;

@@ -314,10 +314,7 @@ static struct def_block *def_blocks(const char *text, size_t *n)
 
 		line++;
 		if (w == s && strncmp(s, "metric", 6) == 0 && (s[6] == ' ' || s[6] == '\t')) {
-			if (*n == cap) {
-				cap = cap ? 2 * cap : 64;
-				v = xrealloc(v, cap * sizeof(*v));
-			}
+			XGROW(v, cap, *n);
 			if (*n)
 				v[*n - 1].end = s;
 			v[*n] = (struct def_block){ .start = s, .line = line }; /* end NULL: the text's */

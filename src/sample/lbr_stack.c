@@ -146,10 +146,7 @@ static void stitch_push(struct lbr_thread *t, uint64_t frame)
 		memmove(t->stitched, t->stitched + 1, (t->n_stitched - 1) * sizeof(*t->stitched));
 		t->n_stitched--;
 	}
-	if (t->n_stitched == t->stitched_cap) {
-		t->stitched_cap = t->stitched_cap ? 2 * t->stitched_cap : 64;
-		t->stitched = xrealloc(t->stitched, t->stitched_cap * sizeof(*t->stitched));
-	}
+	XGROW(t->stitched, t->stitched_cap, t->n_stitched);
 	t->stitched[t->n_stitched++] = frame;
 }
 
