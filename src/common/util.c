@@ -139,6 +139,16 @@ void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
 	va_end(ap);
 }
 
+void strbuf_addhex(struct strbuf *sb, const uint8_t *b, size_t n)
+{
+	static const char digits[] = "0123456789abcdef";
+
+	for (size_t i = 0; i < n; i++) {
+		strbuf_addch(sb, digits[b[i] >> 4]);
+		strbuf_addch(sb, digits[b[i] & 15]);
+	}
+}
+
 const char *strbuf_str(struct strbuf *sb)
 {
 	return sb->buf ? sb->buf : "";

@@ -38,6 +38,8 @@ void strbuf_addstr(struct strbuf *sb, const char *s);
 void strbuf_addch(struct strbuf *sb, char c);
 void strbuf_addf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
+/* n bytes as lower-case hex, two digits each (build-ids) */
+void strbuf_addhex(struct strbuf *sb, const uint8_t *b, size_t n);
 const char *strbuf_str(struct strbuf *sb); /* never NULL */
 char *strbuf_detach(struct strbuf *sb);
 void strbuf_reset(struct strbuf *sb);

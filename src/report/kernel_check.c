@@ -64,8 +64,7 @@ static void describe(struct strbuf *sb, const struct sym_kernel_id *id)
 {
 	strbuf_addstr(sb, id->release[0] ? id->release : "unknown release");
 	strbuf_addstr(sb, " (build-id ");
-	for (size_t i = 0; i < id->build_id_len; i++)
-		strbuf_addf(sb, "%02x", id->build_id[i]);
+	strbuf_addhex(sb, id->build_id, id->build_id_len);
 	if (!id->build_id_len)
 		strbuf_addstr(sb, "unknown");
 	strbuf_addch(sb, ')');

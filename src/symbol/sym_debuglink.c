@@ -132,8 +132,7 @@ static char *build_id_path(const char *root, const uint8_t *id, size_t idlen)
 	struct strbuf sb = STRBUF_INIT;
 
 	strbuf_addf(&sb, "%s/.build-id/%02x/", root, id[0]);
-	for (size_t i = 1; i < idlen; i++)
-		strbuf_addf(&sb, "%02x", id[i]);
+	strbuf_addhex(&sb, id + 1, idlen - 1);
 	strbuf_addstr(&sb, ".debug");
 	return strbuf_detach(&sb);
 }

@@ -44,12 +44,6 @@ int sym_file_identity(const char *path, struct sym_file_id *id, struct pf_error 
 	return 0;
 }
 
-static void hex(struct strbuf *sb, const uint8_t *b, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		strbuf_addf(sb, "%02x", b[i]);
-}
-
 bool sym_dso_is(const struct sym_dso *dso, const struct sym_file_id *id, char **why)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -63,12 +57,12 @@ bool sym_dso_is(const struct sym_dso *dso, const struct sym_file_id *id, char **
 			return true;
 		strbuf_addstr(&sb, "not the binary recorded: build-id ");
 		if (dso->build_id_len)
-			hex(&sb, dso->build_id, dso->build_id_len);
+			strbuf_addhex(&sb, dso->build_id, dso->build_id_len);
 		else
 			strbuf_addstr(&sb, "none");
 		strbuf_addstr(&sb, ", recorded ");
 		if (id->build_id_len)
-			hex(&sb, id->build_id, id->build_id_len);
+			strbuf_addhex(&sb, id->build_id, id->build_id_len);
 		else
 			strbuf_addstr(&sb, "none");
 		*why = strbuf_detach(&sb);
@@ -104,7 +98,7 @@ struct sym_dso *sym_dso_by_build_id(const char *debug_root, const struct sym_fil
 	if (id->build_id_len < 2)
 		return NULL;
 	strbuf_addf(&sb, "%s/.build-id/%02x/", sym_debug_root(debug_root), id->build_id[0]);
-	hex(&sb, id->build_id + 1, id->build_id_len - 1);
+	strbuf_addhex(&sb, id->build_id + 1, id->build_id_len - 1);
 	/* the binary itself (a link some distributions keep), else its debug file */
 	dso = try_open(strbuf_str(&sb), debug_root, id);
 	if (!dso) {

@@ -453,8 +453,7 @@ char *sym_perf_kallsyms_copy(const uint8_t *build_id, size_t len, uint64_t text)
 	else
 		strbuf_addf(&sb, "%s/.debug", home);
 	strbuf_addstr(&sb, "/[kernel.kallsyms]/");
-	for (size_t i = 0; i < len; i++)
-		strbuf_addf(&sb, "%02x", build_id[i]);
+	strbuf_addhex(&sb, build_id, len);
 	strbuf_addstr(&sb, "/kallsyms");
 	if (sym_kallsyms_text_address(strbuf_str(&sb)) != text) {
 		strbuf_release(&sb);

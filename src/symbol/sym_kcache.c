@@ -105,8 +105,7 @@ static char *cache_path(const struct sym_kernel_id *id)
 	else
 		return NULL;
 	strbuf_addstr(&sb, "/kallsyms-");
-	for (size_t i = 0; i < id->build_id_len; i++)
-		strbuf_addf(&sb, "%02x", id->build_id[i]);
+	strbuf_addhex(&sb, id->build_id, id->build_id_len);
 	strbuf_addf(&sb, "-%s", id->boot_id);
 	return strbuf_detach(&sb);
 }
